@@ -1,0 +1,11 @@
+// Each lmscope-cli subcommand lives in its own cmd_NAME.cpp and registers itself here.
+// A command's callback throws lmscope::Error on failure; main() reports it once.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace lmscope::cli {
+
+void add_info_command(CLI::App& app);
+
+}  // namespace lmscope::cli

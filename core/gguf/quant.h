@@ -1,0 +1,31 @@
+// Dequantization of GGUF tensor types to float32, and the quantizers the engine needs
+// (KV cache storage and test data). Block layouts follow the GGUF / ggml format.
+#pragma once
+
+#include "gguf/gguf.h"
+#include "gguf/tensor_type.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace lmscope::gguf {
+
+// dst[0..n) = the n values stored in src (n a multiple of the block size).
+// Throws UnsupportedError("unsupported tensor type NAME") for types outside is_supported().
+void dequantize_row(TensorType type, const void* src, float* dst, int64_t n);
+
+// The whole tensor as float32, ne[0] fastest. Throws like dequantize_row.
+std::vector<float> dequantize(const TensorInfo& tensor);
+
+// True when quantize_row() can produce this type (F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0).
+bool can_quantize(TensorType type);
+// dst receives row_bytes(type, n) bytes. Throws UnsupportedError for other types.
+void quantize_row(TensorType type, const float* src, void* dst, int64_t n);
+
+// IEEE half and bfloat16 conversions (round to nearest even).
+float fp16_to_fp32(uint16_t h);
+uint16_t fp32_to_fp16(float f);
+float bf16_to_fp32(uint16_t h);
+uint16_t fp32_to_bf16(float f);
+
+}  // namespace lmscope::gguf

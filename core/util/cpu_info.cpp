@@ -1,0 +1,54 @@
+#include "util/cpu_info.h"
+
+#include <sched.h>
+#include <thread>
+
+namespace lmscope {
+
+const CpuFeatures& cpu_features() {
+    static const CpuFeatures features = [] {
+        CpuFeatures f;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_cpu_init();
+        f.avx2 = __builtin_cpu_supports("avx2");
+        f.fma = __builtin_cpu_supports("fma");
+        f.f16c = __builtin_cpu_supports("f16c");
+        f.avx512f = __builtin_cpu_supports("avx512f");
+        f.avx512bw = __builtin_cpu_supports("avx512bw");
+        f.avx512vl = __builtin_cpu_supports("avx512vl");
+        f.avx512vnni = __builtin_cpu_supports("avx512vnni");
+#endif
+        return f;
+    }();
+    return features;
+}
+
+int hardware_threads() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0) return n;
+    }
+    unsigned n = std::thread::hardware_concurrency();
+    return n > 0 ? static_cast<int>(n) : 1;
+}
+
+std::string describe_cpu() {
+    const CpuFeatures& f = cpu_features();
+    std::string s;
+    if (f.avx512f) {
+        s = "avx512 (f";
+        if (f.avx512bw) s += ", bw";
+        if (f.avx512vl) s += ", vl";
+        if (f.avx512vnni) s += ", vnni";
+        s += ")";
+    } else if (f.avx2 && f.fma) {
+        s = "avx2 + fma";
+    } else {
+        s = "portable (no avx2)";
+    }
+    return s + ", " + std::to_string(hardware_threads()) + " threads";
+}
+
+}  // namespace lmscope

@@ -1,0 +1,62 @@
+// Shared helpers for the Qt Test suites: where the test data lives, and a fuzzy comparison
+// of float arrays (tolerance = absolute + relative, non-finite values reported).
+#pragma once
+
+#include <QString>
+#include <QtTest>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lmscope::testing {
+
+// ../shared/testdata (or $LMSCOPE_TESTDATA); empty when the folder is absent.
+std::string testdata_dir();
+// testdata_dir()/relative; empty when the folder or the file is absent.
+std::string testdata_file(const std::string& relative);
+// The sample model (SmolLM2-135M Q4_1), or empty when it has not been fetched.
+std::string sample_model();
+// The lmscope-cli binary built beside the tests.
+std::string cli_path();
+
+// Reads a whole file of little-endian float32 values. Throws lmscope::IoError.
+std::vector<float> read_f32_file(const std::string& path);
+// Reads a whole file. Throws lmscope::IoError.
+std::vector<uint8_t> read_bytes(const std::string& path);
+
+struct CompareResult {
+    bool ok = true;
+    size_t count = 0;
+    size_t n_bad = 0;          // elements outside atol + rtol * |expected|
+    size_t n_nonfinite = 0;    // NaN/Inf in actual where expected is finite
+    size_t first_bad = 0;      // index of the first failure
+    double max_abs = 0.0;      // max |actual - expected|
+    double rms = 0.0;          // sqrt(mean((actual - expected)^2))
+    double expected_std = 0.0; // standard deviation of expected
+    std::string message;       // human-readable summary for QVERIFY2
+};
+
+// Elementwise |a - e| <= atol + rtol * |e|; a size mismatch fails.
+CompareResult compare(std::span<const float> actual, std::span<const float> expected,
+                      double atol, double rtol);
+
+// Mean over rows of KL(softmax(expected_row) || softmax(actual_row)).
+double mean_kl_rows(std::span<const float> actual, std::span<const float> expected, size_t row_len);
+
+}  // namespace lmscope::testing
+
+// Skip the current test with a clear message when a data file is missing.
+#define LMSCOPE_REQUIRE_FILE(path_var, what)                                                  \
+    do {                                                                                      \
+        if ((path_var).empty())                                                               \
+            QSKIP(qPrintable(QStringLiteral("%1 is absent: run sample_models/fetch.sh or "    \
+                                            "place ../shared/testdata beside the checkout")   \
+                                 .arg(QStringLiteral(what))));                                \
+    } while (0)
+
+// QVERIFY2 on a CompareResult.
+#define LMSCOPE_VERIFY_CLOSE(result) QVERIFY2((result).ok, (result).message.c_str())
