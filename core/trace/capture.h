@@ -1,0 +1,76 @@
+// What the engine records while it computes one step (the capture policy), and the raw
+// capture it hands back. The trace part turns a StepCapture into a stored StepTrace.
+//
+// The policy exists so that a backend copies out only what the user is looking at: full
+// attention matrices for chosen (layer, head) pairs, cheap per-row summaries for the rest.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace lmscope::trace {
+
+enum class CaptureMode : uint8_t {
+    None,     // nothing but logits and timings
+    Summary,  // per (layer, head, row) summaries; full matrices only for `full_pairs`
+    Full,     // full matrices for every (layer, head)
+};
+
+struct LayerHead {
+    int32_t layer = 0;
+    int32_t head = 0;
+    bool operator==(const LayerHead&) const = default;
+};
+
+struct CapturePolicy {
+    CaptureMode mode = CaptureMode::Summary;
+    std::vector<LayerHead> full_pairs;  // extra full matrices in Summary mode
+    bool logit_lens = false;            // top tokens per layer for the last row
+    int32_t lens_top_k = 5;
+
+    bool wants_summary() const { return mode != CaptureMode::None; }
+    bool wants_full(int32_t layer, int32_t head) const {
+        if (mode == CaptureMode::Full) return true;
+        if (mode == CaptureMode::None) return false;
+        for (const LayerHead& p : full_pairs)
+            if (p.layer == layer && p.head == head) return true;
+        return false;
+    }
+};
+
+// Softmax weights of one (layer, head) for the rows this step computed.
+struct AttentionPlane {
+    LayerHead at;
+    int32_t first_row_pos = 0;   // position of row 0 (prefill: the first prompt position)
+    int32_t n_rows = 0;          // query rows computed this step (prefill n, decode 1)
+    int32_t n_keys = 0;          // keys visible to the last row (= first_row_pos + n_rows)
+    std::vector<float> weights;  // [n_rows][n_keys], zero where key > query position (masked)
+};
+
+// Per (layer, head, row) summary of an attention row.
+struct HeadSummary {
+    float entropy = 0.0f;     // nats, of the row's softmax
+    float max_weight = 0.0f;  // largest weight in the row
+    int32_t argmax_key = 0;   // key position holding it
+};
+
+struct LensEntry {
+    int32_t token = 0;
+    float prob = 0.0f;  // softmax of (final norm + output head) of the layer's residual
+};
+
+// What the backend captured during one forward step.
+struct StepCapture {
+    int32_t n_layer = 0, n_head = 0, n_rows = 0;
+    std::vector<AttentionPlane> planes;  // the pairs the policy asked for in full
+    std::vector<HeadSummary> summaries;  // [layer][head][row] when wants_summary()
+    std::vector<LensEntry> lens;         // [layer][lens_top_k] when logit_lens
+    std::vector<double> layer_ms;        // [layer] wall time of each layer
+    double total_ms = 0.0;               // whole forward step
+
+    const HeadSummary& summary(int32_t layer, int32_t head, int32_t row) const {
+        return summaries[(size_t(layer) * size_t(n_head) + size_t(head)) * size_t(n_rows) + size_t(row)];
+    }
+};
+
+}  // namespace lmscope::trace
