@@ -1,0 +1,17 @@
+// Number formatting shared by the widgets: byte sizes and counts, in the user's locale.
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QtGlobal>
+
+namespace lmscope::widgets {
+
+// "0 B", "512 B", "1.5 KiB", "91.7 MiB" (IEC units, one decimal), in QLocale().
+QString format_bytes(quint64 bytes);
+// "49,152" (the default locale's digit grouping).
+QString format_count(qint64 n);
+// "[576, 49152]": a tensor shape, fastest dimension first (GGUF order).
+QString format_shape(const QList<qint64>& shape);
+
+}  // namespace lmscope::widgets

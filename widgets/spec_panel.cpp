@@ -1,0 +1,90 @@
+#include "widgets/spec_panel.h"
+
+#include <QFrame>
+#include <QGridLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace lmscope::widgets {
+
+static QFont scaled_font(const QFont& base, double scale, bool bold) {
+    QFont f = base;
+    f.setPointSizeF(base.pointSizeF() * scale);
+    f.setBold(bold);
+    return f;
+}
+
+SpecPanel::SpecPanel(QWidget* parent)
+    : QScrollArea(parent), title_(new QLabel), subtitle_(new QLabel), grid_(new QGridLayout) {
+    auto* inner = new QWidget;
+    title_->setObjectName(QStringLiteral("title"));
+    title_->setFont(scaled_font(font(), 1.9, true));
+    title_->setWordWrap(true);
+    title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    subtitle_->setObjectName(QStringLiteral("subtitle"));
+    subtitle_->setWordWrap(true);
+    subtitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    subtitle_->setForegroundRole(QPalette::PlaceholderText);
+
+    auto* line = new QFrame;
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Sunken);
+
+    grid_->setHorizontalSpacing(16);
+    grid_->setVerticalSpacing(6);
+    grid_->setColumnStretch(0, 1);
+
+    auto* layout = new QVBoxLayout(inner);
+    layout->setContentsMargins(12, 12, 12, 12);
+    layout->addWidget(title_);
+    layout->addWidget(subtitle_);
+    layout->addWidget(line);
+    layout->addLayout(grid_);
+    layout->addStretch(1);
+
+    setWidget(inner);
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+}
+
+QString SpecPanel::title() const { return title_->text(); }
+
+QLabel* SpecPanel::valueLabel(const QString& id) const {
+    return widget()->findChild<QLabel*>(QStringLiteral("value_") + id);
+}
+
+void SpecPanel::clearRows() {
+    for (QLabel* l : row_labels_) delete l;
+    row_labels_.clear();
+}
+
+void SpecPanel::setSpec(const QString& title, const QString& subtitle,
+                        const QList<SpecFigure>& figures) {
+    title_->setText(title);
+    subtitle_->setText(subtitle);
+    subtitle_->setVisible(!subtitle.isEmpty());
+    clearRows();
+    figures_ = figures;
+
+    const QFont label_font = scaled_font(font(), 1.15, false);
+    const QFont value_font = scaled_font(font(), 1.6, true);
+    int row = 0;
+    for (const SpecFigure& f : figures_) {
+        auto* label = new QLabel(f.label);
+        label->setObjectName(QStringLiteral("label_") + f.id);
+        label->setFont(label_font);
+        label->setToolTip(f.tooltip);
+        auto* value = new QLabel(f.value);
+        value->setObjectName(QStringLiteral("value_") + f.id);
+        value->setFont(value_font);
+        value->setToolTip(f.tooltip);
+        value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        grid_->addWidget(label, row, 0);
+        grid_->addWidget(value, row, 1);
+        row_labels_ << label << value;
+        ++row;
+    }
+}
+
+}  // namespace lmscope::widgets

@@ -1,0 +1,43 @@
+// The key figures of a model, large enough to read from the back of a classroom: a title
+// (the model's name), a subtitle, and label/value rows. The caller supplies the (translated)
+// text; each value label is named "value_<id>" so tests and style sheets can find it.
+#pragma once
+
+#include <QList>
+#include <QScrollArea>
+#include <QString>
+
+class QGridLayout;
+class QLabel;
+
+namespace lmscope::widgets {
+
+struct SpecFigure {
+    QString id;       // stable identifier: "layers", "heads", "tensors", ...
+    QString label;    // "Layers"
+    QString value;    // "30"
+    QString tooltip;  // what the figure means; may be empty
+};
+
+class SpecPanel : public QScrollArea {
+    Q_OBJECT
+public:
+    explicit SpecPanel(QWidget* parent = nullptr);
+
+    void setSpec(const QString& title, const QString& subtitle, const QList<SpecFigure>& figures);
+    const QList<SpecFigure>& figures() const { return figures_; }
+    QString title() const;
+    // The value label of a figure, or nullptr.
+    QLabel* valueLabel(const QString& id) const;
+
+private:
+    void clearRows();
+
+    QLabel* title_;
+    QLabel* subtitle_;
+    QGridLayout* grid_;
+    QList<QLabel*> row_labels_;  // [figure][label, value], flattened
+    QList<SpecFigure> figures_;
+};
+
+}  // namespace lmscope::widgets
