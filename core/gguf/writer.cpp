@@ -103,7 +103,9 @@ void Writer::add_tensor(std::string name, TensorType type, std::vector<int64_t> 
         if (ne[d] < 0) throw UsageError(what + "negative dimension");
         if (d > 0 && __builtin_mul_overflow(rows, ne[d], &rows)) throw UsageError(what + "size overflows");
     }
-    const TypeTraits tr = traits(type);
+    const auto known = type_traits(static_cast<uint32_t>(type));
+    if (!known) throw UsageError(what + "unknown tensor type id " + std::to_string(static_cast<uint32_t>(type)));
+    const TypeTraits tr = *known;
     if (ne[0] % tr.block_size != 0)
         throw UsageError(what + "row length " + std::to_string(ne[0]) + " is not a multiple of the block size " +
                          std::to_string(tr.block_size));
