@@ -5,6 +5,7 @@
 // attention matrices for chosen (layer, head) pairs, cheap per-row summaries for the rest.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -52,11 +53,13 @@ struct HeadSummary {
     float entropy = 0.0f;     // nats, of the row's softmax
     float max_weight = 0.0f;  // largest weight in the row
     int32_t argmax_key = 0;   // key position holding it
+    bool operator==(const HeadSummary&) const = default;
 };
 
 struct LensEntry {
     int32_t token = 0;
     float prob = 0.0f;  // softmax of (final norm + output head) of the layer's residual
+    bool operator==(const LensEntry&) const = default;
 };
 
 // What the backend captured during one forward step.

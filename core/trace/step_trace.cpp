@@ -1,0 +1,135 @@
+#include "trace/step_trace.h"
+
+#include "trace/half.h"
+#include "util/error.h"
+
+#include <array>
+#include <string>
+
+namespace lmscope::trace {
+namespace {
+
+constexpr std::array<std::string_view, 2> kPhaseNames = {"prefill", "decode"};
+constexpr std::array<std::string_view, 4> kChoiceNames = {"prompt", "greedy", "sampled", "forced"};
+constexpr std::array<std::string_view, 6> kFilterNames = {"raw", "penalty", "temperature",
+                                                          "top_k", "top_p", "min_p"};
+constexpr std::array<std::string_view, 3> kKvDtypeNames = {"f16", "q8_0", "q4_0"};
+
+template <typename E, size_t N>
+std::optional<E> parse_name(const std::array<std::string_view, N>& names, std::string_view s) {
+    for (size_t i = 0; i < N; ++i)
+        if (names[i] == s) return E(i);
+    return std::nullopt;
+}
+
+template <typename T>
+uint64_t vector_bytes(const std::vector<T>& v) {
+    return uint64_t(v.capacity()) * sizeof(T);
+}
+
+const std::vector<Candidate> kNoCandidates;
+
+}  // namespace
+
+std::string_view phase_name(Phase p) { return kPhaseNames.at(size_t(p)); }
+std::string_view choice_name(Choice c) { return kChoiceNames.at(size_t(c)); }
+std::string_view filter_name(Filter f) { return kFilterNames.at(size_t(f)); }
+std::string_view kv_dtype_name(uint8_t dtype) { return kKvDtypeNames.at(dtype); }
+std::optional<Phase> parse_phase(std::string_view s) { return parse_name<Phase>(kPhaseNames, s); }
+std::optional<Choice> parse_choice(std::string_view s) { return parse_name<Choice>(kChoiceNames, s); }
+std::optional<Filter> parse_filter(std::string_view s) { return parse_name<Filter>(kFilterNames, s); }
+std::optional<uint8_t> parse_kv_dtype(std::string_view s) { return parse_name<uint8_t>(kKvDtypeNames, s); }
+
+const std::vector<Candidate>& LogitsTrace::top_before() const {
+    return stages.empty() ? kNoCandidates : stages.front().top;
+}
+const std::vector<Candidate>& LogitsTrace::top_after() const {
+    return stages.empty() ? kNoCandidates : stages.back().top;
+}
+
+uint64_t packed_plane_count(int64_t first_row_pos, int64_t n_rows) {
+    // Each count is < 2^31, so n_rows * (2 * first_row_pos + n_rows + 1) < 2^64.
+    if (first_row_pos < 0 || n_rows < 0 || first_row_pos > INT32_MAX || n_rows > INT32_MAX)
+        throw Error("attention plane: negative or oversized row range");
+    const uint64_t r = uint64_t(n_rows);
+    return r * (2 * uint64_t(first_row_pos) + r + 1) / 2;
+}
+
+uint64_t PlaneRef::count() const { return packed_plane_count(first_row_pos, n_rows); }
+
+const PlaneRef* AttentionTrace::find(int32_t layer, int32_t head) const {
+    for (const PlaneRef& p : planes)
+        if (p.at.layer == layer && p.at.head == head) return &p;
+    return nullptr;
+}
+
+std::vector<float> AttentionTrace::matrix(size_t i) const {
+    const PlaneRef& p = planes.at(i);
+    const size_t n_keys = size_t(p.n_keys());
+    std::vector<float> out(size_t(p.n_rows) * n_keys, 0.0f);  // [n_rows][n_keys]
+    const uint16_t* src = weights.data() + p.offset;
+    for (size_t r = 0; r < size_t(p.n_rows); ++r) {
+        const size_t len = size_t(p.first_row_pos) + r + 1;
+        for (size_t k = 0; k < len; ++k) out[r * n_keys + k] = half_to_float(*src++);
+    }
+    return out;
+}
+
+const HeadSummary& AttentionTrace::summary(int32_t layer, int32_t head, int32_t row) const {
+    return summaries.at((size_t(layer) * size_t(n_head) + size_t(head)) * size_t(n_rows) + size_t(row));
+}
+
+AttentionTrace attention_from_capture(const StepCapture& capture) {
+    if (capture.n_layer < 0 || capture.n_head < 0 || capture.n_rows < 0)
+        throw Error("step capture: negative layer, head or row count");
+    AttentionTrace a;
+    a.n_layer = capture.n_layer;
+    a.n_head = capture.n_head;
+    a.n_rows = capture.n_rows;
+    const uint64_t n_summaries = uint64_t(a.n_layer) * uint64_t(a.n_head) * uint64_t(a.n_rows);
+    if (!capture.summaries.empty() && capture.summaries.size() != n_summaries)
+        throw Error("step capture: " + std::to_string(capture.summaries.size()) +
+                    " summaries, expected layers x heads x rows = " + std::to_string(n_summaries));
+    a.summaries = capture.summaries;
+
+    uint64_t total = 0;
+    for (const AttentionPlane& p : capture.planes) {
+        if (p.at.layer < 0 || p.at.layer >= a.n_layer || p.at.head < 0 || p.at.head >= a.n_head)
+            throw Error("step capture: attention plane for layer " + std::to_string(p.at.layer) +
+                        " head " + std::to_string(p.at.head) + " is out of range");
+        if (p.n_keys != p.first_row_pos + p.n_rows ||
+            p.weights.size() != size_t(p.n_rows) * size_t(p.n_keys))
+            throw Error("step capture: attention plane size does not match its rows and keys");
+        total += packed_plane_count(p.first_row_pos, p.n_rows);
+    }
+    a.planes.reserve(capture.planes.size());
+    a.weights.reserve(size_t(total));
+    for (const AttentionPlane& p : capture.planes) {
+        a.planes.push_back(PlaneRef{p.at, p.first_row_pos, p.n_rows, a.weights.size()});
+        for (size_t r = 0; r < size_t(p.n_rows); ++r) {
+            const float* row = p.weights.data() + r * size_t(p.n_keys);
+            const size_t len = size_t(p.first_row_pos) + r + 1;
+            for (size_t k = 0; k < len; ++k) a.weights.push_back(float_to_half(row[k]));
+        }
+    }
+    return a;
+}
+
+uint64_t StepTrace::held_bytes() const {
+    uint64_t n = sizeof(StepTrace);
+    n += vector_bytes(tokens) + vector_bytes(layer_ms) + vector_bytes(lens);
+    n += vector_bytes(attention.planes) + vector_bytes(attention.weights) +
+         vector_bytes(attention.summaries);
+    n += vector_bytes(kv.bytes_per_layer);
+    n += vector_bytes(logits.stages);
+    for (const FilterStage& s : logits.stages) n += vector_bytes(s.top);
+    return n;
+}
+
+void StepTrace::drop_planes() {
+    std::vector<PlaneRef>().swap(attention.planes);
+    std::vector<uint16_t>().swap(attention.weights);
+    attention.planes_dropped = true;
+}
+
+}  // namespace lmscope::trace
