@@ -10,19 +10,24 @@
 
 namespace lmscope::gguf {
 
-// dst[0..n) = the n values stored in src (n a multiple of the block size).
-// Throws UnsupportedError("unsupported tensor type NAME") for types outside is_supported().
+// dst[0..n) = the n values stored in src (row_bytes(type, n) bytes, at any alignment).
+// Throws UnsupportedError("unsupported tensor type NAME") for types outside is_supported(),
+// UsageError when n is negative or not a multiple of the block size.
 void dequantize_row(TensorType type, const void* src, float* dst, int64_t n);
 
-// The whole tensor as float32, ne[0] fastest. Throws like dequantize_row.
+// The whole tensor as float32, ne[0] fastest. Throws UnsupportedError like dequantize_row,
+// FormatError(field "tensor NAME") when its shape and n_bytes disagree.
 std::vector<float> dequantize(const TensorInfo& tensor);
 
 // True when quantize_row() can produce this type (F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0).
 bool can_quantize(TensorType type);
-// dst receives row_bytes(type, n) bytes. Throws UnsupportedError for other types.
+// dst receives row_bytes(type, n) bytes: the reference round-to-nearest encoding of the
+// format (the reference quantizers' rounding). Throws UnsupportedError for other
+// types, UsageError for a partial block. NaN inputs never cause undefined behaviour.
 void quantize_row(TensorType type, const float* src, void* dst, int64_t n);
 
-// IEEE half and bfloat16 conversions (round to nearest even).
+// IEEE half and bfloat16 conversions: exact widening; narrowing rounds to nearest even,
+// overflows to inf, keeps NaN a (quiet) NaN.
 float fp16_to_fp32(uint16_t h);
 uint16_t fp32_to_fp16(float f);
 float bf16_to_fp32(uint16_t h);

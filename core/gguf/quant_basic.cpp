@@ -9,11 +9,11 @@ namespace lmscope::gguf::detail {
 
 // ---- 16-bit floats -------------------------------------------------------------------------
 
-void dequant_f16(const uint8_t* src, float* dst, int64_t n) {  // src: [n] f16
+void dequant_f16(const uint8_t* src, float* __restrict dst, int64_t n) {  // src: [n] f16
     for (int64_t i = 0; i < n; ++i) dst[i] = half_to_float(load_u16(src + 2 * i));
 }
 
-void dequant_bf16(const uint8_t* src, float* dst, int64_t n) {  // src: [n] bf16
+void dequant_bf16(const uint8_t* src, float* __restrict dst, int64_t n) {  // src: [n] bf16
     for (int64_t i = 0; i < n; ++i) dst[i] = bf16_to_float(load_u16(src + 2 * i));
 }
 
@@ -27,59 +27,51 @@ void quant_bf16(const float* src, uint8_t* dst, int64_t n) {  // dst: [n] bf16
 
 // ---- decoders ------------------------------------------------------------------------------
 
-void dequant_q4_0(const BlockQ4_0* src, float* dst, int64_t nb) {
+void dequant_q4_0(const BlockQ4_0* src, float* __restrict dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, dst += kQK) {
         const BlockQ4_0& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
-        for (int j = 0; j < kQK / 2; ++j) {
-            dst[j] = d * float((blk.qs[j] & 0x0f) - 8);
-            dst[j + kQK / 2] = d * float((blk.qs[j] >> 4) - 8);
-        }
+        for (int j = 0; j < kQK / 2; ++j) dst[j] = d * float((blk.qs[j] & 0x0f) - 8);
+        for (int j = 0; j < kQK / 2; ++j) dst[j + kQK / 2] = d * float((blk.qs[j] >> 4) - 8);
     }
 }
 
-void dequant_q4_1(const BlockQ4_1* src, float* dst, int64_t nb) {
+void dequant_q4_1(const BlockQ4_1* src, float* __restrict dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, dst += kQK) {
         const BlockQ4_1& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
         const float m = half_to_float(load_u16(blk.m));
-        for (int j = 0; j < kQK / 2; ++j) {
-            dst[j] = d * float(blk.qs[j] & 0x0f) + m;
-            dst[j + kQK / 2] = d * float(blk.qs[j] >> 4) + m;
-        }
+        for (int j = 0; j < kQK / 2; ++j) dst[j] = d * float(blk.qs[j] & 0x0f) + m;
+        for (int j = 0; j < kQK / 2; ++j) dst[j + kQK / 2] = d * float(blk.qs[j] >> 4) + m;
     }
 }
 
-void dequant_q5_0(const BlockQ5_0* src, float* dst, int64_t nb) {
+void dequant_q5_0(const BlockQ5_0* src, float* __restrict dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, dst += kQK) {
         const BlockQ5_0& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
         const uint32_t qh = load_u32(blk.qh);
-        for (int j = 0; j < kQK / 2; ++j) {
-            const int lo = int(blk.qs[j] & 0x0f) | int(((qh >> j) & 1u) << 4);
-            const int hi = int(blk.qs[j] >> 4) | int(((qh >> (j + 16)) & 1u) << 4);
-            dst[j] = d * float(lo - 16);
-            dst[j + kQK / 2] = d * float(hi - 16);
-        }
+        for (int j = 0; j < kQK / 2; ++j)
+            dst[j] = d * float((int(blk.qs[j] & 0x0f) | int(((qh >> j) & 1u) << 4)) - 16);
+        for (int j = 0; j < kQK / 2; ++j)
+            dst[j + kQK / 2] = d * float((int(blk.qs[j] >> 4) | int(((qh >> (j + 16)) & 1u) << 4)) - 16);
     }
 }
 
-void dequant_q5_1(const BlockQ5_1* src, float* dst, int64_t nb) {
+void dequant_q5_1(const BlockQ5_1* src, float* __restrict dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, dst += kQK) {
         const BlockQ5_1& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
         const float m = half_to_float(load_u16(blk.m));
         const uint32_t qh = load_u32(blk.qh);
-        for (int j = 0; j < kQK / 2; ++j) {
-            const int lo = int(blk.qs[j] & 0x0f) | int(((qh >> j) & 1u) << 4);
-            const int hi = int(blk.qs[j] >> 4) | int(((qh >> (j + 16)) & 1u) << 4);
-            dst[j] = d * float(lo) + m;
-            dst[j + kQK / 2] = d * float(hi) + m;
-        }
+        for (int j = 0; j < kQK / 2; ++j)
+            dst[j] = d * float(int(blk.qs[j] & 0x0f) | int(((qh >> j) & 1u) << 4)) + m;
+        for (int j = 0; j < kQK / 2; ++j)
+            dst[j + kQK / 2] = d * float(int(blk.qs[j] >> 4) | int(((qh >> (j + 16)) & 1u) << 4)) + m;
     }
 }
 
-void dequant_q8_0(const BlockQ8_0* src, float* dst, int64_t nb) {
+void dequant_q8_0(const BlockQ8_0* src, float* __restrict dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, dst += kQK) {
         const BlockQ8_0& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
@@ -90,21 +82,48 @@ void dequant_q8_0(const BlockQ8_0* src, float* dst, int64_t nb) {
 // ---- encoders ------------------------------------------------------------------------------
 namespace {
 
-// The value of largest magnitude in x[0..kQK) (signed), for the symmetric formats.
-float signed_absmax(const float* x) {
-    float amax = 0.0f, vmax = 0.0f;
-    for (int j = 0; j < kQK; ++j) {
-        if (std::fabs(x[j]) > amax) {
-            amax = std::fabs(x[j]);
-            vmax = x[j];
-        }
-    }
-    return vmax;
+// Selects written so that NaN gives the bound (no undefined float-to-int conversion) and
+// loops of them vectorize (no library calls).
+inline float clamp_low(float v, float lo) { return v > lo ? v : lo; }
+inline float clamp_high(float v, float hi) { return v < hi ? v : hi; }
+
+float block_absmax(const float* x) {
+    float amax = 0.0f;
+    for (int j = 0; j < kQK; ++j) amax = clamp_low(std::fabs(x[j]), amax);
+    return amax;
 }
 
-// floor(v) clamped to [0, hi]; NaN gives 0 (no undefined float-to-int conversion).
-inline int floor_clamped(float v, float hi) {
-    return int(std::fmin(std::fmax(v, 0.0f), hi));
+// The first value of largest magnitude in x[0..kQK), with its sign (symmetric formats).
+float signed_absmax(const float* x) {
+    const float amax = block_absmax(x);
+    for (int j = 0; j < kQK; ++j)
+        if (std::fabs(x[j]) == amax) return x[j];
+    return 0.0f;
+}
+
+void block_min_max(const float* x, float& lo, float& hi) {
+    lo = x[0];
+    hi = x[0];
+    for (int j = 1; j < kQK; ++j) {
+        lo = clamp_high(x[j], lo);
+        hi = clamp_low(x[j], hi);
+    }
+}
+
+// floor(v) clamped to [0, hi]; NaN gives 0.
+inline int floor_clamped(float v, float hi) { return int(clamp_high(clamp_low(v, 0.0f), hi)); }
+
+// q[j] = round(x[j] * id) (half away from zero) clamped to [-127, 127]; NaN gives -127.
+// Two passes over a local copy, in the forms compilers vectorize without fast-math.
+void round_block_127(const float* x, float id, int8_t* q) {
+    float v[kQK];  // [32] scaled and clamped
+    for (int j = 0; j < kQK; ++j) v[j] = clamp_high(clamp_low(x[j] * id, -127.0f), 127.0f);
+    for (int j = 0; j < kQK; ++j) {
+        const float a = std::fabs(v[j]);
+        const int t = int(a);                                // truncated
+        const int r = t + int((a - float(t)) * 2.0f);        // +1 when the fraction >= 0.5 (exact)
+        q[j] = static_cast<int8_t>(v[j] < 0.0f ? -r : r);
+    }
 }
 
 }  // namespace
@@ -126,11 +145,8 @@ void quant_q4_0(const float* src, BlockQ4_0* dst, int64_t nb) {
 // Asymmetric 4 bits: x = d * q + min over [min, max].
 void quant_q4_1(const float* src, BlockQ4_1* dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, src += kQK) {
-        float lo = src[0], hi = src[0];
-        for (int j = 1; j < kQK; ++j) {
-            lo = std::fmin(lo, src[j]);
-            hi = std::fmax(hi, src[j]);
-        }
+        float lo, hi;
+        block_min_max(src, lo, hi);
         const float d = (hi - lo) / 15.0f;
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
         store_u16(dst[b].d, float_to_half(d));
@@ -164,11 +180,8 @@ void quant_q5_0(const float* src, BlockQ5_0* dst, int64_t nb) {
 // Asymmetric 5 bits.
 void quant_q5_1(const float* src, BlockQ5_1* dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, src += kQK) {
-        float lo = src[0], hi = src[0];
-        for (int j = 1; j < kQK; ++j) {
-            lo = std::fmin(lo, src[j]);
-            hi = std::fmax(hi, src[j]);
-        }
+        float lo, hi;
+        block_min_max(src, lo, hi);
         const float d = (hi - lo) / 31.0f;
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
         store_u16(dst[b].d, float_to_half(d));
@@ -188,15 +201,10 @@ void quant_q5_1(const float* src, BlockQ5_1* dst, int64_t nb) {
 // Symmetric 8 bits: d = amax / 127, q = round(x / d) (half away from zero).
 void quant_q8_0(const float* src, BlockQ8_0* dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, src += kQK) {
-        float amax = 0.0f;
-        for (int j = 0; j < kQK; ++j) amax = std::fmax(amax, std::fabs(src[j]));
-        const float d = amax / 127.0f;
+        const float d = block_absmax(src) / 127.0f;
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
         store_u16(dst[b].d, float_to_half(d));
-        for (int j = 0; j < kQK; ++j) {
-            const float v = std::fmin(std::fmax(src[j] * id, -127.0f), 127.0f);  // NaN -> -127
-            dst[b].qs[j] = static_cast<int8_t>(std::round(v));
-        }
+        round_block_127(src, id, dst[b].qs);
     }
 }
 

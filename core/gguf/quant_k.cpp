@@ -30,7 +30,7 @@ inline int scale_q3_k(const uint8_t* s, int g) {
 }  // namespace
 
 // Two halves of 128; each half: 4 shifts x (16 from qs[0..16) + 16 from qs[16..32)).
-void dequant_q2_k(const BlockQ2_K* src, float* dst, int64_t nb) {
+void dequant_q2_k(const BlockQ2_K* src, float* __restrict dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ2_K& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
@@ -52,7 +52,7 @@ void dequant_q2_k(const BlockQ2_K* src, float* dst, int64_t nb) {
 
 // Low 2 bits as Q2_K; the high bit of element 32*k + l is bit k of hmask[l]: when it is
 // clear, 4 is subtracted.
-void dequant_q3_k(const BlockQ3_K* src, float* dst, int64_t nb) {
+void dequant_q3_k(const BlockQ3_K* src, float* __restrict dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ3_K& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
@@ -76,7 +76,7 @@ void dequant_q3_k(const BlockQ3_K* src, float* dst, int64_t nb) {
 
 // 4 chunks of 64 elements; chunk c: low nibbles of qs[32c..32c+32) are group 2c, high nibbles
 // group 2c+1.
-void dequant_q4_k(const BlockQ4_K* src, float* dst, int64_t nb) {
+void dequant_q4_k(const BlockQ4_K* src, float* __restrict dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ4_K& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
@@ -95,7 +95,7 @@ void dequant_q4_k(const BlockQ4_K* src, float* dst, int64_t nb) {
 }
 
 // As Q4_K; bit g of qh[l] adds 16 to element 32*g + l.
-void dequant_q5_k(const BlockQ5_K* src, float* dst, int64_t nb) {
+void dequant_q5_k(const BlockQ5_K* src, float* __restrict dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ5_K& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
@@ -122,7 +122,7 @@ void dequant_q5_k(const BlockQ5_K* src, float* dst, int64_t nb) {
 //   element l + 64 : high nibble of ql[l]     | bits 4..5 of qh[l]
 //   element l + 96 : high nibble of ql[l + 32]| bits 6..7 of qh[l]
 // minus 32; element e of the half uses scale 8h + e / 16.
-void dequant_q6_k(const BlockQ6_K* src, float* dst, int64_t nb) {
+void dequant_q6_k(const BlockQ6_K* src, float* __restrict dst, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ6_K& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
