@@ -87,9 +87,16 @@ namespace {
 inline float clamp_low(float v, float lo) { return v > lo ? v : lo; }
 inline float clamp_high(float v, float hi) { return v < hi ? v : hi; }
 
+// Reductions over a block keep 8 independent partial results, so the dependency chain is
+// 4 long instead of 32 (float max reductions do not vectorize without fast-math).
+constexpr int kLanes = 8;
+
 float block_absmax(const float* x) {
+    float m[kLanes] = {};
+    for (int j = 0; j < kQK; j += kLanes)
+        for (int k = 0; k < kLanes; ++k) m[k] = clamp_low(std::fabs(x[j + k]), m[k]);
     float amax = 0.0f;
-    for (int j = 0; j < kQK; ++j) amax = clamp_low(std::fabs(x[j]), amax);
+    for (int k = 0; k < kLanes; ++k) amax = clamp_low(m[k], amax);
     return amax;
 }
 
@@ -102,11 +109,19 @@ float signed_absmax(const float* x) {
 }
 
 void block_min_max(const float* x, float& lo, float& hi) {
-    lo = x[0];
-    hi = x[0];
-    for (int j = 1; j < kQK; ++j) {
-        lo = clamp_high(x[j], lo);
-        hi = clamp_low(x[j], hi);
+    float mn[kLanes], mx[kLanes];
+    for (int k = 0; k < kLanes; ++k) mn[k] = mx[k] = x[k];
+    for (int j = kLanes; j < kQK; j += kLanes) {
+        for (int k = 0; k < kLanes; ++k) {
+            mn[k] = clamp_high(x[j + k], mn[k]);
+            mx[k] = clamp_low(x[j + k], mx[k]);
+        }
+    }
+    lo = mn[0];
+    hi = mx[0];
+    for (int k = 1; k < kLanes; ++k) {
+        lo = clamp_high(mn[k], lo);
+        hi = clamp_low(mx[k], hi);
     }
 }
 
