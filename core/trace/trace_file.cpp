@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -40,7 +41,8 @@ std::string tensor_name(size_t step, const char* field) {
     return "step." + std::to_string(step) + "." + field;
 }
 
-std::vector<OutTensor> collect_tensors(const SessionTrace& trace, std::vector<std::vector<uint8_t>>& scratch) {
+// `scratch` holds the arrays that need repacking (a deque: references stay valid as it grows).
+std::vector<OutTensor> collect_tensors(const SessionTrace& trace, std::deque<std::vector<uint8_t>>& scratch) {
     std::vector<OutTensor> out;
     for (const StepTrace& s : trace.steps()) {
         const AttentionTrace& a = s.attention;
@@ -293,7 +295,7 @@ SessionTrace Parser::parse() {
 }  // namespace
 
 std::vector<uint8_t> serialize_trace(const SessionTrace& trace) {
-    std::vector<std::vector<uint8_t>> scratch;  // inner buffers keep their storage as it grows
+    std::deque<std::vector<uint8_t>> scratch;
     const std::vector<OutTensor> tensors = collect_tensors(trace, scratch);
 
     json header = json::object();

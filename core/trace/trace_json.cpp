@@ -150,7 +150,7 @@ json session_to_json(const SessionTrace& t) {
     j["tokenizer"] = t.tokenizer;
     j["sampling"] = t.sampling;
     j["capture"] = t.capture;
-    j["budget"] = {{"bytes", t.budget()}, {"held_bytes", t.held_bytes()}, {"dropped_steps", t.dropped_steps()}};
+    j["budget"] = {{"bytes", t.budget()}, {"dropped_steps", t.dropped_steps()}};
     json steps = json::array();
     for (const StepTrace& s : t.steps()) steps.push_back(step_to_json(s));
     j["steps"] = std::move(steps);
