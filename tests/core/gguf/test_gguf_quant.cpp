@@ -354,7 +354,8 @@ private slots:
 
     // ---- decoders against reference values ----
     // Eight blocks of deterministic bytes, f16 scale fields set to 0x2000 + (37 b + 101 k) % 1024
-    // (field k of block b); sums computed by an independent implementation of the formats.
+    // (field k of block b). The expected sums come from an independent decoder of the formats
+    // (the numpy dequantizers of the `gguf` Python package, run once on the same bytes).
     void decode_golden_data() {
         QTest::addColumn<TensorType>("type");
         QTest::addColumn<QList<int>>("half_fields");  // byte offsets of f16 fields in a block
