@@ -1,0 +1,92 @@
+// lmscope-cli tokenize MODEL.gguf|TOKENIZER.model (--text T | --file F | --batch F.inp)
+//                      [--add-special] [--parse-special] [--json]
+// Default output: one line of token ids separated by single spaces. --batch: one line per
+// string of a peer-suite file, in the suites' .out format (each id preceded by a space, so an
+// empty string gives an empty line). --json: the tokens with their pieces and byte spans (one JSON
+// object per line with --batch).
+#include "cli/commands.h"
+
+#include "tokenizer/batch.h"
+#include "tokenizer/tokenizer.h"
+#include "util/error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+
+namespace lmscope::cli {
+
+namespace {
+
+std::string read_text_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
+    std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw IoError(path + ": read failed");
+    return s;
+}
+
+// batch_format: every id is preceded by a space, exactly as the peer suites' .out lines are.
+void print_tokens(const tok::Tokenizer& t, const std::string& text, bool add_special,
+                  bool parse_special, bool json, bool batch_format) {
+    const std::vector<tok::Token> tokens = t.encode(text, add_special, parse_special);
+    if (!json) {
+        std::string line;
+        for (size_t i = 0; i < tokens.size(); ++i) {
+            if (i || batch_format) line += ' ';
+            line += std::to_string(tokens[i].id);
+        }
+        std::cout << line << "\n";
+        return;
+    }
+    nlohmann::json arr = nlohmann::json::array();
+    for (const tok::Token& k : tokens)
+        arr.push_back({{"id", k.id},
+                       {"piece", k.piece},
+                       {"type", std::string(tok::token_type_name(t.type(k.id)))},
+                       {"begin", k.begin},
+                       {"end", k.end},
+                       {"text", text.substr(k.begin, k.end - k.begin)}});
+    nlohmann::json j = {{"count", tokens.size()}, {"tokens", std::move(arr)}};
+    std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace
+
+void add_tokenize_command(CLI::App& app) {
+    struct Options {
+        std::string model, text, file, batch;
+        bool add_special = false, parse_special = false, json = false;
+    };
+    auto opt = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand("tokenize", "Tokenize text with a model's tokenizer");
+    cmd->add_option("MODEL", opt->model, "GGUF model or vocabulary, or a SentencePiece .model")->required();
+    auto* o_text = cmd->add_option("--text", opt->text, "The text to tokenize");
+    auto* o_file = cmd->add_option("--file", opt->file, "Tokenize the whole content of a file");
+    auto* o_batch = cmd->add_option("--batch", opt->batch,
+                                    "Strings separated by the line __ggml_vocab_test__; one output line each");
+    cmd->add_flag("--add-special", opt->add_special, "Add BOS/EOS as the vocabulary asks");
+    cmd->add_flag("--parse-special", opt->parse_special, "Turn special-token text into special tokens");
+    cmd->add_flag("--json", opt->json, "Print tokens with pieces and byte spans as JSON");
+    cmd->callback([opt, o_text, o_file, o_batch] {
+        const int given = static_cast<int>(o_text->count() > 0) + static_cast<int>(o_file->count() > 0) +
+                          static_cast<int>(o_batch->count() > 0);
+        if (given != 1) throw UsageError("tokenize: give exactly one of --text, --file, --batch");
+        const std::unique_ptr<tok::Tokenizer> t = tok::load_tokenizer(opt->model);
+        if (o_batch->count() > 0) {
+            for (const std::string& s : tok::parse_batch(read_text_file(opt->batch)))
+                print_tokens(*t, s, opt->add_special, opt->parse_special, opt->json, true);
+            return;
+        }
+        const std::string text = o_text->count() > 0 ? opt->text : read_text_file(opt->file);
+        print_tokens(*t, text, opt->add_special, opt->parse_special, opt->json, false);
+    });
+}
+
+}  // namespace lmscope::cli

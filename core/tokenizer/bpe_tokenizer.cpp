@@ -1,0 +1,146 @@
+#include "tokenizer/bpe_tokenizer.h"
+
+#include "tokenizer/byte_level.h"
+#include "util/error.h"
+
+#include <queue>
+
+namespace lmscope::tok {
+
+BpeTokenizer::BpeTokenizer(Vocab vocab) : Tokenizer(std::move(vocab), true), pre_(vocab_.pre) {
+    ignore_merges_ = vocab_.pre == "llama-bpe" || vocab_.pre == "llama3" || vocab_.pre == "llama-v3";
+    n_symbols_ = vocab_.size();
+    symbols_.reserve(vocab_.pieces.size() * 2);
+    // Tokens first so that a symbol id below n_vocab is its token id (the last id of a
+    // duplicated piece, like the vocabulary index).
+    for (const auto& [piece, id] : vocab_.index) symbols_.emplace(piece, id);
+    const ByteLevel& bl = ByteLevel::instance();
+    for (int b = 0; b < 256; ++b) {
+        auto it = symbols_.find(bl.encode(static_cast<uint8_t>(b)));
+        byte_symbol_[b] = it == symbols_.end() ? -1 : it->second;
+    }
+    merges_.reserve(vocab_.merges.size());
+    for (size_t rank = 0; rank < vocab_.merges.size(); ++rank) {
+        const std::string& m = vocab_.merges[rank];
+        const size_t sp = m.find(' ', 1);  // validated by read_vocab
+        const std::string left = m.substr(0, sp), right = m.substr(sp + 1);
+        const int32_t l = intern(left), r = intern(right), res = intern(left + right);
+        const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(l)) << 32) | static_cast<uint32_t>(r);
+        merges_.emplace(key, Merge{static_cast<int32_t>(rank), res});  // the first rank wins
+    }
+    symbols_.clear();
+    symbols_.rehash(0);
+}
+
+int32_t BpeTokenizer::intern(const std::string& s) {
+    auto [it, inserted] = symbols_.emplace(s, n_symbols_);
+    if (inserted) ++n_symbols_;
+    return it->second;
+}
+
+std::string BpeTokenizer::describe() const {
+    return "byte-level BPE (" + vocab_.pre + "), " + std::to_string(vocab_.size()) + " tokens, " +
+           std::to_string(vocab_.merges.size()) + " merges";
+}
+
+void BpeTokenizer::bpe_word(std::string_view word, std::vector<Piece>& out) const {
+    if (ignore_merges_) {
+        std::string mapped;
+        ByteLevel::instance().encode(word, mapped);
+        if (auto id = vocab_.find(mapped)) {
+            out.push_back({*id, static_cast<uint32_t>(word.size())});
+            return;
+        }
+    }
+    struct Sym {
+        int32_t id;       // symbol id, -1 when the byte has none
+        uint32_t begin;   // first byte in the word
+        uint32_t len;     // bytes covered; 0 once merged into its left neighbour
+        int32_t prev, next;
+    };
+    std::vector<Sym> syms(word.size());  // [byte] initially one symbol per byte
+    for (size_t i = 0; i < word.size(); ++i)
+        syms[i] = {byte_symbol_[static_cast<uint8_t>(word[i])], static_cast<uint32_t>(i), 1,
+                   static_cast<int32_t>(i) - 1,
+                   i + 1 < word.size() ? static_cast<int32_t>(i + 1) : -1};
+
+    struct Cand {
+        int32_t rank, left, right, left_id, right_id;
+    };
+    auto worse = [](const Cand& a, const Cand& b) {
+        return a.rank > b.rank || (a.rank == b.rank && a.left > b.left);
+    };
+    std::priority_queue<Cand, std::vector<Cand>, decltype(worse)> queue(worse);
+    auto try_pair = [&](int32_t l, int32_t r) {
+        if (l < 0 || r < 0 || syms[l].id < 0 || syms[r].id < 0) return;
+        const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(syms[l].id)) << 32) |
+                             static_cast<uint32_t>(syms[r].id);
+        auto it = merges_.find(key);
+        if (it != merges_.end()) queue.push({it->second.rank, l, r, syms[l].id, syms[r].id});
+    };
+    for (size_t i = 1; i < syms.size(); ++i) try_pair(static_cast<int32_t>(i - 1), static_cast<int32_t>(i));
+
+    while (!queue.empty()) {
+        const Cand c = queue.top();
+        queue.pop();
+        Sym& l = syms[c.left];
+        Sym& r = syms[c.right];
+        if (l.len == 0 || r.len == 0 || l.next != c.right || l.id != c.left_id || r.id != c.right_id)
+            continue;  // stale: one side has changed since the pair was queued
+        const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(l.id)) << 32) |
+                             static_cast<uint32_t>(r.id);
+        l.id = merges_.at(key).result;
+        l.len += r.len;
+        r.len = 0;
+        l.next = r.next;
+        if (r.next >= 0) syms[r.next].prev = c.left;
+        try_pair(l.prev, c.left);
+        try_pair(c.left, l.next);
+    }
+
+    const int32_t n_vocab = vocab_.size();
+    for (const Sym& s : syms) {
+        if (s.len == 0) continue;
+        if (s.id >= 0 && s.id < n_vocab) {
+            out.push_back({s.id, s.len});
+            continue;
+        }
+        // A merge result that is no token (or a byte without one): fall back to the bytes.
+        for (uint32_t i = 0; i < s.len; ++i) {
+            int32_t b = byte_symbol_[static_cast<uint8_t>(word[s.begin + i])];
+            out.push_back({b >= 0 && b < n_vocab ? b : vocab_.special.unk, 1});
+        }
+    }
+}
+
+void BpeTokenizer::encode_text(std::string_view text, size_t offset, std::vector<Token>& out) const {
+    std::vector<Piece> pieces;
+    for (auto [b, e] : pre_.split(text)) {
+        const std::string_view word = text.substr(b, e - b);
+        pieces.clear();
+        bool cached = false;
+        {
+            std::lock_guard lock(cache_mutex_);
+            auto it = word.size() <= kCacheWordLimit ? cache_.find(std::string(word)) : cache_.end();
+            if (it != cache_.end()) {
+                pieces = it->second;
+                cached = true;
+            }
+        }
+        if (!cached) {
+            bpe_word(word, pieces);
+            if (word.size() <= kCacheWordLimit) {
+                std::lock_guard lock(cache_mutex_);
+                if (cache_.size() >= kCacheLimit) cache_.clear();
+                cache_.emplace(std::string(word), pieces);
+            }
+        }
+        size_t pos = offset + b;
+        for (const Piece& p : pieces) {
+            if (p.id >= 0) out.push_back({p.id, vocab_.pieces[p.id], pos, pos + p.bytes});
+            pos += p.bytes;
+        }
+    }
+}
+
+}  // namespace lmscope::tok

@@ -1,0 +1,169 @@
+#include "tokenizer/vocab.h"
+
+#include "gguf/gguf.h"
+#include "util/error.h"
+
+#include <array>
+
+namespace lmscope::tok {
+
+std::string_view token_type_name(TokenType t) {
+    switch (t) {
+    case TokenType::Normal: return "normal";
+    case TokenType::Unknown: return "unknown";
+    case TokenType::Control: return "control";
+    case TokenType::UserDefined: return "user-defined";
+    case TokenType::Unused: return "unused";
+    case TokenType::Byte: return "byte";
+    }
+    return "?";
+}
+
+std::optional<int32_t> Vocab::find(std::string_view piece) const {
+    auto it = index.find(std::string(piece));
+    if (it == index.end()) return std::nullopt;
+    return it->second;
+}
+
+void Vocab::build_index() {
+    index.clear();
+    index.reserve(pieces.size());
+    for (size_t i = 0; i < pieces.size(); ++i) index[pieces[i]] = static_cast<int32_t>(i);
+    if (special.eot < 0) {
+        // The end-of-turn pieces of common chat formats (ChatML, Llama 3, Phi-3, Gemma, DeepSeek).
+        static constexpr std::array<std::string_view, 6> kEot = {
+            "<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|EOT|>", "<|endoftext|>"};
+        for (std::string_view p : kEot) {
+            auto id = find(p);
+            if (id && (types[*id] == TokenType::Control || types[*id] == TokenType::UserDefined)) {
+                special.eot = *id;
+                break;
+            }
+        }
+    }
+}
+
+std::optional<uint8_t> parse_byte_piece(std::string_view p) {
+    if (p.size() != 6 || p.substr(0, 3) != "<0x" || p[5] != '>') return std::nullopt;
+    auto hex = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        return -1;
+    };
+    int hi = hex(p[3]), lo = hex(p[4]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    return static_cast<uint8_t>(hi * 16 + lo);
+}
+
+namespace {
+
+constexpr const char* kTokens = "tokenizer.ggml.tokens";
+constexpr const char* kScores = "tokenizer.ggml.scores";
+constexpr const char* kTypes = "tokenizer.ggml.token_type";
+constexpr const char* kMerges = "tokenizer.ggml.merges";
+
+std::string count_mismatch(size_t got, size_t n) {
+    return "has " + std::to_string(got) + " entries, but " + kTokens + " has " + std::to_string(n);
+}
+
+int32_t read_special_id(const gguf::File& f, const char* key, size_t n) {
+    std::optional<int64_t> v = f.opt_int(key);
+    // -1 (or its unsigned 32-bit form, which some converters write) marks "none".
+    if (!v || *v == -1 || *v == 0xFFFFFFFFll) return -1;
+    if (*v < 0 || static_cast<uint64_t>(*v) >= n)
+        throw FormatError(f.path(), key,
+                          "is " + std::to_string(*v) + ", outside the vocabulary of " +
+                              std::to_string(n) + " tokens");
+    return static_cast<int32_t>(*v);
+}
+
+}  // namespace
+
+Vocab read_vocab(const gguf::File& f) {
+    Vocab v;
+    v.source = f.path();
+    v.model = f.get_string("tokenizer.ggml.model");
+    if (v.model != "llama" && v.model != "gpt2")
+        throw UnsupportedError(f.path() + ": tokenizer.ggml.model: '" + v.model +
+                               "' is not supported (supported: llama, gpt2)");
+    v.pre = f.opt_string("tokenizer.ggml.pre").value_or("default");
+
+    v.pieces = f.get_string_array(kTokens);
+    const size_t n = v.pieces.size();
+    if (n == 0) throw FormatError(f.path(), kTokens, "is empty");
+    if (n > static_cast<size_t>(INT32_MAX)) throw FormatError(f.path(), kTokens, "too many tokens");
+
+    if (f.has(kScores)) {
+        v.scores = f.get_float_array(kScores);
+        if (v.scores.size() != n) throw FormatError(f.path(), kScores, count_mismatch(v.scores.size(), n));
+    } else if (v.model == "llama") {
+        throw FormatError(f.path(), kScores, "missing (a SentencePiece vocabulary needs scores)");
+    } else {
+        v.scores.assign(n, 0.0f);
+    }
+
+    if (f.has(kTypes)) {
+        std::vector<int64_t> t = f.get_int_array(kTypes);
+        if (t.size() != n) throw FormatError(f.path(), kTypes, count_mismatch(t.size(), n));
+        v.types.resize(n);
+        for (size_t i = 0; i < n; ++i) {
+            if (t[i] < 1 || t[i] > 6)
+                throw FormatError(f.path(), kTypes,
+                                  "entry " + std::to_string(i) + " is " + std::to_string(t[i]) +
+                                      ", expected 1..6");
+            v.types[i] = static_cast<TokenType>(t[i]);
+        }
+    } else {
+        v.types.assign(n, TokenType::Normal);
+    }
+
+    for (size_t i = 0; i < n; ++i) {
+        if (v.types[i] == TokenType::Byte && !parse_byte_piece(v.pieces[i]))
+            throw FormatError(f.path(), kTokens,
+                              "token " + std::to_string(i) + " has type byte but reads '" +
+                                  v.pieces[i].substr(0, 32) + "', expected <0xHH>");
+    }
+
+    if (v.model == "gpt2") {
+        v.merges = f.get_string_array(kMerges);
+        for (size_t i = 0; i < v.merges.size(); ++i) {
+            const std::string& m = v.merges[i];
+            size_t sp = m.size() > 1 ? m.find(' ', 1) : std::string::npos;
+            if (sp == std::string::npos || sp + 1 >= m.size())
+                throw FormatError(f.path(), kMerges,
+                                  "entry " + std::to_string(i) + " '" + m.substr(0, 32) +
+                                      "' is not 'left right'");
+        }
+    }
+
+    v.special.bos = read_special_id(f, "tokenizer.ggml.bos_token_id", n);
+    v.special.eos = read_special_id(f, "tokenizer.ggml.eos_token_id", n);
+    v.special.eot = read_special_id(f, "tokenizer.ggml.eot_token_id", n);
+    v.special.unk = read_special_id(f, "tokenizer.ggml.unknown_token_id", n);
+    v.special.pad = read_special_id(f, "tokenizer.ggml.padding_token_id", n);
+    const bool spm = v.model == "llama";
+    v.special.add_bos = f.opt_bool("tokenizer.ggml.add_bos_token").value_or(spm);
+    v.special.add_eos = f.opt_bool("tokenizer.ggml.add_eos_token").value_or(false);
+    v.add_space_prefix = f.opt_bool("tokenizer.ggml.add_space_prefix").value_or(spm);
+    if (v.special.add_bos && v.special.bos < 0)
+        throw FormatError(f.path(), "tokenizer.ggml.bos_token_id",
+                          "missing, but tokenizer.ggml.add_bos_token is true");
+    if (v.special.add_eos && v.special.eos < 0)
+        throw FormatError(f.path(), "tokenizer.ggml.eos_token_id",
+                          "missing, but tokenizer.ggml.add_eos_token is true");
+    if (spm && v.special.unk < 0) {
+        for (size_t i = 0; i < n; ++i)
+            if (v.types[i] == TokenType::Unknown) {
+                v.special.unk = static_cast<int32_t>(i);
+                break;
+            }
+        if (v.special.unk < 0)
+            throw FormatError(f.path(), "tokenizer.ggml.unknown_token_id",
+                              "missing, and no token has type unknown (SentencePiece needs one)");
+    }
+    v.build_index();
+    return v;
+}
+
+}  // namespace lmscope::tok
