@@ -1,0 +1,94 @@
+// KV cache arithmetic: how many bytes the keys and values of a model take, for any shape,
+// context, batch and storage type, and what a memory budget or a device window means for it.
+//
+//   bytes = 2 (K and V) x layers x kv_heads x head_dim x tokens x batch x bytes_per_element
+//
+// with the real per-element cost of each storage type: f16 2 bytes; q8_0 34 bytes per block of
+// 32 values (1.0625); q4_0 18 bytes per block of 32 (0.5625). Blocks run along one head's
+// head_dim values (the engine's layout), so the quantized types need head_dim % 32 == 0.
+// Every product is overflow-checked (UsageError), so hostile sizes cannot wrap around.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace lmscope::kv {
+
+enum class CacheType : uint8_t { F16, Q8_0, Q4_0 };
+
+std::string_view cache_type_name(CacheType type);  // "f16", "q8_0", "q4_0"
+// Case-insensitive; nullopt for anything else.
+std::optional<CacheType> parse_cache_type(std::string_view name);
+
+// A storage block: `bytes` hold `values` values (f16: 2 bytes per 1 value).
+struct BlockFormat {
+    uint32_t bytes = 0;
+    uint32_t values = 0;
+};
+BlockFormat block_format(CacheType type);
+double bytes_per_element(CacheType type);  // 2, 1.0625, 0.5625
+
+// The attention shape that sizes a KV cache.
+struct Shape {
+    uint64_t n_layer = 0;
+    uint64_t n_head = 0;     // query heads; 0 when unknown (an explicit KV-only shape)
+    uint64_t n_head_kv = 0;
+    uint64_t head_dim = 0;
+};
+
+enum class AttentionKind : uint8_t { MHA, GQA, MQA };
+std::string_view attention_kind_name(AttentionKind kind);  // "MHA", "GQA", "MQA"
+// MHA when kv heads == query heads, MQA when 1 kv head (and more query heads), GQA otherwise.
+// Needs n_head (UsageError when 0).
+AttentionKind attention_kind(const Shape& shape);
+
+// Throws UsageError naming the problem: a zero dimension, more kv heads than query heads,
+// query heads not a multiple of kv heads, head_dim not a multiple of the block for q8_0/q4_0.
+void validate(const Shape& shape, CacheType type);
+
+// One head's K (or V) row for one position, in bytes.
+uint64_t row_bytes(uint64_t head_dim, CacheType type);
+// K and V of every layer for one token of one sequence.
+uint64_t bytes_per_token(const Shape& shape, CacheType type);
+// The whole cache: tokens x batch sequences. UsageError on overflow.
+uint64_t cache_bytes(const Shape& shape, CacheType type, uint64_t tokens, uint64_t batch = 1);
+// Weights of n_params values stored in `type`'s block format (for the "weights" memory line).
+uint64_t weights_bytes(uint64_t n_params, CacheType type);
+
+// The same shape with MHA, GQA and MQA attention (kv heads = query heads, a grouped count, 1).
+// GQA keeps the shape's own kv heads when it is grouped, else takes the largest divisor of the
+// query heads that is at most a quarter of them (none when no such divisor > 1 exists).
+struct Variant {
+    AttentionKind kind = AttentionKind::MHA;
+    Shape shape;
+};
+std::vector<Variant> attention_variants(const Shape& shape);  // needs n_head
+
+// How many tokens (per sequence, `batch` sequences) fit in device memory after the weights;
+// 0 when the weights alone do not fit.
+uint64_t tokens_that_fit(const Shape& shape, CacheType type, uint64_t batch,
+                         uint64_t device_bytes, uint64_t weights_bytes);
+
+// Offload with a window: the most recent `window` tokens' KV stay on the device, older ones
+// live in host memory. At a context of `context` tokens, per decode step:
+//   evicted  = one token's KV (x batch) moves device -> host as it leaves the window
+//              (0 while context <= window);
+//   streamed = the host part is read by the device to attend over the whole context
+//              (the host bytes, every step).
+struct OffloadPlan {
+    uint64_t context = 0;
+    uint64_t window = 0;           // as asked (may exceed the context)
+    uint64_t device_tokens = 0;    // min(context, window)
+    uint64_t host_tokens = 0;      // context - device_tokens
+    uint64_t device_bytes = 0;
+    uint64_t host_bytes = 0;
+    uint64_t evicted_bytes_per_step = 0;
+    uint64_t streamed_bytes_per_step = 0;
+    uint64_t moved_bytes_per_step() const { return evicted_bytes_per_step + streamed_bytes_per_step; }
+};
+OffloadPlan plan_offload(const Shape& shape, CacheType type, uint64_t batch, uint64_t context,
+                         uint64_t window);
+
+}  // namespace lmscope::kv
