@@ -1,0 +1,62 @@
+#include "gui/loaded_model.h"
+
+#include "gguf/gguf.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+
+namespace lmscope::gui {
+
+namespace {
+
+constexpr size_t kMaxArrayItems = 8;  // array values show their first items only
+
+widgets::MetadataRow metadata_row(const std::string& key, const gguf::Value& v) {
+    widgets::MetadataRow row;
+    row.key = QString::fromStdString(key);
+    if (!v.is_array()) {
+        row.type = QString::fromLatin1(gguf::value_type_name(v.type()));
+        row.value = QString::fromStdString(v.to_display());
+        return row;
+    }
+    const gguf::Value::Array& a = v.as_array();
+    // "string[49152]": element type and count; the value lists the first items.
+    row.type = QStringLiteral("%1[%2]")
+                   .arg(QString::fromLatin1(gguf::value_type_name(a.elem_type)))
+                   .arg(a.items.size());
+    if (a.items.size() <= kMaxArrayItems) {
+        row.value = QString::fromStdString(v.to_display(kMaxArrayItems));
+    } else {
+        const gguf::Value head = gguf::Value::array(
+            a.elem_type, {a.items.begin(), a.items.begin() + kMaxArrayItems});
+        row.value = QString::fromStdString(head.to_display(kMaxArrayItems));
+        row.value.insert(row.value.size() - 1, QStringLiteral(", …"));
+    }
+    return row;
+}
+
+}  // namespace
+
+LoadedModel load_model(const QString& path) {
+    QElapsedTimer timer;
+    timer.start();
+    const gguf::File file = gguf::File::open(QFile::encodeName(path).toStdString());
+    LoadedModel m;
+    m.path = path;
+    m.summary = model::ModelSummary::of(file);
+    m.tensors.reserve(qsizetype(m.summary.tensors.size()));
+    for (const model::TensorSummary& t : m.summary.tensors) {
+        widgets::TensorRow row;
+        row.name = QString::fromStdString(t.name);
+        row.type = QString::fromStdString(t.type);
+        row.shape = QList<qint64>(t.dims.begin(), t.dims.end());
+        row.bytes = t.bytes;
+        m.tensors.push_back(std::move(row));
+    }
+    m.metadata.reserve(qsizetype(file.metadata().size()));
+    for (const auto& [key, value] : file.metadata()) m.metadata.push_back(metadata_row(key, value));
+    m.load_ms = timer.elapsed();
+    return m;
+}
+
+}  // namespace lmscope::gui

@@ -1,0 +1,26 @@
+// A GGUF model as the window shows it: the core summary (spec, tensors, sizes) plus the rows
+// the widgets display. load_model() runs on a worker thread; it touches no Qt widget.
+#pragma once
+
+#include "model/summary.h"
+#include "widgets/metadata_model.h"
+#include "widgets/tensor_table_model.h"
+
+#include <QList>
+#include <QString>
+
+namespace lmscope::gui {
+
+struct LoadedModel {
+    QString path;                            // as opened
+    model::ModelSummary summary;
+    QList<widgets::TensorRow> tensors;       // file order
+    QList<widgets::MetadataRow> metadata;    // file order, long values abbreviated
+    qint64 load_ms = 0;                      // wall time of load_model()
+};
+
+// Opens and validates the file, summarises it and builds the rows. Throws lmscope::Error
+// (FormatError names the file, the field and the reason).
+LoadedModel load_model(const QString& path);
+
+}  // namespace lmscope::gui

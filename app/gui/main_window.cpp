@@ -1,0 +1,202 @@
+#include "gui/main_window.h"
+
+#include "gui/language.h"
+#include "gui/model_document.h"
+#include "gui/recent_files.h"
+#include "gui/spec_figures.h"
+#include "lmscope_version.h"
+#include "widgets/filtered_table.h"
+#include "widgets/format.h"
+#include "widgets/metadata_model.h"
+#include "widgets/spec_panel.h"
+#include "widgets/tensor_table_model.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace lmscope::gui {
+
+MainWindow::MainWindow(Language* language, QWidget* parent)
+    : QMainWindow(parent),
+      language_(language),
+      document_(new ModelDocument(this)),
+      recent_(new RecentFiles(this)),
+      tensor_model_(new widgets::TensorTableModel(this)),
+      metadata_model_(new widgets::MetadataModel(this)),
+      spec_(new widgets::SpecPanel),
+      tensor_table_(new widgets::FilteredTable(tensor_model_, widgets::TensorTableModel::SortRole)),
+      metadata_table_(new widgets::FilteredTable(metadata_model_, widgets::MetadataModel::SortRole)),
+      tabs_(new QTabWidget),
+      spec_dock_(new QDockWidget(this)) {
+    setObjectName(QStringLiteral("MainWindow"));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+
+    tensor_table_->setObjectName(QStringLiteral("tensorTable"));
+    metadata_table_->setObjectName(QStringLiteral("metadataTable"));
+    tabs_->setObjectName(QStringLiteral("workspace"));
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(tensor_table_, QString());
+    tabs_->addTab(metadata_table_, QString());
+    setCentralWidget(tabs_);
+
+    spec_->setObjectName(QStringLiteral("specPanel"));
+    spec_dock_->setObjectName(QStringLiteral("specDock"));  // the name saveState() keys on
+    spec_dock_->setWidget(spec_);
+    addDockWidget(Qt::LeftDockWidgetArea, spec_dock_);
+
+    createActions();
+    createMenus();
+    createStatusBar();
+
+    connect(document_, &ModelDocument::modelChanged, this, &MainWindow::showModel);
+    connect(document_, &ModelDocument::loadFailed, this, &MainWindow::showLoadError);
+    connect(document_, &ModelDocument::busyChanged, this, &MainWindow::setBusy);
+    connect(document_, &ModelDocument::loadStarted, this, [this](const QString& path) {
+        statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    });
+    // Queued: "Clear Menu" changes the list from inside one of the actions the rebuild deletes.
+    connect(recent_, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu, Qt::QueuedConnection);
+    connect(language_, &Language::changed, this, &MainWindow::updateLanguageMenu);
+
+    retranslate();
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::restoreSettings() {
+    QSettings s;
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1200, 760);
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(e);
+}
+
+void MainWindow::createStatusBar() {
+    busy_ = new QProgressBar;
+    busy_->setRange(0, 0);  // indeterminate: the loader does not report progress
+    busy_->setMaximumWidth(160);
+    busy_->setTextVisible(false);
+    busy_->hide();
+    status_name_ = new QLabel;
+    status_arch_ = new QLabel;
+    status_size_ = new QLabel;
+    status_name_->setObjectName(QStringLiteral("statusName"));
+    status_arch_->setObjectName(QStringLiteral("statusArchitecture"));
+    status_size_->setObjectName(QStringLiteral("statusSize"));
+    statusBar()->addPermanentWidget(busy_);
+    statusBar()->addPermanentWidget(status_name_);
+    statusBar()->addPermanentWidget(status_arch_);
+    statusBar()->addPermanentWidget(status_size_);
+}
+
+void MainWindow::openFile(const QString& path) { document_->open(path); }
+
+void MainWindow::setBusy(bool busy) { busy_->setVisible(busy); }
+
+void MainWindow::showModel() {
+    const std::shared_ptr<const LoadedModel> m = document_->model();
+    if (!m) return;
+    tensor_model_->setTensors(m->tensors);
+    metadata_model_->setRows(m->metadata);
+    const QFileInfo fi(m->path);
+    recent_->add(fi.absoluteFilePath());
+    QSettings().setValue(QStringLiteral("lastFolder"), fi.absolutePath());
+    statusBar()->showMessage(tr("Loaded %1 in %2 ms").arg(fi.fileName()).arg(m->load_ms), 8000);
+    retranslate();  // the spec, status and title texts depend on the model
+}
+
+void MainWindow::showLoadError(const QString& path, const QString& message) {
+    const QString name = QFileInfo(path).fileName();
+    statusBar()->showMessage(tr("Could not open %1").arg(name), 8000);
+    if (!QFileInfo::exists(path)) recent_->remove(path);
+    // Window-modal and non-blocking: the window keeps painting, and the box goes away with it.
+    auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open model"),
+                                tr("Could not open %1.").arg(name), QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("loadErrorBox"));
+    box->setInformativeText(message);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit loadFailed(message);
+}
+
+void MainWindow::about() {
+    QMessageBox::about(
+        this, tr("About lmscope"),
+        tr("<h3>lmscope %1</h3>"
+           "<p>Runs a language model one step at a time and shows what happens inside: "
+           "tokens, attention, the KV cache, logits and sampling.</p>"
+           "<p>Built with Qt %2.</p>")
+            .arg(QStringLiteral(LMSCOPE_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
+    QMainWindow::changeEvent(e);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    const QList<QUrl> urls = e->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const QList<QUrl> urls = e->mimeData()->urls();
+    if (urls.size() != 1 || !urls.front().isLocalFile()) return;
+    e->acceptProposedAction();
+    openFile(urls.front().toLocalFile());
+}
+
+void MainWindow::retranslate() {
+    file_menu_->setTitle(tr("&File"));
+    recent_menu_->setTitle(tr("Open &Recent"));
+    view_menu_->setTitle(tr("&View"));
+    language_menu_->setTitle(tr("&Language"));
+    help_menu_->setTitle(tr("&Help"));
+    open_action_->setText(tr("&Open Model…"));
+    open_action_->setStatusTip(tr("Open a GGUF model file"));
+    quit_action_->setText(tr("&Quit"));
+    about_action_->setText(tr("&About lmscope"));
+    spec_dock_->setWindowTitle(tr("Model"));
+    tabs_->setTabText(tabs_->indexOf(tensor_table_), tr("Tensors"));
+    tabs_->setTabText(tabs_->indexOf(metadata_table_), tr("Metadata"));
+    rebuildRecentMenu();
+    updateLanguageMenu();
+
+    const std::shared_ptr<const LoadedModel> m = document_->model();
+    if (!m) {
+        setWindowTitle(QStringLiteral("lmscope"));
+        spec_->setSpec(tr("No model"), tr("Open a GGUF file (Ctrl+O) or drop one on this window."), {});
+        status_name_->setText(tr("No model"));
+        status_arch_->clear();
+        status_size_->clear();
+        return;
+    }
+    const QString file = QFileInfo(m->path).fileName();
+    setWindowTitle(QStringLiteral("%1 — lmscope").arg(file));
+    spec_->setSpec(SpecText::title(*m), SpecText::subtitle(*m), SpecText::figures(*m));
+    status_name_->setText(SpecText::title(*m));
+    status_arch_->setText(QString::fromStdString(m->summary.hparams.architecture));
+    status_size_->setText(widgets::format_bytes(m->summary.file_size));
+}
+
+}  // namespace lmscope::gui

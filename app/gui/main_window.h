@@ -1,0 +1,100 @@
+// lmscope's main window. Today: a model's spec (the "Model" dock) and its tensors and
+// metadata (the central tabs), opened from File > Open, File > Open Recent, a drop, or the
+// command line. Later issues add the step-through panels as more docks around the central
+// area. Loading runs off the UI thread; a bad file shows the loader's error in a message box
+// and the previous model stays on screen.
+#pragma once
+
+#include <QMainWindow>
+#include <QString>
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTabWidget;
+
+namespace lmscope::widgets {
+class FilteredTable;
+class MetadataModel;
+class SpecPanel;
+class TensorTableModel;
+}  // namespace lmscope::widgets
+
+namespace lmscope::gui {
+
+class Language;
+class ModelDocument;
+class RecentFiles;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // `language` (not owned) is switched from View > Language.
+    explicit MainWindow(Language* language, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ModelDocument* document() const { return document_; }
+    widgets::TensorTableModel* tensorModel() const { return tensor_model_; }
+    widgets::MetadataModel* metadataModel() const { return metadata_model_; }
+    widgets::SpecPanel* specPanel() const { return spec_; }
+
+public slots:
+    void openFile(const QString& path);
+    void openDialog();
+
+signals:
+    // A file could not be opened; `message` is the loader's error (file, field, reason).
+    void loadFailed(const QString& message);
+
+protected:
+    void changeEvent(QEvent* e) override;
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createStatusBar();
+    void retranslate();
+    void rebuildRecentMenu();
+    void createLanguageMenu();
+    void updateLanguageMenu();
+    void showModel();
+    void showLoadError(const QString& path, const QString& message);
+    void setBusy(bool busy);
+    void about();
+    void restoreSettings();
+
+    Language* language_;
+    ModelDocument* document_;
+    RecentFiles* recent_;
+
+    widgets::TensorTableModel* tensor_model_;
+    widgets::MetadataModel* metadata_model_;
+    widgets::SpecPanel* spec_;
+    widgets::FilteredTable* tensor_table_;
+    widgets::FilteredTable* metadata_table_;
+    QTabWidget* tabs_;
+    QDockWidget* spec_dock_;
+
+    QMenu* file_menu_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    QMenu* view_menu_ = nullptr;
+    QMenu* language_menu_ = nullptr;
+    QMenu* help_menu_ = nullptr;
+    QAction* open_action_ = nullptr;
+    QAction* quit_action_ = nullptr;
+    QAction* about_action_ = nullptr;
+    QActionGroup* language_group_ = nullptr;
+
+    QLabel* status_name_ = nullptr;
+    QLabel* status_arch_ = nullptr;
+    QLabel* status_size_ = nullptr;
+    QProgressBar* busy_ = nullptr;
+};
+
+}  // namespace lmscope::gui

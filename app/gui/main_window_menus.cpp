@@ -1,0 +1,104 @@
+// MainWindow's actions and menus (File, View, Help), the recent-files and language menus.
+#include "gui/language.h"
+#include "gui/main_window.h"
+#include "gui/recent_files.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+
+namespace lmscope::gui {
+
+void MainWindow::createActions() {
+    open_action_ = new QAction(this);
+    open_action_->setShortcut(QKeySequence::Open);
+    connect(open_action_, &QAction::triggered, this, &MainWindow::openDialog);
+
+    quit_action_ = new QAction(this);
+    quit_action_->setShortcut(QKeySequence::Quit);
+    quit_action_->setMenuRole(QAction::QuitRole);
+    connect(quit_action_, &QAction::triggered, this, &QWidget::close);
+
+    about_action_ = new QAction(this);
+    about_action_->setMenuRole(QAction::AboutRole);
+    connect(about_action_, &QAction::triggered, this, &MainWindow::about);
+
+    language_group_ = new QActionGroup(this);
+    language_group_->setExclusive(true);
+}
+
+void MainWindow::createMenus() {
+    file_menu_ = menuBar()->addMenu(QString());
+    file_menu_->addAction(open_action_);
+    recent_menu_ = file_menu_->addMenu(QString());
+    file_menu_->addSeparator();
+    file_menu_->addAction(quit_action_);
+
+    view_menu_ = menuBar()->addMenu(QString());
+    view_menu_->addAction(spec_dock_->toggleViewAction());
+    view_menu_->addSeparator();
+    language_menu_ = view_menu_->addMenu(QString());
+    createLanguageMenu();
+
+    help_menu_ = menuBar()->addMenu(QString());
+    help_menu_->addAction(about_action_);
+}
+
+void MainWindow::openDialog() {
+    QSettings s;
+    const QString folder = s.value(QStringLiteral("lastFolder"), QDir::homePath()).toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open GGUF Model"), folder, tr("GGUF models (*.gguf);;All files (*)"));
+    if (path.isEmpty()) return;
+    s.setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
+    openFile(path);
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recent_menu_->clear();
+    const QStringList files = recent_->files();
+    int n = 0;
+    for (const QString& path : files) {
+        ++n;
+        // "&1 name" gives keyboard access to the first nine; the tooltip shows the full path.
+        const QString text = n < 10 ? QStringLiteral("&%1  %2").arg(n).arg(QFileInfo(path).fileName())
+                                    : QFileInfo(path).fileName();
+        QAction* a = recent_menu_->addAction(text);
+        a->setToolTip(QDir::toNativeSeparators(path));
+        a->setStatusTip(QDir::toNativeSeparators(path));
+        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
+    }
+    if (files.isEmpty()) recent_menu_->addAction(tr("No recent files"))->setEnabled(false);
+    recent_menu_->addSeparator();
+    QAction* clear = recent_menu_->addAction(tr("&Clear Menu"));
+    clear->setEnabled(!files.isEmpty());
+    connect(clear, &QAction::triggered, recent_, &RecentFiles::clear);
+}
+
+void MainWindow::createLanguageMenu() {
+    for (const Language::Choice& c : Language::choices()) {
+        QAction* a = language_menu_->addAction(c.name);
+        a->setCheckable(true);
+        a->setData(c.code);
+        language_group_->addAction(a);
+        const QString code = c.code;
+        connect(a, &QAction::triggered, this, [this, code] { language_->apply(code); });
+    }
+}
+
+void MainWindow::updateLanguageMenu() {
+    for (QAction* a : language_group_->actions()) {
+        const QString code = a->data().toString();
+        if (code.isEmpty()) a->setText(tr("System Default"));
+        a->setChecked(code == language_->current());
+    }
+}
+
+}  // namespace lmscope::gui

@@ -1,0 +1,16 @@
+// Where the sample model (SmolLM2-135M-Instruct, fetched by sample_models/fetch.sh) is found
+// when lmscope starts without a file.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace lmscope::gui {
+
+// The places looked at, in order: $LMSCOPE_SAMPLE_MODEL; beside the executable (and its
+// sample_models/ folder); the source tree's sample_models/ that this build was made from.
+QStringList sample_model_candidates();
+// The first candidate that is a readable file, or an empty string.
+QString find_sample_model();
+
+}  // namespace lmscope::gui

@@ -1,0 +1,25 @@
+// The spec panel's text for a loaded model: title, subtitle and the key figures (translated).
+#pragma once
+
+#include "gui/loaded_model.h"
+#include "widgets/spec_panel.h"
+
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+
+namespace lmscope::gui {
+
+class SpecText {
+    Q_DECLARE_TR_FUNCTIONS(lmscope::gui::SpecText)
+public:
+    // general.name, or the file name when the model has none.
+    static QString title(const LoadedModel& m);
+    // "llama · Q4_1 · GGUF v3", and a warning when lmscope cannot run the model.
+    static QString subtitle(const LoadedModel& m);
+    // Ids: layers, embd, heads, kv_heads, attention, head_dim, ff, vocab, context, params,
+    // tensors, weights, kv_per_token, rope_base, rms_eps, tokenizer, runnable.
+    static QList<widgets::SpecFigure> figures(const LoadedModel& m);
+};
+
+}  // namespace lmscope::gui

@@ -1,0 +1,288 @@
+// The main window on the offscreen platform: opening the fixture models shows their spec and
+// tensor table (checked against the GGUF reader), a bad file gives an error box carrying the
+// loader's message while the previous model stays, drops open files, the newest request
+// wins, settings and recent files are remembered, and the Chinese translation switches live.
+#include "common/testing.h"
+#include "gguf/gguf.h"
+#include "gui/language.h"
+#include "gui/main_window.h"
+#include "gui/model_document.h"
+#include "gui/recent_files.h"
+#include "util/error.h"
+#include "widgets/spec_panel.h"
+#include "widgets/tensor_table_model.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace lmscope;
+using lmscope::gui::MainWindow;
+using lmscope::gui::ModelDocument;
+
+namespace {
+
+QString fixture(const char* name) {
+    return QString::fromStdString(testing::testdata_file(std::string("models/") + name));
+}
+
+// Opens `path` and waits until the window shows it.
+bool open_and_wait(MainWindow& w, const QString& path) {
+    QSignalSpy changed(w.document(), &ModelDocument::modelChanged);
+    w.openFile(path);
+    return changed.wait(60000);
+}
+
+QString spec_value(const MainWindow& w, const char* id) {
+    QLabel* l = w.specPanel()->valueLabel(QString::fromLatin1(id));
+    return l ? l->text() : QStringLiteral("<no label %1>").arg(QLatin1String(id));
+}
+
+// The error the loader itself gives for `path`.
+QString loader_error(const QString& path) {
+    try {
+        gguf::File::open(QFile::encodeName(path).toStdString());
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestGuiMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
+        QApplication::setOrganizationName(QStringLiteral("lmscope-tests"));
+        QApplication::setApplicationName(QStringLiteral("test_gui_main_window"));
+        QSettings().clear();
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    }
+    void init() { QSettings().clear(); }
+
+    void opensFixture_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("layers");
+        QTest::addColumn<QString>("heads");
+        QTest::addColumn<QString>("kv_heads");
+        QTest::addColumn<QString>("attention");
+        QTest::newRow("fx-gqa") << QStringLiteral("fx-gqa.gguf") << "3" << "8" << "2" << "GQA 4:1";
+        QTest::newRow("fx-mha-untied") << QStringLiteral("fx-mha-untied.gguf") << "2" << "4" << "4" << "MHA";
+        QTest::newRow("fx-gqa-Q8_0") << QStringLiteral("fx-gqa-Q8_0.gguf") << "3" << "8" << "2" << "GQA 4:1";
+        QTest::newRow("fx-gqa-Q4_1") << QStringLiteral("fx-gqa-Q4_1.gguf") << "3" << "8" << "2" << "GQA 4:1";
+        QTest::newRow("fx-gqa-Q4_K_M") << QStringLiteral("fx-gqa-Q4_K_M.gguf") << "3" << "8" << "2" << "GQA 4:1";
+    }
+    void opensFixture() {
+        QFETCH(QString, file);
+        QFETCH(QString, layers);
+        QFETCH(QString, heads);
+        QFETCH(QString, kv_heads);
+        QFETCH(QString, attention);
+        const QString path = fixture(file.toLatin1().constData());
+        LMSCOPE_REQUIRE_FILE(path.toStdString(), "the fixture model");
+        const gguf::File gguf_file = gguf::File::open(path.toStdString());
+        const auto& tensors = gguf_file.tensors();
+
+        gui::Language language;
+        MainWindow w(&language);
+        w.show();
+        QVERIFY(open_and_wait(w, path));
+
+        // Tensor count, from the table model and from the spec panel.
+        QCOMPARE(w.tensorModel()->rowCount(), int(tensors.size()));
+        QCOMPARE(spec_value(w, "tensors"), QString::number(tensors.size()));
+        for (int i = 0; i < int(tensors.size()); ++i) {
+            const QModelIndex name = w.tensorModel()->index(i, widgets::TensorTableModel::Name);
+            QCOMPARE(name.data().toString(), QString::fromStdString(tensors[size_t(i)].name));
+            QCOMPARE(w.tensorModel()->index(i, widgets::TensorTableModel::Bytes)
+                         .data(widgets::TensorTableModel::SortRole).toULongLong(),
+                     quint64(tensors[size_t(i)].n_bytes));
+        }
+        QCOMPARE(spec_value(w, "layers"), layers);
+        QCOMPARE(spec_value(w, "heads"), heads);
+        QCOMPARE(spec_value(w, "kv_heads"), kv_heads);
+        QCOMPARE(spec_value(w, "attention"), attention);
+        QCOMPARE(w.metadataModel()->rowCount(), int(gguf_file.metadata().size()));
+        QVERIFY(w.windowTitle().contains(file));
+        auto* arch = w.findChild<QLabel*>(QStringLiteral("statusArchitecture"));
+        QVERIFY(arch);
+        QCOMPARE(arch->text(), QStringLiteral("llama"));
+    }
+
+    void badFileShowsErrorAndKeepsModel_data() {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("reason");  // a part of the loader's message
+        QByteArray garbage(4096, '\0');
+        for (int i = 0; i < garbage.size(); ++i) garbage[i] = char((i * 131 + 7) & 0xff);
+        QTest::newRow("garbage") << garbage << "magic";
+        QTest::newRow("empty") << QByteArray() << "";
+        const QString good = fixture("fx-gqa.gguf");
+        QFile f(good);
+        QByteArray head;
+        if (f.open(QIODevice::ReadOnly)) head = f.read(200);
+        QTest::newRow("truncated") << head << "";
+    }
+    void badFileShowsErrorAndKeepsModel() {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, reason);
+        const QString good = fixture("fx-gqa.gguf");
+        LMSCOPE_REQUIRE_FILE(good.toStdString(), "the fixture model");
+
+        gui::Language language;
+        MainWindow w(&language);
+        w.show();
+        QVERIFY(open_and_wait(w, good));
+        const int rows = w.tensorModel()->rowCount();
+        const QString title = w.specPanel()->title();
+        const QString tensors = spec_value(w, "tensors");
+
+        QTemporaryFile bad(QDir::tempPath() + QStringLiteral("/lmscope-bad-XXXXXX.gguf"));
+        QVERIFY(bad.open());
+        bad.write(content);
+        bad.flush();
+        const QString bad_name = QFileInfo(bad.fileName()).fileName();
+        const QString expected = loader_error(bad.fileName());
+        QVERIFY2(!expected.isEmpty(), "the loader accepted the bad file");
+        QVERIFY2(expected.contains(reason), qPrintable(expected));
+
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        w.openFile(bad.fileName());
+        QVERIFY(failed.wait(60000));
+        QCOMPARE(failed.front().front().toString(), expected);
+
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        QVERIFY2(box, "no modal message box");
+        QVERIFY2(box->text().contains(bad_name), qPrintable(box->text()));
+        QCOMPARE(box->informativeText(), expected);
+        QCOMPARE(box->icon(), QMessageBox::Critical);
+        box->button(QMessageBox::Ok)->click();
+        QTRY_VERIFY(!QApplication::activeModalWidget());
+
+        // The previous model is still shown, and the window still works.
+        QCOMPARE(w.tensorModel()->rowCount(), rows);
+        QCOMPARE(w.specPanel()->title(), title);
+        QCOMPARE(spec_value(w, "tensors"), tensors);
+        QVERIFY(w.document()->model());
+        QVERIFY(open_and_wait(w, fixture("fx-mha-untied.gguf")));
+        QCOMPARE(spec_value(w, "layers"), QStringLiteral("2"));
+    }
+
+    void missingFileShowsError() {
+        gui::Language language;
+        MainWindow w(&language);
+        w.show();
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        const QString path = QDir::tempPath() + QStringLiteral("/lmscope-no-such-model.gguf");
+        w.openFile(path);
+        QVERIFY(failed.wait(60000));
+        QVERIFY(failed.front().front().toString().contains(QStringLiteral("lmscope-no-such-model.gguf")));
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        QVERIFY(box);
+        box->close();
+        QVERIFY(!w.document()->model());
+        QCOMPARE(w.tensorModel()->rowCount(), 0);
+    }
+
+    void newestRequestWins() {
+        const QString a = fixture("fx-gqa.gguf"), b = fixture("fx-mha-untied.gguf");
+        LMSCOPE_REQUIRE_FILE(b.toStdString(), "the fixture model");
+        gui::Language language;
+        MainWindow w(&language);
+        QSignalSpy changed(w.document(), &ModelDocument::modelChanged);
+        w.openFile(a);
+        w.openFile(b);
+        QVERIFY(changed.wait(60000));
+        QTest::qWait(50);  // a stale result would arrive as a second signal
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(w.document()->model()->path, b);
+        QCOMPARE(spec_value(w, "heads"), QStringLiteral("4"));
+    }
+
+    void dropOpensFile() {
+        const QString path = fixture("fx-mha-untied.gguf");
+        LMSCOPE_REQUIRE_FILE(path.toStdString(), "the fixture model");
+        gui::Language language;
+        MainWindow w(&language);
+        w.show();
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QSignalSpy changed(w.document(), &ModelDocument::modelChanged);
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(changed.wait(60000));
+        QCOMPARE(spec_value(w, "layers"), QStringLiteral("2"));
+
+        QMimeData two;  // several files: refused
+        two.setUrls({QUrl::fromLocalFile(path), QUrl::fromLocalFile(path)});
+        QDragEnterEvent enter2(QPoint(10, 10), Qt::CopyAction, &two, Qt::LeftButton, Qt::NoModifier);
+        enter2.setAccepted(false);
+        QApplication::sendEvent(&w, &enter2);
+        QVERIFY(!enter2.isAccepted());
+    }
+
+    void recentFilesRemembered() {
+        const QString a = fixture("fx-gqa.gguf"), b = fixture("fx-mha-untied.gguf");
+        LMSCOPE_REQUIRE_FILE(b.toStdString(), "the fixture model");
+        {
+            gui::Language language;
+            MainWindow w(&language);
+            QVERIFY(open_and_wait(w, a));
+            QVERIFY(open_and_wait(w, b));
+            QVERIFY(open_and_wait(w, a));
+        }
+        const QStringList recent = gui::RecentFiles().files();
+        QCOMPARE(recent, (QStringList{QFileInfo(a).absoluteFilePath(), QFileInfo(b).absoluteFilePath()}));
+        QCOMPARE(QSettings().value(QStringLiteral("lastFolder")).toString(), QFileInfo(a).absolutePath());
+
+        gui::RecentFiles files;
+        for (int i = 0; i < gui::RecentFiles::kMax + 3; ++i) files.add(QStringLiteral("/tmp/m%1.gguf").arg(i));
+        QCOMPARE(files.files().size(), gui::RecentFiles::kMax);
+        QCOMPARE(files.files().front(), QStringLiteral("/tmp/m%1.gguf").arg(gui::RecentFiles::kMax + 2));
+        files.clear();
+        QVERIFY(files.files().isEmpty());
+    }
+
+    void geometryRemembered() {
+        gui::Language language;
+        {
+            MainWindow w(&language);
+            w.show();
+            w.resize(900, 640);
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.close();
+        }
+        MainWindow again(&language);
+        QCOMPARE(again.size(), QSize(900, 640));
+    }
+
+    void switchesLanguageLive() {
+        gui::Language language;
+        MainWindow w(&language);
+        QMenu* file_menu = w.menuBar()->actions().front()->menu();
+        QCOMPARE(file_menu->title(), QStringLiteral("&File"));
+        QVERIFY(language.apply(QStringLiteral("zh_CN")));
+        QTRY_COMPARE(file_menu->title(), QStringLiteral("文件(&F)"));
+        QCOMPARE(gui::Language::saved(), QStringLiteral("zh_CN"));
+        QCOMPARE(w.specPanel()->title(), QStringLiteral("未加载模型"));
+        QVERIFY(language.apply(QStringLiteral("en")));
+        QTRY_COMPARE(file_menu->title(), QStringLiteral("&File"));
+        QVERIFY(!language.apply(QStringLiteral("fr")));  // no French translation
+        QCOMPARE(language.current(), QString());
+    }
+};
+
+QTEST_MAIN(TestGuiMainWindow)
+#include "test_gui_main_window.moc"
