@@ -1,5 +1,5 @@
-// Internal to core/gguf: exact IEEE binary16 and bfloat16 conversions, inline so the block
-// decoders can use them in their loops. The public names are fp16_to_fp32() etc. in quant.h.
+// Exact IEEE binary16 and bfloat16 conversions, inline so loops (block decoders, kernels)
+// vectorize them. Use them through fp16_to_fp32() etc. in gguf/quant.h.
 #pragma once
 
 #include <bit>

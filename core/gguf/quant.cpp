@@ -1,8 +1,6 @@
-// Dispatch of dequantize_row / quantize_row by tensor type, whole-tensor dequantization and
-// the public half / bfloat16 conversions.
+// Dispatch of dequantize_row / quantize_row by tensor type, and whole-tensor dequantization.
 #include "gguf/quant.h"
 
-#include "gguf/half.h"
 #include "gguf/quant_blocks.h"
 #include "util/error.h"
 
@@ -111,10 +109,5 @@ void quantize_row(TensorType type, const float* src, void* dst, int64_t n) {
         default: throw_unsupported(type);
     }
 }
-
-float fp16_to_fp32(uint16_t h) { return detail::half_to_float(h); }
-uint16_t fp32_to_fp16(float f) { return detail::float_to_half(f); }
-float bf16_to_fp32(uint16_t h) { return detail::bf16_to_float(h); }
-uint16_t fp32_to_bf16(float f) { return detail::float_to_bf16(f); }
 
 }  // namespace lmscope::gguf

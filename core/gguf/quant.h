@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gguf/gguf.h"
+#include "gguf/half.h"
 #include "gguf/tensor_type.h"
 
 #include <cstdint>
@@ -28,9 +29,10 @@ void quantize_row(TensorType type, const float* src, void* dst, int64_t n);
 
 // IEEE half and bfloat16 conversions: exact widening; narrowing rounds to nearest even,
 // overflows to inf, keeps NaN a (quiet) NaN.
-float fp16_to_fp32(uint16_t h);
-uint16_t fp32_to_fp16(float f);
-float bf16_to_fp32(uint16_t h);
-uint16_t fp32_to_bf16(float f);
+// Inline (see gguf/half.h) so per-element use in kernels costs no call.
+inline float fp16_to_fp32(uint16_t h) { return detail::half_to_float(h); }
+inline uint16_t fp32_to_fp16(float f) { return detail::float_to_half(f); }
+inline float bf16_to_fp32(uint16_t h) { return detail::bf16_to_float(h); }
+inline uint16_t fp32_to_bf16(float f) { return detail::float_to_bf16(f); }
 
 }  // namespace lmscope::gguf
