@@ -24,8 +24,10 @@ public:
         problems_->emplace_back(file_.path(), field, reason);
     }
 
-    // A count of at most `max`; 0 when absent (noted when required) or invalid.
-    uint32_t count(const std::string& key, bool required, uint32_t max = kMaxCount) {
+    // A count of at most `max`; 0 when absent (noted when required) or invalid. A value of 0
+    // read from the file is noted with `zero_reason` when one is given.
+    uint32_t count(const std::string& key, bool required, uint32_t max = kMaxCount,
+                   const char* zero_reason = nullptr) {
         try {
             const auto v = file_.opt_uint(key);
             if (!v) {
@@ -36,6 +38,7 @@ public:
                 problem(key, "value " + std::to_string(*v) + " exceeds the limit of " + std::to_string(max));
                 return 0;
             }
+            if (*v == 0 && zero_reason) problem(key, zero_reason);
             return static_cast<uint32_t>(*v);
         } catch (const FormatError& e) {
             problems_->push_back(e);
@@ -148,22 +151,16 @@ HParams HParams::describe(const gguf::File& file, std::vector<FormatError>* prob
     if (hp.architecture.empty()) return hp;
 
     const std::string& a = hp.architecture;
-    hp.n_layer = r.count(a + ".block_count", true, kMaxSmall);
-    hp.n_embd = r.count(a + ".embedding_length", true);
-    hp.n_ff = r.count(a + ".feed_forward_length", true);
-    hp.context_length = r.count(a + ".context_length", true, kMaxContext);
-    hp.n_head = r.count(a + ".attention.head_count", true, kMaxSmall);
+    hp.n_layer = r.count(a + ".block_count", true, kMaxSmall, "zero layers");
+    hp.n_embd = r.count(a + ".embedding_length", true, kMaxCount, "zero width");
+    hp.n_ff = r.count(a + ".feed_forward_length", true, kMaxCount, "zero width");
+    hp.context_length = r.count(a + ".context_length", true, kMaxContext, "zero context length");
+    hp.n_head = r.count(a + ".attention.head_count", true, kMaxSmall, "zero attention heads");
     const bool have_kv_heads = file.has(a + ".attention.head_count_kv");
-    hp.n_head_kv = have_kv_heads ? r.count(a + ".attention.head_count_kv", true, kMaxSmall) : hp.n_head;
-    const uint32_t key_length = r.count(a + ".attention.key_length", false, kMaxSmall);
+    hp.n_head_kv = have_kv_heads ? r.count(a + ".attention.head_count_kv", true, kMaxSmall, "zero KV heads")
+                                 : hp.n_head;
+    const uint32_t key_length = r.count(a + ".attention.key_length", false, kMaxSmall, "zero head dimension");
 
-    if (file.has(a + ".block_count") && hp.n_layer == 0) r.problem(a + ".block_count", "zero layers");
-    if (file.has(a + ".embedding_length") && hp.n_embd == 0) r.problem(a + ".embedding_length", "zero width");
-    if (file.has(a + ".feed_forward_length") && hp.n_ff == 0) r.problem(a + ".feed_forward_length", "zero width");
-    if (file.has(a + ".attention.head_count") && hp.n_head == 0)
-        r.problem(a + ".attention.head_count", "zero attention heads");
-    if (have_kv_heads && hp.n_head_kv == 0 && hp.n_head != 0)
-        r.problem(a + ".attention.head_count_kv", "zero KV heads");
     if (hp.n_head != 0 && hp.n_head_kv != 0 && hp.n_head % hp.n_head_kv != 0)
         r.problem(a + ".attention.head_count_kv", std::to_string(hp.n_head) + " query heads are not a multiple of " +
                                                       std::to_string(hp.n_head_kv) + " KV heads");
