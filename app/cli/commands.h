@@ -8,5 +8,6 @@ namespace lmscope::cli {
 
 void add_info_command(CLI::App& app);
 void add_tokenize_command(CLI::App& app);
+void add_replay_command(CLI::App& app);
 
 }  // namespace lmscope::cli

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
 
     lmscope::cli::add_info_command(app);
     lmscope::cli::add_tokenize_command(app);
+    lmscope::cli::add_replay_command(app);
 
     try {
         app.parse(argc, argv);

@@ -61,8 +61,13 @@ bool SessionTrace::has_children(int32_t index) const {
                        [index](const StepTrace& s) { return s.parent == index; });
 }
 
+std::string SessionTrace::piece(int32_t id) const {
+    const auto it = pieces.find(id);
+    return it == pieces.end() ? std::string() : it->second;
+}
+
 bool SessionTrace::operator==(const SessionTrace& o) const {
-    return model == o.model && tokenizer == o.tokenizer && sampling == o.sampling &&
+    return model == o.model && tokenizer == o.tokenizer && sampling == o.sampling && pieces == o.pieces &&
            capture == o.capture && steps_ == o.steps_ && budget_ == o.budget_ &&
            dropped_ == o.dropped_;
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ public:
     nlohmann::json tokenizer = nlohmann::json::object();  // name, vocabulary size, ...
     nlohmann::json sampling = nlohmann::json::object();   // the sampler settings
     nlohmann::json capture = nlohmann::json::object();    // the capture policy in force
+    // The text of the tokens the steps name (fed, chosen, candidates, lens), so a trace reads
+    // without its model. Bounded by the vocabulary; not counted in held_bytes().
+    std::map<int32_t, std::string> pieces;
+    std::string piece(int32_t id) const;  // empty when unknown
 
     explicit SessionTrace(uint64_t budget_bytes = kDefaultBudget) : budget_(budget_bytes) {}
 

@@ -275,6 +275,14 @@ SessionTrace Parser::parse() {
     trace.tokenizer = r_.object(doc, "trace", "tokenizer");
     trace.sampling = r_.object(doc, "trace", "sampling");
     trace.capture = r_.object(doc, "trace", "capture");
+    const json& pieces = r_.array(doc, "trace", "pieces");
+    for (size_t i = 0; i < pieces.size(); ++i) {
+        const std::string p = "trace.pieces[" + std::to_string(i) + "]";
+        if (!pieces[i].is_array() || pieces[i].size() != 2 || !pieces[i][1].is_string())
+            fail(p, "is not an [id, text] pair");
+        const auto id = int32_t(r_.integer(pieces[i][0], p + "[0]", 0, std::numeric_limits<int32_t>::max()));
+        if (!trace.pieces.emplace(id, pieces[i][1].get<std::string>()).second) fail(p, "repeats token " + std::to_string(id));
+    }
 
     const json& steps = r_.array(doc, "trace", "steps");
     if (steps.size() > size_t(std::numeric_limits<int32_t>::max())) fail("trace.steps", "too many steps");

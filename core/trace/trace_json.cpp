@@ -151,6 +151,9 @@ json session_to_json(const SessionTrace& t) {
     j["sampling"] = t.sampling;
     j["capture"] = t.capture;
     j["budget"] = {{"bytes", t.budget()}, {"dropped_steps", t.dropped_steps()}};
+    json pieces = json::array();
+    for (const auto& [id, text] : t.pieces) pieces.push_back({id, text});
+    j["pieces"] = std::move(pieces);
     json steps = json::array();
     for (const StepTrace& s : t.steps()) steps.push_back(step_to_json(s));
     j["steps"] = std::move(steps);

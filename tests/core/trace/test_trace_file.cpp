@@ -152,6 +152,8 @@ const std::vector<Corruption>& corruptions() {
         {"lens k", on_trace([](json& t) { t["steps"][0]["lens_k"] = 5000; }), "steps[0].lens_k"},
         {"dropped count", on_trace([](json& t) { t["budget"]["dropped_steps"] = 1; }), "trace.budget.dropped_steps"},
         {"no model", on_trace([](json& t) { t.erase("model"); }), "trace.model"},
+        {"piece not a pair", on_trace([](json& t) { t["pieces"][0] = "x"; }), "trace.pieces[0]"},
+        {"piece repeated", on_trace([](json& t) { t["pieces"].push_back(t["pieces"][0]); }), "trace.pieces[3]"},
         {"steps not a list", on_trace([](json& t) { t["steps"] = 3; }), "trace.steps"},
         {"step not an object", on_trace([](json& t) { t["steps"][1] = 3; }), "steps[1]"},
     };
