@@ -48,7 +48,7 @@ FilteredTable::FilteredTable(QAbstractItemModel* source, int sort_role, QWidget*
     top->addWidget(filter_, 1);
     top->addWidget(count_);
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setContentsMargins(4, 4, 4, 0);
     layout->addLayout(top);
     layout->addWidget(view_, 1);
 
@@ -62,6 +62,12 @@ FilteredTable::FilteredTable(QAbstractItemModel* source, int sort_role, QWidget*
 }
 
 void FilteredTable::setFilterText(const QString& text) { filter_->setText(text); }
+
+void FilteredTable::setStretchColumn(int column) {
+    QHeaderView* h = view_->horizontalHeader();
+    h->setStretchLastSection(column == proxy_->columnCount() - 1);
+    if (column >= 0 && column < proxy_->columnCount()) h->setSectionResizeMode(column, QHeaderView::Stretch);
+}
 
 void FilteredTable::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) retranslate();

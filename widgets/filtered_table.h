@@ -32,6 +32,8 @@ public:
     QTableView* view() const { return view_; }
     TableProxy* proxy() const { return proxy_; }
     void setFilterText(const QString& text);
+    // The column that takes the width left over (default: the last one).
+    void setStretchColumn(int column);
 
 protected:
     void changeEvent(QEvent* e) override;

@@ -3,6 +3,7 @@
 #include <QFrame>
 #include <QGridLayout>
 #include <QLabel>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 namespace lmscope::widgets {
@@ -45,6 +46,17 @@ SpecPanel::SpecPanel(QWidget* parent)
     setWidget(inner);
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+}
+
+QSize SpecPanel::minimumSizeHint() const {
+    const int chrome = verticalScrollBar()->sizeHint().width() + 2 * frameWidth();
+    return {widget()->minimumSizeHint().width() + chrome, 120};
+}
+
+QSize SpecPanel::sizeHint() const {
+    const int chrome = verticalScrollBar()->sizeHint().width() + 2 * frameWidth();
+    return {widget()->sizeHint().width() + chrome, widget()->sizeHint().height()};
 }
 
 QString SpecPanel::title() const { return title_->text(); }
@@ -83,8 +95,12 @@ void SpecPanel::setSpec(const QString& title, const QString& subtitle,
         grid_->addWidget(label, row, 0);
         grid_->addWidget(value, row, 1);
         row_labels_ << label << value;
+        label->show();  // now, not at the layout's deferred show, so the minimum below counts them
+        value->show();
         ++row;
     }
+    // An explicit minimum from the new rows: docks and splitters then never cut values off.
+    setMinimumWidth(minimumSizeHint().width());
 }
 
 }  // namespace lmscope::widgets

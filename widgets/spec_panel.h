@@ -30,6 +30,10 @@ public:
     // The value label of a figure, or nullptr.
     QLabel* valueLabel(const QString& id) const;
 
+    // Wide enough for every label and value without a horizontal scroll bar.
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
 private:
     void clearRows();
 

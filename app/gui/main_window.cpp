@@ -17,6 +17,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QFrame>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
@@ -46,6 +47,7 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
 
     tensor_table_->setObjectName(QStringLiteral("tensorTable"));
     metadata_table_->setObjectName(QStringLiteral("metadataTable"));
+    tensor_table_->setStretchColumn(widgets::TensorTableModel::Name);
     tabs_->setObjectName(QStringLiteral("workspace"));
     tabs_->setDocumentMode(true);
     tabs_->addTab(tensor_table_, QString());
@@ -104,9 +106,18 @@ void MainWindow::createStatusBar() {
     status_arch_->setObjectName(QStringLiteral("statusArchitecture"));
     status_size_->setObjectName(QStringLiteral("statusSize"));
     statusBar()->addPermanentWidget(busy_);
-    statusBar()->addPermanentWidget(status_name_);
-    statusBar()->addPermanentWidget(status_arch_);
-    statusBar()->addPermanentWidget(status_size_);
+    bool first = true;
+    for (QLabel* l : {status_name_, status_arch_, status_size_}) {
+        if (!first) {
+            auto* bar = new QFrame;
+            bar->setFrameShape(QFrame::VLine);
+            bar->setFrameShadow(QFrame::Sunken);
+            statusBar()->addPermanentWidget(bar);
+        }
+        first = false;
+        l->setContentsMargins(6, 0, 6, 0);
+        statusBar()->addPermanentWidget(l);
+    }
 }
 
 void MainWindow::openFile(const QString& path) { document_->open(path); }
