@@ -1,0 +1,89 @@
+// The token strip: a chip per token of the current path with visible whitespace, and a click
+// on a chip selects that query position.
+#include "sample_trace.h"
+#include "widgets/token_strip.h"
+#include "widgets/trace_model.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace lmscope::widgets;
+using namespace lmscope::test;
+
+class TestTokenStrip : public QObject {
+    Q_OBJECT
+private slots:
+    void displayText_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("space") << QStringLiteral(" bank") << QStringLiteral("␣bank");
+        QTest::newRow("newline") << QStringLiteral("\n") << QStringLiteral("↵");
+        QTest::newRow("tab") << QStringLiteral("\tx") << QStringLiteral("→x");
+        QTest::newRow("control") << QStringLiteral("\x01") << QStringLiteral("<0x01>");
+        QTest::newRow("empty") << QString() << QStringLiteral("∅");
+        QTest::newRow("plain") << QStringLiteral("河") << QStringLiteral("河");
+    }
+    void displayText() {
+        QFETCH(QString, text);
+        QFETCH(QString, shown);
+        QCOMPARE(display_text(text), shown);
+    }
+
+    void chipsFollowThePath() {
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(sample_steps(true)));
+        TokenStrip strip(&m);
+        strip.resize(500, 200);
+        QCOMPARE(strip.chipCount(), 6);  // branch 0-1-3
+        m.setCurrentStep(1);
+        QCOMPARE(strip.chipCount(), 5);
+        m.setCurrentStep(0);
+        QCOMPARE(strip.chipCount(), 4);
+    }
+
+    void clickSelectsQuery_data() {
+        QTest::addColumn<int>("pos");
+        for (int i = 0; i < kTokens; ++i) QTest::newRow(qPrintable(QString::number(i))) << i;
+    }
+    void clickSelectsQuery() {
+        QFETCH(int, pos);
+        TraceModel m;
+        QVERIFY(m.setSteps(sample_steps()));
+        TokenStrip strip(&m);
+        strip.resize(500, 200);
+        QSignalSpy spy(&strip, &TokenStrip::querySelected);
+        QTest::mouseClick(&strip, Qt::LeftButton, {}, strip.chipRect(pos).center());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), pos);
+        QCOMPARE(m.selectedQuery(), pos);
+        QCOMPARE(strip.chipAt(strip.chipRect(pos).center()), pos);
+    }
+
+    void wrapsAndPaints() {
+        TraceModel m;
+        QVector<StepView> steps = sample_steps();
+        // A long prompt: 200 tokens must wrap onto many lines within the width.
+        QVector<TokenView> many;
+        for (int i = 0; i < 200; ++i) many.push_back(token(1000 + i, QStringLiteral(" word%1").arg(i), TokenOrigin::Prompt));
+        StepView s = make_step(0, -1, StepPhase::Prefill, 0, many, 40.0);
+        QVERIFY(m.setSteps({s}));
+        TokenStrip strip(&m);
+        strip.resize(600, strip.heightForWidth(600));
+        QCOMPARE(strip.chipCount(), 200);
+        for (int i = 0; i < 200; ++i) {
+            QVERIFY(strip.chipRect(i).right() < 600);
+            QVERIFY(strip.chipRect(i).bottom() < strip.height());
+        }
+        QVERIFY(strip.chipRect(199).top() > strip.chipRect(0).top());
+
+        QVERIFY(m.setSteps(sample_steps()));
+        strip.resize(720, strip.heightForWidth(720));
+        const QImage img = strip.grab().toImage();
+        QVERIFY(!img.isNull());
+        QVERIFY(img.save(snapshot_path(QStringLiteral("token_strip"))));
+    }
+};
+
+QTEST_MAIN(TestTokenStrip)
+#include "test_token_strip.moc"

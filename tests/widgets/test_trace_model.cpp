@@ -1,0 +1,136 @@
+// The trace model: steps form branches through their parents, the current path gives the
+// sequence (with byte spans), attention rows are assembled across steps, and bad steps are
+// refused.
+#include "sample_trace.h"
+#include "widgets/trace_model.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace lmscope::widgets;
+using namespace lmscope::test;
+
+class TestTraceModel : public QObject {
+    Q_OBJECT
+private slots:
+    void sequenceAndByteSpans() {
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(sample_steps()));
+        QCOMPARE(m.currentStep(), 2);
+        QCOMPARE(m.sequenceLength(), kTokens);
+        const QVector<qint32> ids = {504, 7539, 6356, 198, 436, 14};
+        const QVector<qint64> ends = {3, 9, 14, 15, 19, 20};
+        for (qint32 i = 0; i < kTokens; ++i) {
+            QCOMPARE(m.sequence()[i].id, ids[i]);
+            QCOMPARE(m.sequence()[i].byte_end, ends[i]);
+            QCOMPARE(m.sequence()[i].byte_begin, i == 0 ? 0 : ends[i - 1]);
+        }
+        QCOMPARE(m.stepOfPosition(0), 0);
+        QCOMPARE(m.stepOfPosition(3), 0);
+        QCOMPARE(m.stepOfPosition(5), 2);
+        QCOMPARE(m.stepOfPosition(6), -1);
+        QCOMPARE(m.selectedQuery(), 5);  // follows the last token
+    }
+
+    void branchesAndRewind() {
+        TraceModel m;
+        QVERIFY(m.setSteps(sample_steps(true)));
+        QCOMPARE(m.leaves(), (QVector<qint32>{2, 3}));
+        QCOMPARE(m.branchLeaf(), 3);
+        QCOMPARE(m.path(), (QVector<qint32>{0, 1, 3}));
+        QCOMPARE(m.sequence()[4].id, 436);
+        QCOMPARE(m.sequence().back().id, 2148);
+
+        QSignalSpy branch(&m, &TraceModel::branchChanged);
+        m.selectBranch(2);
+        QCOMPARE(branch.count(), 1);
+        QCOMPARE(m.currentStep(), 2);
+        QCOMPARE(m.sequence().back().id, 14);
+
+        // Rewinding along the shown branch keeps it; the steps beyond stay on the branch path.
+        m.setCurrentStep(0);
+        QCOMPARE(branch.count(), 1);
+        QCOMPARE(m.branchPath(), (QVector<qint32>{0, 1, 2}));
+        QCOMPARE(m.sequenceLength(), 4);
+    }
+
+    void selection() {
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(sample_steps()));
+        QSignalSpy query(&m, &TraceModel::queryChanged);
+        m.setSelectedQuery(2);
+        QCOMPARE(m.selectedQuery(), 2);
+        QCOMPARE(query.count(), 1);
+        m.setSelectedQuery(99);  // out of range: ignored
+        QCOMPARE(m.selectedQuery(), 2);
+        m.setCurrentStep(0);  // position 2 still exists
+        QCOMPARE(m.selectedQuery(), 2);
+
+        QSignalSpy head(&m, &TraceModel::headChanged);
+        m.setSelectedHead(2, 3);
+        QCOMPARE(head.count(), 1);
+        QCOMPARE(head.at(0).at(0).toInt(), 2);
+        QCOMPARE(head.at(0).at(1).toInt(), 3);
+        m.setSelectedHead(3, 0);  // no layer 3
+        QCOMPARE(m.selectedLayer(), 2);
+    }
+
+    void attentionAssembledAcrossSteps() {
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(sample_steps()));
+        const AttentionMatrix a = m.attentionMatrix(1, 2);
+        QCOMPARE(a.n, kTokens);
+        for (qint32 q = 0; q < kTokens; ++q) {
+            QVERIFY(a.captured[q]);
+            for (qint32 k = 0; k < kTokens; ++k) QCOMPARE(a.at(q, k), stored_weight(1, 2, q, k));
+        }
+        const AttentionMatrix mean = m.meanOverHeads(0);
+        for (qint32 q = 0; q < kTokens; ++q)
+            for (qint32 k = 0; k <= q; ++k) {
+                double sum = 0;
+                for (qint32 h = 0; h < kHeads; ++h) sum += stored_weight(0, h, q, k);
+                QVERIFY(std::abs(mean.at(q, k) - sum / kHeads) < 1e-6);
+            }
+    }
+
+    void uncapturedRowsAreNaN() {
+        QVector<StepView> steps = sample_steps();
+        steps[1].planes.clear();
+        steps[1].planes_dropped = true;
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(steps));
+        const AttentionMatrix a = m.attentionMatrix(0, 0);
+        QVERIFY(!a.captured[4]);
+        QVERIFY(std::isnan(a.at(4, 0)));
+        QVERIFY(a.captured[5]);
+    }
+
+    void badStepsRefused_data() {
+        QTest::addColumn<int>("which");
+        QTest::newRow("index out of order") << 0;
+        QTest::newRow("parent not earlier") << 1;
+        QTest::newRow("plane size wrong") << 2;
+    }
+    void badStepsRefused() {
+        QFETCH(int, which);
+        QVector<StepView> steps = sample_steps();
+        if (which == 0) steps[1].index = 5;
+        if (which == 1) steps[1].parent = 2;
+        if (which == 2) steps[2].planes[0].weights.removeLast();
+        TraceModel m;
+        QVERIFY(!m.setSteps(steps));
+        QCOMPARE(m.stepCount(), 0);
+        QVERIFY(m.setSteps(sample_steps()));
+        StepView extra = sample_steps(true)[3];
+        extra.index = 7;
+        QVERIFY(!m.appendStep(extra));
+        QCOMPARE(m.stepCount(), 3);
+    }
+};
+
+QTEST_MAIN(TestTraceModel)
+#include "test_trace_model.moc"

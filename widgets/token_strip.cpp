@@ -1,0 +1,206 @@
+#include "widgets/token_strip.h"
+
+#include "widgets/trace_colors.h"
+#include "widgets/trace_model.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+
+namespace lmscope::widgets {
+namespace {
+
+constexpr int kMargin = 10;   // around the whole strip
+constexpr int kPadX = 8;      // inside a chip, left and right
+constexpr int kPadY = 4;      // inside a chip, top and bottom
+constexpr int kGap = 6;       // between chips and lines
+constexpr int kMaxChipChars = 24;  // longer pieces are elided
+
+QString origin_name(TokenOrigin o) {
+    switch (o) {
+    case TokenOrigin::Prompt: return TokenStrip::tr("prompt");
+    case TokenOrigin::Greedy: return TokenStrip::tr("generated (greedy)");
+    case TokenOrigin::Sampled: return TokenStrip::tr("generated (sampled)");
+    case TokenOrigin::Forced: return TokenStrip::tr("forced by you");
+    }
+    return {};
+}
+
+}  // namespace
+
+TokenStrip::TokenStrip(TraceModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+    setObjectName(QStringLiteral("tokenStrip"));
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    setAutoFillBackground(true);
+    QPalette pal = palette();
+    pal.setColor(QPalette::Window, Qt::white);
+    setPalette(pal);
+    connect(model_, &TraceModel::currentStepChanged, this, &TokenStrip::relayout);
+    connect(model_, &TraceModel::stepsChanged, this, &TokenStrip::relayout);
+    connect(model_, &TraceModel::queryChanged, this, qOverload<>(&QWidget::update));
+    relayout();
+}
+
+QFont TokenStrip::chipFont() const {
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 1.5);
+    return f;
+}
+
+QString TokenStrip::legendText() const {
+    const QVector<TokenView>& seq = model_->sequence();
+    const auto prompt = std::count_if(seq.begin(), seq.end(), [](const TokenView& t) { return !t.generated(); });
+    return tr("%n token(s): %1 prompt, %2 generated", nullptr, int(seq.size()))
+        .arg(prompt)
+        .arg(seq.size() - prompt);
+}
+
+int TokenStrip::layoutChips(int width, QVector<QRect>* out) const {
+    const QFontMetrics fm(chipFont());
+    const int chip_h = fm.height() + 2 * kPadY;
+    const int top = kMargin + QFontMetrics(font()).height() + kGap;  // below the legend line
+    int x = kMargin, y = top;
+    for (const QString& label : labels_) {
+        const int w = std::min(fm.horizontalAdvance(label) + 2 * kPadX, std::max(40, width - 2 * kMargin));
+        if (x > kMargin && x + w > width - kMargin) {
+            x = kMargin;
+            y += chip_h + kGap;
+        }
+        if (out) out->push_back(QRect(x, y, w, chip_h));
+        x += w + kGap;
+    }
+    return y + chip_h + kMargin;
+}
+
+void TokenStrip::relayout() {
+    labels_.clear();
+    for (const TokenView& t : model_->sequence()) {
+        QString label = display_text(t.text);
+        if (label.size() > kMaxChipChars) label = label.left(kMaxChipChars - 1) + QStringLiteral("…");
+        labels_.push_back(label);
+    }
+    chips_width_ = -1;
+    updateGeometry();
+    update();
+}
+
+const QVector<QRect>& TokenStrip::chips() const {
+    if (chips_width_ != width()) {
+        chips_.clear();
+        layoutChips(width(), &chips_);
+        chips_width_ = width();
+    }
+    return chips_;
+}
+
+void TokenStrip::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) relayout();
+}
+
+int TokenStrip::heightForWidth(int width) const { return layoutChips(width, nullptr); }
+
+QSize TokenStrip::sizeHint() const { return {640, heightForWidth(640)}; }
+
+QSize TokenStrip::minimumSizeHint() const {
+    const QFontMetrics fm(chipFont());
+    return {160, 2 * kMargin + QFontMetrics(font()).height() + kGap + fm.height() + 2 * kPadY};
+}
+
+QRect TokenStrip::chipRect(qint32 pos) const {
+    return pos >= 0 && pos < chips().size() ? chips()[pos] : QRect();
+}
+
+qint32 TokenStrip::chipAt(const QPoint& p) const {
+    for (qint32 i = 0; i < chips().size(); ++i)
+        if (chips()[i].contains(p)) return i;
+    return -1;
+}
+
+QString TokenStrip::tooltipFor(qint32 pos) const {
+    const TokenView& t = model_->sequence()[pos];
+    QString tip = tr("<b>%1</b><br>id %2 · position %3<br>piece %4<br>bytes %5–%6 · %7")
+                      .arg(display_text(t.text).toHtmlEscaped())
+                      .arg(t.id)
+                      .arg(pos)
+                      .arg(t.piece.toHtmlEscaped())
+                      .arg(t.byte_begin)
+                      .arg(t.byte_end)
+                      .arg(origin_name(t.origin));
+    if (t.byte_fallback) tip += QStringLiteral("<br>") + tr("byte fallback: this token is a raw byte, not a whole character");
+    return tip;
+}
+
+bool TokenStrip::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const qint32 pos = chipAt(help->pos());
+        if (pos >= 0) QToolTip::showText(help->globalPos(), tooltipFor(pos), this, chipRect(pos));
+        else QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void TokenStrip::mousePressEvent(QMouseEvent* e) {
+    const qint32 pos = chipAt(e->position().toPoint());
+    if (e->button() != Qt::LeftButton || pos < 0) return QWidget::mousePressEvent(e);
+    model_->setSelectedQuery(pos);
+    emit querySelected(pos);
+}
+
+void TokenStrip::paintEvent(QPaintEvent* e) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(palette().color(QPalette::WindowText));
+    p.setFont(font());
+    const int legend_h = QFontMetrics(font()).height();
+    p.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, legend_h), Qt::AlignLeft | Qt::AlignVCenter,
+               legendText());
+
+    // Colour key at the right of the legend line.
+    const QFontMetrics lfm(font());
+    int x = width() - kMargin;
+    const struct { TokenOrigin origin; QString name; bool dashed; } keys[] = {
+        {TokenOrigin::Prompt, tr("prompt"), false},
+        {TokenOrigin::Sampled, tr("generated"), false},
+        {TokenOrigin::Forced, tr("forced"), false},
+        {TokenOrigin::Prompt, tr("byte"), true},
+    };
+    for (int i = int(std::size(keys)) - 1; i >= 0; --i) {
+        const int w = lfm.horizontalAdvance(keys[i].name);
+        x -= w;
+        p.drawText(QRect(x, kMargin, w, legend_h), Qt::AlignVCenter, keys[i].name);
+        x -= legend_h + 4;
+        QPen pen(colors::outline(keys[i].origin), 2, keys[i].dashed ? Qt::DashLine : Qt::SolidLine);
+        p.setPen(pen);
+        p.setBrush(keys[i].dashed ? QColor(Qt::white) : colors::fill(keys[i].origin));
+        p.drawRoundedRect(QRect(x, kMargin + 2, legend_h, legend_h - 4), 3, 3);
+        p.setPen(palette().color(QPalette::WindowText));
+        x -= 14;
+    }
+
+    const QVector<TokenView>& seq = model_->sequence();
+    const qint32 selected = model_->selectedQuery();
+    p.setFont(chipFont());
+    const QVector<QRect>& rects = chips();
+    for (qint32 i = 0; i < rects.size() && i < seq.size(); ++i) {
+        const QRect r = rects[i];
+        if (!r.intersects(e->rect())) continue;
+        const TokenView& t = seq[i];
+        const bool sel = i == selected;
+        QPen pen(sel ? colors::selection() : colors::outline(t.origin), sel ? 3 : 1.5,
+                 t.byte_fallback ? Qt::DashLine : Qt::SolidLine);
+        p.setPen(pen);
+        p.setBrush(colors::fill(t.origin));
+        p.drawRoundedRect(QRectF(r).adjusted(1, 1, -1, -1), 5, 5);
+        p.setPen(Qt::black);
+        p.drawText(r.adjusted(kPadX, 0, -kPadX + 1, 0), Qt::AlignCenter, labels_[i]);
+    }
+}
+
+}  // namespace lmscope::widgets

@@ -1,0 +1,54 @@
+// The token strip: one chip per token of the current sequence, wrapped into lines. A chip shows
+// the piece's text with visible whitespace (␣ space, ↵ newline, → tab); prompt, generated and
+// forced tokens have distinct colours, byte-fallback tokens a dashed outline; the tooltip gives
+// id, piece, position and byte span. Clicking a chip selects that query position in the
+// TraceModel (the attention views follow). Painted directly, so 512+ tokens stay cheap.
+#pragma once
+
+#include <QRect>
+#include <QVector>
+#include <QWidget>
+
+namespace lmscope::widgets {
+
+class TraceModel;
+
+class TokenStrip : public QWidget {
+    Q_OBJECT
+public:
+    explicit TokenStrip(TraceModel* model, QWidget* parent = nullptr);
+
+    qint32 chipCount() const { return qint32(labels_.size()); }
+    QRect chipRect(qint32 pos) const;  // empty when out of range
+    qint32 chipAt(const QPoint& p) const;  // -1: none
+
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    void querySelected(qint32 pos);
+
+protected:
+    bool event(QEvent* e) override;
+    void paintEvent(QPaintEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void changeEvent(QEvent* e) override;
+
+private:
+    QFont chipFont() const;
+    // Lays the chips out for `width`; returns the height used (and the rects when `out`).
+    int layoutChips(int width, QVector<QRect>* out) const;
+    void relayout();
+    const QVector<QRect>& chips() const;  // laid out for the current width
+    QString legendText() const;
+    QString tooltipFor(qint32 pos) const;
+
+    TraceModel* model_;
+    QVector<QString> labels_;  // [position] display text
+    mutable QVector<QRect> chips_;  // [position]
+    mutable int chips_width_ = -1;   // the width chips_ were laid out for
+};
+
+}  // namespace lmscope::widgets

@@ -1,0 +1,36 @@
+// The colours every loop panel shares, so a token, a step or a phase looks the same in the
+// token strip, the timeline and the charts. Chosen for a projector: strong outlines, light
+// fills, readable black text; orange and blue stay apart for colour-blind viewers.
+#pragma once
+
+#include "widgets/trace_view.h"
+
+#include <QColor>
+
+namespace lmscope::widgets::colors {
+
+inline QColor fill(TokenOrigin o) {
+    switch (o) {
+    case TokenOrigin::Prompt: return QColor(0xdc, 0xe8, 0xf8);
+    case TokenOrigin::Forced: return QColor(0xfd, 0xe3, 0xc4);
+    default: return QColor(0xd9, 0xf0, 0xdc);
+    }
+}
+inline QColor outline(TokenOrigin o) {
+    switch (o) {
+    case TokenOrigin::Prompt: return QColor(0x2f, 0x6d, 0xb5);
+    case TokenOrigin::Forced: return QColor(0xd2, 0x6a, 0x00);
+    default: return QColor(0x2e, 0x8b, 0x45);
+    }
+}
+inline QColor phase(StepPhase p) {
+    return p == StepPhase::Prefill ? QColor(0x2f, 0x6d, 0xb5) : QColor(0x2e, 0x8b, 0x45);
+}
+inline QColor selection() { return QColor(0x1a, 0x1a, 0x1a); }
+inline QColor chosen() { return QColor(0xd2, 0x6a, 0x00); }
+inline QColor masked() { return QColor(0xc8, 0xc8, 0xc8); }
+inline QColor uncaptured() { return QColor(0x9a, 0x9a, 0x9a); }
+// The colour band of GQA group g (query heads sharing one KV head).
+QColor group(qint32 g);
+
+}  // namespace lmscope::widgets::colors

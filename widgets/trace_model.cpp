@@ -1,0 +1,213 @@
+#include "widgets/trace_model.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace lmscope::widgets {
+
+TraceModel::TraceModel(QObject* parent) : QObject(parent) {}
+
+void TraceModel::setModel(const ModelView& model) {
+    model_ = model;
+    layer_ = std::clamp(layer_, 0, std::max(0, model_.n_layer - 1));
+    head_ = std::clamp(head_, 0, std::max(0, model_.n_head - 1));
+    emit modelChanged();
+    emit headChanged(layer_, head_);
+}
+
+bool TraceModel::acceptable(const StepView& step, qint32 index) const {
+    if (step.index != index || step.parent < -1 || step.parent >= index) return false;
+    for (const AttentionPlaneView& p : step.planes)
+        if (!p.valid()) return false;
+    return true;
+}
+
+void TraceModel::fillByteSpans(StepView& step) const {
+    qint64 at = 0;
+    if (const StepView* parent = this->step(step.parent)) {
+        // The parent's end: its last token's, or its own parent's when it fed nothing.
+        for (const StepView* s = parent; s; s = this->step(s->parent))
+            if (!s->tokens.isEmpty()) {
+                at = s->tokens.back().byte_end;
+                break;
+            }
+    }
+    for (TokenView& t : step.tokens) {
+        t.byte_begin = at;
+        at += std::max(0, t.n_bytes);
+        t.byte_end = at;
+    }
+}
+
+bool TraceModel::setSteps(QVector<StepView> steps) {
+    for (qint32 i = 0; i < steps.size(); ++i)
+        if (!acceptable(steps[i], i)) return false;
+    steps_.clear();
+    for (StepView& s : steps) {
+        fillByteSpans(s);
+        steps_.push_back(std::move(s));
+    }
+    emit stepsChanged();
+    moveTo(stepCount() - 1, stepCount() - 1);
+    return true;
+}
+
+bool TraceModel::appendStep(StepView step) {
+    if (!acceptable(step, stepCount())) return false;
+    fillByteSpans(step);
+    steps_.push_back(std::move(step));
+    emit stepsChanged();
+    moveTo(stepCount() - 1, stepCount() - 1);
+    return true;
+}
+
+void TraceModel::clear() {
+    steps_.clear();
+    query_ = -1;
+    emit stepsChanged();
+    moveTo(-1, -1);
+}
+
+const StepView* TraceModel::step(qint32 index) const {
+    return index >= 0 && index < steps_.size() ? &steps_[index] : nullptr;
+}
+
+QVector<qint32> TraceModel::pathTo(qint32 index) const {
+    QVector<qint32> path;
+    // Parents are always earlier, so this ends after at most index + 1 hops.
+    for (const StepView* s = step(index); s; s = step(s->parent)) path.push_back(s->index);
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+QVector<qint32> TraceModel::leaves() const {
+    QVector<bool> has_child(steps_.size(), false);
+    for (const StepView& s : steps_)
+        if (s.parent >= 0) has_child[s.parent] = true;
+    QVector<qint32> out;
+    for (qint32 i = 0; i < steps_.size(); ++i)
+        if (!has_child[i]) out.push_back(i);
+    return out;
+}
+
+void TraceModel::setCurrentStep(qint32 index) {
+    if (!step(index) || index == current_) return;
+    // Stay on the shown branch when the step is on it; otherwise show the branch it ends.
+    const bool on_branch = branchPath().contains(index);
+    moveTo(index, on_branch ? leaf_ : index);
+}
+
+void TraceModel::selectBranch(qint32 leaf) {
+    if (!step(leaf)) return;
+    moveTo(leaf, leaf);
+}
+
+void TraceModel::moveTo(qint32 current, qint32 leaf) {
+    const bool leaf_moved = leaf != leaf_;
+    current_ = current;
+    leaf_ = leaf;
+    rebuildSequence();
+    if (query_ >= sequenceLength()) query_ = -1;
+    emit currentStepChanged(current_);
+    if (leaf_moved) emit branchChanged(leaf_);
+    emit queryChanged(selectedQuery());  // the sequence changed under it
+}
+
+void TraceModel::rebuildSequence() {
+    sequence_.clear();
+    pos_step_.clear();
+    for (qint32 i : path()) {
+        for (const TokenView& t : steps_[i].tokens) {
+            sequence_.push_back(t);
+            pos_step_.push_back(i);
+        }
+    }
+}
+
+qint32 TraceModel::stepOfPosition(qint32 pos) const {
+    return pos >= 0 && pos < pos_step_.size() ? pos_step_[pos] : -1;
+}
+
+qint32 TraceModel::selectedQuery() const {
+    if (query_ >= 0 && query_ < sequenceLength()) return query_;
+    return sequenceLength() - 1;
+}
+
+void TraceModel::setSelectedQuery(qint32 pos) {
+    if (pos < 0 || pos >= sequenceLength()) return;
+    query_ = pos == sequenceLength() - 1 ? -1 : pos;
+    emit queryChanged(pos);
+}
+
+void TraceModel::setSelectedHead(qint32 layer, qint32 head) {
+    if (layer < 0 || head < 0 || (model_.n_layer > 0 && layer >= model_.n_layer) ||
+        (model_.n_head > 0 && head >= model_.n_head))
+        return;
+    layer_ = layer;
+    head_ = head;
+    emit headChanged(layer, head);
+}
+
+QVector<AttentionRowRef> TraceModel::attentionRows(qint32 layer, qint32 head) const {
+    QVector<AttentionRowRef> rows(sequenceLength());
+    qint32 pos = 0;
+    for (qint32 i : path()) {
+        const StepView& s = steps_[i];
+        const AttentionPlaneView* plane = s.plane(layer, head);
+        for (qint32 r = 0; r < s.tokens.size(); ++r, ++pos) {
+            // A plane belongs to the position it was computed at; skip one that disagrees.
+            if (plane && r < plane->n_rows && plane->first_row_pos + r == pos) rows[pos] = {plane, r};
+        }
+    }
+    return rows;
+}
+
+namespace {
+
+AttentionMatrix empty_matrix(qint32 n) {
+    AttentionMatrix m;
+    m.n = n;
+    m.weights.fill(std::numeric_limits<float>::quiet_NaN(), qint64(n) * n);
+    m.captured.fill(false, n);
+    return m;
+}
+
+}  // namespace
+
+AttentionMatrix TraceModel::attentionMatrix(qint32 layer, qint32 head) const {
+    const QVector<AttentionRowRef> rows = attentionRows(layer, head);
+    AttentionMatrix m = empty_matrix(sequenceLength());
+    for (qint32 q = 0; q < m.n; ++q) {
+        if (!rows[q].plane) continue;
+        m.captured[q] = true;
+        const qfloat16* src = rows[q].plane->row(rows[q].row);
+        float* dst = m.weights.data() + qint64(q) * m.n;
+        for (qint32 k = 0; k < m.n; ++k) dst[k] = k <= q ? float(src[k]) : 0.0f;
+    }
+    return m;
+}
+
+AttentionMatrix TraceModel::meanOverHeads(qint32 layer) const {
+    const qint32 n = sequenceLength();
+    AttentionMatrix m = empty_matrix(n);
+    QVector<qint32> count(n, 0);
+    QVector<double> sum(qint64(n) * n, 0.0);  // [query][key]
+    for (qint32 h = 0; h < model_.n_head; ++h) {
+        const QVector<AttentionRowRef> rows = attentionRows(layer, h);
+        for (qint32 q = 0; q < n; ++q) {
+            if (!rows[q].plane) continue;
+            ++count[q];
+            const qfloat16* src = rows[q].plane->row(rows[q].row);
+            for (qint32 k = 0; k <= q; ++k) sum[qint64(q) * n + k] += float(src[k]);
+        }
+    }
+    for (qint32 q = 0; q < n; ++q) {
+        if (count[q] == 0) continue;
+        m.captured[q] = true;
+        for (qint32 k = 0; k < n; ++k)
+            m.weights[qint64(q) * n + k] = k <= q ? float(sum[qint64(q) * n + k] / count[q]) : 0.0f;
+    }
+    return m;
+}
+
+}  // namespace lmscope::widgets

@@ -1,0 +1,106 @@
+// The session the loop panels show: the model's shape, every step (branches included), the
+// step being looked at, and the selection shared by all panels (query position, layer, head).
+// Panels bind to its signals; the app feeds it steps (live or from a trace file) and moves the
+// current step when the engine steps or rewinds.
+//
+// Steps form a tree through their parents: a rewind followed by a new step starts a branch.
+// The "branch" is the path from the first step to a leaf; the current step lies on it (after
+// a rewind, the steps beyond the current one stay visible until a new step replaces them).
+#pragma once
+
+#include "widgets/trace_view.h"
+
+#include <QObject>
+#include <QVector>
+
+namespace lmscope::widgets {
+
+// One query row of a (layer, head): the plane holding it and its row there.
+struct AttentionRowRef {
+    const AttentionPlaneView* plane = nullptr;  // nullptr: the row was not captured
+    qint32 row = 0;
+};
+
+// An assembled square attention matrix over the current sequence.
+struct AttentionMatrix {
+    qint32 n = 0;              // query positions = key positions
+    QVector<float> weights;    // [query][key]; 0 where masked (key > query); NaN: row not captured
+    QVector<bool> captured;    // [query]
+    float at(qint32 query, qint32 key) const { return weights[qint64(query) * n + key]; }
+};
+
+class TraceModel : public QObject {
+    Q_OBJECT
+public:
+    explicit TraceModel(QObject* parent = nullptr);
+
+    void setModel(const ModelView& model);
+    const ModelView& model() const { return model_; }
+
+    // Replaces every step (indices must be 0..n-1, each parent earlier or -1). The last step
+    // becomes current. Steps that break these rules are refused (returns false).
+    bool setSteps(QVector<StepView> steps);
+    // Adds the next step (index == stepCount()); it becomes the current step and branch end.
+    bool appendStep(StepView step);
+    void clear();
+
+    const QVector<StepView>& steps() const { return steps_; }
+    qint32 stepCount() const { return qint32(steps_.size()); }
+    const StepView* step(qint32 index) const;
+
+    qint32 currentStep() const { return current_; }  // -1: no steps
+    const StepView* current() const { return step(current_); }
+    void setCurrentStep(qint32 index);
+
+    QVector<qint32> pathTo(qint32 index) const;  // first step .. index, following parents
+    QVector<qint32> path() const { return pathTo(current_); }
+    QVector<qint32> branchPath() const { return pathTo(leaf_); }
+    QVector<qint32> leaves() const;  // the ends of every branch, by index
+    qint32 branchLeaf() const { return leaf_; }
+    // Shows the branch ending at `leaf` and makes that leaf current.
+    void selectBranch(qint32 leaf);
+
+    // Tokens fed along the path to the current step (position i = entry i), byte spans set.
+    const QVector<TokenView>& sequence() const { return sequence_; }
+    qint32 sequenceLength() const { return qint32(sequence_.size()); }
+    // The step that fed position `pos` on the current path (-1: none).
+    qint32 stepOfPosition(qint32 pos) const;
+
+    // The selected query position: the last one unless the user picked another.
+    qint32 selectedQuery() const;
+    void setSelectedQuery(qint32 pos);
+    qint32 selectedLayer() const { return layer_; }
+    qint32 selectedHead() const { return head_; }
+    void setSelectedHead(qint32 layer, qint32 head);
+
+    // The query rows of (layer, head) over the current sequence: [position].
+    QVector<AttentionRowRef> attentionRows(qint32 layer, qint32 head) const;
+    AttentionMatrix attentionMatrix(qint32 layer, qint32 head) const;
+    // Mean of a layer's captured heads, row by row (rows with no captured head: NaN).
+    AttentionMatrix meanOverHeads(qint32 layer) const;
+
+signals:
+    void modelChanged();
+    void stepsChanged();  // steps added or replaced (the current step moved too)
+    void currentStepChanged(qint32 index);
+    void queryChanged(qint32 pos);
+    void headChanged(qint32 layer, qint32 head);
+    void branchChanged(qint32 leaf);
+
+private:
+    bool acceptable(const StepView& step, qint32 index) const;
+    void fillByteSpans(StepView& step) const;
+    void rebuildSequence();
+    void moveTo(qint32 current, qint32 leaf);
+
+    ModelView model_;
+    QVector<StepView> steps_;
+    qint32 current_ = -1;
+    qint32 leaf_ = -1;
+    QVector<TokenView> sequence_;  // [position] along the current path
+    QVector<qint32> pos_step_;     // [position] the step that fed it
+    qint32 query_ = -1;            // -1: follow the last position
+    qint32 layer_ = 0, head_ = 0;
+};
+
+}  // namespace lmscope::widgets

@@ -1,0 +1,79 @@
+#include "widgets/trace_view.h"
+
+namespace lmscope::widgets {
+namespace {
+const QVector<CandidateView> kNoCandidates;
+}
+
+qint64 AttentionPlaneView::packed_count(qint32 first_row_pos, qint32 n_rows) {
+    if (first_row_pos < 0 || n_rows < 0) return -1;
+    return qint64(n_rows) * (2 * qint64(first_row_pos) + n_rows + 1) / 2;
+}
+
+bool AttentionPlaneView::valid() const {
+    const qint64 n = packed_count(first_row_pos, n_rows);
+    return n >= 0 && n == weights.size();
+}
+
+float AttentionPlaneView::weight(qint32 r, qint32 key) const {
+    if (r < 0 || r >= n_rows || key < 0 || key > first_row_pos + r) return 0.0f;
+    return float(row(r)[key]);
+}
+
+AttentionPlaneView AttentionPlaneView::from_matrix(qint32 layer, qint32 head, qint32 first_row_pos,
+                                                   qint32 n_rows, const QVector<float>& matrix) {
+    AttentionPlaneView p;
+    p.layer = layer;
+    p.head = head;
+    p.first_row_pos = first_row_pos;
+    p.n_rows = n_rows;
+    const qint64 n_keys = p.n_keys();
+    if (packed_count(first_row_pos, n_rows) < 0 || matrix.size() != n_rows * n_keys) return p;
+    p.weights.reserve(packed_count(first_row_pos, n_rows));
+    for (qint32 r = 0; r < n_rows; ++r)
+        for (qint64 k = 0; k <= first_row_pos + r; ++k) p.weights.push_back(qfloat16(matrix[r * n_keys + k]));
+    return p;
+}
+
+const QVector<CandidateView>& LogitsData::before() const {
+    return stages.isEmpty() ? kNoCandidates : stages.front().top;
+}
+
+const QVector<CandidateView>& LogitsData::after() const {
+    return stages.isEmpty() ? kNoCandidates : stages.back().top;
+}
+
+const AttentionPlaneView* StepView::plane(qint32 layer, qint32 head) const {
+    for (const AttentionPlaneView& p : planes)
+        if (p.layer == layer && p.head == head) return &p;
+    return nullptr;
+}
+
+const HeadSummaryView* StepView::summary(qint32 layer, qint32 head, qint32 row) const {
+    if (layer < 0 || layer >= n_layer || head < 0 || head >= n_head || row < 0 || row >= tokens.size())
+        return nullptr;
+    const qint64 i = (qint64(layer) * n_head + head) * tokens.size() + row;
+    return i < summaries.size() ? &summaries[i] : nullptr;
+}
+
+qint32 ModelView::group_size() const {
+    if (n_head <= 0 || n_head_kv <= 0 || n_head_kv > n_head || n_head % n_head_kv != 0) return 1;
+    return n_head / n_head_kv;
+}
+
+QString display_text(const QString& text) {
+    if (text.isEmpty()) return QStringLiteral("∅");
+    QString out;
+    out.reserve(text.size());
+    for (QChar c : text) {
+        if (c == QLatin1Char(' ')) out += QStringLiteral("␣");
+        else if (c == QLatin1Char('\n')) out += QStringLiteral("↵");
+        else if (c == QLatin1Char('\t')) out += QStringLiteral("→");
+        else if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            out += QStringLiteral("<0x%1>").arg(c.unicode(), 2, 16, QLatin1Char('0')).toUpper().replace(QLatin1String("0X"), QLatin1String("0x"));
+        else out += c;
+    }
+    return out;
+}
+
+}  // namespace lmscope::widgets

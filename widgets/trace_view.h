@@ -1,0 +1,147 @@
+// The view model of a session trace: plain Qt structs holding what the loop panels draw (token
+// strip, attention heatmap and grid, KV chart, logits, timeline). The widgets never see core/;
+// app/trace_adapter converts a core trace::SessionTrace into these, one step at a time.
+//
+// The shapes follow core/trace/step_trace.h so the conversion is direct: one StepView per loop
+// step (prefill = many rows, decode = one), attention planes packed to the causal lower
+// triangle in half precision (as the trace stores them: the grid of 30 x 9 planes at 512
+// tokens stays at 35 MiB instead of 280), per-head summaries, logits stages, KV figures.
+#pragma once
+
+#include <QString>
+#include <QVector>
+#include <QtGlobal>
+#include <qfloat16.h>
+
+namespace lmscope::widgets {
+
+enum class StepPhase : quint8 { Prefill, Decode };
+
+// How a token came to be fed: part of the prompt, or chosen greedily, by sampling, or by the
+// user (forced: a branch).
+enum class TokenOrigin : quint8 { Prompt, Greedy, Sampled, Forced };
+
+struct TokenView {
+    qint32 id = 0;
+    QString text;   // what it stands for ("Hello", " world", "\n"); byte tokens: "<0xE6>"
+    QString piece;  // the vocabulary entry ("▁Hello", "Ġworld", "<0xE6>")
+    TokenOrigin origin = TokenOrigin::Prompt;
+    bool byte_fallback = false;  // stands for raw bytes, not whole characters
+    qint32 n_bytes = 0;          // bytes of text it stands for
+    // Filled by TraceModel from the step's ancestors: [byte_begin, byte_end) of the sequence.
+    qint64 byte_begin = 0, byte_end = 0;
+
+    bool generated() const { return origin != TokenOrigin::Prompt; }
+};
+
+// Softmax weights of one (layer, head) for the query rows one step computed. Row r (query
+// position first_row_pos + r) holds keys 0..first_row_pos + r; later keys are masked.
+struct AttentionPlaneView {
+    qint32 layer = 0, head = 0;
+    qint32 first_row_pos = 0;
+    qint32 n_rows = 0;
+    QVector<qfloat16> weights;  // packed causal rows, back to back
+
+    qint32 n_keys() const { return first_row_pos + n_rows; }
+    // Elements before row r: sum over i < r of (first_row_pos + i + 1).
+    qint64 row_offset(qint32 r) const { return qint64(r) * (2 * qint64(first_row_pos) + r + 1) / 2; }
+    static qint64 packed_count(qint32 first_row_pos, qint32 n_rows);
+    bool valid() const;  // sizes agree (weights hold exactly packed_count elements)
+    // Row r's first_row_pos + r + 1 weights.
+    const qfloat16* row(qint32 r) const { return weights.constData() + row_offset(r); }
+    // Weight of row r on `key`; 0 for a masked key.
+    float weight(qint32 r, qint32 key) const;
+
+    // From a full [n_rows][first_row_pos + n_rows] matrix (masked entries ignored).
+    static AttentionPlaneView from_matrix(qint32 layer, qint32 head, qint32 first_row_pos,
+                                          qint32 n_rows, const QVector<float>& matrix);
+};
+
+// Per (layer, head, row) summary of an attention row (kept when full planes are not).
+struct HeadSummaryView {
+    float entropy = 0.0f;  // nats
+    float max_weight = 0.0f;
+    qint32 argmax_key = 0;
+};
+
+struct CandidateView {
+    qint32 id = 0;
+    QString text;  // as TokenView::text
+    float logit = 0.0f;
+    float prob = 0.0f;
+};
+
+// The distribution after one sampling stage ("raw", "penalty", "temperature", "top_k",
+// "top_p", "min_p"), highest probability first.
+struct FilterStageView {
+    QString filter;
+    qint64 survivors = 0;
+    QVector<CandidateView> top;
+};
+
+struct LogitsData {
+    QVector<FilterStageView> stages;  // [0] raw (before the filters), last: after all of them
+    float entropy = 0.0f;             // nats, of the raw distribution
+    qint32 chosen = -1;               // the token picked (fed by the next step); -1: none
+    QString chosen_text;
+    TokenOrigin how = TokenOrigin::Greedy;
+    float chosen_prob = 0.0f;        // in the raw distribution
+    float chosen_prob_after = 0.0f;  // after the filters
+
+    bool empty() const { return stages.isEmpty(); }
+    const QVector<CandidateView>& before() const;
+    const QVector<CandidateView>& after() const;
+};
+
+struct KvData {
+    qint32 tokens = 0;  // positions held after the step
+    QString dtype;      // "f16", "q8_0", "q4_0"
+    QVector<quint64> bytes_per_layer;
+    quint64 bytes_total = 0;
+    quint64 formula_bytes = 0;  // 2 x layers x kv_heads x head_dim x tokens x bytes; 0: unknown
+};
+
+struct StepView {
+    qint32 index = 0;    // position in the session's step list
+    qint32 parent = -1;  // the step this one continues (-1: none); rewinds branch here
+    qint32 turn = 0;
+    StepPhase phase = StepPhase::Prefill;
+    qint32 first_pos = 0;       // position of tokens[0]
+    QVector<TokenView> tokens;  // fed this step
+    double forward_ms = 0.0;
+    double sample_ms = 0.0;
+    QVector<double> layer_ms;  // [layer]
+
+    qint32 n_layer = 0, n_head = 0;  // attention shape of the summaries
+    QVector<AttentionPlaneView> planes;
+    QVector<HeadSummaryView> summaries;  // [layer][head][row], empty when not captured
+    bool planes_dropped = false;         // the memory budget removed this step's planes
+
+    KvData kv;
+    LogitsData logits;
+
+    qint32 end_pos() const { return first_pos + qint32(tokens.size()); }
+    bool covers(qint32 pos) const { return pos >= first_pos && pos < end_pos(); }
+    const AttentionPlaneView* plane(qint32 layer, qint32 head) const;
+    const HeadSummaryView* summary(qint32 layer, qint32 head, qint32 row) const;
+};
+
+// What the panels need of the model itself.
+struct ModelView {
+    QString name;
+    qint32 n_layer = 0;
+    qint32 n_head = 0;
+    qint32 n_head_kv = 0;  // < n_head: grouped-query attention
+    qint32 head_dim = 0;
+
+    // Query heads per KV head (1 for MHA or an unknown shape).
+    qint32 group_size() const;
+    // The KV head a query head reads (its GQA group).
+    qint32 kv_group(qint32 head) const { return head / group_size(); }
+};
+
+// Text as drawn on a chip: visible space ␣, newline ↵, tab →, other control characters as
+// <0xNN>; empty text as "∅".
+QString display_text(const QString& text);
+
+}  // namespace lmscope::widgets
