@@ -8,6 +8,7 @@
 #include "gui/main_window.h"
 #include "gui/model_document.h"
 #include "gui/recent_files.h"
+#include "gui/sample_model.h"
 #include "util/error.h"
 #include "widgets/spec_panel.h"
 #include "widgets/tensor_table_model.h"
@@ -71,25 +72,26 @@ private slots:
     void init() { QSettings().clear(); }
 
     void opensFixture_data() {
-        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("layers");
         QTest::addColumn<QString>("heads");
         QTest::addColumn<QString>("kv_heads");
         QTest::addColumn<QString>("attention");
-        QTest::newRow("fx-gqa") << QStringLiteral("fx-gqa.gguf") << "3" << "8" << "2" << "GQA 4:1";
-        QTest::newRow("fx-mha-untied") << QStringLiteral("fx-mha-untied.gguf") << "2" << "4" << "4" << "MHA";
-        QTest::newRow("fx-gqa-Q8_0") << QStringLiteral("fx-gqa-Q8_0.gguf") << "3" << "8" << "2" << "GQA 4:1";
-        QTest::newRow("fx-gqa-Q4_1") << QStringLiteral("fx-gqa-Q4_1.gguf") << "3" << "8" << "2" << "GQA 4:1";
-        QTest::newRow("fx-gqa-Q4_K_M") << QStringLiteral("fx-gqa-Q4_K_M.gguf") << "3" << "8" << "2" << "GQA 4:1";
+        QTest::newRow("fx-gqa") << fixture("fx-gqa.gguf") << "3" << "8" << "2" << "GQA 4:1";
+        QTest::newRow("fx-mha-untied") << fixture("fx-mha-untied.gguf") << "2" << "4" << "4" << "MHA";
+        QTest::newRow("fx-gqa-Q8_0") << fixture("fx-gqa-Q8_0.gguf") << "3" << "8" << "2" << "GQA 4:1";
+        QTest::newRow("fx-gqa-Q4_1") << fixture("fx-gqa-Q4_1.gguf") << "3" << "8" << "2" << "GQA 4:1";
+        QTest::newRow("fx-gqa-Q4_K_M") << fixture("fx-gqa-Q4_K_M.gguf") << "3" << "8" << "2" << "GQA 4:1";
+        QTest::newRow("SmolLM2 sample") << QString::fromStdString(testing::sample_model())
+                                        << "30" << "9" << "3" << "GQA 3:1";
     }
     void opensFixture() {
-        QFETCH(QString, file);
+        QFETCH(QString, path);
         QFETCH(QString, layers);
         QFETCH(QString, heads);
         QFETCH(QString, kv_heads);
         QFETCH(QString, attention);
-        const QString path = fixture(file.toLatin1().constData());
-        LMSCOPE_REQUIRE_FILE(path.toStdString(), "the fixture model");
+        LMSCOPE_REQUIRE_FILE(path.toStdString(), "the model");
         const gguf::File gguf_file = gguf::File::open(path.toStdString());
         const auto& tensors = gguf_file.tensors();
 
@@ -113,7 +115,7 @@ private slots:
         QCOMPARE(spec_value(w, "kv_heads"), kv_heads);
         QCOMPARE(spec_value(w, "attention"), attention);
         QCOMPARE(w.metadataModel()->rowCount(), int(gguf_file.metadata().size()));
-        QVERIFY(w.windowTitle().contains(file));
+        QVERIFY(w.windowTitle().contains(QFileInfo(path).fileName()));
         auto* arch = w.findChild<QLabel*>(QStringLiteral("statusArchitecture"));
         QVERIFY(arch);
         QCOMPARE(arch->text(), QStringLiteral("llama"));
@@ -266,6 +268,21 @@ private slots:
         }
         MainWindow again(&language);
         QCOMPARE(again.size(), QSize(900, 640));
+    }
+
+    void sampleModelLookup() {
+        const QByteArray saved = qgetenv("LMSCOPE_SAMPLE_MODEL");
+        const QString fx = fixture("fx-gqa.gguf");
+        LMSCOPE_REQUIRE_FILE(fx.toStdString(), "the fixture model");
+        qputenv("LMSCOPE_SAMPLE_MODEL", QFile::encodeName(fx));
+        QCOMPARE(gui::sample_model_candidates().front(), fx);
+        QCOMPARE(gui::find_sample_model(), QFileInfo(fx).absoluteFilePath());
+        const QString absent = QDir::tempPath() + QStringLiteral("/lmscope-absent-sample.gguf");
+        qputenv("LMSCOPE_SAMPLE_MODEL", QFile::encodeName(absent));
+        QVERIFY(gui::find_sample_model() != absent);  // skipped: not a file
+        QVERIFY(gui::sample_model_candidates().size() >= 3);
+        if (saved.isEmpty()) qunsetenv("LMSCOPE_SAMPLE_MODEL");
+        else qputenv("LMSCOPE_SAMPLE_MODEL", saved);
     }
 
     void switchesLanguageLive() {

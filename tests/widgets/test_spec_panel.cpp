@@ -30,6 +30,20 @@ private slots:
         QCOMPARE(panel.valueLabel(QStringLiteral("tensors"))->text(), QStringLiteral("12"));
         QCOMPARE(panel.findChildren<QLabel*>(QRegularExpression(QStringLiteral("^value_"))).size(), 1);
     }
+
+    // In a shown panel (new labels are shown late by their layout) the minimum width still
+    // covers the widest label and value, so a dock never cuts a value off.
+    void minimumWidthCoversValues() {
+        SpecPanel panel;
+        panel.resize(100, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setSpec(QStringLiteral("m"), QString(),
+                      {{QStringLiteral("tokenizer"), QStringLiteral("Tokenizer"), QStringLiteral("gpt2 / smollm / long"), {}}});
+        auto* label = panel.findChild<QLabel*>(QStringLiteral("label_tokenizer"));
+        QLabel* value = panel.valueLabel(QStringLiteral("tokenizer"));
+        QVERIFY(panel.minimumWidth() >= label->sizeHint().width() + value->sizeHint().width());
+    }
 };
 
 QTEST_MAIN(TestSpecPanel)
