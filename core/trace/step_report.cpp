@@ -1,5 +1,7 @@
 #include "trace/step_report.h"
 
+#include "trace/trace_json.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -25,11 +27,27 @@ std::string quote_piece(const std::string& piece) {
     return out + "\"";
 }
 
+namespace {
+
+// JSON needs UTF-8: a piece that is not (a lone byte of a character) reads as <0xHH>.
+std::string json_piece(const std::string& piece) {
+    if (detail::valid_utf8(piece)) return piece;
+    std::string out;
+    char buf[8];
+    for (unsigned char c : piece) {
+        std::snprintf(buf, sizeof buf, "<0x%02X>", c);
+        out += buf;
+    }
+    return out;
+}
+
+}  // namespace
+
 json step_report_json(const SessionTrace& trace, const StepTrace& s, size_t top_n) {
     json top = json::array();
     const std::vector<Candidate>& before = s.logits.top_before();
     for (size_t i = 0; i < std::min(top_n, before.size()); ++i)
-        top.push_back({{"id", before[i].id}, {"piece", trace.piece(before[i].id)},
+        top.push_back({{"id", before[i].id}, {"piece", json_piece(trace.piece(before[i].id))},
                        {"logit", before[i].logit}, {"prob", before[i].prob}});
     return {{"step", s.index},
             {"parent", s.parent},
@@ -40,7 +58,7 @@ json step_report_json(const SessionTrace& trace, const StepTrace& s, size_t top_
             {"fed_how", choice_name(s.fed_how)},
             {"reused", s.reused_tokens},
             {"token", s.logits.chosen},
-            {"piece", trace.piece(s.logits.chosen)},
+            {"piece", json_piece(trace.piece(s.logits.chosen))},
             {"prob", s.logits.chosen_prob},
             {"how", choice_name(s.logits.how)},
             {"top", top},

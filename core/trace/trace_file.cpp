@@ -278,10 +278,18 @@ SessionTrace Parser::parse() {
     const json& pieces = r_.array(doc, "trace", "pieces");
     for (size_t i = 0; i < pieces.size(); ++i) {
         const std::string p = "trace.pieces[" + std::to_string(i) + "]";
-        if (!pieces[i].is_array() || pieces[i].size() != 2 || !pieces[i][1].is_string())
-            fail(p, "is not an [id, text] pair");
+        if (!pieces[i].is_array() || pieces[i].size() != 2) fail(p, "is not an [id, text] pair");
         const auto id = int32_t(r_.integer(pieces[i][0], p + "[0]", 0, std::numeric_limits<int32_t>::max()));
-        if (!trace.pieces.emplace(id, pieces[i][1].get<std::string>()).second) fail(p, "repeats token " + std::to_string(id));
+        std::string text;
+        if (pieces[i][1].is_string()) {
+            text = pieces[i][1].get<std::string>();
+        } else if (pieces[i][1].is_array()) {  // bytes that are not UTF-8
+            for (size_t k = 0; k < pieces[i][1].size(); ++k)
+                text += char(r_.integer(pieces[i][1][k], p + "[1][" + std::to_string(k) + "]", 0, 255));
+        } else {
+            fail(p + "[1]", "is neither text nor a list of bytes");
+        }
+        if (!trace.pieces.emplace(id, std::move(text)).second) fail(p, "repeats token " + std::to_string(id));
     }
 
     const json& steps = r_.array(doc, "trace", "steps");

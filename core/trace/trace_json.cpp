@@ -37,6 +37,30 @@ std::vector<Candidate> candidates_from_json(const JsonReader& r, const json& a, 
 
 }  // namespace
 
+bool valid_utf8(std::string_view s) {
+    size_t i = 0;
+    while (i < s.size()) {
+        const auto c = uint8_t(s[i]);
+        size_t len = 0;
+        uint32_t cp = 0;
+        if (c < 0x80) len = 1, cp = c;
+        else if ((c & 0xe0) == 0xc0) len = 2, cp = c & 0x1f;
+        else if ((c & 0xf0) == 0xe0) len = 3, cp = c & 0x0f;
+        else if ((c & 0xf8) == 0xf0) len = 4, cp = c & 0x07;
+        else return false;
+        if (i + len > s.size()) return false;
+        for (size_t k = 1; k < len; ++k) {
+            const auto cc = uint8_t(s[i + k]);
+            if ((cc & 0xc0) != 0x80) return false;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < kMin[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+        i += len;
+    }
+    return true;
+}
+
 void JsonReader::fail(const std::string& path, const std::string& reason) const {
     throw FormatError(file_, path, reason);
 }
@@ -152,7 +176,15 @@ json session_to_json(const SessionTrace& t) {
     j["capture"] = t.capture;
     j["budget"] = {{"bytes", t.budget()}, {"dropped_steps", t.dropped_steps()}};
     json pieces = json::array();
-    for (const auto& [id, text] : t.pieces) pieces.push_back({id, text});
+    for (const auto& [id, text] : t.pieces) {
+        if (valid_utf8(text)) {
+            pieces.push_back({id, text});
+        } else {  // a byte-fallback or partial-character token: its bytes as numbers
+            json bytes = json::array();
+            for (char c : text) bytes.push_back(uint8_t(c));
+            pieces.push_back({id, bytes});
+        }
+    }
     j["pieces"] = std::move(pieces);
     json steps = json::array();
     for (const StepTrace& s : t.steps()) steps.push_back(step_to_json(s));

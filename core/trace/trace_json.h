@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace lmscope::trace::detail {
 
@@ -32,6 +33,9 @@ public:
 private:
     std::string file_;
 };
+
+// True when `s` is well-formed UTF-8 (JSON strings must be; token pieces may not be).
+bool valid_utf8(std::string_view s);
 
 // The session-level fields and each step's scalar fields (no planes or summaries).
 nlohmann::json session_to_json(const SessionTrace& trace);

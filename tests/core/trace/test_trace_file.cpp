@@ -153,7 +153,9 @@ const std::vector<Corruption>& corruptions() {
         {"dropped count", on_trace([](json& t) { t["budget"]["dropped_steps"] = 1; }), "trace.budget.dropped_steps"},
         {"no model", on_trace([](json& t) { t.erase("model"); }), "trace.model"},
         {"piece not a pair", on_trace([](json& t) { t["pieces"][0] = "x"; }), "trace.pieces[0]"},
-        {"piece repeated", on_trace([](json& t) { t["pieces"].push_back(t["pieces"][0]); }), "trace.pieces[3]"},
+        {"piece repeated", on_trace([](json& t) { t["pieces"].push_back(t["pieces"][0]); }), "trace.pieces[4]"},
+        {"piece byte too big", on_trace([](json& t) { t["pieces"][3][1][0] = 256; }), "trace.pieces[3][1][0]"},
+        {"piece is a number", on_trace([](json& t) { t["pieces"][3][1] = 5; }), "trace.pieces[3][1]"},
         {"steps not a list", on_trace([](json& t) { t["steps"] = 3; }), "trace.steps"},
         {"step not an object", on_trace([](json& t) { t["steps"][1] = 3; }), "steps[1]"},
     };

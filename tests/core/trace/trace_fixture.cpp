@@ -82,7 +82,7 @@ SessionTrace make_session(int32_t n_layer, int32_t n_head, int32_t prompt, int32
     t.tokenizer = {{"kind", "spm"}, {"n_vocab", 1024}};
     t.sampling = {{"temperature", 0.8}, {"top_k", 40}, {"seed", 7}};
     t.capture = {{"mode", "summary"}};
-    t.pieces = {{5, " the"}, {17, " cat"}, {3, "\n"}};
+    t.pieces = {{5, " the"}, {17, " cat"}, {3, "\n"}, {200, "\xe6"}};  // 200: one byte of a character
     int32_t parent = t.add(make_step(n_layer, n_head, 0, prompt, policy, 1)).index;
     for (int32_t d = 0; d < decodes; ++d) {
         StepTrace s = make_step(n_layer, n_head, prompt + d, 1, policy, uint32_t(100 + d));

@@ -1,0 +1,212 @@
+#include "engine/session.h"
+
+#include "engine/model.h"
+#include "gguf/gguf.h"
+#include "model/summary.h"
+#include "trace/sha256.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+namespace lmscope::engine {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+nlohmann::json sampling_json(const SamplerSettings& s) {
+    return {{"temperature", s.temperature}, {"top_k", s.top_k},         {"top_p", s.top_p},
+            {"min_p", s.min_p},             {"repeat_penalty", s.repeat_penalty},
+            {"repeat_window", s.repeat_window}, {"seed", s.seed},       {"report_k", s.report_k}};
+}
+
+nlohmann::json capture_json(const trace::CapturePolicy& p) {
+    static const char* modes[] = {"none", "summary", "full"};
+    nlohmann::json pairs = nlohmann::json::array();
+    for (const trace::LayerHead& lh : p.full_pairs) pairs.push_back({lh.layer, lh.head});
+    return {{"mode", modes[size_t(p.mode)]}, {"full_pairs", pairs}, {"logit_lens", p.logit_lens},
+            {"lens_top_k", p.lens_top_k}};
+}
+
+trace::ModelIdentity model_identity(const Model& model) {
+    const gguf::File& f = model.file();
+    trace::ModelIdentity id;
+    id.file = std::filesystem::path(f.path()).filename().string();
+    id.header_sha256 = trace::sha256_hex(f.bytes(), size_t(f.data_offset()));
+    id.spec = model::ModelSummary::of(f).to_json();
+    id.spec.erase("tensors");  // hundreds of entries; the sha256 pins the file anyway
+    return id;
+}
+
+nlohmann::json tokenizer_json(const tok::Tokenizer& t) {
+    const tok::SpecialTokens& sp = t.special();
+    return {{"describe", t.describe()}, {"n_vocab", t.vocab_size()}, {"model", t.vocab().model},
+            {"pre", t.vocab().pre},     {"bos", sp.bos},             {"eos", sp.eos},
+            {"eot", sp.eot},            {"add_bos", sp.add_bos}};
+}
+
+trace::LogitsTrace logits_trace(const SampleReport& r) {
+    trace::LogitsTrace l;
+    for (const StageReport& st : r.stages) {
+        if (st.stage != Stage::Raw && !st.active) continue;
+        trace::FilterStage fs;
+        fs.filter = trace::Filter(uint8_t(st.stage));  // the same order, Raw .. MinP
+        fs.survivors = int64_t(st.n_kept);
+        fs.top.reserve(st.top.size());
+        for (const Candidate& c : st.top) fs.top.push_back({c.id, c.logit, c.prob});
+        l.stages.push_back(std::move(fs));
+    }
+    l.entropy = float(r.entropy_raw());
+    l.chosen = r.token;
+    l.how = r.how == Choice::Greedy ? trace::Choice::Greedy
+                                    : (r.how == Choice::Sampled ? trace::Choice::Sampled : trace::Choice::Forced);
+    l.chosen_prob = r.raw_prob;
+    l.chosen_prob_after = r.prob;
+    return l;
+}
+
+}  // namespace
+
+Session::Session(Backend& backend, const tok::Tokenizer& tokenizer, SessionOptions options)
+    : backend_(backend), tokenizer_(tokenizer), options_(std::move(options)), sampler_(options_.sampling),
+      trace_(options_.trace_budget) {
+    const int32_t n_vocab = backend_.model().spec().n_vocab();
+    if (tokenizer_.vocab_size() != n_vocab)
+        throw UsageError("the tokenizer has " + std::to_string(tokenizer_.vocab_size()) +
+                         " tokens but the model's output has " + std::to_string(n_vocab));
+    logits_.resize(size_t(n_vocab));
+    trace_.model = model_identity(backend_.model());
+    trace_.tokenizer = tokenizer_json(tokenizer_);
+    trace_.sampling = sampling_json(options_.sampling);
+    trace_.capture = capture_json(options_.capture);
+    backend_.kv_truncate(0);
+}
+
+void Session::set_capture_policy(const trace::CapturePolicy& policy) {
+    options_.capture = policy;
+    trace_.capture = capture_json(policy);
+}
+
+void Session::check_ids(std::span<const int32_t> ids) const {
+    for (int32_t id : ids)
+        if (id < 0 || id >= int32_t(logits_.size()))
+            throw UsageError("token id " + std::to_string(id) + " is outside the vocabulary [0, " +
+                             std::to_string(logits_.size()) + ")");
+}
+
+void Session::note_piece(int32_t id) {
+    if (id >= 0 && !trace_.pieces.count(id)) trace_.pieces.emplace(id, tokenizer_.token_bytes(id, true));
+}
+
+const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase phase, trace::Choice fed_how,
+                                      int32_t reused, int32_t turn) {
+    const int32_t pos0 = int32_t(tokens_.size());
+    if (int64_t(pos0) + int64_t(ids.size()) > int64_t(backend_.n_ctx()))
+        throw UsageError("the context is full: " + std::to_string(pos0) + " + " + std::to_string(ids.size()) +
+                         " tokens exceed " + std::to_string(backend_.n_ctx()));
+    trace::StepCapture capture;
+    const auto t0 = Clock::now();
+    try {
+        backend_.forward(ids, pos0, options_.capture, &capture, logits_, false, &cancel_);
+    } catch (const CancelledError&) {
+        cancel_.store(false);  // the request is consumed; the backend truncated the cache to pos0
+        throw;
+    }
+    const double forward_ms = ms_since(t0);
+    tokens_.insert(tokens_.end(), ids.begin(), ids.end());
+
+    const auto t1 = Clock::now();
+    const SampleReport report = sampler_.sample(logits_, tokens_);
+    const double sample_ms = ms_since(t1);
+
+    trace::StepTrace s;
+    s.parent = head_;
+    s.turn = turn;
+    s.phase = phase;
+    s.first_pos = pos0;
+    s.tokens.assign(ids.begin(), ids.end());
+    s.fed_how = fed_how;
+    s.reused_tokens = reused;
+    s.forward_ms = forward_ms;
+    s.sample_ms = sample_ms;
+    s.layer_ms = capture.layer_ms;
+    s.attention = trace::attention_from_capture(capture);
+    const KvStats kv = backend_.kv_stats();
+    s.kv.tokens = kv.n_tokens;
+    s.kv.dtype = uint8_t(kv.type);  // the same order: f16, q8_0, q4_0
+    s.kv.bytes_per_layer.assign(kv.layer_bytes.begin(), kv.layer_bytes.end());
+    s.kv.bytes_total = kv.total_bytes;
+    s.logits = logits_trace(report);
+    s.lens_k = capture.lens.empty() ? 0 : options_.capture.lens_top_k;
+    s.lens = capture.lens;
+
+    for (int32_t id : ids) note_piece(id);
+    note_piece(report.token);
+    for (const trace::FilterStage& st : s.logits.stages)
+        for (const trace::Candidate& c : st.top) note_piece(c.id);
+    for (const trace::LensEntry& e : s.lens) note_piece(e.token);
+
+    const trace::StepTrace& added = trace_.add(std::move(s));
+    head_ = added.index;
+    pending_ = added.logits.chosen;
+    pending_how_ = added.logits.how;
+    return added;
+}
+
+const trace::StepTrace& Session::prefill(std::span<const int32_t> ids) {
+    if (ids.empty()) throw UsageError("prefill needs at least one token");
+    check_ids(ids);
+    return step(ids, trace::Phase::Prefill, trace::Choice::Prompt, 0, current_turn());
+}
+
+const trace::StepTrace& Session::decode() {
+    if (!pending_) throw UsageError("nothing to decode: prefill a prompt first");
+    const int32_t id = *pending_;
+    return step(std::span<const int32_t>(&id, 1), trace::Phase::Decode, pending_how_, 0, current_turn());
+}
+
+void Session::force(int32_t id) {
+    if (!pending_) throw UsageError("nothing to force: prefill a prompt first");
+    check_ids(std::span<const int32_t>(&id, 1));
+    pending_ = id;
+    pending_how_ = trace::Choice::Forced;
+    note_piece(id);
+}
+
+void Session::rewind(int32_t step_index) {
+    if (head_ < 0 || step_index < 0 || step_index >= int32_t(trace_.size()))
+        throw UsageError("no step " + std::to_string(step_index) + " to rewind to");
+    const std::vector<int32_t> path = trace_.path_to(head_);
+    if (std::find(path.begin(), path.end(), step_index) == path.end())
+        throw UsageError("step " + std::to_string(step_index) + " is not on the current branch");
+    const trace::StepTrace& s = trace_.step(step_index);
+    const int32_t n = s.first_pos + int32_t(s.tokens.size());
+    backend_.kv_truncate(n);
+    tokens_.resize(size_t(n));
+    head_ = step_index;
+    pending_ = s.logits.chosen;
+    pending_how_ = s.logits.how;
+}
+
+void Session::reset() {
+    backend_.kv_truncate(0);
+    tokens_.clear();
+    pending_.reset();
+    head_ = -1;
+}
+
+int32_t Session::current_turn() const { return head_ >= 0 ? trace_.step(head_).turn : 0; }
+
+bool Session::ends_turn() const {
+    if (!pending_) return false;
+    const tok::SpecialTokens& sp = tokenizer_.special();
+    return *pending_ == sp.eos || *pending_ == sp.eot;
+}
+
+}  // namespace lmscope::engine

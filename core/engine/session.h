@@ -1,0 +1,94 @@
+// The Session: the predict-append loop, one step at a time, traced.
+//
+//   prefill(ids)  feed a prompt at once, sample the next token      -> a StepTrace
+//   decode()      feed the pending token, sample the next one       -> a StepTrace
+//   force(id)     the next decode feeds `id` instead of the sampler's choice (fed_how = forced)
+//   rewind(step)  back to the state right after `step` on the current branch: the cache and
+//                 the token list are truncated, the step's choice is pending again; later
+//                 steps stay in the trace, so the next decode starts a branch (parent = step)
+//   chat_turn()   append a user turn, render the whole history with the chat template and
+//                 prefill it, keeping the longest common token prefix already in the cache
+//                 when prefix reuse is on (the prefill step records reused vs fed tokens)
+//   cancel        request_cancel() (any thread) stops the running step between layers: it
+//                 throws CancelledError and the session is exactly as before that step
+//
+// The Session refers to a Backend (which owns the KV cache and shares the Model) and a
+// Tokenizer; both must outlive it. It owns the Sampler and the SessionTrace (with its budget).
+// Not thread-safe except request_cancel().
+#pragma once
+
+#include "engine/backend.h"
+#include "engine/sampler.h"
+#include "tokenizer/tokenizer.h"
+#include "trace/session_trace.h"
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lmscope::engine {
+
+struct SessionOptions {
+    SamplerSettings sampling;
+    trace::CapturePolicy capture;
+    uint64_t trace_budget = trace::SessionTrace::kDefaultBudget;
+    bool prefix_reuse = true;  // chat turns keep the common token prefix in the cache
+};
+
+class Session {
+public:
+    // Throws UsageError on invalid sampler settings or a tokenizer whose vocabulary does not
+    // match the model's.
+    Session(Backend& backend, const tok::Tokenizer& tokenizer, SessionOptions options = {});
+
+    const trace::StepTrace& prefill(std::span<const int32_t> ids);
+    const trace::StepTrace& decode();
+    void force(int32_t id);
+    void rewind(int32_t step);
+    // Empties the cache and the token list (the trace keeps every step; the next prefill
+    // starts a new root).
+    void reset();
+
+    void request_cancel() { cancel_.store(true); }
+
+    // The pending token is end-of-sequence or end-of-turn.
+    bool ends_turn() const;
+    const std::vector<int32_t>& tokens() const { return tokens_; }  // held in the cache
+    std::optional<int32_t> pending() const { return pending_; }
+    trace::Choice pending_how() const { return pending_how_; }
+    int32_t head() const { return head_; }  // last step on the current branch, -1 for none
+    int32_t n_ctx() const { return backend_.n_ctx(); }
+
+    const trace::SessionTrace& trace() const { return trace_; }
+    Sampler& sampler() { return sampler_; }
+    const trace::CapturePolicy& capture_policy() const { return options_.capture; }
+    void set_capture_policy(const trace::CapturePolicy& policy);
+    const tok::Tokenizer& tokenizer() const { return tokenizer_; }
+    Backend& backend() { return backend_; }
+
+private:
+    // One forward step feeding `ids` after the held tokens, then the sampler; traced.
+    const trace::StepTrace& step(std::span<const int32_t> ids, trace::Phase phase, trace::Choice fed_how,
+                                 int32_t reused, int32_t turn);
+    int32_t current_turn() const;
+    void note_piece(int32_t id);
+    void check_ids(std::span<const int32_t> ids) const;
+
+    Backend& backend_;
+    const tok::Tokenizer& tokenizer_;
+    SessionOptions options_;
+    Sampler sampler_;
+    trace::SessionTrace trace_;
+    std::atomic<bool> cancel_{false};
+
+    std::vector<int32_t> tokens_;  // the sequence in the cache, [kv_tokens]
+    std::vector<float> logits_;    // [n_vocab] the last row of the latest forward
+    std::optional<int32_t> pending_;
+    trace::Choice pending_how_ = trace::Choice::Greedy;
+    int32_t head_ = -1;
+};
+
+}  // namespace lmscope::engine

@@ -1,0 +1,344 @@
+// The Session on the fixture models (and the sample model when fetched): prefill and decode
+// traced, greedy equals the engine's argmax, seeded sampling repeats, force, rewind into a
+// branch, cancel leaves a session that continues exactly, the trace budget, trace round trip.
+#include "common/testing.h"
+#include "engine/cpu_backend.h"
+#include "engine/model.h"
+#include "engine/session.h"
+#include "tokenizer/tokenizer.h"
+#include "trace/trace_file.h"
+#include "util/error.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <memory>
+#include <thread>
+
+using namespace lmscope;
+using namespace lmscope::engine;
+
+namespace {
+
+struct Loaded {
+    std::shared_ptr<const Model> model;
+    std::unique_ptr<Backend> backend;
+    std::unique_ptr<tok::Tokenizer> tokenizer;
+};
+
+Loaded load(const std::string& path, KvType kv = KvType::F16) {
+    Loaded l;
+    l.model = Model::load(path);
+    BackendOptions o;
+    o.n_threads = 2;
+    o.kv_type = kv;
+    o.n_ctx = 256;
+    l.backend = make_cpu_backend(l.model, o);
+    l.tokenizer = tok::load_tokenizer(path);
+    return l;
+}
+
+SessionOptions greedy() {
+    SessionOptions o;
+    o.sampling.temperature = 0.0f;
+    return o;
+}
+
+SessionOptions sampled(uint64_t seed) {
+    SessionOptions o;
+    o.sampling.temperature = 0.9f;
+    o.sampling.top_k = 40;
+    o.sampling.top_p = 0.95f;
+    o.sampling.seed = seed;
+    return o;
+}
+
+const std::vector<int32_t> kPrompt = {1, 450, 4996, 17354, 1701, 29916};  // BOS + a few ids
+
+std::vector<int32_t> chosen_ids(const Session& s) {
+    std::vector<int32_t> out;
+    for (int32_t i : s.trace().path_to(s.head())) out.push_back(s.trace().step(i).logits.chosen);
+    return out;
+}
+
+int32_t argmax(std::span<const float> row) {
+    return int32_t(std::max_element(row.begin(), row.end()) - row.begin());
+}
+
+}  // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void prefill_then_decode_is_traced();
+    void greedy_matches_engine_argmax();
+    void seeded_sampling_repeats();
+    void force_feeds_the_forced_token();
+    void rewind_and_force_give_a_branch();
+    void cancel_leaves_a_session_that_continues();
+    void cancel_from_another_thread();
+    void quantized_cache_recorded();
+    void budget_applies();
+    void trace_round_trips();
+    void bad_requests_change_nothing();
+
+private:
+    std::string fx_;
+    std::vector<int32_t> prompt_;
+};
+
+void TestSession::init() {
+    fx_ = testing::testdata_file("models/fx-gqa.gguf");
+    LMSCOPE_REQUIRE_FILE(fx_, "../shared/testdata/models/fx-gqa.gguf");
+    prompt_ = kPrompt;
+    for (int32_t& id : prompt_) id %= 1024;
+}
+
+void TestSession::prefill_then_decode_is_traced() {
+    Loaded l = load(fx_);
+    SessionOptions o = greedy();
+    o.capture.mode = trace::CaptureMode::Full;
+    o.capture.logit_lens = true;
+    Session s(*l.backend, *l.tokenizer, o);
+    const trace::StepTrace& p = s.prefill(prompt_);
+    QCOMPARE(p.index, 0);
+    QCOMPARE(p.parent, -1);
+    QCOMPARE(p.phase, trace::Phase::Prefill);
+    QCOMPARE(p.tokens, prompt_);
+    QCOMPARE(p.kv.tokens, int32_t(prompt_.size()));
+    const model::ModelSpec& spec = l.model->spec();
+    QCOMPARE(p.attention.n_layer, spec.n_layer());
+    QCOMPARE(p.attention.planes.size(), size_t(spec.n_layer() * spec.n_head()));
+    QCOMPARE(p.attention.summaries.size(), size_t(spec.n_layer() * spec.n_head()) * prompt_.size());
+    QCOMPARE(p.layer_ms.size(), size_t(spec.n_layer()));
+    QCOMPARE(p.lens.size(), size_t(spec.n_layer() * o.capture.lens_top_k));
+    QVERIFY(!p.logits.stages.empty());
+    QCOMPARE(p.logits.stages.front().filter, trace::Filter::Raw);
+    QCOMPARE(p.logits.how, trace::Choice::Greedy);
+    QCOMPARE(p.logits.chosen, p.logits.top_before().front().id);
+    int32_t prev = p.logits.chosen;
+    for (int i = 1; i <= 4; ++i) {
+        const trace::StepTrace& d = s.decode();
+        QCOMPARE(d.index, i);
+        QCOMPARE(d.parent, i - 1);
+        QCOMPARE(d.phase, trace::Phase::Decode);
+        QCOMPARE(d.tokens, std::vector<int32_t>{prev});
+        QCOMPARE(d.fed_how, trace::Choice::Greedy);
+        QCOMPARE(d.first_pos, int32_t(prompt_.size()) + i - 1);
+        QCOMPARE(d.attention.planes.front().n_rows, 1);
+        QCOMPARE(d.kv.tokens, d.first_pos + 1);
+        // f16 cache: 2 (K, V) x kv heads x head dim x tokens x 2 bytes per layer
+        const uint64_t per_layer = 2ull * uint64_t(spec.n_head_kv()) * uint64_t(spec.head_dim()) * uint64_t(d.kv.tokens) * 2;
+        QCOMPARE(d.kv.bytes_per_layer, std::vector<uint64_t>(size_t(spec.n_layer()), per_layer));
+        QCOMPARE(d.kv.bytes_total, per_layer * uint64_t(spec.n_layer()));
+        prev = d.logits.chosen;
+    }
+    QCOMPARE(s.tokens().size(), prompt_.size() + 4);
+    QCOMPARE(*s.pending(), prev);
+    QVERIFY(!s.trace().piece(prev).empty() || l.tokenizer->token_bytes(prev, true).empty());
+    QCOMPARE(s.trace().model.file, std::string("fx-gqa.gguf"));
+    QCOMPARE(s.trace().model.header_sha256.size(), size_t(64));
+}
+
+void TestSession::greedy_matches_engine_argmax() {
+    Loaded l = load(fx_);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    s.prefill(prompt_);
+    for (int i = 0; i < 6; ++i) s.decode();
+    const std::vector<int32_t> seq = s.tokens();  // prompt + 6 fed
+    const std::vector<int32_t> chosen = chosen_ids(s);
+    // Teacher-forced over the whole sequence in one forward on a fresh backend.
+    Loaded ref = load(fx_);
+    const size_t n_vocab = size_t(l.model->spec().n_vocab());
+    std::vector<float> logits(seq.size() * n_vocab);
+    ref.backend->forward(seq, 0, {}, nullptr, logits, true, nullptr);
+    for (size_t step = 0; step < chosen.size(); ++step) {
+        const size_t row = prompt_.size() - 1 + step;
+        QCOMPARE(chosen[step], argmax(std::span<const float>(logits).subspan(row * n_vocab, n_vocab)));
+    }
+}
+
+void TestSession::seeded_sampling_repeats() {
+    std::vector<std::vector<int32_t>> runs;
+    for (uint64_t seed : {7u, 7u, 8u}) {
+        Loaded l = load(fx_);
+        Session s(*l.backend, *l.tokenizer, sampled(seed));
+        s.prefill(prompt_);
+        for (int i = 0; i < 12; ++i) QCOMPARE(s.decode().logits.how, trace::Choice::Sampled);
+        runs.push_back(chosen_ids(s));
+    }
+    QCOMPARE(runs[0], runs[1]);
+    QVERIFY(runs[0] != runs[2]);  // 13 draws from near-flat random-weight distributions
+}
+
+void TestSession::force_feeds_the_forced_token() {
+    Loaded l = load(fx_);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    const int32_t greedy_choice = s.prefill(prompt_).logits.chosen;
+    const int32_t forced = (greedy_choice + 1) % 1024;
+    s.force(forced);
+    QCOMPARE(*s.pending(), forced);
+    QCOMPARE(s.pending_how(), trace::Choice::Forced);
+    const trace::StepTrace& d = s.decode();
+    QCOMPARE(d.tokens, std::vector<int32_t>{forced});
+    QCOMPARE(d.fed_how, trace::Choice::Forced);
+    QCOMPARE(s.tokens().back(), forced);
+    QCOMPARE(s.trace().step(0).logits.chosen, greedy_choice);  // the sampler's pick stays recorded
+}
+
+void TestSession::rewind_and_force_give_a_branch() {
+    Loaded l = load(fx_);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    s.prefill(prompt_);
+    for (int i = 0; i < 3; ++i) s.decode();
+    const std::vector<int32_t> original = chosen_ids(s);  // steps 0..3
+    s.rewind(1);
+    QCOMPARE(s.head(), 1);
+    QCOMPARE(s.tokens().size(), prompt_.size() + 1);
+    QCOMPARE(l.backend->kv_tokens(), int32_t(prompt_.size() + 1));
+    QCOMPARE(*s.pending(), original[1]);
+    // Continuing without a force recomputes step 2 on the truncated cache: same choice.
+    const trace::StepTrace& again = s.decode();
+    QCOMPARE(again.parent, 1);
+    QCOMPARE(again.logits.chosen, original[2]);
+    QCOMPARE(again.logits.top_before(), s.trace().step(2).logits.top_before());
+    // Back to 1 again, force something else: a third child of step 1.
+    s.rewind(1);
+    const int32_t forced = (original[1] + 3) % 1024;
+    s.force(forced);
+    const trace::StepTrace& branch = s.decode();
+    QCOMPARE(branch.parent, 1);
+    QCOMPARE(branch.tokens, std::vector<int32_t>{forced});
+    QCOMPARE(branch.fed_how, trace::Choice::Forced);
+    QCOMPARE(s.trace().path_to(branch.index), (std::vector<int32_t>{0, 1, branch.index}));
+    QCOMPARE(s.trace().size(), size_t(6));
+    // A step of another branch is not reachable by truncation.
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.rewind(3));
+}
+
+void TestSession::cancel_leaves_a_session_that_continues() {
+    Loaded a = load(fx_);
+    Session plain(*a.backend, *a.tokenizer, sampled(3));
+    plain.prefill(prompt_);
+    for (int i = 0; i < 4; ++i) plain.decode();
+
+    Loaded b = load(fx_);
+    Session s(*b.backend, *b.tokenizer, sampled(3));
+    s.request_cancel();
+    QVERIFY_THROWS_EXCEPTION(CancelledError, s.prefill(prompt_));
+    QCOMPARE(s.trace().size(), size_t(0));
+    QCOMPARE(b.backend->kv_tokens(), 0);
+    s.prefill(prompt_);
+    s.decode();
+    s.request_cancel();
+    const std::vector<int32_t> before = s.tokens();
+    QVERIFY_THROWS_EXCEPTION(CancelledError, s.decode());
+    QCOMPARE(s.tokens(), before);
+    QCOMPARE(b.backend->kv_tokens(), int32_t(before.size()));
+    QCOMPARE(s.trace().size(), size_t(2));
+    for (int i = 0; i < 3; ++i) s.decode();
+    QCOMPARE(chosen_ids(s), chosen_ids(plain));  // no random draw was spent on the cancelled step
+    for (size_t i = 0; i < s.trace().size(); ++i)
+        QCOMPARE(s.trace().step(int32_t(i)).logits, plain.trace().step(int32_t(i)).logits);
+}
+
+void TestSession::cancel_from_another_thread() {
+    // Whether the cancel lands inside the prefill or after it, the session must stay consistent.
+    Loaded l = load(fx_);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    std::vector<int32_t> long_prompt;
+    for (int i = 0; i < 200; ++i) long_prompt.push_back((i * 37 + 1) % 1024);
+    std::thread canceller([&s] { s.request_cancel(); });
+    bool cancelled = false;
+    try {
+        s.prefill(long_prompt);
+    } catch (const CancelledError&) {
+        cancelled = true;
+    }
+    canceller.join();
+    if (cancelled) {
+        QCOMPARE(s.trace().size(), size_t(0));
+        QCOMPARE(l.backend->kv_tokens(), 0);
+    } else {
+        QCOMPARE(s.trace().size(), size_t(1));
+        QCOMPARE(l.backend->kv_tokens(), 200);
+        s.reset();
+        try {
+            s.prefill(long_prompt);  // consumes the pending cancel request
+            QFAIL("a cancel requested between steps must stop the next one");
+        } catch (const CancelledError&) {
+        }
+    }
+    const trace::StepTrace& p = s.prefill(long_prompt);
+    QCOMPARE(p.kv.tokens, 200);
+    Loaded ref = load(fx_);
+    Session clean(*ref.backend, *ref.tokenizer, greedy());
+    QCOMPARE(p.logits, clean.prefill(long_prompt).logits);
+}
+
+void TestSession::quantized_cache_recorded() {
+    Loaded l = load(fx_, KvType::Q8_0);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    const trace::StepTrace& p = s.prefill(prompt_);
+    QCOMPARE(trace::kv_dtype_name(p.kv.dtype), std::string_view("q8_0"));
+    const model::ModelSpec& spec = l.model->spec();
+    // q8_0: 34 bytes per 32 values
+    const uint64_t per_layer = 2ull * uint64_t(spec.n_head_kv()) * uint64_t(spec.head_dim() / 32) * 34 * prompt_.size();
+    QCOMPARE(p.kv.bytes_total, per_layer * uint64_t(spec.n_layer()));
+}
+
+void TestSession::budget_applies() {
+    Loaded l = load(fx_);
+    SessionOptions o = greedy();
+    o.capture.mode = trace::CaptureMode::Full;
+    o.trace_budget = 64 * 1024;
+    Session s(*l.backend, *l.tokenizer, o);
+    s.prefill(prompt_);
+    for (int i = 0; i < 30; ++i) s.decode();
+    const trace::SessionTrace& t = s.trace();
+    QVERIFY(t.dropped_steps() > 0);
+    QVERIFY(t.held_bytes() <= t.budget());
+    QVERIFY(t.step(0).attention.planes_dropped);
+    QVERIFY(!t.step(0).attention.summaries.empty());
+    QVERIFY(!t.steps().back().attention.planes_dropped);
+}
+
+void TestSession::trace_round_trips() {
+    Loaded l = load(fx_);
+    SessionOptions o = sampled(11);
+    o.capture.full_pairs = {{0, 1}, {2, 7}};
+    o.capture.logit_lens = true;
+    Session s(*l.backend, *l.tokenizer, o);
+    s.prefill(prompt_);
+    for (int i = 0; i < 3; ++i) s.decode();
+    s.rewind(1);
+    s.force(5);
+    s.decode();
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("s.trace").toStdString();
+    trace::save_trace(s.trace(), path);
+    QVERIFY(trace::load_trace(path) == s.trace());
+}
+
+void TestSession::bad_requests_change_nothing() {
+    Loaded l = load(fx_);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.decode());
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.force(3));
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.rewind(0));
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.prefill(std::vector<int32_t>{}));
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.prefill(std::vector<int32_t>{1, 1024}));
+    QCOMPARE(s.trace().size(), size_t(0));
+    s.prefill(prompt_);
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.force(-1));
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.rewind(4));
+    std::vector<int32_t> too_long(300, 5);
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.prefill(too_long));  // n_ctx is 256
+    QCOMPARE(s.tokens(), prompt_);
+    QCOMPARE(s.trace().size(), size_t(1));
+}
+
+QTEST_APPLESS_MAIN(TestSession)
+#include "test_session.moc"
