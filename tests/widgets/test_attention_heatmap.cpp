@@ -1,0 +1,119 @@
+// The attention heatmap: cells hold the trace's weights, future cells are masked (NaN over a
+// hatched background), the selected query row appears as bars, controls drive the selection,
+// clicking a cell selects its query, and the hover text names both tokens and the weight.
+#include "sample_trace.h"
+#include "widgets/attention_heatmap.h"
+
+#include <QCheckBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace lmscope::widgets;
+using namespace lmscope::test;
+
+class TestAttentionHeatmap : public QObject {
+    Q_OBJECT
+private slots:
+    void cellsEqualWeights_data() {
+        QTest::addColumn<int>("layer");
+        QTest::addColumn<int>("head");
+        for (int l = 0; l < kLayers; ++l)
+            for (int h = 0; h < kHeads; ++h) QTest::addRow("L%d H%d", l, h) << l << h;
+    }
+    void cellsEqualWeights() {
+        QFETCH(int, layer);
+        QFETCH(int, head);
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(sample_steps()));
+        AttentionHeatmap view(&m);
+        m.setSelectedHead(layer, head);
+        QCOMPARE(view.layerBox()->value(), layer);
+        QCOMPARE(view.headBox()->value(), head);
+        QCPColorMapData* data = view.colorMap()->data();
+        QCOMPARE(data->keySize(), kTokens);
+        QCOMPARE(data->valueSize(), kTokens);
+        QVERIFY(!view.colorMap()->interpolate());
+        for (int q = 0; q < kTokens; ++q)
+            for (int k = 0; k < kTokens; ++k) {
+                const double cell = data->cell(k, q);
+                if (k > q) QVERIFY2(std::isnan(cell), "masked cell must be masked");
+                else QCOMPARE(float(cell), stored_weight(layer, head, q, k));
+            }
+        // Masked cells are transparent over a hatched background.
+        QCOMPARE(view.colorMap()->gradient().nanHandling(), QCPColorGradient::nhTransparent);
+        QCOMPARE(view.plot()->axisRect(0)->backgroundBrush().style(), Qt::BDiagPattern);
+        // The selected query (the last token) as bars.
+        QCOMPARE(view.rowBars()->data()->size(), kTokens);
+        for (int k = 0; k < kTokens; ++k)
+            QCOMPARE(float(view.rowBars()->data()->at(k)->value), stored_weight(layer, head, kTokens - 1, k));
+    }
+
+    void controlsDriveSelection() {
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(sample_steps()));
+        AttentionHeatmap view(&m);
+        view.layerBox()->setValue(2);
+        view.headBox()->setValue(1);
+        QCOMPARE(m.selectedLayer(), 2);
+        QCOMPARE(m.selectedHead(), 1);
+        QCOMPARE(view.headBox()->maximum(), kHeads - 1);
+        QCOMPARE(view.layerBox()->maximum(), kLayers - 1);
+
+        view.meanBox()->setChecked(true);
+        QVERIFY(view.meanOverHeads());
+        QVERIFY(!view.headBox()->isEnabled());
+        double sum = 0;
+        for (int h = 0; h < kHeads; ++h) sum += stored_weight(2, h, 3, 1);
+        QVERIFY(std::abs(view.colorMap()->data()->cell(1, 3) - sum / kHeads) < 1e-6);
+        QVERIFY(std::isnan(view.colorMap()->data()->cell(4, 3)));
+    }
+
+    void clickAndHover() {
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(sample_steps()));
+        AttentionHeatmap view(&m);
+        view.resize(700, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.plot()->replot();
+        QSignalSpy spy(&view, &AttentionHeatmap::cellClicked);
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, view.cellCenter(2, 1).toPoint());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), 2);
+        QCOMPARE(spy.at(0).at(1).toInt(), 1);
+        QCOMPARE(m.selectedQuery(), 2);
+        QCOMPARE(view.rowBars()->data()->size(), 3);
+
+        QCOMPARE(view.cellDescription(2, 1),
+                 QStringLiteral("query '␣bank' (2) → key '␣river' (1): %1").arg(stored_weight(0, 0, 2, 1), 0, 'g', 4));
+        QVERIFY(view.cellDescription(1, 2).contains(QStringLiteral("masked")));
+        QVERIFY(view.cellDescription(9, 0).isEmpty());
+    }
+
+    void uncapturedRowsAndSnapshot() {
+        QVector<StepView> steps = sample_steps();
+        steps[1].planes.clear();
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(steps));
+        AttentionHeatmap view(&m);
+        QVERIFY(std::isnan(view.colorMap()->data()->cell(0, 4)));
+        QVERIFY(view.cellDescription(4, 0).contains(QStringLiteral("not recorded")));
+        QCOMPARE(view.table().rows.size(), 4 * 5 / 2 + 6);  // prefill triangle + row 5
+
+        QVERIFY(m.setSteps(sample_steps()));
+        m.setSelectedHead(1, 2);
+        m.setSelectedQuery(3);
+        view.resize(760, 860);
+        view.plot()->replot();
+        QVERIFY(view.grab().toImage().save(snapshot_path(QStringLiteral("attention_heatmap"))));
+    }
+};
+
+QTEST_MAIN(TestAttentionHeatmap)
+#include "test_attention_heatmap.moc"

@@ -1,0 +1,79 @@
+// The attention heatmap of one (layer, head), or the mean of a layer's heads: query positions
+// as rows (top to bottom) by key positions as columns, one cell per weight, no interpolation.
+// Masked future cells (key after query) are hatched; rows the trace did not capture are grey.
+// Tokens label both axes; hovering a cell shows "query 'x' (pos) → key 'y' (pos): weight";
+// clicking a cell selects its query row, whose weights are drawn as bars underneath.
+// Layer, head and "mean over heads" follow and drive the TraceModel's selection.
+#pragma once
+
+#include "widgets/export.h"
+#include "widgets/trace_model.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QCPAxisRect;
+class QCPBars;
+class QCPColorMap;
+class QCPColorScale;
+class QCPItemRect;
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+class QSpinBox;
+
+namespace lmscope::widgets {
+
+class AttentionHeatmap : public QWidget {
+    Q_OBJECT
+public:
+    explicit AttentionHeatmap(TraceModel* model, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return plot_; }
+    QCPColorMap* colorMap() const { return map_; }  // cell (key, query); NaN: masked or not captured
+    QCPBars* rowBars() const { return bars_; }      // the selected query row, key -> weight
+    QSpinBox* layerBox() const { return layer_box_; }
+    QSpinBox* headBox() const { return head_box_; }
+    QCheckBox* meanBox() const { return mean_box_; }
+    const AttentionMatrix& matrix() const { return matrix_; }
+
+    bool meanOverHeads() const;
+    void setMeanOverHeads(bool on);
+    // "query 'bank' (2) → key 'The' (0): 0.125" (or masked / not recorded).
+    QString cellDescription(qint32 query, qint32 key) const;
+    // Where cell (query, key) is drawn, in plot() pixels.
+    QPointF cellCenter(qint32 query, qint32 key) const;
+    ChartTable table() const;  // the shown matrix, one row per (query, key)
+
+signals:
+    void cellClicked(qint32 query, qint32 key);
+
+private:
+    void buildControls();
+    void buildPlot();
+    void rebuild();      // new matrix: steps, current step, layer/head or mean changed
+    void updateRow();    // the selected query row changed
+    void syncControls();
+    void setTicks();
+    bool cellAt(const QPointF& pixel, qint32* query, qint32* key) const;
+    void onMouseMove(QMouseEvent* e);
+    void onMousePress(QMouseEvent* e);
+
+    TraceModel* model_;
+    QSpinBox* layer_box_ = nullptr;
+    QSpinBox* head_box_ = nullptr;
+    QCheckBox* mean_box_ = nullptr;
+    QLabel* group_label_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+    QCPAxisRect* map_rect_ = nullptr;
+    QCPColorMap* map_ = nullptr;
+    QCPColorScale* scale_ = nullptr;
+    QCPAxisRect* row_rect_ = nullptr;
+    QCPBars* bars_ = nullptr;
+    QCPItemRect* row_marker_ = nullptr;
+    QVector<QCPItemRect*> uncaptured_;  // grey bands over rows without data
+    AttentionMatrix matrix_;
+    bool syncing_ = false;  // controls being set from the model
+};
+
+}  // namespace lmscope::widgets

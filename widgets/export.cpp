@@ -1,0 +1,113 @@
+#include "widgets/export.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QWidget>
+#include <qcustomplot.h>
+
+namespace lmscope::widgets {
+namespace {
+
+bool fail(QString* error, const QString& message) {
+    if (error) *error = message;
+    return false;
+}
+
+// Opens `file` for writing, runs `write`, commits; any failure names the path and the reason.
+template <typename Write>
+bool atomic_write(const QString& path, QString* error, Write write) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(error, QCoreApplication::translate("Export", "%1: cannot write: %2").arg(path, file.errorString()));
+    if (!write(file)) {
+        file.cancelWriting();
+        return fail(error, QCoreApplication::translate("Export", "%1: could not render the image").arg(path));
+    }
+    if (!file.commit()) return fail(error, QCoreApplication::translate("Export", "%1: cannot write: %2").arg(path, file.errorString()));
+    return true;
+}
+
+QString csv_field(const QVariant& v) {
+    QString s = v.toString();
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')) ||
+        s.contains(QLatin1Char('\r'))) {
+        s.replace(QLatin1String("\""), QLatin1String("\"\""));
+        s = QLatin1Char('"') + s + QLatin1Char('"');
+    }
+    return s;
+}
+
+}  // namespace
+
+bool save_plot_png(QCustomPlot* plot, const QString& path, QString* error, double scale) {
+    if (!plot) return fail(error, QCoreApplication::translate("Export", "%1: no chart to save").arg(path));
+    const QPixmap pixmap = plot->toPixmap(plot->width(), plot->height(), scale);
+    return atomic_write(path, error, [&](QSaveFile& f) { return pixmap.save(&f, "PNG"); });
+}
+
+bool save_plot_pdf(QCustomPlot* plot, const QString& path, QString* error) {
+    if (!plot) return fail(error, QCoreApplication::translate("Export", "%1: no chart to save").arg(path));
+    return atomic_write(path, error, [&](QSaveFile& f) {
+        QPdfWriter writer(&f);
+        writer.setResolution(72);  // one unit = one point = one widget pixel
+        writer.setPageSize(QPageSize(QSizeF(plot->width(), plot->height()), QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setCreator(QStringLiteral("lmscope"));
+        QCPPainter painter;
+        if (!painter.begin(&writer)) return false;
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        plot->toPainter(&painter, plot->width(), plot->height());
+        return painter.end();
+    });
+}
+
+bool save_widget_png(QWidget* widget, const QString& path, QString* error) {
+    if (!widget) return fail(error, QCoreApplication::translate("Export", "%1: nothing to save").arg(path));
+    const QPixmap pixmap = widget->grab();
+    return atomic_write(path, error, [&](QSaveFile& f) { return pixmap.save(&f, "PNG"); });
+}
+
+QString table_to_csv(const ChartTable& table) {
+    QString out;
+    QStringList header;
+    for (const QString& c : table.columns) header << csv_field(c);
+    out += header.join(QLatin1Char(',')) + QLatin1String("\r\n");
+    for (const QVector<QVariant>& row : table.rows) {
+        QStringList fields;
+        for (const QVariant& v : row) fields << csv_field(v);
+        out += fields.join(QLatin1Char(',')) + QLatin1String("\r\n");
+    }
+    return out;
+}
+
+QByteArray table_to_json(const ChartTable& table) {
+    QJsonArray rows;
+    for (const QVector<QVariant>& row : table.rows) {
+        QJsonArray r;
+        for (const QVariant& v : row) r.append(QJsonValue::fromVariant(v));
+        rows.append(r);
+    }
+    QJsonObject o;
+    o.insert(QStringLiteral("title"), table.title);
+    o.insert(QStringLiteral("columns"), QJsonArray::fromStringList(table.columns));
+    o.insert(QStringLiteral("rows"), rows);
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+bool save_table_csv(const ChartTable& table, const QString& path, QString* error) {
+    const QByteArray bytes = table_to_csv(table).toUtf8();
+    return atomic_write(path, error, [&](QSaveFile& f) { return f.write(bytes) == bytes.size(); });
+}
+
+bool save_table_json(const ChartTable& table, const QString& path, QString* error) {
+    const QByteArray bytes = table_to_json(table);
+    return atomic_write(path, error, [&](QSaveFile& f) { return f.write(bytes) == bytes.size(); });
+}
+
+}  // namespace lmscope::widgets
