@@ -1,0 +1,88 @@
+#include "engine/attention.h"
+
+#include "engine/ops.h"
+#include "gguf/quant.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace lmscope::engine {
+
+Attention::Attention(ThreadPool& pool, const kernels::Kernels& k, int32_t n_head,
+                     int32_t n_kv_head, int32_t head_dim)
+    : pool_(pool), k_(k), n_head_(n_head), n_kv_head_(n_kv_head), head_dim_(head_dim),
+      scores_(size_t(pool.size())), vtmp_(size_t(pool.size())), qq_(size_t(pool.size())) {}
+
+void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows,
+                    int32_t pos0, float* out, const AttentionCapture& cap) {
+    const KvType type = cache.shape().type;
+    const int32_t group = n_head_ / n_kv_head_;  // query heads per kv head
+    const float scale = 1.0f / std::sqrt(float(head_dim_));
+    const int32_t n_keys_all = pos0 + n_rows;
+    const int64_t hd = head_dim_;
+    const int64_t nb = hd / kernels::kQ8Block;
+    const gguf::TensorType st = kv_storage_type(type);
+
+    pool_.parallel_for(int64_t(n_head_) * n_rows, 1, [&](int64_t b, int64_t e, int ti) {
+        std::vector<float>& sc = scores_[size_t(ti)];
+        std::vector<float>& vt = vtmp_[size_t(ti)];
+        std::vector<kernels::BlockQ8>& qq = qq_[size_t(ti)];
+        sc.resize(size_t(n_keys_all));
+        vt.resize(size_t(hd));
+        qq.resize(size_t(nb));
+        for (int64_t task = b; task < e; ++task) {
+            const int32_t h = int32_t(task / n_rows), t = int32_t(task % n_rows);
+            const int32_t kvh = h / group;
+            const int32_t n_keys = pos0 + t + 1;  // causal: keys 0 .. query position
+            const float* qv = q + (int64_t(t) * n_head_ + h) * hd;
+            // scores[j] = q . K[j] / sqrt(head_dim)
+            if (type == KvType::F16) {
+                for (int32_t j = 0; j < n_keys; ++j)
+                    sc[size_t(j)] = scale * k_.dot_f16(reinterpret_cast<const uint16_t*>(cache.k_row(layer, j, kvh)), qv, hd);
+            } else {
+                k_.quantize_q8(qv, qq.data(), hd);
+                auto dot = type == KvType::Q8_0 ? k_.dot_q8_0 : k_.dot_q4_0;
+                for (int32_t j = 0; j < n_keys; ++j)
+                    sc[size_t(j)] = scale * dot(cache.k_row(layer, j, kvh), qq.data(), nb);
+            }
+            ops::softmax(sc.data(), n_keys);
+            // out = sum_j w[j] V[j]
+            float* o = out + (int64_t(t) * n_head_ + h) * hd;
+            std::memset(o, 0, size_t(hd) * sizeof(float));
+            for (int32_t j = 0; j < n_keys; ++j) {
+                const float wj = sc[size_t(j)];
+                if (type == KvType::F16) {
+                    k_.axpy_f16(wj, reinterpret_cast<const uint16_t*>(cache.v_row(layer, j, kvh)), o, hd);
+                } else {
+                    gguf::dequantize_row(st, cache.v_row(layer, j, kvh), vt.data(), hd);
+                    k_.axpy_f32(wj, vt.data(), o, hd);
+                }
+            }
+            if (!cap.capture) continue;
+            trace::StepCapture& c = *cap.capture;
+            if (cap.summaries) {
+                trace::HeadSummary s;
+                double ent = 0.0;
+                for (int32_t j = 0; j < n_keys; ++j) {
+                    const float wj = sc[size_t(j)];
+                    if (wj > s.max_weight) {
+                        s.max_weight = wj;
+                        s.argmax_key = j;
+                    }
+                    if (wj > 0.0f) ent -= double(wj) * std::log(double(wj));
+                }
+                s.entropy = float(ent);
+                c.summaries[(size_t(layer) * size_t(n_head_) + size_t(h)) * size_t(n_rows) + size_t(t)] = s;
+            }
+            const int32_t pi = cap.plane_of_head ? (*cap.plane_of_head)[size_t(h)] : -1;
+            if (pi >= 0) {
+                // plane weights [n_rows][n_keys_all], zero past the query position
+                float* row = c.planes[size_t(pi)].weights.data() + size_t(t) * size_t(n_keys_all);
+                std::memcpy(row, sc.data(), size_t(n_keys) * sizeof(float));
+                std::memset(row + n_keys, 0, size_t(n_keys_all - n_keys) * sizeof(float));
+            }
+        }
+    });
+}
+
+}  // namespace lmscope::engine

@@ -1,0 +1,39 @@
+// Causal self-attention of one layer over the KV cache, with the capture the policy asks for.
+#pragma once
+
+#include "engine/kernels.h"
+#include "engine/kv_cache.h"
+#include "engine/thread_pool.h"
+#include "trace/capture.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace lmscope::engine {
+
+struct AttentionCapture {
+    trace::StepCapture* capture = nullptr;  // null: capture nothing
+    bool summaries = false;                 // fill capture->summaries for this layer
+    const std::vector<int32_t>* plane_of_head = nullptr;  // [head] -> index in capture->planes or -1
+};
+
+class Attention {
+public:
+    Attention(ThreadPool& pool, const kernels::Kernels& k, int32_t n_head, int32_t n_kv_head,
+              int32_t head_dim);
+
+    // q: [n_rows][n_head][head_dim] (roped). The cache holds this layer's K/V for positions
+    // [0, pos0 + n_rows). out: [n_rows][n_head][head_dim].
+    void run(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows, int32_t pos0,
+             float* out, const AttentionCapture& cap);
+
+private:
+    ThreadPool& pool_;
+    const kernels::Kernels& k_;
+    int32_t n_head_, n_kv_head_, head_dim_;
+    std::vector<std::vector<float>> scores_;  // [thread][n_keys] one row of scores / weights
+    std::vector<std::vector<float>> vtmp_;    // [thread][head_dim] a dequantized V row
+    std::vector<std::vector<kernels::BlockQ8>> qq_;  // [thread][head_dim / 32] quantized query
+};
+
+}  // namespace lmscope::engine

@@ -1,0 +1,72 @@
+// The Backend interface: one loaded model on one device, with its KV cache, computing forward
+// steps. The CPU backend (cpu_backend.h) is the reference; a CUDA backend implements the same
+// interface and is held to the CPU's results within tolerance.
+//
+// A forward step feeds tokens at positions pos0 .. pos0+n-1 on top of the first pos0 cached
+// positions, appends their K/V to the cache, returns logits and fills a trace::StepCapture as
+// the capture policy asks (only what is asked is copied out).
+#pragma once
+
+#include "engine/kv_cache.h"
+#include "trace/capture.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lmscope::engine {
+
+class Model;
+
+struct BackendOptions {
+    int n_threads = 0;            // CPU worker threads; 0 = every core this process may use
+    KvType kv_type = KvType::F16; // KV cache storage
+    int32_t n_ctx = 0;            // positions the cache may hold; 0 = the model's context length
+};
+
+// The cache as the trace and the UI report it.
+struct KvStats {
+    KvType type = KvType::F16;
+    int32_t n_tokens = 0;                 // positions held
+    int32_t n_ctx = 0;                    // positions it may hold
+    size_t bytes_per_token = 0;           // K + V of all layers for one position
+    std::vector<size_t> layer_bytes;      // [layer] bytes held (K + V)
+    size_t total_bytes = 0;               // sum of layer_bytes
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+
+    // "cpu (avx512, 2 threads)"
+    virtual std::string name() const = 0;
+    virtual const Model& model() const = 0;
+
+    // One forward step.
+    //   tokens     : the n >= 1 ids fed (each in [0, n_vocab))
+    //   pos0       : position of tokens[0]; pos0 <= kv_tokens(). The cache is first truncated
+    //                to pos0 (so rewinding is just a smaller pos0), and pos0 + n <= n_ctx().
+    //   policy     : what to capture; ignored when capture is null
+    //   capture    : filled (reset first) when not null: attention planes and summaries per
+    //                the policy, logit lens of the last row, layer_ms, total_ms
+    //   logits_out : all_logits ? [n][n_vocab] : [n_vocab] (logits after the last token)
+    //   cancel     : checked before each layer; when set, the cache is truncated back to pos0
+    //                and lmscope::CancelledError is thrown
+    // Throws UsageError on bad ids, positions or buffer sizes (the cache is left unchanged).
+    virtual void forward(std::span<const int32_t> tokens, int32_t pos0,
+                         const trace::CapturePolicy& policy, trace::StepCapture* capture,
+                         std::span<float> logits_out, bool all_logits,
+                         const std::atomic<bool>* cancel) = 0;
+
+    virtual int32_t n_ctx() const = 0;
+    virtual int32_t kv_tokens() const = 0;
+    // Forgets positions >= n (n <= kv_tokens()); throws UsageError otherwise.
+    virtual void kv_truncate(int32_t n) = 0;
+    virtual KvStats kv_stats() const = 0;
+};
+
+}  // namespace lmscope::engine

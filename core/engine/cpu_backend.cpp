@@ -1,0 +1,337 @@
+#include "engine/cpu_backend.h"
+
+#include "engine/attention.h"
+#include "engine/kernels.h"
+#include "engine/matmul.h"
+#include "engine/model.h"
+#include "engine/ops.h"
+#include "engine/thread_pool.h"
+#include "gguf/quant.h"
+#include "util/cpu_info.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+namespace lmscope::engine {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// The weights of one layer as matmul operands, and its norm/bias vectors as float.
+struct LayerOps {
+    Linear wq, wk, wv, wo, gate, up, down;
+    std::vector<float> attn_norm, ffn_norm;  // [n_embd]
+    std::vector<float> bq, bk, bv;           // [n_head*hd], [n_kv*hd], [n_kv*hd]; empty: none
+};
+
+std::vector<float> to_float(const gguf::TensorInfo* t) {
+    if (!t) return {};
+    return gguf::dequantize(*t);
+}
+
+class CpuBackend final : public Backend {
+public:
+    CpuBackend(std::shared_ptr<const Model> model, const BackendOptions& o);
+
+    std::string name() const override;
+    const Model& model() const override { return *model_; }
+    void forward(std::span<const int32_t> tokens, int32_t pos0, const trace::CapturePolicy& policy,
+                 trace::StepCapture* capture, std::span<float> logits_out, bool all_logits,
+                 const std::atomic<bool>* cancel) override;
+    int32_t n_ctx() const override { return cache_.n_ctx(); }
+    int32_t kv_tokens() const override { return cache_.n_tokens(); }
+    void kv_truncate(int32_t n) override { cache_.truncate(n); }
+    KvStats kv_stats() const override;
+
+private:
+    void check_request(std::span<const int32_t> tokens, int32_t pos0, std::span<float> logits_out,
+                       bool all_logits) const;
+    void prepare_capture(const trace::CapturePolicy& policy, trace::StepCapture& c, int32_t n_rows,
+                         int32_t pos0);
+    void layer(int32_t l, int32_t n, int32_t pos0, const AttentionCapture& cap);
+    // logits of rows [r0, r0 + n_out) of x (final norm + head) into out [n_out][n_vocab]
+    void head(const float* x_rows, int32_t n_out, float* out);
+    void logit_lens(const float* x_row, int32_t k, trace::LensEntry* out);
+
+    std::shared_ptr<const Model> model_;
+    const model::ModelSpec& spec_;
+    ThreadPool pool_;
+    const kernels::Kernels& k_;
+    MatMul mm_;
+    KvCache cache_;
+    Attention attn_;
+
+    // dimensions
+    int32_t n_embd_, n_head_, n_kv_, hd_, n_ff_, n_vocab_, n_layer_, n_rot_;
+    float eps_;
+    bool neox_;
+    std::vector<float> inv_freq_;  // [n_rot / 2]
+
+    std::vector<LayerOps> layers_;
+    Linear tok_embd_, output_;
+    std::vector<float> output_norm_;  // [n_embd]
+
+    // activations of one step (n = rows fed)
+    std::vector<float> x_;     // [n][n_embd] residual stream
+    std::vector<float> xn_;    // [n][n_embd] normed
+    std::vector<float> q_;     // [n][n_head][hd]
+    std::vector<float> k_new_; // [n][n_kv][hd]
+    std::vector<float> v_new_; // [n][n_kv][hd]
+    std::vector<float> att_;   // [n][n_head][hd]
+    std::vector<float> tmp_;   // [n][n_embd] projection output
+    std::vector<float> g_;     // [n][n_ff]
+    std::vector<float> u_;     // [n][n_ff]
+    std::vector<float> lens_x_;       // [n_embd] normed residual of the last row
+    std::vector<float> lens_logits_;  // [n_vocab] lens probabilities
+    std::vector<int32_t> lens_idx_;   // [n_vocab] token ids sorted by lens probability
+    std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1
+    std::vector<int32_t> plane_index_;    // [head] -> plane index or -1, the current layer
+};
+
+CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions& o)
+    : model_(std::move(model)),
+      spec_(model_->spec()),
+      pool_(o.n_threads > 0 ? o.n_threads : hardware_threads()),
+      k_(kernels::best()),
+      mm_(pool_, k_),
+      cache_(KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
+             o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train()),
+      attn_(pool_, k_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim()) {
+    const model::ModelSpec& s = spec_;
+    n_embd_ = s.n_embd();
+    n_head_ = s.n_head();
+    n_kv_ = s.n_head_kv();
+    hd_ = s.head_dim();
+    n_ff_ = s.n_ff();
+    n_vocab_ = s.n_vocab();
+    n_layer_ = s.n_layer();
+    n_rot_ = s.n_rot();
+    eps_ = float(s.hp.rms_eps);
+    neox_ = s.rope_style == model::RopeStyle::NeoX;
+    inv_freq_ = s.rope_inv_freq;
+
+    const model::Weights& w = model_->weights();
+    tok_embd_ = Linear::from(*w.token_embd);
+    output_ = Linear::from(*w.output);
+    output_norm_ = to_float(w.output_norm);
+    layers_.resize(size_t(n_layer_));
+    for (int32_t l = 0; l < n_layer_; ++l) {
+        const model::LayerWeights& lw = w.layers[size_t(l)];
+        LayerOps& L = layers_[size_t(l)];
+        L.wq = Linear::from(*lw.wq);
+        L.wk = Linear::from(*lw.wk);
+        L.wv = Linear::from(*lw.wv);
+        L.wo = Linear::from(*lw.wo);
+        L.gate = Linear::from(*lw.ffn_gate);
+        L.up = Linear::from(*lw.ffn_up);
+        L.down = Linear::from(*lw.ffn_down);
+        L.attn_norm = to_float(lw.attn_norm);
+        L.ffn_norm = to_float(lw.ffn_norm);
+        L.bq = to_float(lw.bq);
+        L.bk = to_float(lw.bk);
+        L.bv = to_float(lw.bv);
+    }
+}
+
+std::string CpuBackend::name() const {
+    return std::string("cpu (") + k_.name + ", " + std::to_string(pool_.size()) + " threads)";
+}
+
+KvStats CpuBackend::kv_stats() const {
+    KvStats s;
+    s.type = cache_.shape().type;
+    s.n_tokens = cache_.n_tokens();
+    s.n_ctx = cache_.n_ctx();
+    s.bytes_per_token = cache_.shape().bytes(1);
+    s.layer_bytes.resize(size_t(n_layer_));
+    for (int32_t l = 0; l < n_layer_; ++l) s.layer_bytes[size_t(l)] = cache_.layer_bytes(l);
+    s.total_bytes = cache_.total_bytes();
+    return s;
+}
+
+void CpuBackend::check_request(std::span<const int32_t> tokens, int32_t pos0,
+                               std::span<float> logits_out, bool all_logits) const {
+    if (tokens.empty()) throw UsageError("forward: no tokens");
+    if (pos0 < 0 || pos0 > cache_.n_tokens())
+        throw UsageError("forward: position " + std::to_string(pos0) + " is past the " +
+                         std::to_string(cache_.n_tokens()) + " cached positions");
+    if (int64_t(pos0) + int64_t(tokens.size()) > int64_t(cache_.n_ctx()))
+        throw UsageError("forward: " + std::to_string(int64_t(pos0) + int64_t(tokens.size())) +
+                         " positions exceed the context of " + std::to_string(cache_.n_ctx()));
+    for (size_t i = 0; i < tokens.size(); ++i)
+        if (tokens[i] < 0 || tokens[i] >= n_vocab_)
+            throw UsageError("forward: token id " + std::to_string(tokens[i]) + " at index " +
+                             std::to_string(i) + " is outside the vocabulary [0, " +
+                             std::to_string(n_vocab_) + ")");
+    const size_t want = (all_logits ? tokens.size() : 1) * size_t(n_vocab_);
+    if (logits_out.size() != want)
+        throw UsageError("forward: logits buffer holds " + std::to_string(logits_out.size()) +
+                         " floats, expected " + std::to_string(want));
+}
+
+void CpuBackend::prepare_capture(const trace::CapturePolicy& policy, trace::StepCapture& c,
+                                 int32_t n, int32_t pos0) {
+    c = trace::StepCapture{};
+    c.n_layer = n_layer_;
+    c.n_head = n_head_;
+    c.n_rows = n;
+    c.layer_ms.assign(size_t(n_layer_), 0.0);
+    if (policy.wants_summary())
+        c.summaries.assign(size_t(n_layer_) * size_t(n_head_) * size_t(n), trace::HeadSummary{});
+    plane_of_head_.assign(size_t(n_layer_) * size_t(n_head_), -1);
+    for (int32_t l = 0; l < n_layer_; ++l)
+        for (int32_t h = 0; h < n_head_; ++h) {
+            if (!policy.wants_full(l, h)) continue;
+            plane_of_head_[size_t(l) * size_t(n_head_) + size_t(h)] = int32_t(c.planes.size());
+            trace::AttentionPlane p;
+            p.at = {l, h};
+            p.first_row_pos = pos0;
+            p.n_rows = n;
+            p.n_keys = pos0 + n;
+            p.weights.assign(size_t(n) * size_t(pos0 + n), 0.0f);
+            c.planes.push_back(std::move(p));
+        }
+    if (policy.logit_lens) {
+        const int32_t k = std::clamp(policy.lens_top_k, 1, n_vocab_);
+        c.lens.assign(size_t(n_layer_) * size_t(k), trace::LensEntry{});
+    }
+}
+
+void CpuBackend::forward(std::span<const int32_t> tokens, int32_t pos0,
+                         const trace::CapturePolicy& policy, trace::StepCapture* capture,
+                         std::span<float> logits_out, bool all_logits,
+                         const std::atomic<bool>* cancel) {
+    check_request(tokens, pos0, logits_out, all_logits);
+    const auto t_start = Clock::now();
+    const int32_t n = int32_t(tokens.size());
+    cache_.truncate(pos0);
+    cache_.reserve(pos0 + n);
+
+    x_.resize(size_t(n) * size_t(n_embd_));
+    xn_.resize(x_.size());
+    tmp_.resize(x_.size());
+    q_.resize(size_t(n) * size_t(n_head_) * size_t(hd_));
+    att_.resize(q_.size());
+    k_new_.resize(size_t(n) * size_t(n_kv_) * size_t(hd_));
+    v_new_.resize(k_new_.size());
+    g_.resize(size_t(n) * size_t(n_ff_));
+    u_.resize(g_.size());
+
+    if (capture) prepare_capture(policy, *capture, n, pos0);
+    const int32_t lens_k = capture && policy.logit_lens ? std::clamp(policy.lens_top_k, 1, n_vocab_) : 0;
+
+    // token embeddings
+    for (int32_t t = 0; t < n; ++t)
+        dequantize_rows(k_, tok_embd_, tokens[size_t(t)], tokens[size_t(t)] + 1, x_.data() + size_t(t) * size_t(n_embd_));
+
+    for (int32_t l = 0; l < n_layer_; ++l) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            cache_.truncate(pos0);
+            throw CancelledError();
+        }
+        const auto t_layer = Clock::now();
+        AttentionCapture cap;
+        if (capture) {
+            cap.capture = capture;
+            cap.summaries = policy.wants_summary();
+            plane_index_.assign(plane_of_head_.begin() + size_t(l) * size_t(n_head_),
+                                plane_of_head_.begin() + size_t(l + 1) * size_t(n_head_));
+            cap.plane_of_head = &plane_index_;
+        }
+        layer(l, n, pos0, cap);
+        if (lens_k > 0)
+            logit_lens(x_.data() + size_t(n - 1) * size_t(n_embd_), lens_k,
+                       capture->lens.data() + size_t(l) * size_t(lens_k));
+        if (capture) capture->layer_ms[size_t(l)] = ms_since(t_layer);
+    }
+    cache_.set_n_tokens(pos0 + n);
+
+    if (all_logits) {
+        head(x_.data(), n, logits_out.data());
+    } else {
+        head(x_.data() + size_t(n - 1) * size_t(n_embd_), 1, logits_out.data());
+    }
+    if (capture) capture->total_ms = ms_since(t_start);
+}
+
+void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCapture& cap) {
+    const LayerOps& L = layers_[size_t(l)];
+    const size_t E = size_t(n_embd_);
+    const size_t QD = size_t(n_head_) * size_t(hd_), KD = size_t(n_kv_) * size_t(hd_);
+
+    // attention block
+    for (int32_t t = 0; t < n; ++t)
+        ops::rms_norm(x_.data() + t * E, L.attn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
+    mm_.run(L.wq, xn_.data(), n, q_.data());
+    mm_.run(L.wk, xn_.data(), n, k_new_.data());
+    mm_.run(L.wv, xn_.data(), n, v_new_.data());
+    for (int32_t t = 0; t < n; ++t) {
+        float* qt = q_.data() + t * QD;
+        float* kt = k_new_.data() + t * KD;
+        float* vt = v_new_.data() + t * KD;
+        if (!L.bq.empty()) ops::add(qt, L.bq.data(), int64_t(QD));
+        if (!L.bk.empty()) ops::add(kt, L.bk.data(), int64_t(KD));
+        if (!L.bv.empty()) ops::add(vt, L.bv.data(), int64_t(KD));
+        const float pos = float(pos0 + t);
+        for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * size_t(hd_), n_rot_, inv_freq_.data(), pos, neox_);
+        for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * size_t(hd_), n_rot_, inv_freq_.data(), pos, neox_);
+        cache_.write(l, pos0 + t, kt, vt);
+    }
+    attn_.run(cache_, l, q_.data(), n, pos0, att_.data(), cap);
+    mm_.run(L.wo, att_.data(), n, tmp_.data());
+    ops::add(x_.data(), tmp_.data(), int64_t(size_t(n) * E));
+
+    // feed-forward block (SwiGLU)
+    for (int32_t t = 0; t < n; ++t)
+        ops::rms_norm(x_.data() + t * E, L.ffn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
+    mm_.run(L.gate, xn_.data(), n, g_.data());
+    mm_.run(L.up, xn_.data(), n, u_.data());
+    ops::swiglu(g_.data(), u_.data(), int64_t(size_t(n) * size_t(n_ff_)));
+    mm_.run(L.down, g_.data(), n, tmp_.data());
+    ops::add(x_.data(), tmp_.data(), int64_t(size_t(n) * E));
+}
+
+void CpuBackend::head(const float* x_rows, int32_t n_out, float* out) {
+    const size_t E = size_t(n_embd_);
+    std::vector<float>& xn = xn_;  // reuse: at least n_out rows of n_embd
+    for (int32_t t = 0; t < n_out; ++t)
+        ops::rms_norm(x_rows + t * E, output_norm_.data(), eps_, xn.data() + t * E, n_embd_);
+    mm_.run(output_, xn.data(), n_out, out);
+}
+
+void CpuBackend::logit_lens(const float* x_row, int32_t k, trace::LensEntry* out) {
+    lens_logits_.resize(size_t(n_vocab_));
+    lens_x_.resize(size_t(n_embd_));
+    ops::rms_norm(x_row, output_norm_.data(), eps_, lens_x_.data(), n_embd_);
+    mm_.run(output_, lens_x_.data(), 1, lens_logits_.data());
+    ops::softmax(lens_logits_.data(), n_vocab_);
+    std::vector<int32_t>& idx = lens_idx_;
+    idx.resize(size_t(n_vocab_));
+    std::iota(idx.begin(), idx.end(), 0);
+    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](int32_t a, int32_t b) {
+        const float pa = lens_logits_[size_t(a)], pb = lens_logits_[size_t(b)];
+        return pa > pb || (pa == pb && a < b);
+    });
+    for (int32_t i = 0; i < k; ++i) {
+        out[i].token = idx[size_t(i)];
+        out[i].prob = lens_logits_[size_t(idx[size_t(i)])];
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend(std::shared_ptr<const Model> model, const BackendOptions& options) {
+    if (!model) throw UsageError("cpu backend: no model");
+    return std::make_unique<CpuBackend>(std::move(model), options);
+}
+
+}  // namespace lmscope::engine

@@ -1,0 +1,22 @@
+// AVX2 + FMA + F16C kernels (this file is compiled with -mavx2 -mfma -mf16c).
+#include "engine/kernels_variants.h"
+
+#include "util/cpu_info.h"
+
+#include <cstring>
+#include <immintrin.h>
+
+namespace lmscope::engine::kernels {
+
+namespace {
+#include "engine/kernels_x86.inc"
+}  // namespace
+
+const Kernels* avx2_kernels() {
+    static const Kernels k{"avx2", dot_f32,    dot_f16,     axpy_f32, axpy_f16, f16_to_f32,
+                           f32_to_f16, quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0};
+    const CpuFeatures& f = cpu_features();
+    return (f.avx2 && f.fma && f.f16c) ? &k : nullptr;
+}
+
+}  // namespace lmscope::engine::kernels

@@ -1,0 +1,137 @@
+// Portable C++ kernels: the reference the vectorised variants are tested against.
+#include "engine/kernels.h"
+#include "engine/kernels_variants.h"
+
+#include "gguf/quant.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace lmscope::engine::kernels {
+
+namespace {
+
+float half(uint16_t h) { return gguf::fp16_to_fp32(h); }
+
+float dot_f32(const float* a, const float* b, int64_t n) {
+    float s = 0.0f;
+    for (int64_t i = 0; i < n; ++i) s += a[i] * b[i];
+    return s;
+}
+
+float dot_f16(const uint16_t* a, const float* b, int64_t n) {
+    float s = 0.0f;
+    for (int64_t i = 0; i < n; ++i) s += half(a[i]) * b[i];
+    return s;
+}
+
+void axpy_f32(float alpha, const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] += alpha * x[i];
+}
+
+void axpy_f16(float alpha, const uint16_t* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] += alpha * half(x[i]);
+}
+
+void f16_to_f32(const uint16_t* src, float* dst, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) dst[i] = half(src[i]);
+}
+
+void f32_to_f16(const float* src, uint16_t* dst, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) dst[i] = gguf::fp32_to_fp16(src[i]);
+}
+
+void quantize_q8(const float* x, BlockQ8* out, int64_t n) {
+    for (int64_t b = 0; b < n / kQ8Block; ++b) {
+        const float* xb = x + b * kQ8Block;
+        float amax = 0.0f;
+        for (int i = 0; i < kQ8Block; ++i) amax = std::max(amax, std::fabs(xb[i]));
+        const float d = amax / 127.0f;
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        int sum = 0;
+        for (int i = 0; i < kQ8Block; ++i) {
+            const int q = int(std::nearbyint(xb[i] * id));
+            out[b].q[i] = int8_t(q);
+            sum += q;
+        }
+        out[b].d = d;
+        out[b].s = d * float(sum);
+    }
+}
+
+// GGUF block layouts: Q4_0 {f16 d; u8 qs[16]}, Q4_1 {f16 d; f16 m; u8 qs[16]},
+// Q8_0 {f16 d; i8 qs[32]}; nibble j of qs holds element j (low) and element j + 16 (high).
+uint16_t load_u16(const uint8_t* p) {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+}
+
+float dot_q4_0(const void* w, const BlockQ8* a, int64_t nb) {
+    const uint8_t* p = static_cast<const uint8_t*>(w);
+    float s = 0.0f;
+    for (int64_t b = 0; b < nb; ++b, p += 18) {
+        const float d = half(load_u16(p));
+        const uint8_t* qs = p + 2;
+        int isum = 0;
+        for (int j = 0; j < 16; ++j) {
+            isum += (qs[j] & 0x0F) * a[b].q[j];
+            isum += (qs[j] >> 4) * a[b].q[j + 16];
+        }
+        s += d * (a[b].d * float(isum)) - 8.0f * d * a[b].s;
+    }
+    return s;
+}
+
+float dot_q4_1(const void* w, const BlockQ8* a, int64_t nb) {
+    const uint8_t* p = static_cast<const uint8_t*>(w);
+    float s = 0.0f;
+    for (int64_t b = 0; b < nb; ++b, p += 20) {
+        const float d = half(load_u16(p));
+        const float m = half(load_u16(p + 2));
+        const uint8_t* qs = p + 4;
+        int isum = 0;
+        for (int j = 0; j < 16; ++j) {
+            isum += (qs[j] & 0x0F) * a[b].q[j];
+            isum += (qs[j] >> 4) * a[b].q[j + 16];
+        }
+        s += d * (a[b].d * float(isum)) + m * a[b].s;
+    }
+    return s;
+}
+
+float dot_q8_0(const void* w, const BlockQ8* a, int64_t nb) {
+    const uint8_t* p = static_cast<const uint8_t*>(w);
+    float s = 0.0f;
+    for (int64_t b = 0; b < nb; ++b, p += 34) {
+        const float d = half(load_u16(p));
+        const int8_t* qs = reinterpret_cast<const int8_t*>(p + 2);
+        int isum = 0;
+        for (int j = 0; j < 32; ++j) isum += qs[j] * a[b].q[j];
+        s += d * a[b].d * float(isum);
+    }
+    return s;
+}
+
+}  // namespace
+
+const Kernels& portable() {
+    static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, f16_to_f32,
+                           f32_to_f16, quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0};
+    return k;
+}
+
+std::vector<const Kernels*> available() {
+    std::vector<const Kernels*> v;
+    if (const Kernels* k = avx512_kernels()) v.push_back(k);
+    if (const Kernels* k = avx2_kernels()) v.push_back(k);
+    v.push_back(&portable());
+    return v;
+}
+
+const Kernels& best() {
+    static const Kernels* k = available().front();
+    return *k;
+}
+
+}  // namespace lmscope::engine::kernels

@@ -1,0 +1,127 @@
+#include "engine/matmul.h"
+
+#include "gguf/quant.h"
+
+#include <algorithm>
+#include <cblas.h>
+
+// OpenBLAS's thread count setter, when the BLAS in use is OpenBLAS (weak: absent elsewhere).
+extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+
+namespace lmscope::engine {
+
+namespace {
+
+using gguf::TensorType;
+
+constexpr int64_t kDefaultBlasMinRows = 16;
+constexpr int64_t kTileRows = 128;  // weight rows dequantized per sgemm call
+
+bool is_q8_dot_type(TensorType t) {
+    return t == TensorType::Q4_0 || t == TensorType::Q4_1 || t == TensorType::Q8_0;
+}
+
+void blas_single_threaded() {
+    static const bool done = [] {
+        if (openblas_set_num_threads) openblas_set_num_threads(1);
+        return true;
+    }();
+    (void)done;
+}
+
+}  // namespace
+
+Linear Linear::from(const gguf::TensorInfo& t) {
+    Linear l;
+    l.type = t.type;
+    l.n_in = t.ne[0];
+    l.n_out = t.n_rows();
+    l.row_bytes = gguf::row_bytes(t.type, t.ne[0]);
+    l.data = t.data;
+    return l;
+}
+
+void dequantize_rows(const kernels::Kernels& k, const Linear& w, int64_t r0, int64_t r1, float* dst) {
+    for (int64_t r = r0; r < r1; ++r) {
+        float* out = dst + (r - r0) * w.n_in;
+        if (w.type == TensorType::F16)
+            k.f16_to_f32(reinterpret_cast<const uint16_t*>(w.row(r)), out, w.n_in);
+        else
+            gguf::dequantize_row(w.type, w.row(r), out, w.n_in);
+    }
+}
+
+MatMul::MatMul(ThreadPool& pool, const kernels::Kernels& k)
+    : pool_(pool), k_(k), blas_min_rows_(kDefaultBlasMinRows), thread_buf_(size_t(pool.size())) {
+    blas_single_threaded();
+}
+
+void MatMul::run(const Linear& w, const float* x, int64_t n_rows, float* y) {
+    if (n_rows <= 0) return;
+    if (n_rows >= blas_min_rows_) return run_blas(w, x, n_rows, y);
+    if (is_q8_dot_type(w.type) && w.n_in % kernels::kQ8Block == 0) return run_q8(w, x, n_rows, y);
+    run_float(w, x, n_rows, y);
+}
+
+void MatMul::run_q8(const Linear& w, const float* x, int64_t n_rows, float* y) {
+    const int64_t nb = w.n_in / kernels::kQ8Block;
+    xq_.resize(size_t(n_rows * nb));
+    for (int64_t t = 0; t < n_rows; ++t) k_.quantize_q8(x + t * w.n_in, xq_.data() + t * nb, w.n_in);
+    auto dot = w.type == TensorType::Q4_0 ? k_.dot_q4_0 : w.type == TensorType::Q4_1 ? k_.dot_q4_1 : k_.dot_q8_0;
+    const kernels::BlockQ8* xq = xq_.data();
+    pool_.parallel_for(w.n_out, 16, [&](int64_t n0, int64_t n1, int) {
+        for (int64_t n = n0; n < n1; ++n) {
+            const uint8_t* wr = w.row(n);
+            for (int64_t t = 0; t < n_rows; ++t) y[t * w.n_out + n] = dot(wr, xq + t * nb, nb);
+        }
+    });
+}
+
+void MatMul::run_float(const Linear& w, const float* x, int64_t n_rows, float* y) {
+    pool_.run([&](int ti, int nt) {
+        const int64_t per = (w.n_out + nt - 1) / nt;
+        const int64_t n0 = std::min(w.n_out, int64_t(ti) * per), n1 = std::min(w.n_out, n0 + per);
+        std::vector<float>& buf = thread_buf_[size_t(ti)];  // [n_in] one dequantized row
+        if (w.type != TensorType::F32 && w.type != TensorType::F16) buf.resize(size_t(w.n_in));
+        for (int64_t n = n0; n < n1; ++n) {
+            for (int64_t t = 0; t < n_rows; ++t) {
+                const float* xt = x + t * w.n_in;
+                float v;
+                if (w.type == TensorType::F32) {
+                    v = k_.dot_f32(reinterpret_cast<const float*>(w.row(n)), xt, w.n_in);
+                } else if (w.type == TensorType::F16) {
+                    v = k_.dot_f16(reinterpret_cast<const uint16_t*>(w.row(n)), xt, w.n_in);
+                } else {
+                    if (t == 0) gguf::dequantize_row(w.type, w.row(n), buf.data(), w.n_in);
+                    v = k_.dot_f32(buf.data(), xt, w.n_in);
+                }
+                y[t * w.n_out + n] = v;
+            }
+        }
+    });
+}
+
+void MatMul::run_blas(const Linear& w, const float* x, int64_t n_rows, float* y) {
+    pool_.run([&](int ti, int nt) {
+        // this thread's weight rows, in multiples of the tile size where possible
+        const int64_t per = (w.n_out + nt - 1) / nt;
+        const int64_t n0 = std::min(w.n_out, int64_t(ti) * per), n1 = std::min(w.n_out, n0 + per);
+        std::vector<float>& tile = thread_buf_[size_t(ti)];  // [kTileRows][n_in]
+        for (int64_t r0 = n0; r0 < n1; r0 += kTileRows) {
+            const int64_t r1 = std::min(n1, r0 + kTileRows);
+            const float* wt;
+            if (w.type == TensorType::F32) {
+                wt = reinterpret_cast<const float*>(w.row(r0));
+            } else {
+                tile.resize(size_t(kTileRows * w.n_in));
+                dequantize_rows(k_, w, r0, r1, tile.data());
+                wt = tile.data();
+            }
+            // y[:, r0:r1] = x [n_rows][n_in] * wt^T [n_in][r1 - r0]
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, int(n_rows), int(r1 - r0), int(w.n_in),
+                        1.0f, x, int(w.n_in), wt, int(w.n_in), 0.0f, y + r0, int(w.n_out));
+        }
+    });
+}
+
+}  // namespace lmscope::engine

@@ -1,0 +1,59 @@
+// y = x W^T for one weight matrix, on the CPU, keeping quantized weights quantized.
+//
+// Paths (picked per call):
+//   - Q4_0 / Q4_1 / Q8_0 weights, few rows: the activation rows are quantized to 8-bit blocks
+//     and fused dequantize-and-dot kernels read the weight blocks directly;
+//   - F32 / F16 weights, few rows: float dot products (F16 converted in registers);
+//   - other supported types, few rows: each weight row dequantized into a per-thread buffer;
+//   - many rows (prefill): each thread dequantizes tiles of its weight rows to float32 and
+//     multiplies them with OpenBLAS sgemm (single-threaded per call, the pool splits the rows).
+#pragma once
+
+#include "engine/kernels.h"
+#include "engine/thread_pool.h"
+#include "gguf/gguf.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace lmscope::engine {
+
+// A weight matrix as GGUF stores it: n_out rows of n_in values (ne[0] = n_in), row-major.
+struct Linear {
+    gguf::TensorType type = gguf::TensorType::F32;
+    int64_t n_in = 0;
+    int64_t n_out = 0;
+    size_t row_bytes = 0;
+    const uint8_t* data = nullptr;  // [n_out][row_bytes]
+
+    static Linear from(const gguf::TensorInfo& t);
+    const uint8_t* row(int64_t n) const { return data + size_t(n) * row_bytes; }
+};
+
+class MatMul {
+public:
+    MatMul(ThreadPool& pool, const kernels::Kernels& k);
+
+    // y[t][n] = sum_k W[n][k] * x[t][k]
+    //   x: [n_rows][w.n_in]   y: [n_rows][w.n_out]
+    void run(const Linear& w, const float* x, int64_t n_rows, float* y);
+
+    // Rows from which the BLAS path is used (tests set 1 or a huge value to pin a path).
+    void set_blas_min_rows(int64_t n) { blas_min_rows_ = n; }
+
+private:
+    void run_q8(const Linear& w, const float* x, int64_t n_rows, float* y);
+    void run_float(const Linear& w, const float* x, int64_t n_rows, float* y);
+    void run_blas(const Linear& w, const float* x, int64_t n_rows, float* y);
+
+    ThreadPool& pool_;
+    const kernels::Kernels& k_;
+    int64_t blas_min_rows_;
+    std::vector<kernels::BlockQ8> xq_;           // [n_rows][n_in / 32]
+    std::vector<std::vector<float>> thread_buf_; // [thread] -> dequantized row or tile
+};
+
+// Dequantizes rows [r0, r1) of w into dst ([r1 - r0][n_in] float).
+void dequantize_rows(const kernels::Kernels& k, const Linear& w, int64_t r0, int64_t r1, float* dst);
+
+}  // namespace lmscope::engine

@@ -1,0 +1,48 @@
+#include "engine/ops.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lmscope::engine::ops {
+
+void rms_norm(const float* x, const float* w, float eps, float* out, int64_t n) {
+    double ss = 0.0;
+    for (int64_t i = 0; i < n; ++i) ss += double(x[i]) * double(x[i]);
+    const float scale = float(1.0 / std::sqrt(ss / double(n) + double(eps)));
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i] * scale * w[i];
+}
+
+void rope(float* v, int32_t n_rot, const float* inv_freq, float pos, bool neox) {
+    const int32_t half = n_rot / 2;
+    for (int32_t i = 0; i < half; ++i) {
+        const float theta = pos * inv_freq[i];
+        const float c = std::cos(theta), s = std::sin(theta);
+        const int32_t a = neox ? i : 2 * i;
+        const int32_t b = neox ? i + half : 2 * i + 1;
+        const float x0 = v[a], x1 = v[b];
+        v[a] = x0 * c - x1 * s;
+        v[b] = x0 * s + x1 * c;
+    }
+}
+
+void softmax(float* x, int64_t n) {
+    float mx = x[0];
+    for (int64_t i = 1; i < n; ++i) mx = std::max(mx, x[i]);
+    double sum = 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+        x[i] = std::exp(x[i] - mx);
+        sum += x[i];
+    }
+    const float inv = float(1.0 / sum);
+    for (int64_t i = 0; i < n; ++i) x[i] *= inv;
+}
+
+void swiglu(float* g, const float* u, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) g[i] = g[i] / (1.0f + std::exp(-g[i])) * u[i];
+}
+
+void add(float* y, const float* x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] += x[i];
+}
+
+}  // namespace lmscope::engine::ops

@@ -1,0 +1,26 @@
+// Element-wise and row operations of the transformer block (CPU, float32).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace lmscope::engine::ops {
+
+// out[i] = x[i] / sqrt(mean(x^2) + eps) * w[i], i < n (out may alias x)
+void rms_norm(const float* x, const float* w, float eps, float* out, int64_t n);
+
+// Rotary position embedding of one head vector in place. The first n_rot values are rotated
+// by angle pos * inv_freq[i] for pair i (n_rot / 2 pairs):
+//   neox = false: pairs (2i, 2i+1) (llama "normal");  neox = true: pairs (i, i + n_rot/2).
+void rope(float* v, int32_t n_rot, const float* inv_freq, float pos, bool neox);
+
+// x[i] = exp(x[i] - max) / sum, in place; returns nothing, n >= 1.
+void softmax(float* x, int64_t n);
+
+// g[i] = silu(g[i]) * u[i]  (SwiGLU)
+void swiglu(float* g, const float* u, int64_t n);
+
+// y[i] += x[i]
+void add(float* y, const float* x, int64_t n);
+
+}  // namespace lmscope::engine::ops

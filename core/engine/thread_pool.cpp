@@ -1,0 +1,92 @@
+#include "engine/thread_pool.h"
+
+#include <algorithm>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define LMSCOPE_PAUSE() _mm_pause()
+#else
+#define LMSCOPE_PAUSE() std::this_thread::yield()
+#endif
+
+namespace lmscope::engine {
+
+namespace {
+// Spin iterations (pause instructions) before sleeping: some tens of microseconds, longer than
+// the gap between the jobs of one forward step, short enough not to starve other processes.
+constexpr int kSpinIterations = 2000;
+}  // namespace
+
+ThreadPool::ThreadPool(int n_threads) : n_threads_(std::max(1, n_threads)) {
+    workers_.reserve(size_t(n_threads_ - 1));
+    for (int i = 1; i < n_threads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+}
+
+ThreadPool::~ThreadPool() {
+    stop_.store(true, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+    generation_.notify_all();
+    for (std::thread& t : workers_) t.join();
+}
+
+void ThreadPool::run(const std::function<void(int, int)>& fn) {
+    if (n_threads_ == 1) {
+        fn(0, 1);
+        return;
+    }
+    job_ = &fn;
+    pending_.store(n_threads_ - 1, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+    generation_.notify_all();
+    fn(0, n_threads_);
+    int p = pending_.load(std::memory_order_acquire);
+    for (int spin = 0; p != 0 && spin < kSpinIterations; ++spin) {
+        LMSCOPE_PAUSE();
+        p = pending_.load(std::memory_order_acquire);
+    }
+    while (p != 0) {  // a worker was descheduled: sleep until the last one finishes
+        pending_.wait(p, std::memory_order_acquire);
+        p = pending_.load(std::memory_order_acquire);
+    }
+    job_ = nullptr;
+}
+
+void ThreadPool::parallel_for(int64_t n, int64_t grain,
+                              const std::function<void(int64_t, int64_t, int)>& fn) {
+    if (n <= 0) return;
+    grain = std::max<int64_t>(1, grain);
+    const int64_t n_chunks = (n + grain - 1) / grain;
+    if (n_threads_ == 1 || n_chunks == 1) {
+        fn(0, n, 0);
+        return;
+    }
+    run([&](int ti, int nt) {
+        const int64_t per = (n_chunks + nt - 1) / nt;
+        const int64_t b = std::min(n, int64_t(ti) * per * grain);
+        const int64_t e = std::min(n, int64_t(ti + 1) * per * grain);
+        if (b < e) fn(b, e, ti);
+    });
+}
+
+void ThreadPool::worker_loop(int index) {
+    // generation_ starts at 0 and only run() bumps it, so a worker that starts late still
+    // sees the first job
+    uint32_t seen = 0;
+    for (;;) {
+        uint32_t g = generation_.load(std::memory_order_acquire);
+        for (int spin = 0; g == seen && spin < kSpinIterations; ++spin) {
+            LMSCOPE_PAUSE();
+            g = generation_.load(std::memory_order_acquire);
+        }
+        while (g == seen) {
+            generation_.wait(seen, std::memory_order_acquire);
+            g = generation_.load(std::memory_order_acquire);
+        }
+        seen = g;
+        if (stop_.load(std::memory_order_acquire)) return;
+        (*job_)(index, n_threads_);
+        if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pending_.notify_one();
+    }
+}
+
+}  // namespace lmscope::engine

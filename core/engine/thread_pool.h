@@ -1,0 +1,46 @@
+// A fixed pool of persistent worker threads for the CPU backend's data-parallel loops.
+//
+// The calling thread takes part as worker 0, so a pool of N threads starts N - 1 workers.
+// Workers spin briefly after each job (decode issues a few hundred small jobs per token, and a
+// futex wake-up per job would cost more than the work), then sleep on an atomic wait.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <thread>
+#include <vector>
+
+namespace lmscope::engine {
+
+class ThreadPool {
+public:
+    // n_threads >= 1 (clamped); 1 means everything runs on the calling thread.
+    explicit ThreadPool(int n_threads);
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    int size() const { return n_threads_; }
+
+    // Calls fn(thread_index, n_threads) once on each thread and returns when all are done.
+    // fn must not throw (the backend's kernels do not); one job at a time per pool.
+    void run(const std::function<void(int, int)>& fn);
+
+    // Splits [0, n) into contiguous chunks, one per thread, rounded to `grain`, and calls
+    // fn(begin, end, thread_index) for each non-empty chunk.
+    void parallel_for(int64_t n, int64_t grain,
+                      const std::function<void(int64_t, int64_t, int)>& fn);
+
+private:
+    void worker_loop(int index);
+
+    int n_threads_ = 1;
+    std::vector<std::thread> workers_;
+    const std::function<void(int, int)>* job_ = nullptr;
+    std::atomic<uint32_t> generation_{0};  // bumped once per job (and at shutdown)
+    std::atomic<int> pending_{0};          // workers still running the current job
+    std::atomic<bool> stop_{false};
+};
+
+}  // namespace lmscope::engine

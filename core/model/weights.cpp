@@ -1,0 +1,59 @@
+#include "model/weights.h"
+
+#include "gguf/quant.h"
+#include "util/error.h"
+
+namespace lmscope::model {
+
+namespace {
+
+const gguf::TensorInfo* checked(const gguf::File& f, const TensorSpec& want) {
+    const gguf::TensorInfo* t = f.find_tensor(want.name);
+    if (!t) throw FormatError(f.path(), want.name, "missing tensor (expected shape " + shape_string(want.shape) + ")");
+    std::vector<int64_t> have(t->ne.begin(), t->ne.begin() + t->n_dims);
+    if (have != want.shape)
+        throw FormatError(f.path(), want.name,
+                          "shape " + shape_string(have) + ", expected " + shape_string(want.shape));
+    if (!gguf::is_supported(t->type))
+        throw UnsupportedError(f.path() + ": " + want.name + ": tensor type " +
+                               std::string(gguf::type_name(t->type)) + " is not supported");
+    const uint32_t block = gguf::traits(t->type).block_size;
+    if (t->ne[0] % int64_t(block) != 0)
+        throw FormatError(f.path(), want.name,
+                          "row length " + std::to_string(t->ne[0]) + " is not a multiple of the " +
+                              std::string(gguf::type_name(t->type)) + " block size " + std::to_string(block));
+    return t;
+}
+
+}  // namespace
+
+Weights Weights::bind(const gguf::File& file, const ModelSpec& spec) {
+    std::vector<const gguf::TensorInfo*> found;
+    for (const TensorSpec& ts : spec.expected_tensors()) found.push_back(checked(file, ts));
+
+    Weights w;
+    size_t i = 0;
+    w.token_embd = found[i++];
+    w.output_norm = found[i++];
+    w.output = spec.tied_output ? w.token_embd : found[i++];
+    w.layers.resize(size_t(spec.n_layer()));
+    for (LayerWeights& L : w.layers) {
+        L.attn_norm = found[i++];
+        L.wq = found[i++];
+        L.wk = found[i++];
+        L.wv = found[i++];
+        L.wo = found[i++];
+        if (spec.qkv_bias) {
+            L.bq = found[i++];
+            L.bk = found[i++];
+            L.bv = found[i++];
+        }
+        L.ffn_norm = found[i++];
+        L.ffn_gate = found[i++];
+        L.ffn_up = found[i++];
+        L.ffn_down = found[i++];
+    }
+    return w;
+}
+
+}  // namespace lmscope::model

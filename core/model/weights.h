@@ -1,0 +1,38 @@
+// Weight views: every tensor of a model, found in the GGUF file, its shape checked against
+// the spec and its type checked as supported. The pointers live as long as the File.
+#pragma once
+
+#include "gguf/gguf.h"
+#include "model/spec.h"
+
+#include <vector>
+
+namespace lmscope::model {
+
+struct LayerWeights {
+    const gguf::TensorInfo* attn_norm = nullptr;  // [n_embd]
+    const gguf::TensorInfo* wq = nullptr;         // [n_embd] x n_head*head_dim rows
+    const gguf::TensorInfo* wk = nullptr;         // [n_embd] x n_head_kv*head_dim rows
+    const gguf::TensorInfo* wv = nullptr;         // [n_embd] x n_head_kv*head_dim rows
+    const gguf::TensorInfo* wo = nullptr;         // [n_head*head_dim] x n_embd rows
+    const gguf::TensorInfo* bq = nullptr;         // qwen2 only: [n_head*head_dim]
+    const gguf::TensorInfo* bk = nullptr;         // qwen2 only: [n_head_kv*head_dim]
+    const gguf::TensorInfo* bv = nullptr;         // qwen2 only: [n_head_kv*head_dim]
+    const gguf::TensorInfo* ffn_norm = nullptr;   // [n_embd]
+    const gguf::TensorInfo* ffn_gate = nullptr;   // [n_embd] x n_ff rows
+    const gguf::TensorInfo* ffn_up = nullptr;     // [n_embd] x n_ff rows
+    const gguf::TensorInfo* ffn_down = nullptr;   // [n_ff] x n_embd rows
+};
+
+struct Weights {
+    const gguf::TensorInfo* token_embd = nullptr;   // [n_embd] x n_vocab rows
+    const gguf::TensorInfo* output_norm = nullptr;  // [n_embd]
+    const gguf::TensorInfo* output = nullptr;       // [n_embd] x n_vocab rows (token_embd when tied)
+    std::vector<LayerWeights> layers;               // [n_layer]
+
+    // Throws FormatError(file, tensor, "shape [..], expected [..]") / "missing tensor", and
+    // UnsupportedError naming the tensor and its type when lmscope cannot compute with it.
+    static Weights bind(const gguf::File& file, const ModelSpec& spec);
+};
+
+}  // namespace lmscope::model

@@ -1,0 +1,64 @@
+// Shared helpers of the engine tests: the fixture models and their reference runs.
+#pragma once
+
+#include "common/testing.h"
+#include "engine/backend.h"
+#include "engine/cpu_backend.h"
+#include "engine/model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace lmscope::testing {
+
+// One reference run: ../shared/testdata/reference/MODEL.s1.*
+struct ReferenceRun {
+    std::string model_path;
+    std::vector<int32_t> tokens;  // [n]
+    std::vector<float> logits;    // [n][n_vocab]
+    std::vector<float> attention; // [n_layer][n_head][n][n]
+};
+
+// Empty model_path when the test data is absent.
+inline ReferenceRun load_reference(const std::string& model) {
+    ReferenceRun r;
+    const std::string gguf = testdata_file("models/" + model + ".gguf");
+    const std::string json = testdata_file("reference/" + model + ".s1.json");
+    if (gguf.empty() || json.empty()) return r;
+    std::ifstream in(json);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    r.tokens = j.at("prompt_tokens").get<std::vector<int32_t>>();
+    r.logits = read_f32_file(testdata_file("reference/" + model + ".s1.logits.f32"));
+    r.attention = read_f32_file(testdata_file("reference/" + model + ".s1.attn.f32"));
+    r.model_path = gguf;
+    return r;
+}
+
+// rms(actual - expected) / std(expected)
+inline double rms_over_std(std::span<const float> actual, std::span<const float> expected) {
+    const CompareResult c = compare(actual, expected, 1e30, 0.0);
+    return c.expected_std > 0 ? c.rms / c.expected_std : c.rms;
+}
+
+// Full attention [n_layer][n_head][n][n] from a capture of a prefill at position 0.
+inline std::vector<float> attention_cube(const trace::StepCapture& c) {
+    const size_t n = size_t(c.n_rows);
+    std::vector<float> out(size_t(c.n_layer) * size_t(c.n_head) * n * n, 0.0f);
+    for (const trace::AttentionPlane& p : c.planes) {
+        const size_t base = (size_t(p.at.layer) * size_t(c.n_head) + size_t(p.at.head)) * n * n;
+        for (size_t i = 0; i < n * n && i < p.weights.size(); ++i) out[base + i] = p.weights[i];
+    }
+    return out;
+}
+
+inline double max_abs_diff(std::span<const float> a, std::span<const float> b) {
+    double m = a.size() == b.size() ? 0.0 : INFINITY;
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i) m = std::max(m, double(std::fabs(a[i] - b[i])));
+    return m;
+}
+
+}  // namespace lmscope::testing
