@@ -47,8 +47,6 @@ int main(int argc, char** argv) {
     lmscope::cli::add_bench_command(app);
     lmscope::cli::add_tokenize_command(app);
     lmscope::cli::add_replay_command(app);
-    lmscope::cli::add_run_command(app);
-    lmscope::cli::add_kv_command(app);
 
     try {
         app.parse(argc, argv);
