@@ -11,5 +11,6 @@ void add_dump_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_tokenize_command(CLI::App& app);
 void add_replay_command(CLI::App& app);
+void add_run_command(CLI::App& app);
 
 }  // namespace lmscope::cli

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
     lmscope::cli::add_bench_command(app);
     lmscope::cli::add_tokenize_command(app);
     lmscope::cli::add_replay_command(app);
+    lmscope::cli::add_run_command(app);
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,138 @@
+// lmscope-cli run MODEL.gguf (--prompt T | --chat) [-n N] [--temp T] [--top-k K] [--top-p P]
+//             [--min-p P] [--seed S] [--kv-type f16|q8_0|q4_0] [--trace OUT] [--jsonl]
+// Runs the loop one step at a time. Text mode streams the generated text (not the prompt) to
+// stdout as it is decoded; --jsonl prints one JSON object per step instead (the objects of
+// trace/step_report.h, identical to `replay --json` of the saved trace). -n counts generated
+// tokens (= steps: the prefill picks the first); generation stops early at end-of-sequence or
+// end-of-turn. --trace saves the session trace (atomically) when the run ends.
+#include "cli/commands.h"
+
+#include "engine/backend_factory.h"
+#include "engine/model.h"
+#include "engine/session.h"
+#include "tokenizer/tokenizer.h"
+#include "trace/step_report.h"
+#include "trace/trace_file.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace lmscope::cli {
+
+namespace {
+
+struct RunOptions {
+    RunOptions() {  // the usual interactive defaults
+        sampling.temperature = 0.8f;
+        sampling.top_k = 40;
+        sampling.top_p = 0.95f;
+        sampling.min_p = 0.05f;
+    }
+    std::string model;
+    std::string prompt;
+    bool chat = false;
+    int n_predict = 32;
+    engine::SamplerSettings sampling;
+    std::string kv_type = "f16";
+    std::string capture = "summary";
+    std::string trace_path;
+    bool jsonl = false;
+    int threads = 0;
+    int ctx = 2048;
+    std::string backend = "cpu";
+};
+
+// Prints each step as it completes: JSON lines, or the chosen token's text (streamed).
+class Printer {
+public:
+    Printer(const engine::Session& session, bool jsonl)
+        : session_(session), jsonl_(jsonl), text_(session.tokenizer()) {}
+
+    // Reports the step; false when its choice ends the generation (that token is not printed).
+    bool step(const trace::StepTrace& s) {
+        if (jsonl_) {
+            std::cout << trace::step_report_json(session_.trace(), s).dump() << std::endl;
+            return !session_.ends_turn();
+        }
+        if (session_.ends_turn()) return false;
+        std::cout << text_.push(s.logits.chosen) << std::flush;
+        return true;
+    }
+    void end_of_reply() {
+        if (jsonl_) return;
+        std::cout << text_.flush() << std::endl;
+    }
+
+private:
+    const engine::Session& session_;
+    bool jsonl_;
+    tok::StreamDecoder text_;
+};
+
+trace::CapturePolicy capture_policy(const std::string& mode) {
+    trace::CapturePolicy p;
+    p.mode = mode == "none" ? trace::CaptureMode::None
+                            : (mode == "full" ? trace::CaptureMode::Full : trace::CaptureMode::Summary);
+    return p;
+}
+
+void generate(engine::Session& session, Printer& out, const trace::StepTrace& first, int n_predict) {
+    bool more = out.step(first);
+    for (int i = 1; more && i < n_predict; ++i) more = out.step(session.decode());
+    out.end_of_reply();
+}
+
+void run(const RunOptions& o) {
+    const auto kv = engine::kv_type_from_name(o.kv_type);
+    if (!kv) throw UsageError("--kv-type: '" + o.kv_type + "' is not f16, q8_0 or q4_0");
+    engine::validate(o.sampling);
+    auto model = engine::Model::load(o.model);
+    const std::unique_ptr<tok::Tokenizer> tokenizer = tok::load_tokenizer(model->file());
+    engine::BackendOptions bo;
+    bo.n_threads = o.threads;
+    bo.kv_type = *kv;
+    bo.n_ctx = std::min(o.ctx, model->spec().n_ctx_train());
+    const std::unique_ptr<engine::Backend> backend = engine::make_backend(o.backend, model, bo);
+
+    engine::SessionOptions so;
+    so.sampling = o.sampling;
+    so.capture = capture_policy(o.capture);
+    engine::Session session(*backend, *tokenizer, so);
+    Printer out(session, o.jsonl);
+
+    const std::vector<int32_t> ids = tokenizer->encode_ids(o.prompt, true, false);
+    if (ids.empty()) throw UsageError("--prompt: the prompt encodes to no tokens");
+    generate(session, out, session.prefill(ids), o.n_predict);
+    if (!o.trace_path.empty()) trace::save_trace(session.trace(), o.trace_path);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+    auto o = std::make_shared<RunOptions>();
+    CLI::App* cmd = app.add_subcommand("run", "Generate text one traced step at a time");
+    cmd->add_option("MODEL", o->model, "GGUF model file")->required();
+    auto* prompt = cmd->add_option("--prompt", o->prompt, "Prompt text");
+    prompt->required();
+    cmd->add_option("-n,--n-predict", o->n_predict, "Tokens to generate")->capture_default_str()->check(CLI::Range(1, 1 << 20));
+    cmd->add_option("--temp", o->sampling.temperature, "Temperature (0 = greedy)")->capture_default_str();
+    cmd->add_option("--top-k", o->sampling.top_k, "Keep the k most probable tokens (0 = off)")->capture_default_str();
+    cmd->add_option("--top-p", o->sampling.top_p, "Nucleus mass (1 = off)")->capture_default_str();
+    cmd->add_option("--min-p", o->sampling.min_p, "Drop tokens below min_p x the best (0 = off)")->capture_default_str();
+    cmd->add_option("--repeat-penalty", o->sampling.repeat_penalty, "Repetition penalty (1 = off)")->capture_default_str();
+    cmd->add_option("--seed", o->sampling.seed, "Sampler seed")->capture_default_str();
+    cmd->add_option("--kv-type", o->kv_type, "KV cache storage: f16, q8_0 or q4_0")->capture_default_str();
+    cmd->add_option("--capture", o->capture, "What the trace keeps: none, summary or full")
+        ->capture_default_str()->check(CLI::IsMember({"none", "summary", "full"}));
+    cmd->add_option("--trace", o->trace_path, "Save the session trace to this file");
+    cmd->add_flag("--jsonl", o->jsonl, "One JSON object per step instead of the text");
+    cmd->add_option("--threads", o->threads, "CPU threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
+    cmd->add_option("--ctx", o->ctx, "Context positions the KV cache may hold")->capture_default_str()->check(CLI::Range(1, 1 << 24));
+    cmd->add_option("--backend", o->backend, "cpu or cuda")->capture_default_str();
+    cmd->callback([o] { run(*o); });
+}
+
+}  // namespace lmscope::cli
