@@ -1,0 +1,325 @@
+#include "gpu/cuda_backend.h"
+
+#include "engine/model.h"
+#include "gpu/cuda_backend_impl.h"
+#include "gpu/cuda_check.h"
+#include "gpu/devices.h"
+#include "gpu/gemm.h"
+#include "gpu/kernels/add_bias.cuh"
+#include "gpu/kernels/embed.cuh"
+#include "gpu/kernels/kv_store.cuh"
+#include "gpu/kernels/rmsnorm.cuh"
+#include "gpu/kernels/rope.cuh"
+#include "gpu/kernels/swiglu.cuh"
+#include "util/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace lmscope::gpu {
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr int32_t kMaxSegmentRows = 2048;            // bounds the activation buffers
+constexpr size_t kProbsBudget = size_t(256) << 20;   // bytes of attention weights per launch
+
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+int select_device(int index, std::string& label) {
+    const DeviceReport r = query_devices();
+    if (r.devices.empty()) throw Error("no CUDA device: " + r.problem);
+    const auto it = std::find_if(r.devices.begin(), r.devices.end(),
+                                 [&](const DeviceInfo& d) { return d.index == index; });
+    if (it == r.devices.end())
+        throw UsageError("cuda: device " + std::to_string(index) + " does not exist (" +
+                         std::to_string(r.devices.size()) + " usable)");
+    if (it->cc_major < 8)
+        throw Error("cuda: " + it->name + " has compute capability " + std::to_string(it->cc_major) +
+                    "." + std::to_string(it->cc_minor) + "; this build runs on 8.0 or newer");
+    LMSCOPE_CUDA_CHECK(cudaSetDevice(index));
+    label = it->name + ", cc " + std::to_string(it->cc_major) + "." + std::to_string(it->cc_minor);
+    return index;
+}
+
+cudaStream_t create_stream() {
+    cudaStream_t s = nullptr;
+    LMSCOPE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    return s;
+}
+
+const model::ModelSpec& checked_spec(const std::shared_ptr<const engine::Model>& m) {
+    if (!m) throw UsageError("cuda backend: no model");
+    const model::ModelSpec& s = m->spec();
+    if (s.head_dim() > kernels::kMaxHeadDim)
+        throw UnsupportedError("cuda backend: head dimension " + std::to_string(s.head_dim()) +
+                               " is larger than " + std::to_string(kernels::kMaxHeadDim));
+    if (s.n_rot() > s.head_dim() || s.n_rot() % 2 != 0)
+        throw UnsupportedError("cuda backend: rotary dimension " + std::to_string(s.n_rot()));
+    return s;
+}
+
+}  // namespace
+
+CudaBackend::Impl::Impl(std::shared_ptr<const engine::Model> model, const engine::BackendOptions& o,
+                        const CudaOptions& c)
+    : model_(std::move(model)),
+      spec_(checked_spec(model_)),
+      device_(select_device(c.device, name_)),
+      E_(spec_.n_embd()), n_head_(spec_.n_head()), n_kv_(spec_.n_head_kv()), hd_(spec_.head_dim()),
+      QD_(n_head_ * hd_), KD_(n_kv_ * hd_), QKV_(QD_ + 2 * KD_), F_(spec_.n_ff()),
+      V_(spec_.n_vocab()), n_layer_(spec_.n_layer()), n_rot_(spec_.n_rot()),
+      eps_(float(spec_.hp.rms_eps)), scale_(1.0f / std::sqrt(float(spec_.head_dim()))),
+      neox_(spec_.rope_style == model::RopeStyle::NeoX),
+      stream_{create_stream()},
+      kv_(engine::KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
+          o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train(), c.offload_window, stream_.s) {
+    LMSCOPE_CUBLAS_CHECK(cublasCreate(&blas_.h));
+    LMSCOPE_CUBLAS_CHECK(cublasSetStream(blas_.h, stream_.s));
+    events_.e.assign(size_t(n_layer_) + 1, nullptr);
+    for (cudaEvent_t& e : events_.e) LMSCOPE_CUDA_CHECK(cudaEventCreate(&e));
+    w_ = DeviceWeights::upload(spec_, model_->weights(), model_->file().path());
+    name_ = "cuda (" + name_ + (c.offload_window > 0 ? ", kv offload " + std::to_string(kv_.offload_window()) : "") + ")";
+}
+
+CudaBackend::Impl::~Impl() { cudaSetDevice(device_); }
+
+void CudaBackend::Impl::check_request(std::span<const int32_t> tokens, int32_t pos0,
+                                      std::span<float> logits_out, bool all_logits) const {
+    if (tokens.empty()) throw UsageError("forward: no tokens");
+    if (pos0 < 0 || pos0 > kv_.n_tokens())
+        throw UsageError("forward: position " + std::to_string(pos0) + " is past the " +
+                         std::to_string(kv_.n_tokens()) + " cached positions");
+    if (int64_t(pos0) + int64_t(tokens.size()) > int64_t(kv_.n_ctx()))
+        throw UsageError("forward: " + std::to_string(int64_t(pos0) + int64_t(tokens.size())) +
+                         " positions exceed the context of " + std::to_string(kv_.n_ctx()));
+    for (size_t i = 0; i < tokens.size(); ++i)
+        if (tokens[i] < 0 || tokens[i] >= V_)
+            throw UsageError("forward: token id " + std::to_string(tokens[i]) + " at index " +
+                             std::to_string(i) + " is outside the vocabulary [0, " +
+                             std::to_string(V_) + ")");
+    const size_t want = (all_logits ? tokens.size() : 1) * size_t(V_);
+    if (logits_out.size() != want)
+        throw UsageError("forward: logits buffer holds " + std::to_string(logits_out.size()) +
+                         " floats, expected " + std::to_string(want));
+}
+
+void CudaBackend::Impl::ensure_buffers(const Step& st) {
+    const size_t seg = size_t(st.seg_rows);
+    ids_.ensure(size_t(st.n), true);
+    ids_host_.ensure(size_t(st.n), true);
+    x_.ensure(seg * size_t(E_));
+    xn_.ensure(seg * size_t(E_));
+    qkv_.ensure(seg * size_t(QKV_));
+    att_.ensure(seg * size_t(QD_));
+    gu_.ensure(seg * 2 * size_t(F_));
+    hff_.ensure(seg * size_t(F_));
+    logits_.ensure((st.all_logits ? seg : 1) * size_t(V_));
+    probs_.ensure(size_t(n_head_) * size_t(st.chunk_rows) * size_t(st.n_keys), true);
+}
+
+void CudaBackend::Impl::forward(std::span<const int32_t> tokens, int32_t pos0,
+                                const trace::CapturePolicy& policy, trace::StepCapture* capture,
+                                std::span<float> logits_out, bool all_logits,
+                                const std::atomic<bool>* cancel) {
+    check_request(tokens, pos0, logits_out, all_logits);
+    const auto t_start = Clock::now();
+    LMSCOPE_CUDA_CHECK(cudaSetDevice(device_));  // the engine may call from any thread
+
+    Step st;
+    st.tokens = tokens;
+    st.pos0 = pos0;
+    st.n = int32_t(tokens.size());
+    st.n_keys = pos0 + st.n;
+    st.seg_rows = std::min({st.n, kv_.max_segment_rows(), kMaxSegmentRows});
+    const size_t row_probs = size_t(n_head_) * size_t(st.n_keys) * sizeof(float);
+    st.chunk_rows = int32_t(std::clamp<size_t>(kProbsBudget / row_probs, 1, size_t(st.seg_rows)));
+    st.policy = &policy;
+    st.capture = capture;
+    st.all_logits = all_logits;
+    st.logits_out = logits_out;
+
+    kv_.truncate(pos0);
+    kv_.reserve(pos0 + st.n);
+    kv_.traffic() = {};
+    if (capture) prepare_capture(st);
+    ensure_buffers(st);
+
+    std::memcpy(ids_host_.get(), tokens.data(), tokens.size() * sizeof(int32_t));
+    LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(ids_.get(), ids_host_.get(), tokens.size() * sizeof(int32_t),
+                                       cudaMemcpyHostToDevice, stream_.s));
+    for (int32_t s0 = 0; s0 < st.n; s0 += st.seg_rows)
+        segment(st, s0, std::min(st.seg_rows, st.n - s0), cancel);
+    if (capture) finish_capture(st);  // synchronizes
+    LMSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream_.s));
+
+    kv_.set_n_tokens(pos0 + st.n);
+    last_traffic_ = kv_.traffic();
+    total_traffic_.to_device += last_traffic_.to_device;
+    total_traffic_.to_host += last_traffic_.to_host;
+    if (capture) capture->total_ms = ms_since(t_start);
+}
+
+// Rows [s0, s0 + ns) of the step through every layer, then their logits.
+void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const std::atomic<bool>* cancel) {
+    const bool last = s0 + ns == st.n;
+    const bool timing = st.capture != nullptr;
+    cudaStream_t s = stream_.s;
+    kernels::embed(w_.token_embd.get(), ids_.get() + s0, ns, E_, x_.get(), s);
+    kv_.begin_segment(st.pos0 + s0, ns);
+    for (int32_t l = 0; l < n_layer_; ++l) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            cudaStreamSynchronize(s);  // let the queued work finish; the cache stays at pos0
+            throw CancelledError();
+        }
+        if (timing) LMSCOPE_CUDA_CHECK(cudaEventRecord(events_.e[size_t(l)], s));
+        layer(st, l, s0, ns);
+        if (last && st.lens_k > 0) lens_layer(l, ns - 1);
+    }
+    if (timing) {
+        LMSCOPE_CUDA_CHECK(cudaEventRecord(events_.e[size_t(n_layer_)], s));
+        LMSCOPE_CUDA_CHECK(cudaEventSynchronize(events_.e[size_t(n_layer_)]));
+        for (int32_t l = 0; l < n_layer_; ++l) {
+            float ms = 0.0f;
+            LMSCOPE_CUDA_CHECK(cudaEventElapsedTime(&ms, events_.e[size_t(l)], events_.e[size_t(l) + 1]));
+            st.capture->layer_ms[size_t(l)] += double(ms);
+        }
+    }
+    // logits: final norm and output head
+    if (st.all_logits) {
+        kernels::rmsnorm(x_.get(), w_.output_norm.get(), eps_, ns, E_, xn_.get(), s);
+        gemm_rows(blas_.h, w_.output, V_, E_, xn_.get(), ns, logits_.get(), false);
+        LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data() + size_t(s0) * size_t(V_), logits_.get(),
+                                           size_t(ns) * size_t(V_) * sizeof(float),
+                                           cudaMemcpyDeviceToHost, s));
+    } else if (last) {
+        kernels::rmsnorm(x_.get() + size_t(ns - 1) * size_t(E_), w_.output_norm.get(), eps_, 1, E_,
+                         xn_.get(), s);
+        gemm_rows(blas_.h, w_.output, V_, E_, xn_.get(), 1, logits_.get(), false);
+        LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data(), logits_.get(), size_t(V_) * sizeof(float),
+                                           cudaMemcpyDeviceToHost, s));
+    }
+}
+
+void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
+    const DeviceLayer& L = w_.layers[size_t(l)];
+    cudaStream_t s = stream_.s;
+    const int32_t p = st.pos0 + s0;  // position of the segment's first row
+
+    // attention block
+    kernels::rmsnorm(x_.get(), L.attn_norm.get(), eps_, ns, E_, xn_.get(), s);
+    gemm_rows(blas_.h, L.wqkv.get(), QKV_, E_, xn_.get(), ns, qkv_.get(), false);
+    if (L.bqkv.get()) kernels::add_bias(qkv_.get(), L.bqkv.get(), ns, QKV_, s);
+    kernels::rope(qkv_.get(), ns, QKV_, n_head_ + n_kv_, hd_, n_rot_, w_.rope_inv_freq.get(), p, neox_, s);
+    kernels::kv_store(qkv_.get() + QD_, qkv_.get() + QD_ + KD_, QKV_, ns, n_kv_, hd_, kv_.format(),
+                      int32_t(kv_.shape().row_bytes()), kv_.k_ring(l), kv_.v_ring(l), kv_.ring_cap(), p, s);
+    kv_.write_through(l, p, ns);
+    const kernels::KvView view = kv_.view(l);
+
+    kernels::AttentionArgs a;
+    a.pos0 = st.pos0;
+    a.n_step = st.n;
+    a.q = qkv_.get();
+    a.q_row0 = s0;
+    a.q_stride = QKV_;
+    a.n_head = n_head_;
+    a.n_kv = n_kv_;
+    a.head_dim = hd_;
+    a.scale = scale_;
+    a.probs = probs_.get();
+    a.summaries = st.summaries ? summaries_.get() + size_t(l) * size_t(n_head_) * size_t(st.n) : nullptr;
+    a.out = att_.get();
+    const int32_t* planes = st.capture ? plane_of_head_.data() + size_t(l) * size_t(n_head_) : nullptr;
+    for (int32_t c0 = 0; c0 < ns; c0 += st.chunk_rows) {
+        a.row0 = s0 + c0;
+        a.n_rows = std::min(st.chunk_rows, ns - c0);
+        kernels::attention(a, view, s);
+        if (!planes) continue;
+        // captured heads: rows [row0, row0 + n_rows) of their planes, [n_rows][n_keys] each
+        const size_t rows_floats = size_t(a.n_rows) * size_t(st.n_keys);
+        for (int32_t h = 0; h < n_head_; ++h) {
+            const int32_t pi = planes[h];
+            if (pi < 0) continue;
+            float* dst = planes_host_.get() + size_t(pi) * size_t(st.n) * size_t(st.n_keys) +
+                         size_t(a.row0) * size_t(st.n_keys);
+            LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(dst, a.probs + size_t(h) * rows_floats,
+                                               rows_floats * sizeof(float), cudaMemcpyDeviceToHost, s));
+        }
+    }
+    gemm_rows(blas_.h, L.wo.get(), E_, QD_, att_.get(), ns, x_.get(), true);  // x += attention
+
+    // feed-forward block (SwiGLU)
+    kernels::rmsnorm(x_.get(), L.ffn_norm.get(), eps_, ns, E_, xn_.get(), s);
+    gemm_rows(blas_.h, L.wgu.get(), 2 * F_, E_, xn_.get(), ns, gu_.get(), false);
+    kernels::swiglu(gu_.get(), ns, F_, hff_.get(), s);
+    gemm_rows(blas_.h, L.wdown.get(), E_, F_, hff_.get(), ns, x_.get(), true);  // x += ffn
+}
+
+void CudaBackend::Impl::lens_layer(int32_t l, int32_t last_row) {
+    kernels::rmsnorm(x_.get() + size_t(last_row) * size_t(E_), w_.output_norm.get(), eps_, 1, E_,
+                     lens_xn_.get(), stream_.s);
+    gemm_rows(blas_.h, w_.output, V_, E_, lens_xn_.get(), 1, lens_logits_.get() + size_t(l) * size_t(V_), false);
+}
+
+engine::KvStats CudaBackend::Impl::kv_stats() const {
+    engine::KvStats s;
+    s.type = kv_.shape().type;
+    s.n_tokens = kv_.n_tokens();
+    s.n_ctx = kv_.n_ctx();
+    s.bytes_per_token = kv_.shape().bytes(1);
+    s.layer_bytes.assign(size_t(n_layer_), kv_.shape().bytes_per_token_layer() * size_t(kv_.n_tokens()));
+    s.total_bytes = kv_.shape().bytes(kv_.n_tokens());
+    return s;
+}
+
+KvOffloadStats CudaBackend::Impl::offload_stats() const {
+    KvOffloadStats o;
+    o.window = kv_.offload_window();
+    o.device_tokens = kv_.device_tokens();
+    o.host_tokens = o.window > 0 ? kv_.n_tokens() - o.device_tokens : 0;
+    o.device_bytes = kv_.device_bytes();
+    o.host_bytes = kv_.host_bytes();
+    o.step_to_device = last_traffic_.to_device;
+    o.step_to_host = last_traffic_.to_host;
+    o.total_to_device = total_traffic_.to_device;
+    o.total_to_host = total_traffic_.to_host;
+    return o;
+}
+
+// ---- public face -----------------------------------------------------------------------
+
+CudaBackend::CudaBackend(std::shared_ptr<const engine::Model> model, const engine::BackendOptions& options,
+                         const CudaOptions& cuda)
+    : impl_(std::make_unique<Impl>(std::move(model), options, cuda)) {}
+CudaBackend::~CudaBackend() = default;
+std::string CudaBackend::name() const { return impl_->name(); }
+const engine::Model& CudaBackend::model() const { return impl_->model(); }
+void CudaBackend::forward(std::span<const int32_t> tokens, int32_t pos0, const trace::CapturePolicy& policy,
+                          trace::StepCapture* capture, std::span<float> logits_out, bool all_logits,
+                          const std::atomic<bool>* cancel) {
+    impl_->forward(tokens, pos0, policy, capture, logits_out, all_logits, cancel);
+}
+int32_t CudaBackend::n_ctx() const { return impl_->n_ctx(); }
+int32_t CudaBackend::kv_tokens() const { return impl_->kv_tokens(); }
+void CudaBackend::kv_truncate(int32_t n) { impl_->kv_truncate(n); }
+engine::KvStats CudaBackend::kv_stats() const { return impl_->kv_stats(); }
+KvOffloadStats CudaBackend::offload_stats() const { return impl_->offload_stats(); }
+
+std::unique_ptr<engine::Backend> make_cuda_backend(std::shared_ptr<const engine::Model> model,
+                                                   const engine::BackendOptions& options, int device) {
+    CudaOptions c;
+    c.device = device;
+    return std::make_unique<CudaBackend>(std::move(model), options, c);
+}
+
+std::unique_ptr<CudaBackend> make_cuda_backend(std::shared_ptr<const engine::Model> model,
+                                               const engine::BackendOptions& options,
+                                               const CudaOptions& cuda) {
+    return std::make_unique<CudaBackend>(std::move(model), options, cuda);
+}
+
+}  // namespace lmscope::gpu

@@ -1,0 +1,125 @@
+// CudaBackend's implementation (internal to gpu/; CUDA types inside).
+#pragma once
+
+#include "gpu/cuda_backend.h"
+#include "gpu/device_kv.h"
+#include "gpu/device_memory.h"
+#include "gpu/device_weights.h"
+#include "gpu/kernels/attention.cuh"
+
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace lmscope::gpu {
+
+// Owners of the CUDA handles (destroyed last, after every buffer).
+struct StreamHandle {
+    cudaStream_t s = nullptr;
+    StreamHandle(cudaStream_t stream) : s(stream) {}
+    StreamHandle(const StreamHandle&) = delete;
+    StreamHandle& operator=(const StreamHandle&) = delete;
+    ~StreamHandle() { if (s) cudaStreamDestroy(s); }
+};
+struct BlasHandle {
+    cublasHandle_t h = nullptr;
+    BlasHandle() = default;
+    BlasHandle(const BlasHandle&) = delete;
+    BlasHandle& operator=(const BlasHandle&) = delete;
+    ~BlasHandle() { if (h) cublasDestroy(h); }
+};
+struct EventHandles {
+    std::vector<cudaEvent_t> e;
+    EventHandles() = default;
+    EventHandles(const EventHandles&) = delete;
+    EventHandles& operator=(const EventHandles&) = delete;
+    ~EventHandles() { for (cudaEvent_t x : e) if (x) cudaEventDestroy(x); }
+};
+
+class CudaBackend::Impl {
+public:
+    Impl(std::shared_ptr<const engine::Model> model, const engine::BackendOptions& o, const CudaOptions& c);
+    ~Impl();
+
+    std::string name() const { return name_; }
+    const engine::Model& model() const { return *model_; }
+    void forward(std::span<const int32_t> tokens, int32_t pos0, const trace::CapturePolicy& policy,
+                 trace::StepCapture* capture, std::span<float> logits_out, bool all_logits,
+                 const std::atomic<bool>* cancel);
+    int32_t n_ctx() const { return kv_.n_ctx(); }
+    int32_t kv_tokens() const { return kv_.n_tokens(); }
+    void kv_truncate(int32_t n) { kv_.truncate(n); }
+    engine::KvStats kv_stats() const;
+    KvOffloadStats offload_stats() const;
+
+private:
+    // One forward step: what was asked and how it is cut into segments and attention chunks.
+    struct Step {
+        std::span<const int32_t> tokens;
+        int32_t pos0 = 0, n = 0;
+        int32_t n_keys = 0;       // pos0 + n: keys visible to the last row, width of the planes
+        int32_t seg_rows = 0;     // rows per segment (all layers run over one segment at a time)
+        int32_t chunk_rows = 0;   // attention rows per launch (bounds the weights scratch)
+        const trace::CapturePolicy* policy = nullptr;
+        trace::StepCapture* capture = nullptr;
+        bool summaries = false;   // per-row summaries on the device
+        int32_t lens_k = 0;       // logit lens entries per layer; 0: none
+        bool all_logits = false;
+        std::span<float> logits_out;
+    };
+
+    void check_request(std::span<const int32_t> tokens, int32_t pos0, std::span<float> logits_out,
+                       bool all_logits) const;
+    void ensure_buffers(const Step& st);
+    void segment(Step& st, int32_t s0, int32_t ns, const std::atomic<bool>* cancel);
+    void layer(Step& st, int32_t l, int32_t s0, int32_t ns);
+    void lens_layer(int32_t l, int32_t last_row);
+    // capture (cuda_capture.cpp)
+    void prepare_capture(Step& st);
+    void finish_capture(Step& st);
+
+    std::shared_ptr<const engine::Model> model_;
+    const model::ModelSpec& spec_;
+    int device_;
+    std::string name_;
+    // dimensions
+    int32_t E_, n_head_, n_kv_, hd_, QD_, KD_, QKV_, F_, V_, n_layer_, n_rot_;
+    float eps_, scale_;
+    bool neox_;
+
+    StreamHandle stream_;
+    BlasHandle blas_;
+    EventHandles events_;  // [n_layer + 1] layer boundaries (timing when capturing)
+    DeviceKv kv_;
+    DeviceWeights w_;
+
+    // activations of one segment (ns rows)
+    DeviceArray<int32_t> ids_{"token ids"};    // [n] the step's ids
+    DeviceArray<float> x_{"residual stream"};  // [ns][E]
+    DeviceArray<__half> xn_{"normed rows"};    // [ns][E]
+    DeviceArray<float> qkv_{"q/k/v rows"};     // [ns][QD + 2 KD]
+    DeviceArray<__half> att_{"attention output"};  // [ns][QD]
+    DeviceArray<float> gu_{"gate/up rows"};    // [ns][2 F]
+    DeviceArray<__half> hff_{"swiglu rows"};   // [ns][F]
+    DeviceArray<float> logits_{"logits"};      // [ns or 1][V]
+    DeviceArray<float> probs_{"attention weights scratch"};  // [n_head][chunk rows][n keys]
+    DeviceArray<kernels::RowSummary> summaries_{"attention summaries"};  // [layer][head][n]
+    DeviceArray<__half> lens_xn_{"logit lens row"};     // [E]
+    DeviceArray<float> lens_logits_{"logit lens logits"};  // [layer][V]
+    // page-locked host copies
+    PinnedArray<int32_t> ids_host_{"token ids (host)"};            // [n]
+    PinnedArray<float> planes_host_{"attention planes (host)"};    // [plane][n][n keys]
+    PinnedArray<kernels::RowSummary> summaries_host_{"attention summaries (host)"};  // [layer][head][n]
+    PinnedArray<float> lens_host_{"logit lens (host)"};            // [layer][V]
+    // host scratch
+    std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1
+    std::vector<float> lens_probs_;       // [V]
+    std::vector<int32_t> lens_idx_;       // [V]
+    KvTraffic last_traffic_, total_traffic_;
+};
+
+}  // namespace lmscope::gpu

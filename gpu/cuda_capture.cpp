@@ -1,0 +1,110 @@
+// CudaBackend's capture: what the policy asks for is laid out once per step, filled on the
+// device (attention weights of the asked pairs, per-row summaries, logit-lens logits), copied
+// asynchronously into page-locked host memory and handed back after the step.
+#include "gpu/cuda_backend_impl.h"
+#include "gpu/cuda_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+namespace lmscope::gpu {
+
+void CudaBackend::Impl::prepare_capture(Step& st) {
+    const trace::CapturePolicy& policy = *st.policy;
+    trace::StepCapture& c = *st.capture;
+    const int32_t n = st.n;
+    c = trace::StepCapture{};
+    c.n_layer = n_layer_;
+    c.n_head = n_head_;
+    c.n_rows = n;
+    c.layer_ms.assign(size_t(n_layer_), 0.0);
+    st.summaries = policy.wants_summary();
+    if (st.summaries)
+        c.summaries.assign(size_t(n_layer_) * size_t(n_head_) * size_t(n), trace::HeadSummary{});
+    plane_of_head_.assign(size_t(n_layer_) * size_t(n_head_), -1);
+    for (int32_t l = 0; l < n_layer_; ++l)
+        for (int32_t h = 0; h < n_head_; ++h) {
+            if (!policy.wants_full(l, h)) continue;
+            plane_of_head_[size_t(l) * size_t(n_head_) + size_t(h)] = int32_t(c.planes.size());
+            trace::AttentionPlane p;
+            p.at = {l, h};
+            p.first_row_pos = st.pos0;
+            p.n_rows = n;
+            p.n_keys = st.n_keys;
+            p.weights.assign(size_t(n) * size_t(st.n_keys), 0.0f);
+            c.planes.push_back(std::move(p));
+        }
+    st.lens_k = policy.logit_lens ? std::clamp(policy.lens_top_k, 1, V_) : 0;
+    if (st.lens_k > 0) c.lens.assign(size_t(n_layer_) * size_t(st.lens_k), trace::LensEntry{});
+
+    // device and page-locked buffers (grown geometrically: decode steps grow by one key)
+    const size_t plane_floats = checked_bytes(size_t(n), size_t(st.n_keys), "attention planes");
+    if (!c.planes.empty())
+        planes_host_.ensure(checked_bytes(c.planes.size(), plane_floats, "attention planes"), true);
+    if (st.summaries) {
+        const size_t count = size_t(n_layer_) * size_t(n_head_) * size_t(n);
+        summaries_.ensure(count, true);
+        summaries_host_.ensure(count, true);
+    }
+    if (st.lens_k > 0) {
+        lens_xn_.ensure(size_t(E_));
+        lens_logits_.ensure(size_t(n_layer_) * size_t(V_));
+        lens_host_.ensure(size_t(n_layer_) * size_t(V_));
+    }
+}
+
+void CudaBackend::Impl::finish_capture(Step& st) {
+    trace::StepCapture& c = *st.capture;
+    const size_t count = size_t(n_layer_) * size_t(n_head_) * size_t(st.n);
+    if (st.summaries)
+        LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(summaries_host_.get(), summaries_.get(),
+                                           count * sizeof(kernels::RowSummary),
+                                           cudaMemcpyDeviceToHost, stream_.s));
+    if (st.lens_k > 0)
+        LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(lens_host_.get(), lens_logits_.get(),
+                                           size_t(n_layer_) * size_t(V_) * sizeof(float),
+                                           cudaMemcpyDeviceToHost, stream_.s));
+    LMSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream_.s));
+
+    const size_t plane_floats = size_t(st.n) * size_t(st.n_keys);
+    for (size_t i = 0; i < c.planes.size(); ++i)
+        std::memcpy(c.planes[i].weights.data(), planes_host_.get() + i * plane_floats,
+                    plane_floats * sizeof(float));
+    if (st.summaries)
+        for (size_t i = 0; i < count; ++i) {
+            const kernels::RowSummary& r = summaries_host_.get()[i];
+            c.summaries[i].entropy = r.entropy;
+            c.summaries[i].max_weight = r.max_weight;
+            c.summaries[i].argmax_key = r.argmax_key;
+        }
+    // logit lens: softmax and top k of each layer's logits, as the CPU backend ranks them
+    // (probability descending, then token id ascending)
+    const int32_t k = st.lens_k;
+    lens_probs_.resize(size_t(V_));
+    lens_idx_.resize(size_t(V_));
+    for (int32_t l = 0; l < n_layer_ && k > 0; ++l) {
+        const float* z = lens_host_.get() + size_t(l) * size_t(V_);
+        const float mx = *std::max_element(z, z + V_);
+        double sum = 0.0;
+        for (int32_t i = 0; i < V_; ++i) {
+            lens_probs_[size_t(i)] = std::exp(z[i] - mx);
+            sum += lens_probs_[size_t(i)];
+        }
+        const float inv = float(1.0 / sum);
+        for (float& p : lens_probs_) p *= inv;
+        std::iota(lens_idx_.begin(), lens_idx_.end(), 0);
+        std::partial_sort(lens_idx_.begin(), lens_idx_.begin() + k, lens_idx_.end(), [&](int32_t a, int32_t b) {
+            const float pa = lens_probs_[size_t(a)], pb = lens_probs_[size_t(b)];
+            return pa > pb || (pa == pb && a < b);
+        });
+        for (int32_t i = 0; i < k; ++i) {
+            trace::LensEntry& e = c.lens[size_t(l) * size_t(k) + size_t(i)];
+            e.token = lens_idx_[size_t(i)];
+            e.prob = lens_probs_[size_t(e.token)];
+        }
+    }
+}
+
+}  // namespace lmscope::gpu

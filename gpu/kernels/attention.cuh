@@ -1,0 +1,48 @@
+// Causal self-attention of one layer over the device KV cache (GQA: query head h reads kv
+// head h / (n_head / n_kv)), writing every row's softmax weights to a scratch buffer (from
+// which captured planes are copied) and, when asked, per-row summaries.
+#pragma once
+
+#include "gpu/kernels/kv_format.cuh"
+
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace lmscope::gpu::kernels {
+
+constexpr int32_t kMaxHeadDim = 256;
+
+// Matches trace::HeadSummary field for field (converted on the host).
+struct RowSummary {
+    float entropy;     // nats
+    float max_weight;
+    int32_t argmax_key;
+};
+
+struct AttentionArgs {
+    // The step feeds rows 0 .. n_step-1 at positions pos0 .. pos0+n_step-1; this launch
+    // computes rows [row0, row0 + n_rows). Row r sees keys 0 .. pos0 + r.
+    int32_t pos0 = 0;
+    int32_t n_step = 0;
+    int32_t row0 = 0;
+    int32_t n_rows = 0;
+    // Query of row r, head h: q + (r - q_row0) * q_stride + h * head_dim (float, roped).
+    const float* q = nullptr;
+    int32_t q_row0 = 0;
+    int32_t q_stride = 0;
+    int32_t n_head = 0, n_kv = 0, head_dim = 0;
+    float scale = 1.0f;  // 1 / sqrt(head_dim)
+    // probs: [n_head][n_rows][pos0 + n_step] softmax weights of this launch's rows, zero
+    // past each row's last key.
+    float* probs = nullptr;
+    // summaries: [n_head][n_step] of this layer (row r at h * n_step + r), or null.
+    RowSummary* summaries = nullptr;
+    // out: row r, head h at out + (r - q_row0) * n_head * head_dim + h * head_dim (half).
+    __half* out = nullptr;
+};
+
+void attention(const AttentionArgs& args, const KvView& kv, cudaStream_t stream);
+
+}  // namespace lmscope::gpu::kernels

@@ -1,0 +1,34 @@
+#include "gpu/kernels/rmsnorm.cuh"
+
+#include "gpu/cuda_check.h"
+#include "gpu/kernels/reduce.cuh"
+
+namespace lmscope::gpu::kernels {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+// one block per row t
+__global__ void rmsnorm_kernel(const float* __restrict__ x, const float* __restrict__ w,
+                               float eps, int32_t n, __half* __restrict__ out) {
+    const size_t base = size_t(blockIdx.x) * size_t(n);
+    const float* xr = x + base;
+    float ss = 0.0f;
+    for (int32_t i = int32_t(threadIdx.x); i < n; i += int32_t(blockDim.x)) ss += xr[i] * xr[i];
+    ss = block_sum(ss);
+    const float scale = 1.0f / sqrtf(ss / float(n) + eps);
+    for (int32_t i = int32_t(threadIdx.x); i < n; i += int32_t(blockDim.x))
+        out[base + size_t(i)] = __float2half_rn(xr[i] * scale * w[i]);
+}
+
+}  // namespace
+
+void rmsnorm(const float* x, const float* w, float eps, int32_t n_rows, int32_t n, __half* out,
+             cudaStream_t stream) {
+    if (n_rows <= 0) return;
+    rmsnorm_kernel<<<unsigned(n_rows), kThreads, 0, stream>>>(x, w, eps, n, out);
+    LMSCOPE_CUDA_LAUNCHED();
+}
+
+}  // namespace lmscope::gpu::kernels

@@ -1,0 +1,320 @@
+// The CUDA backend against the CPU reference backend: logits, attention weights, summaries
+// and logit lens on every fixture model and the sample model; greedy decoding on SmolLM2; the
+// three KV cache types; KV offload on and off. Every test skips with the reason when this
+// machine has no usable CUDA device.
+#include "core/engine/engine_fixture.h"
+
+#include "engine/cpu_backend.h"
+#include "gpu/cuda_backend.h"
+#include "gpu/devices.h"
+#include "util/error.h"
+
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace lmscope;
+using namespace lmscope::testing;
+
+namespace {
+
+#define REQUIRE_CUDA_DEVICE()                                                                  \
+    do {                                                                                       \
+        const gpu::DeviceReport report_ = gpu::query_devices();                               \
+        if (report_.devices.empty())                                                           \
+            QSKIP(qPrintable(QString("no CUDA device: %1").arg(QString::fromStdString(report_.problem)))); \
+    } while (0)
+
+trace::CapturePolicy full_policy() {
+    trace::CapturePolicy p;
+    p.mode = trace::CaptureMode::Full;
+    return p;
+}
+
+// A model: the fixture's reference tokens, or for the sample model a fixed id sequence.
+struct Case {
+    std::string path;
+    std::vector<int32_t> tokens;
+};
+
+Case load_case(const QString& model) {
+    Case c;
+    if (model == "SmolLM2") {
+        c.path = sample_model();
+        // ids of a short English prompt in SmolLM2's vocabulary (any ids < 49152 would do)
+        c.tokens = {1, 504, 2365, 6354, 16438, 27003, 690, 260, 23790, 2767, 30, 378, 1345, 314, 253};
+        return c;
+    }
+    const ReferenceRun ref = load_reference(model.toStdString());
+    c.path = ref.model_path;
+    c.tokens = ref.tokens;
+    return c;
+}
+
+// Logits of every position, fed all at once (prefill) or one token per step (decode).
+std::vector<float> run_logits(engine::Backend& b, const std::vector<int32_t>& tokens, bool one_by_one) {
+    const size_t V = size_t(b.model().spec().n_vocab());
+    std::vector<float> logits(tokens.size() * V);
+    if (!one_by_one) {
+        b.forward(tokens, 0, {}, nullptr, logits, true, nullptr);
+        return logits;
+    }
+    for (size_t t = 0; t < tokens.size(); ++t)
+        b.forward(std::span(tokens).subspan(t, 1), int32_t(t), {}, nullptr,
+                  std::span(logits).subspan(t * V, V), false, nullptr);
+    return logits;
+}
+
+int32_t argmax(std::span<const float> v) {
+    return int32_t(std::max_element(v.begin(), v.end()) - v.begin());
+}
+
+// The prompt, then n greedy tokens (one decode step each).
+std::vector<int32_t> greedy(engine::Backend& b, const std::vector<int32_t>& prompt, int n) {
+    const size_t V = size_t(b.model().spec().n_vocab());
+    std::vector<float> logits(V);
+    std::vector<int32_t> out;
+    b.forward(prompt, 0, {}, nullptr, logits, false, nullptr);
+    for (int i = 0; i < n; ++i) {
+        const int32_t t = argmax(logits);
+        out.push_back(t);
+        const std::vector<int32_t> one{t};
+        b.forward(one, int32_t(prompt.size()) + i, {}, nullptr, logits, false, nullptr);
+    }
+    return out;
+}
+
+void add_models() {
+    QTest::addColumn<QString>("model");
+    for (const char* m : {"fx-gqa", "fx-mha-untied", "fx-gqa-Q8_0", "fx-gqa-Q4_1", "fx-gqa-Q4_K_M", "SmolLM2"})
+        QTest::newRow(m) << m;
+}
+
+}  // namespace
+
+class TestCudaParity : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Runs everywhere: without a device the backend refuses with the reason.
+    void no_device_is_a_clear_error() {
+        const gpu::DeviceReport report = gpu::query_devices();
+        if (!report.devices.empty()) QSKIP("a CUDA device exists here");
+        const ReferenceRun ref = load_reference("fx-gqa");
+        LMSCOPE_REQUIRE_FILE(ref.model_path, "the fixture model");
+        auto m = engine::Model::load(ref.model_path);
+        try {
+            gpu::make_cuda_backend(m, {}, 0);
+            QFAIL("the CUDA backend started without a device");
+        } catch (const Error& e) {
+            const QString what = e.what();
+            QVERIFY2(what.startsWith("no CUDA device: "), qPrintable(what));
+            QVERIFY2(what.size() > 16, qPrintable(what));
+        }
+    }
+
+    void prefill_matches_cpu_data() { add_models(); }
+    // Teacher-forced prefill with every attention plane: logits and attention vs the CPU.
+    void prefill_matches_cpu() {
+        QFETCH(QString, model);
+        REQUIRE_CUDA_DEVICE();
+        const Case c = load_case(model);
+        LMSCOPE_REQUIRE_FILE(c.path, "the model");
+        auto m = engine::Model::load(c.path);
+        auto cpu = engine::make_cpu_backend(m, {});
+        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        const size_t V = size_t(m->spec().n_vocab());
+        std::vector<float> lc(c.tokens.size() * V), lg(lc.size());
+        trace::StepCapture cc, cg;
+        cpu->forward(c.tokens, 0, full_policy(), &cc, lc, true, nullptr);
+        gpu->forward(c.tokens, 0, full_policy(), &cg, lg, true, nullptr);
+        const double rms = rms_over_std(lg, lc);
+        const double kl = mean_kl_rows(lg, lc, V);
+        const std::vector<float> ac = attention_cube(cc), ag = attention_cube(cg);
+        const double da = max_abs_diff(ag, ac);
+        qInfo("%s (%s): rms/std %.3g, KL %.3g, max |d attention| %.3g (n = %zu)", qPrintable(model),
+              gpu->name().c_str(), rms, kl, da, c.tokens.size());
+        QCOMPARE(cg.planes.size(), cc.planes.size());
+        QCOMPARE(ag.size(), ac.size());
+        QVERIFY2(rms <= 0.01, qPrintable(QString("rms/std %1 > 0.01").arg(rms)));
+        QVERIFY2(da <= 0.01, qPrintable(QString("attention %1 > 0.01").arg(da)));
+        // summaries of the same rows
+        QCOMPARE(cg.summaries.size(), cc.summaries.size());
+        double d_ent = 0, d_max = 0;
+        for (size_t i = 0; i < cc.summaries.size(); ++i) {
+            d_ent = std::max(d_ent, double(std::fabs(cg.summaries[i].entropy - cc.summaries[i].entropy)));
+            d_max = std::max(d_max, double(std::fabs(cg.summaries[i].max_weight - cc.summaries[i].max_weight)));
+        }
+        qInfo("summaries: max |d entropy| %.3g, max |d max weight| %.3g", d_ent, d_max);
+        QVERIFY2(d_ent <= 0.05, qPrintable(QString("entropy differs by %1").arg(d_ent)));
+        QVERIFY2(d_max <= 0.01, qPrintable(QString("max weight differs by %1").arg(d_max)));
+        QCOMPARE(cg.layer_ms.size(), size_t(m->spec().n_layer()));
+        QCOMPARE(gpu->kv_tokens(), int32_t(c.tokens.size()));
+    }
+
+    void decode_matches_cpu_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("kv");
+        QTest::addColumn<double>("max_rms");
+        for (const char* m : {"fx-gqa", "fx-mha-untied", "fx-gqa-Q4_1", "SmolLM2"}) {
+            QTest::newRow(qPrintable(QString("%1 f16").arg(m))) << m << "f16" << 0.01;
+            QTest::newRow(qPrintable(QString("%1 q8_0").arg(m))) << m << "q8_0" << 0.015;
+            QTest::newRow(qPrintable(QString("%1 q4_0").arg(m))) << m << "q4_0" << 0.04;
+        }
+    }
+    // One token per step through the KV cache of each type, vs the CPU with the same type.
+    void decode_matches_cpu() {
+        QFETCH(QString, model);
+        QFETCH(QString, kv);
+        QFETCH(double, max_rms);
+        REQUIRE_CUDA_DEVICE();
+        const Case c = load_case(model);
+        LMSCOPE_REQUIRE_FILE(c.path, "the model");
+        auto m = engine::Model::load(c.path);
+        engine::BackendOptions o;
+        o.kv_type = *engine::kv_type_from_name(kv.toStdString());
+        auto cpu = engine::make_cpu_backend(m, o);
+        auto gpu = gpu::make_cuda_backend(m, o, 0);
+        const std::vector<float> lc = run_logits(*cpu, c.tokens, true);
+        const std::vector<float> lg = run_logits(*gpu, c.tokens, true);
+        const double rms = rms_over_std(lg, lc);
+        qInfo("%s kv %s: decode rms/std %.3g, KL %.3g", qPrintable(model), qPrintable(kv), rms,
+              mean_kl_rows(lg, lc, size_t(m->spec().n_vocab())));
+        QVERIFY2(rms <= max_rms, qPrintable(QString("rms/std %1 > %2").arg(rms).arg(max_rms)));
+        // exact byte accounting, as the CPU's
+        const engine::KvStats sc = cpu->kv_stats(), sg = gpu->kv_stats();
+        QCOMPARE(sg.total_bytes, sc.total_bytes);
+        QCOMPARE(sg.layer_bytes, sc.layer_bytes);
+        QCOMPARE(sg.n_tokens, int32_t(c.tokens.size()));
+        // the cached path gives the prefill's logits
+        const std::vector<float> pre = run_logits(*gpu, c.tokens, false);
+        QVERIFY2(rms_over_std(lg, pre) <= max_rms, "decode and prefill disagree on the device");
+    }
+
+    // SmolLM2: the same 32 greedy tokens as the CPU.
+    void greedy_tokens_match_cpu() {
+        REQUIRE_CUDA_DEVICE();
+        const Case c = load_case("SmolLM2");
+        LMSCOPE_REQUIRE_FILE(c.path, "the sample model");
+        auto m = engine::Model::load(c.path);
+        auto cpu = engine::make_cpu_backend(m, {});
+        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        const std::vector<int32_t> tc = greedy(*cpu, c.tokens, 32), tg = greedy(*gpu, c.tokens, 32);
+        QString a, b;
+        for (size_t i = 0; i < tc.size(); ++i) {
+            a += QString::number(tc[i]) + " ";
+            b += QString::number(tg[i]) + " ";
+        }
+        qInfo("cpu:  %s\ncuda: %s", qPrintable(a), qPrintable(b));
+        QCOMPARE(tg, tc);
+    }
+
+    void offload_matches_data() { add_models(); }
+    // KV offload (window 4: most positions staged from host memory; prefill in segments of
+    // 4 rows) gives the logits and attention of the all-on-device cache, and counts its traffic.
+    void offload_matches() {
+        QFETCH(QString, model);
+        REQUIRE_CUDA_DEVICE();
+        const Case c = load_case(model);
+        LMSCOPE_REQUIRE_FILE(c.path, "the model");
+        auto m = engine::Model::load(c.path);
+        const size_t V = size_t(m->spec().n_vocab());
+        gpu::CudaOptions off;
+        off.offload_window = 4;
+        auto all = gpu::make_cuda_backend(m, {}, gpu::CudaOptions{});
+        auto part = gpu::make_cuda_backend(m, {}, off);
+        // prefill of all but the last 3 tokens, then 3 decode steps, then a rewind by 2
+        const size_t n0 = c.tokens.size() - 3;
+        const std::vector<int32_t> prompt(c.tokens.begin(), c.tokens.begin() + std::ptrdiff_t(n0));
+        std::vector<float> la(n0 * V), lp(n0 * V);
+        trace::StepCapture ca, cp;
+        all->forward(prompt, 0, full_policy(), &ca, la, true, nullptr);
+        part->forward(prompt, 0, full_policy(), &cp, lp, true, nullptr);
+        QVERIFY2(rms_over_std(lp, la) <= 1e-3, "offloaded prefill differs");
+        QVERIFY2(max_abs_diff(attention_cube(cp), attention_cube(ca)) <= 1e-3, "offloaded attention differs");
+        std::vector<float> da(V), dp(V);
+        for (size_t t = n0; t < c.tokens.size(); ++t) {
+            const std::vector<int32_t> one{c.tokens[t]};
+            all->forward(one, int32_t(t), {}, nullptr, da, false, nullptr);
+            part->forward(one, int32_t(t), {}, nullptr, dp, false, nullptr);
+            QVERIFY2(rms_over_std(dp, da) <= 1e-3, qPrintable(QString("decode step %1 differs").arg(t)));
+        }
+        const gpu::KvOffloadStats s = part->offload_stats();
+        const engine::KvShape shape{m->spec().n_layer(), m->spec().n_head_kv(), m->spec().head_dim(),
+                                    engine::KvType::F16};
+        QCOMPARE(s.window, 4);
+        QCOMPARE(s.device_tokens, 4);
+        QCOMPARE(s.host_tokens, int32_t(c.tokens.size()) - 4);
+        // last step: positions [0, n - 4) staged in, the new position written through
+        QCOMPARE(s.step_to_device, uint64_t(shape.bytes(int64_t(c.tokens.size()) - 4)));
+        QCOMPARE(s.step_to_host, uint64_t(shape.bytes(1)));
+        QCOMPARE(all->offload_stats().total_to_device, uint64_t(0));
+        // rewind below the window and branch: still the all-on-device result
+        const size_t r = c.tokens.size() - 6;
+        const std::vector<int32_t> branch{c.tokens[1], c.tokens[2]};
+        all->forward(branch, int32_t(r), {}, nullptr, da, false, nullptr);
+        part->forward(branch, int32_t(r), {}, nullptr, dp, false, nullptr);
+        QVERIFY2(rms_over_std(dp, da) <= 1e-3, "branch after a rewind differs");
+    }
+
+    // Summary mode with one full pair and the logit lens: the same pair, the same lens tokens.
+    void capture_policy_and_lens() {
+        REQUIRE_CUDA_DEVICE();
+        const ReferenceRun ref = load_reference("fx-gqa");
+        LMSCOPE_REQUIRE_FILE(ref.model_path, "the fixture model and its reference");
+        auto m = engine::Model::load(ref.model_path);
+        auto cpu = engine::make_cpu_backend(m, {});
+        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        trace::CapturePolicy p;
+        p.mode = trace::CaptureMode::Summary;
+        p.full_pairs = {{1, 3}};
+        p.logit_lens = true;
+        p.lens_top_k = 3;
+        std::vector<float> lc(size_t(m->spec().n_vocab())), lg(lc.size());
+        trace::StepCapture cc, cg;
+        const std::vector<int32_t> prompt(ref.tokens.begin(), ref.tokens.begin() + 12);
+        cpu->forward(prompt, 0, p, &cc, lc, false, nullptr);
+        gpu->forward(prompt, 0, p, &cg, lg, false, nullptr);
+        QCOMPARE(cg.planes.size(), size_t(1));
+        QCOMPARE(cg.planes[0].at, (trace::LayerHead{1, 3}));
+        QVERIFY(max_abs_diff(cg.planes[0].weights, cc.planes[0].weights) <= 0.01);
+        QCOMPARE(cg.lens.size(), cc.lens.size());
+        for (size_t i = 0; i < cc.lens.size(); i += 3) {  // each layer's top token
+            QCOMPARE(cg.lens[i].token, cc.lens[i].token);
+            QVERIFY(std::fabs(cg.lens[i].prob - cc.lens[i].prob) <= 0.01f);
+        }
+        // no capture at all: nothing copied, logits still right
+        trace::CapturePolicy none;
+        none.mode = trace::CaptureMode::None;
+        gpu->forward(prompt, 0, none, &cg, lg, false, nullptr);
+        QVERIFY(cg.planes.empty());
+        QVERIFY(cg.summaries.empty());
+        QVERIFY(rms_over_std(lg, lc) <= 0.01);
+    }
+
+    // Bad requests are UsageErrors that leave the cache alone; a set cancel flag stops the step.
+    void bad_requests_and_cancel() {
+        REQUIRE_CUDA_DEVICE();
+        const ReferenceRun ref = load_reference("fx-gqa");
+        LMSCOPE_REQUIRE_FILE(ref.model_path, "the fixture model and its reference");
+        auto m = engine::Model::load(ref.model_path);
+        auto b = gpu::make_cuda_backend(m, {}, 0);
+        std::vector<float> logits(size_t(m->spec().n_vocab()));
+        const std::vector<int32_t> ok{1, 2, 3}, bad{1, 5000};
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward(bad, 0, {}, nullptr, logits, false, nullptr));
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward(ok, 1, {}, nullptr, logits, false, nullptr));
+        std::vector<float> small(10);
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward(ok, 0, {}, nullptr, small, false, nullptr));
+        QCOMPARE(b->kv_tokens(), 0);
+        b->forward(ok, 0, {}, nullptr, logits, false, nullptr);
+        std::atomic<bool> cancel{true};
+        const std::vector<int32_t> more{4, 5};
+        QVERIFY_THROWS_EXCEPTION(CancelledError, b->forward(more, 3, {}, nullptr, logits, false, &cancel));
+        QCOMPARE(b->kv_tokens(), 3);
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->kv_truncate(4));
+        QVERIFY_THROWS_EXCEPTION(UsageError, gpu::make_cuda_backend(m, {}, 99));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCudaParity)
+#include "test_cuda_parity.moc"
