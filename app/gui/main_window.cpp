@@ -145,6 +145,8 @@ void MainWindow::showLoadError(const QString& path, const QString& message) {
                                 tr("Could not open %1.").arg(name), QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("loadErrorBox"));
     box->setInformativeText(message);
+    // Loader messages are long ("FILE: FIELD: REASON"): give them room instead of a narrow column.
+    box->setStyleSheet(QStringLiteral("QLabel#qt_msgbox_informativelabel { min-width: 32em; }"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
     emit loadFailed(message);
