@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Export</name>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1：无法写入：%2</translation>
+    </message>
+    <message>
+        <source>%1: could not render the image</source>
+        <translation>%1：无法渲染图像</translation>
+    </message>
+    <message>
+        <source>%1: no chart to save</source>
+        <translation>%1：没有可保存的图表</translation>
+    </message>
+    <message>
+        <source>%1: nothing to save</source>
+        <translation>%1：没有可保存的内容</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::MainWindow</name>
     <message>
         <source>Loading %1…</source>
@@ -268,6 +287,104 @@
     </message>
 </context>
 <context>
+    <name>lmscope::widgets::AttentionGrid</name>
+    <message>
+        <source>L%1</source>
+        <translation>L%1</translation>
+    </message>
+    <message>
+        <source>No attention to show yet: run a step</source>
+        <translation>还没有可显示的注意力：请先运行一步</translation>
+    </message>
+    <message>
+        <source>KV %1</source>
+        <translation>KV %1</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2 · KV head %3</source>
+        <translation>第 %1 层 · 头 %2 · KV 头 %3</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; (%2) looks most at &apos;%3&apos; (%4): %5</source>
+        <translation>“%1”(%2) 最关注“%3”(%4)：%5</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::AttentionHeatmap</name>
+    <message>
+        <source>Mean over heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>Average the weights of every head of the layer</source>
+        <translation>对该层所有头的权重取平均</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>key (attended-to token)</source>
+        <translation>键（被关注的词元）</translation>
+    </message>
+    <message>
+        <source>query (attending token)</source>
+        <translation>查询（发出关注的词元）</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>KV head %1, shared by query heads %2 (GQA)</source>
+        <translation>KV 头 %1，由查询头 %2 共享（GQA）</translation>
+    </message>
+    <message>
+        <source>each head has its own keys and values (MHA)</source>
+        <translation>每个头都有自己的键和值（MHA）</translation>
+    </message>
+    <message>
+        <source>Layer %1 · mean over heads</source>
+        <translation>第 %1 层 · 各头平均</translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation>第 %1 层 · 头 %2</translation>
+    </message>
+    <message>
+        <source>what &apos;%1&apos; (position %2) attends to</source>
+        <translation>“%1”（位置 %2）关注的内容</translation>
+    </message>
+    <message>
+        <source>query &apos;%1&apos; (%2) → key &apos;%3&apos; (%4)</source>
+        <translation>查询“%1”(%2) → 键“%3”(%4)</translation>
+    </message>
+    <message>
+        <source>masked (the future is hidden)</source>
+        <translation>已遮蔽（未来不可见）</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>Attention, layer %1, mean over heads</source>
+        <translation>注意力，第 %1 层，各头平均</translation>
+    </message>
+    <message>
+        <source>Attention, layer %1, head %2</source>
+        <translation>注意力，第 %1 层，头 %2</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::widgets::FilteredTable</name>
     <message>
         <source>Filter (any column)</source>
@@ -317,6 +434,51 @@
     </message>
     <message>
         <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::TokenStrip</name>
+    <message>
+        <source>prompt</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>generated (greedy)</source>
+        <translation>生成（贪心）</translation>
+    </message>
+    <message>
+        <source>generated (sampled)</source>
+        <translation>生成（采样）</translation>
+    </message>
+    <message>
+        <source>forced by you</source>
+        <translation>由你强制指定</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s): %1 prompt, %2 generated</source>
+        <translation>
+            <numerusform>%n 个词元：提示 %1 个，生成 %2 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;id %2 · position %3&lt;br&gt;piece %4&lt;br&gt;bytes %5–%6 · %7</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;ID %2 · 位置 %3&lt;br&gt;片段 %4&lt;br&gt;字节 %5–%6 · %7</translation>
+    </message>
+    <message>
+        <source>byte fallback: this token is a raw byte, not a whole character</source>
+        <translation>字节回退：此词元是一个原始字节，而非完整字符</translation>
+    </message>
+    <message>
+        <source>generated</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>forced</source>
+        <translation>强制</translation>
+    </message>
+    <message>
+        <source>byte</source>
         <translation>字节</translation>
     </message>
 </context>
