@@ -27,11 +27,7 @@ QString token_label(const TokenView& t) {
 QCPColorGradient weight_gradient() {
     QCPColorGradient g;
     g.clearColorStops();
-    g.setColorStopAt(0.0, QColor(0xff, 0xff, 0xff));
-    g.setColorStopAt(0.15, QColor(0xde, 0xeb, 0xf7));
-    g.setColorStopAt(0.4, QColor(0x9e, 0xca, 0xe1));
-    g.setColorStopAt(0.7, QColor(0x31, 0x82, 0xbd));
-    g.setColorStopAt(1.0, QColor(0x08, 0x30, 0x6b));
+    for (const auto& [at, color] : colors::weight_ramp()) g.setColorStopAt(at, color);
     g.setNanHandling(QCPColorGradient::nhTransparent);  // masked cells show the hatched background
     return g;
 }

@@ -6,6 +6,8 @@
 #include "widgets/trace_view.h"
 
 #include <QColor>
+#include <QPair>
+#include <QVector>
 
 namespace lmscope::widgets::colors {
 
@@ -30,6 +32,9 @@ inline QColor selection() { return QColor(0x1a, 0x1a, 0x1a); }
 inline QColor chosen() { return QColor(0xd2, 0x6a, 0x00); }
 inline QColor masked() { return QColor(0xc8, 0xc8, 0xc8); }
 inline QColor uncaptured() { return QColor(0x9a, 0x9a, 0x9a); }
+// The attention weight ramp (white -> dark blue) as stops at 0..1, and a colour from it.
+QVector<QPair<double, QColor>> weight_ramp();
+QRgb weight_color(float t);  // t clamped to 0..1; 256 steps
 // The colour band of GQA group g (query heads sharing one KV head).
 QColor group(qint32 g);
 

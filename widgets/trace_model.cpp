@@ -43,6 +43,7 @@ bool TraceModel::setSteps(QVector<StepView> steps) {
     for (qint32 i = 0; i < steps.size(); ++i)
         if (!acceptable(steps[i], i)) return false;
     steps_.clear();
+    emit stepsReset();
     for (StepView& s : steps) {
         fillByteSpans(s);
         steps_.push_back(std::move(s));
@@ -64,6 +65,7 @@ bool TraceModel::appendStep(StepView step) {
 void TraceModel::clear() {
     steps_.clear();
     query_ = -1;
+    emit stepsReset();
     emit stepsChanged();
     moveTo(-1, -1);
 }
@@ -116,16 +118,22 @@ void TraceModel::moveTo(qint32 current, qint32 leaf) {
 void TraceModel::rebuildSequence() {
     sequence_.clear();
     pos_step_.clear();
+    pos_row_.clear();
     for (qint32 i : path()) {
-        for (const TokenView& t : steps_[i].tokens) {
-            sequence_.push_back(t);
+        for (qint32 r = 0; r < steps_[i].tokens.size(); ++r) {
+            sequence_.push_back(steps_[i].tokens[r]);
             pos_step_.push_back(i);
+            pos_row_.push_back(r);
         }
     }
 }
 
 qint32 TraceModel::stepOfPosition(qint32 pos) const {
     return pos >= 0 && pos < pos_step_.size() ? pos_step_[pos] : -1;
+}
+
+qint32 TraceModel::rowOfPosition(qint32 pos) const {
+    return pos >= 0 && pos < pos_row_.size() ? pos_row_[pos] : -1;
 }
 
 qint32 TraceModel::selectedQuery() const {
@@ -148,16 +156,19 @@ void TraceModel::setSelectedHead(qint32 layer, qint32 head) {
     emit headChanged(layer, head);
 }
 
-QVector<AttentionRowRef> TraceModel::attentionRows(qint32 layer, qint32 head) const {
-    QVector<AttentionRowRef> rows(sequenceLength());
-    qint32 pos = 0;
-    for (qint32 i : path()) {
-        const StepView& s = steps_[i];
-        const AttentionPlaneView* plane = s.plane(layer, head);
-        for (qint32 r = 0; r < s.tokens.size(); ++r, ++pos) {
-            // A plane belongs to the position it was computed at; skip one that disagrees.
-            if (plane && r < plane->n_rows && plane->first_row_pos + r == pos) rows[pos] = {plane, r};
+QVector<AttentionRowRef> TraceModel::attentionRows(qint32 layer, qint32 head, qint32 from) const {
+    from = std::clamp(from, 0, sequenceLength());
+    QVector<AttentionRowRef> rows(sequenceLength() - from);
+    const StepView* s = nullptr;
+    const AttentionPlaneView* plane = nullptr;
+    for (qint32 pos = from; pos < sequenceLength(); ++pos) {
+        if (!s || s->index != pos_step_[pos]) {  // one plane lookup per step
+            s = &steps_[pos_step_[pos]];
+            plane = s->plane(layer, head);
         }
+        // A plane belongs to the positions it was computed at; skip one that disagrees.
+        const qint32 r = pos_row_[pos];
+        if (plane && r >= 0 && r < plane->n_rows && plane->first_row_pos + r == pos) rows[pos - from] = {plane, r};
     }
     return rows;
 }

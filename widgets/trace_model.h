@@ -65,6 +65,7 @@ public:
     qint32 sequenceLength() const { return qint32(sequence_.size()); }
     // The step that fed position `pos` on the current path (-1: none).
     qint32 stepOfPosition(qint32 pos) const;
+    qint32 rowOfPosition(qint32 pos) const;  // its index among that step's tokens (-1: none)
 
     // The selected query position: the last one unless the user picked another.
     qint32 selectedQuery() const;
@@ -73,8 +74,8 @@ public:
     qint32 selectedHead() const { return head_; }
     void setSelectedHead(qint32 layer, qint32 head);
 
-    // The query rows of (layer, head) over the current sequence: [position].
-    QVector<AttentionRowRef> attentionRows(qint32 layer, qint32 head) const;
+    // The query rows of (layer, head) for positions from..sequenceLength()-1: [position - from].
+    QVector<AttentionRowRef> attentionRows(qint32 layer, qint32 head, qint32 from = 0) const;
     AttentionMatrix attentionMatrix(qint32 layer, qint32 head) const;
     // Mean of a layer's captured heads, row by row (rows with no captured head: NaN).
     AttentionMatrix meanOverHeads(qint32 layer) const;
@@ -82,6 +83,7 @@ public:
 signals:
     void modelChanged();
     void stepsChanged();  // steps added or replaced (the current step moved too)
+    void stepsReset();    // every step replaced or cleared (before stepsChanged)
     void currentStepChanged(qint32 index);
     void queryChanged(qint32 pos);
     void headChanged(qint32 layer, qint32 head);
@@ -99,6 +101,7 @@ private:
     qint32 leaf_ = -1;
     QVector<TokenView> sequence_;  // [position] along the current path
     QVector<qint32> pos_step_;     // [position] the step that fed it
+    QVector<qint32> pos_row_;      // [position] its index among that step's tokens
     qint32 query_ = -1;            // -1: follow the last position
     qint32 layer_ = 0, head_ = 0;
 };
