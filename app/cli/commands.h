@@ -7,6 +7,7 @@
 namespace lmscope::cli {
 
 void add_info_command(CLI::App& app);
+void add_kv_command(CLI::App& app);
 void add_dump_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_tokenize_command(CLI::App& app);

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     app.add_flag("--version", version, "Print the version, the compiled backends and the devices found");
 
     lmscope::cli::add_info_command(app);
+    lmscope::cli::add_kv_command(app);
     lmscope::cli::add_dump_command(app);
     lmscope::cli::add_bench_command(app);
     lmscope::cli::add_tokenize_command(app);

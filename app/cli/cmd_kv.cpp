@@ -1,0 +1,299 @@
+// lmscope-cli kv (--preset NAME | --model MODEL.gguf | --layers L --kv-heads H --head-dim D)
+//                [--heads Q] [--ctx N] [--batch B] [--kv-type f16|q8_0|q4_0] [--json]
+// lmscope-cli kv --list-presets [--json]
+//
+// The KV cache size of a shape: bytes per token and in total, in bytes, GB (1e9) and GiB (2^30).
+// Exactly one shape source; --ctx defaults to the preset's or the model's context length.
+#include "cli/commands.h"
+
+#include "gguf/gguf.h"
+#include "kv/kv_math.h"
+#include "kv/presets.h"
+#include "model/hparams.h"
+#include "util/error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lmscope::cli {
+
+namespace {
+
+struct KvOptions {
+    std::string preset;
+    std::string model;
+    std::optional<uint64_t> layers, heads, kv_heads, head_dim, ctx;
+    uint64_t batch = 1;
+    std::string kv_type = "f16";
+    bool json = false;
+    bool list = false;
+};
+
+// Where the shape came from, and what else the source knows.
+struct Source {
+    std::string kind;         // "preset", "model", "explicit"
+    std::string name;         // preset name or model path
+    std::string label;        // human name ("Llama 3.1 70B"), may be empty
+    kv::Shape shape;
+    uint64_t max_context = 0; // 0: unknown
+    uint64_t n_params = 0;    // 0: unknown
+    std::optional<uint64_t> file_weights_bytes;  // --model: the tensors as stored
+};
+
+std::string group_digits(uint64_t v) {
+    const std::string digits = std::to_string(v);
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// Two decimals from 1 up, four significant digits below (0.1003 GB).
+std::string gb_string(double v) {
+    if (v >= 1.0) return fixed(v, 2);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+// "42.95 GB (40.00 GiB)", in the largest unit that keeps the number >= 1.
+std::string human_bytes(uint64_t b) {
+    static const char* dec[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    static const char* bin[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double d = double(b), i = double(b);
+    int ud = 0, ub = 0;
+    while (d >= 1000.0 && ud < 5) d /= 1000.0, ++ud;
+    while (i >= 1024.0 && ub < 5) i /= 1024.0, ++ub;
+    return fixed(d, ud == 0 ? 0 : 2) + " " + dec[ud] + " (" + fixed(i, ub == 0 ? 0 : 2) + " " + bin[ub] + ")";
+}
+
+Source resolve_source(const KvOptions& o) {
+    const bool explicit_any = o.layers || o.kv_heads || o.head_dim || o.heads;
+    std::vector<std::string> given;
+    if (!o.preset.empty()) given.push_back("--preset");
+    if (!o.model.empty()) given.push_back("--model");
+    if (explicit_any) given.push_back("--layers/--kv-heads/--head-dim");
+    if (given.size() != 1) {
+        std::string msg = "kv: give exactly one shape source: --preset NAME, --model MODEL.gguf, or "
+                          "--layers L --kv-heads H --head-dim D";
+        if (given.size() > 1) {
+            msg += " (got";
+            for (size_t i = 0; i < given.size(); ++i) msg += (i ? " and " : " ") + given[i];
+            msg += ")";
+        }
+        throw UsageError(msg);
+    }
+    Source src;
+    if (!o.preset.empty()) {
+        const kv::Preset* p = kv::find_preset(o.preset);
+        if (!p) throw UsageError("kv: unknown preset '" + o.preset + "' (see kv --list-presets)");
+        src = {"preset", std::string(p->name), std::string(p->label), p->shape, p->max_context,
+               p->n_params, std::nullopt};
+    } else if (!o.model.empty()) {
+        const gguf::File file = gguf::File::open(o.model);
+        std::vector<FormatError> problems;
+        const model::HParams hp = model::HParams::describe(file, &problems);
+        if (hp.n_layer == 0 || hp.n_head_kv == 0 || hp.head_dim == 0) {
+            if (!problems.empty()) throw problems.front();
+            throw FormatError(o.model, hp.architecture + ".block_count",
+                              "no attention shape (layers, kv heads, head dimension)");
+        }
+        src.kind = "model";
+        src.name = o.model;
+        src.label = hp.name;
+        src.shape = {hp.n_layer, hp.n_head, hp.n_head_kv, hp.head_dim};
+        src.max_context = hp.context_length;
+        uint64_t params = 0, bytes = 0;
+        for (const gguf::TensorInfo& t : file.tensors()) {
+            params += uint64_t(t.n_elements());
+            bytes += t.n_bytes;
+        }
+        src.n_params = params;
+        src.file_weights_bytes = bytes;
+    } else {
+        std::vector<std::string> missing;
+        if (!o.layers) missing.push_back("--layers");
+        if (!o.kv_heads) missing.push_back("--kv-heads");
+        if (!o.head_dim) missing.push_back("--head-dim");
+        if (!missing.empty()) {
+            std::string msg = "kv: an explicit shape needs --layers, --kv-heads and --head-dim (missing";
+            for (const std::string& m : missing) msg += " " + m;
+            throw UsageError(msg + ")");
+        }
+        src.kind = "explicit";
+        src.shape = {*o.layers, o.heads.value_or(0), *o.kv_heads, *o.head_dim};
+    }
+    return src;
+}
+
+void list_presets(bool json) {
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const kv::Preset& p : kv::presets())
+            out.push_back({{"name", p.name}, {"label", p.label}, {"n_layer", p.shape.n_layer},
+                           {"n_head", p.shape.n_head}, {"n_head_kv", p.shape.n_head_kv},
+                           {"head_dim", p.shape.head_dim}, {"n_embd", p.n_embd},
+                           {"max_context", p.max_context}, {"n_params", p.n_params}});
+        std::cout << out.dump(2) << "\n";
+        return;
+    }
+    std::printf("%-16s %-16s %6s %5s %4s %8s %8s %17s\n", "preset", "model", "layers", "heads", "kv",
+                "head_dim", "context", "parameters");
+    for (const kv::Preset& p : kv::presets())
+        std::printf("%-16s %-16s %6llu %5llu %4llu %8llu %8llu %17s\n", std::string(p.name).c_str(),
+                    std::string(p.label).c_str(), (unsigned long long)p.shape.n_layer,
+                    (unsigned long long)p.shape.n_head, (unsigned long long)p.shape.n_head_kv,
+                    (unsigned long long)p.shape.head_dim, (unsigned long long)p.max_context,
+                    group_digits(p.n_params).c_str());
+}
+
+void run_kv(const KvOptions& o) {
+    if (o.list) {
+        if (!o.preset.empty() || !o.model.empty() || o.layers || o.kv_heads || o.head_dim || o.heads)
+            throw UsageError("kv: --list-presets takes no shape source");
+        list_presets(o.json);
+        return;
+    }
+    const Source src = resolve_source(o);
+    const std::optional<kv::CacheType> type = kv::parse_cache_type(o.kv_type);
+    if (!type) throw UsageError("kv: --kv-type '" + o.kv_type + "' is not one of f16, q8_0, q4_0");
+    if (o.batch == 0) throw UsageError("kv: --batch must be at least 1");
+    uint64_t ctx = 0;
+    if (o.ctx) {
+        ctx = *o.ctx;
+    } else if (src.max_context > 0) {
+        ctx = src.max_context;
+    } else {
+        throw UsageError("kv: give --ctx N (the " + src.kind + " shape has no context length)");
+    }
+    if (ctx == 0) throw UsageError("kv: --ctx must be at least 1");
+
+    const kv::Shape& s = src.shape;
+    const uint64_t per_token = kv::bytes_per_token(s, *type);  // validates the shape
+    const uint64_t total = kv::cache_bytes(s, *type, ctx, o.batch);
+    std::optional<kv::AttentionKind> kind;
+    if (s.n_head > 0) kind = kv::attention_kind(s);
+    std::optional<uint64_t> weights;
+    std::string weights_what;
+    if (src.file_weights_bytes) {
+        weights = src.file_weights_bytes;
+        weights_what = "as stored in the file";
+    } else if (src.n_params > 0) {
+        weights = kv::weights_bytes(src.n_params, kv::CacheType::F16);
+        weights_what = "in f16";
+    }
+
+    if (o.json) {
+        nlohmann::json j;
+        j["source"] = src.kind;
+        if (src.kind == "preset") j["preset"] = src.name;
+        if (src.kind == "model") j["model"] = src.name;
+        if (!src.label.empty()) j["label"] = src.label;
+        j["n_layer"] = s.n_layer;
+        j["n_head"] = s.n_head > 0 ? nlohmann::json(s.n_head) : nlohmann::json(nullptr);
+        j["n_head_kv"] = s.n_head_kv;
+        j["head_dim"] = s.head_dim;
+        if (kind) j["attention"] = kv::attention_kind_name(*kind);
+        j["kv_type"] = kv::cache_type_name(*type);
+        j["bytes_per_element"] = kv::bytes_per_element(*type);
+        j["ctx"] = ctx;
+        j["batch"] = o.batch;
+        if (src.max_context > 0) j["max_context"] = src.max_context;
+        j["bytes_per_token"] = per_token;
+        j["gb_per_token"] = double(per_token) / 1e9;
+        j["gib_per_token"] = double(per_token) / double(1ull << 30);
+        j["bytes"] = total;
+        j["gb"] = double(total) / 1e9;
+        j["gib"] = double(total) / double(1ull << 30);
+        if (src.n_params > 0) j["n_params"] = src.n_params;
+        if (weights) j["weights_bytes"] = *weights;
+        if (kind) {
+            nlohmann::json variants = nlohmann::json::array();
+            for (const kv::Variant& v : kv::attention_variants(s))
+                variants.push_back({{"attention", kv::attention_kind_name(v.kind)},
+                                    {"n_head_kv", v.shape.n_head_kv},
+                                    {"bytes", kv::cache_bytes(v.shape, *type, ctx, o.batch)}});
+            j["variants"] = variants;
+        }
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+
+    std::string shape_line = src.kind == "preset" ? src.label + " (preset " + src.name + ")"
+                             : src.kind == "model" ? (src.label.empty() ? src.name : src.label + " (" + src.name + ")")
+                                                   : std::string("explicit shape");
+    shape_line += ": " + std::to_string(s.n_layer) + " layers, ";
+    if (s.n_head > 0) shape_line += std::to_string(s.n_head) + " query heads, ";
+    shape_line += std::to_string(s.n_head_kv) + " kv heads";
+    if (kind) {
+        shape_line += " (" + std::string(kv::attention_kind_name(*kind));
+        if (*kind == kv::AttentionKind::GQA)
+            shape_line += ", " + std::to_string(s.n_head / s.n_head_kv) + " query heads per kv head";
+        shape_line += ")";
+    }
+    shape_line += ", head dim " + std::to_string(s.head_dim);
+    const kv::BlockFormat block = kv::block_format(*type);
+    std::cout << "shape      " << shape_line << "\n";
+    std::cout << "cache      " << kv::cache_type_name(*type) << " ("
+              << (block.values == 1 ? std::to_string(block.bytes) + " bytes per value"
+                                    : std::to_string(block.bytes) + " bytes per block of " +
+                                          std::to_string(block.values) + " values")
+              << "), " << group_digits(ctx) << " tokens"
+              << (src.max_context > 0 && ctx > src.max_context
+                      ? " (beyond the " + group_digits(src.max_context) + "-token context)"
+                      : std::string())
+              << ", batch " << o.batch << "\n";
+    std::cout << "per token  " << group_digits(per_token) << " bytes = " << human_bytes(per_token) << "\n";
+    std::cout << "total      " << group_digits(total) << " bytes = " << gb_string(double(total) / 1e9)
+              << " GB = " << gb_string(double(total) / double(1ull << 30)) << " GiB\n";
+    if (weights)
+        std::cout << "weights    " << group_digits(src.n_params) << " parameters, " << human_bytes(*weights)
+                  << " " << weights_what << "\n";
+    if (kind)
+        for (const kv::Variant& v : kv::attention_variants(s))
+            std::cout << "as " << kv::attention_kind_name(v.kind) << "     " << v.shape.n_head_kv
+                      << (v.shape.n_head_kv == 1 ? " kv head:  " : " kv heads: ") << human_bytes(kv::cache_bytes(v.shape, *type, ctx, o.batch)) << "\n";
+}
+
+}  // namespace
+
+void add_kv_command(CLI::App& app) {
+    auto opt = std::make_shared<KvOptions>();
+    const CLI::Validator positive(
+        [](std::string& text) -> std::string {
+            if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+                return "expected a positive whole number, got '" + text + "'";
+            if (text.find_first_not_of('0') == std::string::npos) return "must be at least 1";
+            return {};
+        },
+        "POSITIVE");
+    CLI::App* cmd = app.add_subcommand("kv", "KV cache size of a model shape: per token and in total");
+    cmd->add_option("--preset", opt->preset, "A published model shape (see --list-presets)");
+    cmd->add_option("--model", opt->model, "Read the shape from a GGUF model");
+    cmd->add_option("--layers", opt->layers, "Explicit shape: layers")->check(positive);
+    cmd->add_option("--kv-heads", opt->kv_heads, "Explicit shape: key/value heads")->check(positive);
+    cmd->add_option("--head-dim", opt->head_dim, "Explicit shape: head dimension")->check(positive);
+    cmd->add_option("--heads", opt->heads, "Explicit shape: query heads (optional; names MHA/GQA/MQA)")->check(positive);
+    cmd->add_option("--ctx", opt->ctx, "Tokens per sequence (default: the model's context length)")->check(positive);
+    cmd->add_option("--batch", opt->batch, "Sequences (default 1)")->check(positive);
+    cmd->add_option("--kv-type", opt->kv_type, "Cache storage: f16 (default), q8_0 or q4_0");
+    cmd->add_flag("--json", opt->json, "Print JSON");
+    cmd->add_flag("--list-presets", opt->list, "List the presets and their published shapes");
+    cmd->callback([opt] { run_kv(*opt); });
+}
+
+}  // namespace lmscope::cli

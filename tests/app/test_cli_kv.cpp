@@ -1,0 +1,150 @@
+// lmscope-cli kv: the Llama 3.1 70B figure through --preset, the JSON fields, the shape read
+// from the sample model, and the usage errors (exit 2, one line naming the problem).
+#include "common/testing.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run run_cli(const QStringList& args) {
+    QProcess p;
+    p.start(QString::fromStdString(lmscope::testing::cli_path()), args);
+    Run r;
+    if (!p.waitForFinished(60000)) return r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QJsonObject run_json(const QStringList& args) {
+    const Run r = run_cli(args + QStringList{"--json"});
+    if (r.code != 0) qWarning() << "exit" << r.code << r.err;
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+}  // namespace
+
+class TestCliKv : public QObject {
+    Q_OBJECT
+
+private slots:
+    void llama_70b_at_128k_is_43_gb() {
+        const QJsonObject j = run_json({"kv", "--preset", "llama-3.1-70b", "--ctx", "131072"});
+        QCOMPARE(j["bytes"].toInteger(), 42949672960ll);
+        QCOMPARE(j["bytes_per_token"].toInteger(), 327680ll);
+        QCOMPARE(j["gib"].toDouble(), 40.0);
+        QVERIFY(std::abs(j["gb"].toDouble() - 42.95) < 0.005);
+        QCOMPARE(j["n_layer"].toInteger(), 80);
+        QCOMPARE(j["n_head_kv"].toInteger(), 8);
+        QCOMPARE(j["head_dim"].toInteger(), 128);
+        QCOMPARE(j["kv_type"].toString(), QString("f16"));
+        QCOMPARE(j["attention"].toString(), QString("GQA"));
+        // The preset's own context is 128K, so --ctx can be left out.
+        QCOMPARE(run_json({"kv", "--preset", "llama-3.1-70b"})["bytes"].toInteger(), 42949672960ll);
+        const Run text = run_cli({"kv", "--preset", "llama-3.1-70b", "--ctx", "131072"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("42,949,672,960 bytes"), text.out.constData());
+        QVERIFY2(text.out.contains("42.95 GB = 40.00 GiB"), text.out.constData());
+    }
+
+    void storage_types_batch_and_explicit_shapes_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<qint64>("bytes");
+        QTest::newRow("70b q8_0") << QStringList{"kv", "--preset", "llama-3.1-70b", "--kv-type", "q8_0"}
+                                  << 22817013760ll;
+        QTest::newRow("70b q4_0") << QStringList{"kv", "--preset", "llama-3.1-70b", "--kv-type", "q4_0"}
+                                  << 12079595520ll;
+        QTest::newRow("llama-2-7b batch 4") << QStringList{"kv", "--preset", "llama-2-7b", "--batch", "4"}
+                                            << 8589934592ll;
+        QTest::newRow("explicit = 70b") << QStringList{"kv", "--layers", "80", "--kv-heads", "8", "--head-dim",
+                                                       "128", "--ctx", "131072"}
+                                        << 42949672960ll;
+    }
+    void storage_types_batch_and_explicit_shapes() {
+        QFETCH(QStringList, args);
+        QFETCH(qint64, bytes);
+        QCOMPARE(run_json(args)["bytes"].toInteger(), bytes);
+    }
+
+    void list_presets() {
+        const Run r = run_cli({"kv", "--list-presets", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonArray list = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(list.size(), 15);
+        QStringList names;
+        for (const auto& v : list) names << v.toObject()["name"].toString();
+        for (const char* n : {"llama-2-7b", "llama-3.1-405b", "llama-3.2-1b", "mistral-7b", "qwen2.5-0.5b",
+                              "smollm2-1.7b", "tinyllama-1.1b"})
+            QVERIFY2(names.contains(n), n);
+    }
+
+    void shape_from_the_sample_model() {
+        const std::string model = lmscope::testing::sample_model();
+        LMSCOPE_REQUIRE_FILE(model, "the sample model");
+        const QJsonObject j = run_json({"kv", "--model", QString::fromStdString(model), "--ctx", "1000"});
+        QCOMPARE(j["source"].toString(), QString("model"));
+        QCOMPARE(j["n_layer"].toInteger(), 30);
+        QCOMPARE(j["n_head"].toInteger(), 9);
+        QCOMPARE(j["n_head_kv"].toInteger(), 3);
+        QCOMPARE(j["head_dim"].toInteger(), 64);
+        QCOMPARE(j["bytes"].toInteger(), 23040000ll);  // 2 x 30 x 3 x 64 x 2 x 1000
+        QCOMPARE(j["max_context"].toInteger(), 8192);
+        QCOMPARE(j["n_params"].toInteger(), 134515008ll);  // same as the published count
+    }
+
+    void usage_errors_exit_2_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("no source") << QStringList{"kv"} << "exactly one shape source";
+        QTest::newRow("preset and model") << QStringList{"kv", "--preset", "llama-2-7b", "--model", "m.gguf"}
+                                          << "--preset and --model";
+        QTest::newRow("preset and explicit")
+            << QStringList{"kv", "--preset", "llama-2-7b", "--layers", "2", "--kv-heads", "2", "--head-dim", "64"}
+            << "--preset and --layers";
+        QTest::newRow("partial explicit") << QStringList{"kv", "--layers", "2", "--kv-heads", "2", "--ctx", "9"}
+                                          << "missing --head-dim";
+        QTest::newRow("explicit without ctx")
+            << QStringList{"kv", "--layers", "2", "--kv-heads", "2", "--head-dim", "64"} << "--ctx";
+        QTest::newRow("unknown preset") << QStringList{"kv", "--preset", "gpt-5"} << "unknown preset 'gpt-5'";
+        QTest::newRow("bad kv type") << QStringList{"kv", "--preset", "llama-2-7b", "--kv-type", "q5_1"}
+                                     << "'q5_1' is not one of";
+        QTest::newRow("ctx 0") << QStringList{"kv", "--preset", "llama-2-7b", "--ctx", "0"} << "--ctx";
+        QTest::newRow("negative ctx") << QStringList{"kv", "--preset", "llama-2-7b", "--ctx", "-5"} << "'-5'";
+        QTest::newRow("q4_0 head dim 100")
+            << QStringList{"kv", "--layers", "2", "--kv-heads", "2", "--head-dim", "100", "--ctx", "9", "--kv-type",
+                           "q4_0"}
+            << "not a multiple";
+        QTest::newRow("list with a source") << QStringList{"kv", "--list-presets", "--preset", "llama-2-7b"}
+                                            << "--list-presets";
+    }
+    void usage_errors_exit_2() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const Run r = run_cli(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(err.startsWith("lmscope-cli: error: ") && !err.contains('\n'), qPrintable(err));
+        QVERIFY2(err.contains(mentions), qPrintable(err));
+    }
+
+    void missing_model_is_a_runtime_error() {
+        const Run r = run_cli({"kv", "--model", "/nonexistent/model.gguf"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("/nonexistent/model.gguf"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCliKv)
+#include "test_cli_kv.moc"
