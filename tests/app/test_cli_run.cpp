@@ -1,0 +1,173 @@
+// lmscope-cli run and replay through QProcess: seeded runs repeat, a greedy run equals the
+// engine's argmax, --trace writes a file that loads and that `replay --json` prints exactly
+// as the run printed its steps, and bad input gives the documented exit codes.
+#include "common/testing.h"
+#include "engine/cpu_backend.h"
+#include "engine/model.h"
+#include "trace/trace_file.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+using namespace lmscope;
+using nlohmann::json;
+
+namespace {
+
+struct Result {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Result cli(const QStringList& args, const QByteArray& input = {}) {
+    QProcess p;
+    p.start(QString::fromStdString(testing::cli_path()), args);
+    if (!p.waitForStarted()) return {};
+    p.write(input);
+    p.closeWriteChannel();
+    p.waitForFinished(600000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+std::vector<json> json_lines(const QByteArray& out) {
+    std::vector<json> lines;
+    for (const QByteArray& l : out.split('\n'))
+        if (!l.isEmpty()) lines.push_back(json::parse(l.toStdString()));
+    return lines;
+}
+
+std::vector<int32_t> tokens_of(const std::vector<json>& steps) {
+    std::vector<int32_t> ids;
+    for (const json& s : steps) ids.push_back(s.at("token").get<int32_t>());
+    return ids;
+}
+
+}  // namespace
+
+class TestCliRun : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void seeded_run_repeats();
+    void greedy_run_matches_engine_argmax();
+    void trace_round_trips_through_replay();
+    void text_mode_streams_text();
+    void errors_data();
+    void errors();
+    void sample_model_greedy_reads_coherently();
+
+private:
+    QString fx_;
+};
+
+void TestCliRun::init() {
+    const std::string fx = testing::testdata_file("models/fx-gqa.gguf");
+    LMSCOPE_REQUIRE_FILE(fx, "../shared/testdata/models/fx-gqa.gguf");
+    fx_ = QString::fromStdString(fx);
+}
+
+void TestCliRun::seeded_run_repeats() {
+    const QStringList args = {"run", fx_, "--prompt", "The quick brown fox", "-n", "10", "--temp", "0.9",
+                              "--top-k", "50", "--seed", "1234", "--jsonl", "--threads", "2"};
+    const Result a = cli(args), b = cli(args);
+    QCOMPARE(a.code, 0);
+    QCOMPARE(b.code, 0);
+    const std::vector<json> sa = json_lines(a.out), sb = json_lines(b.out);
+    QCOMPARE(sa.size(), size_t(10));
+    QCOMPARE(tokens_of(sa), tokens_of(sb));
+    for (size_t i = 0; i < sa.size(); ++i) {
+        QCOMPARE(sa[i]["top"], sb[i]["top"]);
+        QCOMPARE(sa[i]["how"].get<std::string>(), std::string("sampled"));
+    }
+}
+
+void TestCliRun::greedy_run_matches_engine_argmax() {
+    const Result r = cli({"run", fx_, "--prompt", "The quick brown fox", "-n", "8", "--temp", "0", "--jsonl"});
+    QCOMPARE(r.code, 0);
+    const std::vector<json> steps = json_lines(r.out);
+    QCOMPARE(steps.size(), size_t(8));
+    std::vector<int32_t> seq = steps[0]["fed"].get<std::vector<int32_t>>();
+    const size_t n_prompt = seq.size();
+    for (size_t i = 1; i < steps.size(); ++i) seq.push_back(steps[i]["fed"][0].get<int32_t>());
+    // Teacher-forced on the engine in process: every step's choice is the argmax of its row.
+    auto model = engine::Model::load(fx_.toStdString());
+    auto backend = engine::make_cpu_backend(model, {});
+    const size_t n_vocab = size_t(model->spec().n_vocab());
+    std::vector<float> logits(seq.size() * n_vocab);
+    backend->forward(seq, 0, {}, nullptr, logits, true, nullptr);
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const float* row = logits.data() + (n_prompt - 1 + i) * n_vocab;
+        QCOMPARE(steps[i]["token"].get<int32_t>(), int32_t(std::max_element(row, row + n_vocab) - row));
+        QCOMPARE(steps[i]["how"].get<std::string>(), std::string("greedy"));
+    }
+}
+
+void TestCliRun::trace_round_trips_through_replay() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run.trace");
+    const Result r = cli({"run", fx_, "--prompt", "Hello world", "-n", "6", "--seed", "3", "--jsonl",
+                          "--capture", "full", "--kv-type", "q8_0", "--trace", path});
+    QCOMPARE(r.code, 0);
+    const trace::SessionTrace t = trace::load_trace(path.toStdString());
+    QCOMPARE(t.size(), size_t(6));
+    QCOMPARE(t.model.file, std::string("fx-gqa.gguf"));
+    QCOMPARE(trace::kv_dtype_name(t.step(0).kv.dtype), std::string_view("q8_0"));
+    QVERIFY(!t.step(5).attention.planes.empty());
+    const Result replay = cli({"replay", path, "--json"});
+    QCOMPARE(replay.code, 0);
+    QCOMPARE(replay.out, r.out);  // byte for byte what the run printed
+    const Result text = cli({"replay", path});
+    QCOMPARE(text.code, 0);
+    QCOMPARE(text.out.count("\n#"), 6);
+    QVERIFY(text.out.contains("fx-gqa.gguf"));
+}
+
+void TestCliRun::text_mode_streams_text() {
+    const Result r = cli({"run", fx_, "--prompt", "Hello", "-n", "5", "--temp", "0"});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.endsWith('\n'));
+    QVERIFY(r.err.isEmpty());
+}
+
+void TestCliRun::errors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no model") << QStringList{"run", "/nonexistent.gguf", "--prompt", "x"} << 1 << "nonexistent.gguf";
+    QTest::newRow("no prompt") << QStringList{"run", "@FX@"} << 2 << "--prompt";
+    QTest::newRow("bad kv type") << QStringList{"run", "@FX@", "--prompt", "x", "--kv-type", "q5"} << 2 << "--kv-type";
+    QTest::newRow("bad top-p") << QStringList{"run", "@FX@", "--prompt", "x", "--top-p", "2"} << 2 << "top_p";
+    QTest::newRow("bad capture") << QStringList{"run", "@FX@", "--prompt", "x", "--capture", "all"} << 2 << "--capture";
+    QTest::newRow("replay missing") << QStringList{"replay", "/nonexistent.trace"} << 1 << "nonexistent.trace";
+    QTest::newRow("replay not a trace") << QStringList{"replay", "@FX@"} << 1 << "header length";
+}
+
+void TestCliRun::errors() {
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    args.replaceInStrings("@FX@", fx_);
+    const Result r = cli(args);
+    QCOMPARE(r.code, code);
+    QVERIFY2(r.err.startsWith("lmscope-cli: error: "), r.err.constData());
+    QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+    QCOMPARE(r.err.count('\n'), 1);
+}
+
+void TestCliRun::sample_model_greedy_reads_coherently() {
+    const std::string model = testing::sample_model();
+    LMSCOPE_REQUIRE_FILE(model, "the sample model");
+    const Result r = cli({"run", QString::fromStdString(model), "--prompt", "The capital of France is", "-n", "12",
+                          "--temp", "0"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("Paris"), r.out.constData());
+}
+
+QTEST_APPLESS_MAIN(TestCliRun)
+#include "test_cli_run.moc"
