@@ -9,7 +9,15 @@
 //   data     : tensor bytes, each at data_start + offset
 //
 // File::open() validates everything before it returns: a File object is always complete and
-// consistent. Every failure throws FormatError(file, field, reason).
+// consistent. Every failure throws FormatError(file, field, reason), where field names the
+// place, e.g. "header.version", "metadata[3] 'general.name'.value", "tensor 'output.weight'.offset".
+// Rules beyond the layout: version 2 or 3 (a byte-swapped file is recognised and refused);
+// counts and lengths capped by Limits and every read checked against the bytes left; keys
+// non-empty and unique; no nested arrays; bools 0 or 1; general.alignment a uint32 power of
+// two; tensor names non-empty, at most Limits::max_name_len bytes, unique; 1 to 4 dimensions,
+// each >= 0, element and byte counts checked for overflow; a known type id; ne[0] a multiple
+// of the type's block size; data offsets aligned, increasing in listing order (as ggml
+// requires), non-overlapping and inside the file.
 #pragma once
 
 #include "gguf/tensor_type.h"
@@ -86,7 +94,9 @@ struct TensorInfo {
     std::array<int64_t, 4> ne{1, 1, 1, 1};  // ne[0] = row length (fastest), unused dims = 1
     uint64_t offset = 0;                     // relative to the data section
     uint64_t n_bytes = 0;
-    const uint8_t* data = nullptr;           // inside the mapping (valid while the File lives)
+    const uint8_t* data = nullptr;           // inside the mapping (valid while the File lives);
+                                             // aligned to the file's alignment (32 unless
+                                             // general.alignment says otherwise, possibly 1)
 
     int64_t n_elements() const { return ne[0] * ne[1] * ne[2] * ne[3]; }
     int64_t n_rows() const { return ne[1] * ne[2] * ne[3]; }
