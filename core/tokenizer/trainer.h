@@ -1,0 +1,37 @@
+// Tokenizer lab: trains a SentencePiece model with the library's own trainer, in a temporary
+// folder, cancellable from another thread.
+//
+// Why a child process: SentencePieceTrainer::Train() cannot be interrupted (no callback, no
+// cancel flag), and abandoning it on a thread would leave it burning CPU and memory until it
+// finishes. So train_sentencepiece() forks; the child runs the trainer and writes the model into
+// the temporary folder, the parent polls waitpid() and the cancel flag, and on cancel kills the
+// child (SIGKILL), reaps it and removes the folder. The child calls only the trainer and
+// _exit(); glibc keeps malloc usable after fork(), and the trainer starts its own threads.
+#pragma once
+
+#include <atomic>
+#include <string>
+
+namespace lmscope::tok {
+
+struct TrainOptions {
+    std::string corpus_file;  // a text file, one sentence per line ...
+    std::string corpus_text;  // ... or the text itself (used when corpus_file is empty)
+    enum class Model { Bpe, Unigram } model = Model::Bpe;
+    int vocab_size = 1000;
+    bool byte_fallback = true;
+    bool split_digits = false;
+    double character_coverage = 1.0;  // 1.0 keeps every character of a small corpus
+    int num_threads = 1;
+};
+
+struct TrainResult {
+    std::string serialized_model;  // a .model file's content (load_sentencepiece_model reads it)
+    std::string log;               // what the trainer printed
+};
+
+// Throws UsageError for bad options, Error when training fails (with the trainer's message),
+// CancelledError when *cancel becomes true, IoError when the temporary folder fails.
+TrainResult train_sentencepiece(const TrainOptions& options, const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace lmscope::tok
