@@ -1,0 +1,113 @@
+// The SmolLM2 sample model's tokenizer (byte-level BPE, pre-tokenizer "smollm"): ids equal to
+// an independent implementation's (data/smollm2_crosscheck.jsonl, written by
+// data/make_smollm2_crosscheck.py with the Hugging Face tokenizers package), special tokens
+// from the metadata, and decode(encode(x)) == x for unusual text.
+#include "common/testing.h"
+
+#include "tokenizer/tokenizer.h"
+#include "tokenizer/utf8.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace lmscope;
+using namespace lmscope::tok;
+
+class TestSampleTokenizer : public QObject {
+    Q_OBJECT
+    std::unique_ptr<Tokenizer> tok_;
+
+private slots:
+    void initTestCase() {
+        const std::string model = testing::sample_model();
+        if (!model.empty()) tok_ = load_tokenizer(model);
+    }
+
+    void matches_independent_implementation() {
+        LMSCOPE_REQUIRE_FILE(testing::sample_model(), "the sample model");
+        QFile f(QStringLiteral(LMSCOPE_TOKENIZER_TEST_DATA "/smollm2_crosscheck.jsonl"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        size_t n = 0, matched = 0;
+        QString first;
+        while (!f.atEnd()) {
+            const QByteArray line = f.readLine().trimmed();
+            if (line.isEmpty()) continue;
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const std::string text = o["text"].toString().toStdString();
+            std::vector<int32_t> expected;
+            for (const auto& v : o["ids"].toArray()) expected.push_back(v.toInt());
+            const auto got = tok_->encode_ids(text);
+            ++n;
+            if (got == expected) {
+                ++matched;
+            } else if (first.isEmpty()) {
+                QStringList e, g;
+                for (int32_t id : expected) e << QString::number(id);
+                for (int32_t id : got) g << QString::number(id);
+                first = QString("'%1': expected [%2], got [%3]").arg(o["text"].toString(), e.join(' '), g.join(' '));
+            }
+        }
+        qInfo("SmolLM2 cross-check: %zu/%zu strings", matched, n);
+        QVERIFY(n >= 100);
+        QVERIFY2(matched == n, qPrintable(first));
+    }
+
+    void special_tokens() {
+        LMSCOPE_REQUIRE_FILE(testing::sample_model(), "the sample model");
+        QCOMPARE(tok_->family(), Family::ByteLevelBpe);
+        QCOMPARE(tok_->vocab_size(), 49152);
+        QCOMPARE(tok_->special().bos, 1);
+        QCOMPARE(tok_->special().eos, 2);
+        QCOMPARE(tok_->special().eot, 2);  // <|im_end|>
+        QCOMPARE(tok_->piece(1), std::string("<|im_start|>"));
+        QCOMPARE(tok_->type(1), TokenType::Control);
+        QCOMPARE(tok_->encode_ids("<|im_start|>user\nHi<|im_end|>", false, true),
+                 (std::vector<int32_t>{1, 4093, 198, 26843, 2}));
+        QVERIFY(tok_->encode_ids("<|im_start|>", false, false).size() > 1);
+        QCOMPARE(tok_->encode_ids("Hello world"), (std::vector<int32_t>{19556, 905}));
+    }
+
+    void decode_round_trips_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("emoji zwj") << QByteArray("\xF0\x9F\x98\xB6\xE2\x80\x8D\xF0\x9F\x8C\xAB\xEF\xB8\x8F and \xF0\x9F\xA6\x99");
+        QTest::newRow("cjk") << QByteArray("\xE4\xBD\xA0\xE5\xA5\xBD\xEF\xBC\x8C\xE4\xB8\x96\xE7\x95\x8C");
+        QTest::newRow("combining") << QByteArray("e\xCC\x81\xCC\x82 a\xCC\x80");
+        QTest::newRow("odd whitespace") << QByteArray("\xC2\xA0\xE2\x80\x83\xE3\x80\x80\x0B\x0C\r\n");
+        QTest::newRow("space run") << QByteArray(500, ' ');
+        QTest::newRow("newline run") << QByteArray(300, '\n');
+        QTest::newRow("mixed runs") << QByteArray(" \t \n\n\t\t   x   \n");
+        QTest::newRow("nul") << QByteArray("a\0b", 3);
+        QTest::newRow("rtl") << QByteArray("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D abc");
+    }
+    void decode_round_trips() {
+        LMSCOPE_REQUIRE_FILE(testing::sample_model(), "the sample model");
+        QFETCH(QByteArray, text);
+        const std::string s(text.constData(), static_cast<size_t>(text.size()));
+        const auto toks = tok_->encode(s);
+        std::vector<int32_t> ids;
+        for (const Token& k : toks) ids.push_back(k.id);
+        QCOMPARE(tok_->decode(ids), s);
+        // The spans tile the text.
+        size_t pos = 0;
+        for (const Token& k : toks) {
+            QCOMPARE(k.begin, pos);
+            pos = k.end;
+        }
+        QCOMPARE(pos, s.size());
+        // Streaming gives valid UTF-8 at every step and the same text in the end.
+        StreamDecoder dec(*tok_);
+        std::string streamed;
+        for (int32_t id : ids) {
+            const std::string part = dec.push(id);
+            if (is_valid_utf8(s)) QVERIFY(is_valid_utf8(part));
+            streamed += part;
+        }
+        streamed += dec.flush();
+        QCOMPARE(streamed, s);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSampleTokenizer)
+#include "test_sample_tokenizer.moc"
