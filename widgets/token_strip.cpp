@@ -54,7 +54,8 @@ QFont TokenStrip::chipFont() const {
 QString TokenStrip::legendText() const {
     const QVector<TokenView>& seq = model_->sequence();
     const auto prompt = std::count_if(seq.begin(), seq.end(), [](const TokenView& t) { return !t.generated(); });
-    return tr("%n token(s): %1 prompt, %2 generated", nullptr, int(seq.size()))
+    return tr("Tokens: %1 (%2 prompt, %3 generated)")
+        .arg(seq.size())
         .arg(prompt)
         .arg(seq.size() - prompt);
 }

@@ -1,0 +1,80 @@
+// The KV chart: one point per step of the current path with the engine's bytes, the formula's
+// line, the selected layer's bytes, prefill and decode steps marked apart; the export table.
+#include "sample_trace.h"
+#include "widgets/kv_chart.h"
+
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace lmscope::widgets;
+using namespace lmscope::test;
+
+class TestKvChart : public QObject {
+    Q_OBJECT
+private slots:
+    void pointsEqualBytes_data() {
+        QTest::addColumn<int>("current");
+        QTest::addColumn<int>("points");
+        QTest::newRow("after prefill") << 0 << 1;
+        QTest::newRow("after one decode") << 1 << 2;
+        QTest::newRow("after two decodes") << 2 << 3;
+    }
+    void pointsEqualBytes() {
+        QFETCH(int, current);
+        QFETCH(int, points);
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVector<StepView> steps = sample_steps();
+        steps[1].kv.bytes_per_layer[1] += 32;  // layers may differ; the chart shows the selected one
+        QVERIFY(m.setSteps(steps));
+        m.setCurrentStep(current);
+        m.setSelectedHead(1, 0);
+        KvChart chart(&m);
+        QCOMPARE(chart.measuredGraph()->dataCount(), points);
+        QCOMPARE(chart.formulaGraph()->dataCount(), points);
+        for (int i = 0; i < points; ++i) {
+            const StepView& s = steps[i];
+            QCOMPARE(chart.measuredGraph()->data()->at(i)->key, double(s.kv.tokens));
+            QCOMPARE(chart.measuredGraph()->data()->at(i)->value, double(s.kv.bytes_total));
+            QCOMPARE(chart.formulaGraph()->data()->at(i)->value, double(s.kv.formula_bytes));
+            QCOMPARE(chart.layerGraph()->data()->at(i)->value, double(s.kv.bytes_per_layer[1]));
+        }
+        QCOMPARE(chart.measuredGraph()->data()->at(0)->value, double(kv_layer_bytes(4) * kLayers));
+        QCOMPARE(chart.prefillMarks()->dataCount(), 1);
+        QCOMPARE(chart.prefillMarks()->data()->at(0)->key, 4.0);
+        QCOMPARE(chart.decodeMarks()->dataCount(), points - 1);
+        QVERIFY(chart.prefillMarks()->scatterStyle().shape() != chart.decodeMarks()->scatterStyle().shape());
+
+        const ChartTable t = chart.table();
+        QCOMPARE(t.rows.size(), points);
+        QCOMPARE(t.columns.size(), 6 + kLayers);
+        QCOMPARE(t.rows.back()[4].toULongLong(), steps[points - 1].kv.bytes_total);
+    }
+
+    void unknownFormulaHidden() {
+        QVector<StepView> steps = sample_steps();
+        for (StepView& s : steps) s.kv.formula_bytes = 0;
+        TraceModel m;
+        QVERIFY(m.setSteps(steps));
+        KvChart chart(&m);
+        QVERIFY(!chart.formulaGraph()->visible());
+        QCOMPARE(chart.measuredGraph()->dataCount(), 3);
+    }
+
+    void snapshot() {
+        TraceModel m;
+        m.setModel(sample_model_view());
+        // A longer run so the lines have a shape: prefill 4, then 28 decodes.
+        QVector<StepView> steps = sample_steps();
+        for (int i = 3; i < 30; ++i)
+            steps.push_back(make_step(i, i - 1, StepPhase::Decode, i + 3, {token(9, QStringLiteral(" x"), TokenOrigin::Sampled)}, 3.0));
+        QVERIFY(m.setSteps(steps));
+        KvChart chart(&m);
+        chart.resize(720, 420);
+        chart.plot()->replot();
+        QVERIFY(chart.grab().toImage().save(snapshot_path(QStringLiteral("kv_chart"))));
+    }
+};
+
+QTEST_MAIN(TestKvChart)
+#include "test_kv_chart.moc"

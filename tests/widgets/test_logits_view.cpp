@@ -1,0 +1,87 @@
+// The logits view: bars equal the probabilities before and after the filters, the chosen
+// token is highlighted, the heading gives the entropy, a click on a candidate asks to force it.
+#include "sample_trace.h"
+#include "widgets/logits_view.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace lmscope::widgets;
+using namespace lmscope::test;
+
+class TestLogitsView : public QObject {
+    Q_OBJECT
+private slots:
+    void barsAreProbabilities_data() {
+        QTest::addColumn<int>("step");
+        QTest::addColumn<int>("chosen_row");
+        QTest::newRow("prefill, greedy") << 0 << 0;
+        QTest::newRow("decode, forced outside the survivors") << 1 << 2;
+        QTest::newRow("decode, sampled") << 2 << 0;
+    }
+    void barsAreProbabilities() {
+        QFETCH(int, step);
+        QFETCH(int, chosen_row);
+        TraceModel m;
+        const QVector<StepView> steps = sample_steps();
+        QVERIFY(m.setSteps(steps));
+        m.setCurrentStep(step);
+        LogitsView view(&m);
+        const LogitsData& lg = steps[step].logits;
+        QCOMPARE(view.rows().size(), lg.before().size());
+        for (int i = 0; i < lg.before().size(); ++i) {
+            QCOMPARE(view.rows()[i].id, lg.before()[i].id);
+            QCOMPARE(view.beforeBars()->data()->at(i)->value, double(lg.before()[i].prob));
+            double after = 0.0;
+            for (const CandidateView& a : lg.after())
+                if (a.id == lg.before()[i].id) after = a.prob;
+            QCOMPARE(view.afterBars()->data()->at(i)->value, after);
+        }
+        QCOMPARE(view.chosenRow(), chosen_row);
+        QVERIFY(view.chosenMarker()->visible());
+        QCOMPARE(view.chosenMarker()->topLeft->coords().y(), chosen_row - 0.45);
+        QVERIFY(view.heading()->text().contains(QStringLiteral("1.25")));
+        QCOMPARE(view.table().rows.size(), view.rows().size());
+    }
+
+    void clickForcesToken_data() {
+        QTest::addColumn<int>("row");
+        QTest::addColumn<int>("id");
+        QTest::newRow("top") << 0 << 436;
+        QTest::newRow("second") << 1 << 314;
+        QTest::newRow("fourth") << 3 << 30;
+    }
+    void clickForcesToken() {
+        QFETCH(int, row);
+        QFETCH(int, id);
+        TraceModel m;
+        QVERIFY(m.setSteps(sample_steps()));
+        m.setCurrentStep(0);
+        LogitsView view(&m);
+        view.resize(640, 420);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.plot()->replot();
+        QSignalSpy spy(&view, &LogitsView::forceToken);
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, view.rowCenter(row).toPoint());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), id);
+    }
+
+    void emptyAndSnapshot() {
+        TraceModel m;
+        LogitsView view(&m);
+        QCOMPARE(view.rows().size(), 0);
+        QVERIFY(!view.chosenMarker()->visible());
+        QVERIFY(m.setSteps(sample_steps()));
+        m.setCurrentStep(0);
+        view.resize(720, 420);
+        view.plot()->replot();
+        QVERIFY(view.grab().toImage().save(snapshot_path(QStringLiteral("logits_view"))));
+    }
+};
+
+QTEST_MAIN(TestLogitsView)
+#include "test_logits_view.moc"

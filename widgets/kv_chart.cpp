@@ -1,0 +1,143 @@
+#include "widgets/kv_chart.h"
+
+#include "widgets/format.h"
+#include "widgets/trace_colors.h"
+
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace lmscope::widgets {
+namespace {
+
+// Byte ticks at round binary multiples (256 KiB, 1 MiB, ...), labelled "1.5 MiB".
+class ByteTicker : public QCPAxisTicker {
+protected:
+    double getTickStep(const QCPRange& range) override {
+        const double target = range.size() / double(qMax(1, tickCount()));
+        double unit = 1.0;
+        while (unit * 1024.0 <= target) unit *= 1024.0;
+        return unit * cleanMantissa(target / unit);
+    }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        return tick < 0 ? QString() : format_bytes(quint64(std::llround(tick)));
+    }
+};
+
+void style_axis(QCPAxis* axis, const QFont& base) {
+    QFont f = base;
+    f.setPointSizeF(base.pointSizeF() * 1.15);
+    axis->setTickLabelFont(f);
+    f.setPointSizeF(base.pointSizeF() * 1.2);
+    axis->setLabelFont(f);
+}
+
+}  // namespace
+
+KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+    setObjectName(QStringLiteral("kvChart"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("kvPlot"));
+    plot_->setMinimumSize(320, 240);
+    layout->addWidget(plot_);
+
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, QString(), QFont(font().family(), int(font().pointSizeF() * 1.3), QFont::Bold)));
+    plot_->xAxis->setLabel(tr("tokens in the cache"));
+    plot_->yAxis->setLabel(tr("bytes held"));
+    for (QCPAxis* a : {plot_->xAxis, plot_->yAxis}) style_axis(a, font());
+    plot_->yAxis->setTicker(QSharedPointer<ByteTicker>::create());
+
+    formula_ = plot_->addGraph();
+    formula_->setName(tr("formula"));
+    plot_->setToolTip(tr("formula: 2 (K and V) × layers × KV heads × head dim × tokens × bytes per value"));
+    formula_->setPen(QPen(QColor(0x60, 0x60, 0x60, 160), 7, Qt::DotLine));  // wide, under the measured line
+    measured_ = plot_->addGraph();
+    measured_->setName(tr("measured, all layers"));
+    measured_->setPen(QPen(colors::phase(StepPhase::Prefill), 3));
+    layer_ = plot_->addGraph();
+    layer_->setPen(QPen(colors::chosen(), 2));
+    prefill_ = plot_->addGraph();
+    prefill_->setName(tr("prefill step"));
+    prefill_->setLineStyle(QCPGraph::lsNone);
+    prefill_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colors::phase(StepPhase::Prefill),
+                                              colors::fill(TokenOrigin::Prompt), 14));
+    decode_ = plot_->addGraph();
+    decode_->setName(tr("decode step"));
+    decode_->setLineStyle(QCPGraph::lsNone);
+    decode_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors::phase(StepPhase::Decode), 9));
+
+    plot_->legend->setVisible(true);
+    QFont lf = font();
+    lf.setPointSizeF(font().pointSizeF());
+    plot_->legend->setFont(lf);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+
+    connect(model_, &TraceModel::currentStepChanged, this, &KvChart::rebuild);
+    connect(model_, &TraceModel::headChanged, this, &KvChart::rebuild);
+    connect(model_, &TraceModel::modelChanged, this, &KvChart::rebuild);
+    rebuild();
+}
+
+void KvChart::rebuild() {
+    const qint32 layer = model_->selectedLayer();
+    QVector<double> x, total, formula, per_layer, px, py, dx, dy;
+    bool have_formula = false;
+    QString dtype;
+    for (qint32 i : model_->path()) {
+        const StepView& s = *model_->step(i);
+        const double t = s.kv.tokens;
+        x.push_back(t);
+        total.push_back(double(s.kv.bytes_total));
+        formula.push_back(double(s.kv.formula_bytes));
+        have_formula = have_formula || s.kv.formula_bytes > 0;
+        per_layer.push_back(layer < s.kv.bytes_per_layer.size() ? double(s.kv.bytes_per_layer[layer]) : qQNaN());
+        (s.phase == StepPhase::Prefill ? px : dx).push_back(t);
+        (s.phase == StepPhase::Prefill ? py : dy).push_back(double(s.kv.bytes_total));
+        dtype = s.kv.dtype;
+    }
+    measured_->setData(x, total, true);
+    formula_->setData(have_formula ? x : QVector<double>(), have_formula ? formula : QVector<double>(), true);
+    formula_->setVisible(have_formula);
+    formula_->removeFromLegend();
+    if (have_formula) formula_->addToLegend();
+    layer_->setData(x, per_layer, true);
+    layer_->setName(tr("measured, layer %1").arg(layer));
+    prefill_->setData(px, py, true);
+    decode_->setData(dx, dy, true);
+
+    auto* title = static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0));
+    title->setText(x.isEmpty() ? tr("KV cache") : tr("KV cache: %1 holding %2 tokens (%3)")
+                                                      .arg(format_bytes(quint64(total.back())))
+                                                      .arg(qint64(x.back()))
+                                                      .arg(dtype));
+    const double max_x = x.isEmpty() ? 1.0 : x.back();
+    double max_y = 1.0;
+    for (qsizetype i = 0; i < x.size(); ++i) max_y = std::max({max_y, total[i], formula[i]});
+    plot_->xAxis->setRange(0, max_x * 1.05 + 1);
+    plot_->yAxis->setRange(0, max_y * 1.1);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+ChartTable KvChart::table() const {
+    ChartTable t;
+    t.title = tr("KV cache bytes per step");
+    t.columns = {QStringLiteral("step"), QStringLiteral("phase"), QStringLiteral("tokens"), QStringLiteral("dtype"),
+                 QStringLiteral("bytes_total"), QStringLiteral("formula_bytes")};
+    qint32 layers = 0;
+    for (qint32 i : model_->path()) layers = std::max(layers, qint32(model_->step(i)->kv.bytes_per_layer.size()));
+    for (qint32 l = 0; l < layers; ++l) t.columns << QStringLiteral("layer_%1_bytes").arg(l);
+    for (qint32 i : model_->path()) {
+        const StepView& s = *model_->step(i);
+        QVector<QVariant> row = {i, s.phase == StepPhase::Prefill ? QStringLiteral("prefill") : QStringLiteral("decode"),
+                                 s.kv.tokens, s.kv.dtype, s.kv.bytes_total, s.kv.formula_bytes};
+        for (qint32 l = 0; l < layers; ++l) row.push_back(l < s.kv.bytes_per_layer.size() ? QVariant(s.kv.bytes_per_layer[l]) : QVariant());
+        t.rows.push_back(row);
+    }
+    return t;
+}
+
+}  // namespace lmscope::widgets

@@ -1,0 +1,42 @@
+// The KV cache chart: bytes held against tokens, one point per step along the current path
+// (measured by the engine), the formula's line beside it (2 x layers x kv_heads x head_dim x
+// tokens x bytes per element), and the selected layer's bytes below them. Prefill steps
+// are squares, decode steps dots.
+#pragma once
+
+#include "widgets/export.h"
+#include "widgets/trace_model.h"
+
+#include <QWidget>
+
+class QCPGraph;
+class QCustomPlot;
+
+namespace lmscope::widgets {
+
+class KvChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit KvChart(TraceModel* model, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return plot_; }
+    QCPGraph* measuredGraph() const { return measured_; }  // tokens -> total bytes, every step
+    QCPGraph* formulaGraph() const { return formula_; }    // tokens -> formula bytes
+    QCPGraph* layerGraph() const { return layer_; }        // tokens -> the selected layer's bytes
+    QCPGraph* prefillMarks() const { return prefill_; }    // the prefill steps' points
+    QCPGraph* decodeMarks() const { return decode_; }      // the decode steps' points
+    ChartTable table() const;
+
+private:
+    void rebuild();
+
+    TraceModel* model_;
+    QCustomPlot* plot_;
+    QCPGraph* measured_;
+    QCPGraph* formula_;
+    QCPGraph* layer_;
+    QCPGraph* prefill_;
+    QCPGraph* decode_;
+};
+
+}  // namespace lmscope::widgets
