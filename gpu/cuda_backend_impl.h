@@ -84,8 +84,8 @@ private:
 
     std::shared_ptr<const engine::Model> model_;
     const model::ModelSpec& spec_;
+    std::string name_;  // before device_: select_device() writes the device's label into it
     int device_;
-    std::string name_;
     // dimensions
     int32_t E_, n_head_, n_kv_, hd_, QD_, KD_, QKV_, F_, V_, n_layer_, n_rot_;
     float eps_, scale_;

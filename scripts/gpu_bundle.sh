@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares, on a machine without a GPU, what scripts/gpu_check.sh needs on a bare GPU machine
 # that has CUDA 13 but none of lmscope's other packages (the device tool's H200 machines):
-#   .gpu/run.tar.xz     the CUDA test and lmscope-cli built here, the shared libraries they
+#   .gpu/run.tar.xz     the CUDA test, lmscope-cli and make_shape_model built here, the shared libraries they
 #                       need beyond glibc, the C++ runtime and CUDA, the fixture models and
 #                       their references, and the sample model's sha256
 #   .gpu/model.part-NN  the sample model in pieces of 48 MiB (each device call carries at most
@@ -15,13 +15,13 @@ testdata=${LMSCOPE_TESTDATA:-$root/../shared/testdata}
 model=sample_models/SmolLM2-135M-Instruct.Q4_1.gguf
 
 cmake -S . -B "$build" -G Ninja -DLMSCOPE_CUDA=ON -DLMSCOPE_GUI=OFF >/dev/null
-cmake --build "$build" --target test_cuda_parity lmscope-cli -j"${JOBS:-2}"
+cmake --build "$build" --target test_cuda_parity lmscope-cli make_shape_model -j"${JOBS:-2}"
 
 grep -qxF '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
 rm -rf .gpu
 stage=.gpu/stage
 mkdir -p "$stage/bin" "$stage/lib" "$stage/testdata"
-cp "$build/tests/gpu/test_cuda_parity" "$build/app/lmscope-cli" "$stage/bin/"
+cp "$build/tests/gpu/test_cuda_parity" "$build/tests/gpu/make_shape_model" "$build/app/lmscope-cli" "$stage/bin/"
 for lib in $(ldd "$stage"/bin/* | awk '/=>/ { print $3 }' | sort -u); do
   case "$(basename "$lib")" in
     libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|libstdc++.so*|libgcc_s.so*|libcudart.so*|libcublas*.so*) ;;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The CUDA checks in one go, on a machine with an NVIDIA GPU (sm_80 or newer):
 #   1. the parity tests (label cuda): every fixture model and SmolLM2, CUDA vs CPU;
-#   2. lmscope-cli bench --backend cuda on the sample model: prefill(512) and decode tok/s
-#      with capture none and full (and the CPU for comparison, short).
+#   2. lmscope-cli bench --backend cuda: prefill(512) and decode tok/s with capture none and
+#      full, on the sample model (SmolLM2 Q4_1) and on random-weight models made here with
+#      make_shape_model: SmolLM2's shapes in Q8_0 and Llama 3.2 1B's shapes in F16 (and the
+#      CPU on the sample model for comparison, short).
 # Results (test log, bench JSON) go to $OUT when set (the device tool), else ./gpu-results.
 #
 # Two ways to get the programs:
@@ -39,6 +41,7 @@ if [ -f .gpu/run.tar.xz ]; then
   cuda_lib=$(dirname "$(ls /usr/local/cuda/lib64/libcublas.so.13 /usr/local/cuda*/lib64/libcublas.so.13 2>/dev/null | head -1)" 2>/dev/null)
   export LD_LIBRARY_PATH="$stage/lib:${cuda_lib:-/usr/local/cuda/lib64}:${LD_LIBRARY_PATH:-}"
   cli=$stage/bin/lmscope-cli
+  maker=$stage/bin/make_shape_model
   "$cli" --version
   echo "== parity tests (cuda)"
   LMSCOPE_TESTDATA=$stage/testdata LMSCOPE_SAMPLE_MODEL=$model QT_QPA_PLATFORM=offscreen \
@@ -46,8 +49,9 @@ if [ -f .gpu/run.tar.xz ]; then
   echo "test exit: ${PIPESTATUS[0]}"
 else
   cmake -S . -B build-gpu -G Ninja -DLMSCOPE_CUDA=ON -DLMSCOPE_GUI=OFF -DCMAKE_BUILD_TYPE=Release || exit 1
-  cmake --build build-gpu --target test_cuda_parity lmscope-cli -j"$(nproc)" || exit 1
+  cmake --build build-gpu --target test_cuda_parity lmscope-cli make_shape_model -j"$(nproc)" || exit 1
   cli=build-gpu/app/lmscope-cli
+  maker=build-gpu/tests/gpu/make_shape_model
   model=sample_models/SmolLM2-135M-Instruct.Q4_1.gguf
   [ -f "$model" ] || model=""
   "$cli" --version
@@ -68,6 +72,20 @@ if [ -n "$model" ]; then
   timeout 120 "$cli" bench "$model" --backend cpu -p 128 -n 32 -r 1 --threads "$(nproc)" --json \
     | tee "$out/bench-cpu.json"
 else
-  echo "no sample model: benchmarks skipped"
+  echo "no sample model: its benchmarks skipped"
 fi
+
+# random-weight models with published shapes (timing only)
+for shape in "smollm2-135m q8_0" "llama-3.2-1b f16"; do
+  set -- $shape
+  file=$stage/$1-$2.gguf
+  echo "== make $1 $2"
+  timeout 120 "$maker" "$file" "$1" "$2" || continue
+  for capture in none full; do
+    echo "== bench cuda $1 $2, capture $capture"
+    timeout 120 "$cli" bench "$file" --backend cuda -p 512 -n 128 -r 3 --capture "$capture" --json \
+      | tee "$out/bench-cuda-$1-$2-$capture.json"
+  done
+  rm -f "$file"
+done
 date -u

@@ -279,9 +279,10 @@ private slots:
         QCOMPARE(cg.planes[0].at, (trace::LayerHead{1, 3}));
         QVERIFY(max_abs_diff(cg.planes[0].weights, cc.planes[0].weights) <= 0.01);
         QCOMPARE(cg.lens.size(), cc.lens.size());
-        for (size_t i = 0; i < cc.lens.size(); i += 3) {  // each layer's top token
-            QCOMPARE(cg.lens[i].token, cc.lens[i].token);
+        for (size_t i = 0; i < cc.lens.size(); i += 3) {  // each layer's top entry
             QVERIFY(std::fabs(cg.lens[i].prob - cc.lens[i].prob) <= 0.01f);
+            if (cc.lens[i].prob - cc.lens[i + 1].prob > 0.02f)  // a clear winner must agree
+                QCOMPARE(cg.lens[i].token, cc.lens[i].token);
         }
         // no capture at all: nothing copied, logits still right
         trace::CapturePolicy none;
