@@ -1,0 +1,205 @@
+#include "trace_adapter/trace_adapter.h"
+
+#include "kv/kv_math.h"
+
+#include <QStringDecoder>
+
+#include <bit>
+#include <stdexcept>
+
+namespace lmscope::app {
+namespace {
+
+using widgets::StepPhase;
+using widgets::TokenOrigin;
+
+bool is_byte_piece(const std::string& piece) {  // "<0xE6>"
+    if (piece.size() != 6 || piece.compare(0, 3, "<0x") != 0 || piece[5] != '>') return false;
+    auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
+    return hex(piece[3]) && hex(piece[4]);
+}
+
+QString hex_bytes(const std::string& bytes) {
+    QString out;
+    for (unsigned char b : bytes) out += QStringLiteral("<0x%1>").arg(uint(b), 2, 16, QLatin1Char('0')).toUpper().replace(QLatin1String("<0X"), QLatin1String("<0x"));
+    return out;
+}
+
+TokenOrigin origin(trace::Choice c) {
+    switch (c) {
+    case trace::Choice::Prompt: return TokenOrigin::Prompt;
+    case trace::Choice::Greedy: return TokenOrigin::Greedy;
+    case trace::Choice::Sampled: return TokenOrigin::Sampled;
+    case trace::Choice::Forced: return TokenOrigin::Forced;
+    }
+    return TokenOrigin::Prompt;
+}
+
+// A non-negative integer field of the model summary, or 0 (absent, null, negative, too large).
+int32_t spec_count(const nlohmann::json& spec, const char* key) {
+    if (!spec.is_object()) return 0;
+    const auto it = spec.find(key);
+    if (it == spec.end() || !it->is_number_integer()) return 0;
+    const int64_t v = it->get<int64_t>();
+    return v > 0 && v <= INT32_MAX ? int32_t(v) : 0;
+}
+
+QString dtype_name(uint8_t dtype) {
+    try {
+        return QString::fromStdString(std::string(trace::kv_dtype_name(dtype)));
+    } catch (const std::out_of_range&) {
+        return QStringLiteral("?");
+    }
+}
+
+widgets::LogitsData logits_view(const trace::SessionTrace& trace, const trace::LogitsTrace& lg,
+                                const TokenPieces& pieces) {
+    widgets::LogitsData out;
+    for (const trace::FilterStage& st : lg.stages) {
+        widgets::FilterStageView v;
+        v.filter = QString::fromStdString(std::string(trace::filter_name(st.filter)));
+        v.survivors = st.survivors;
+        for (const trace::Candidate& c : st.top)
+            v.top.push_back({c.id, token_text(trace, c.id, pieces).text, c.logit, c.prob});
+        out.stages.push_back(std::move(v));
+    }
+    out.entropy = lg.entropy;
+    out.chosen = lg.chosen;
+    if (lg.chosen >= 0) out.chosen_text = token_text(trace, lg.chosen, pieces).text;
+    out.how = origin(lg.how);
+    out.chosen_prob = lg.chosen_prob;
+    out.chosen_prob_after = lg.chosen_prob_after;
+    return out;
+}
+
+}  // namespace
+
+TokenText token_text(const trace::SessionTrace& trace, int32_t id, const TokenPieces& pieces) {
+    TokenText t;
+    const auto p = pieces.find(id);
+    if (p != pieces.end()) t.piece = QString::fromStdString(p->second);
+    const auto stored = trace.pieces.find(id);
+    if (stored == trace.pieces.end()) {  // the trace does not name it: show the piece or the id
+        t.text = t.piece.isEmpty() ? QStringLiteral("#%1").arg(id) : t.piece;
+        return t;
+    }
+    const std::string& bytes = stored->second;
+    t.n_bytes = int32_t(bytes.size());
+    QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    const QString decoded = utf8.decode(QByteArrayView(bytes.data(), qsizetype(bytes.size())));
+    const bool valid = !utf8.hasError();
+    t.byte_fallback = !valid || (p != pieces.end() && is_byte_piece(p->second));
+    t.text = valid ? decoded : hex_bytes(bytes);
+    return t;
+}
+
+widgets::ModelView model_view(const trace::SessionTrace& trace) {
+    widgets::ModelView m;
+    const nlohmann::json& spec = trace.model.spec;
+    if (spec.is_object() && spec.contains("name") && spec["name"].is_string())
+        m.name = QString::fromStdString(spec["name"].get<std::string>());
+    if (m.name.isEmpty()) m.name = QString::fromStdString(trace.model.file);
+    m.n_layer = spec_count(spec, "n_layer");
+    m.n_head = spec_count(spec, "n_head");
+    m.n_head_kv = spec_count(spec, "n_head_kv");
+    m.head_dim = spec_count(spec, "head_dim");
+    for (const trace::StepTrace& s : trace.steps()) {  // a summary without the shape
+        if (m.n_layer == 0) m.n_layer = s.attention.n_layer;
+        if (m.n_head == 0) m.n_head = s.attention.n_head;
+    }
+    if (m.n_head_kv == 0) m.n_head_kv = m.n_head;
+    return m;
+}
+
+uint64_t formula_kv_bytes(const trace::SessionTrace& trace, uint8_t kv_dtype, int32_t tokens) {
+    const nlohmann::json& spec = trace.model.spec;
+    const auto type = kv::parse_cache_type(dtype_name(kv_dtype).toStdString());
+    kv::Shape shape;
+    shape.n_layer = uint64_t(spec_count(spec, "n_layer"));
+    shape.n_head = uint64_t(spec_count(spec, "n_head"));
+    shape.n_head_kv = uint64_t(spec_count(spec, "n_head_kv"));
+    shape.head_dim = uint64_t(spec_count(spec, "head_dim"));
+    if (!type || tokens < 0 || shape.n_layer == 0 || shape.n_head_kv == 0 || shape.head_dim == 0) return 0;
+    try {
+        kv::validate(shape, *type);
+        return kv::cache_bytes(shape, *type, uint64_t(tokens));
+    } catch (const std::exception&) {  // a shape the formula rejects: no formula line
+        return 0;
+    }
+}
+
+widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, const TokenPieces& pieces) {
+    const trace::StepTrace& s = trace.steps().at(size_t(index));
+    widgets::StepView v;
+    v.index = s.index;
+    v.parent = s.parent;
+    v.turn = s.turn;
+    v.phase = s.phase == trace::Phase::Prefill ? StepPhase::Prefill : StepPhase::Decode;
+    v.first_pos = s.first_pos;
+    const TokenOrigin fed = s.phase == trace::Phase::Prefill ? TokenOrigin::Prompt : origin(s.fed_how);
+    for (int32_t id : s.tokens) {
+        const TokenText t = token_text(trace, id, pieces);
+        widgets::TokenView tv;
+        tv.id = id;
+        tv.text = t.text;
+        tv.piece = t.piece;
+        tv.origin = fed;
+        tv.byte_fallback = t.byte_fallback;
+        tv.n_bytes = t.n_bytes;
+        v.tokens.push_back(std::move(tv));
+    }
+    v.forward_ms = s.forward_ms;
+    v.sample_ms = s.sample_ms;
+    v.layer_ms = QVector<double>(s.layer_ms.begin(), s.layer_ms.end());
+
+    const trace::AttentionTrace& a = s.attention;
+    v.n_layer = a.n_layer;
+    v.n_head = a.n_head;
+    v.planes_dropped = a.planes_dropped;
+    for (const trace::PlaneRef& p : a.planes) {
+        uint64_t count = 0;
+        try {
+            count = p.count();
+        } catch (const std::exception&) {
+            continue;
+        }
+        if (p.offset > a.weights.size() || count > a.weights.size() - p.offset) continue;
+        widgets::AttentionPlaneView pv;
+        pv.layer = p.at.layer;
+        pv.head = p.at.head;
+        pv.first_row_pos = p.first_row_pos;
+        pv.n_rows = p.n_rows;
+        pv.weights.resize(qsizetype(count));
+        const uint16_t* src = a.weights.data() + p.offset;
+        for (uint64_t i = 0; i < count; ++i) pv.weights[qsizetype(i)] = std::bit_cast<qfloat16>(src[i]);
+        v.planes.push_back(std::move(pv));
+    }
+    const uint64_t expected = uint64_t(std::max(0, a.n_layer)) * uint64_t(std::max(0, a.n_head)) * s.tokens.size();
+    if (a.summaries.size() == expected) {
+        v.summaries.reserve(qsizetype(expected));
+        for (const trace::HeadSummary& h : a.summaries) v.summaries.push_back({h.entropy, h.max_weight, h.argmax_key});
+    }
+
+    v.kv.tokens = s.kv.tokens;
+    v.kv.dtype = dtype_name(s.kv.dtype);
+    v.kv.bytes_per_layer = QVector<quint64>(s.kv.bytes_per_layer.begin(), s.kv.bytes_per_layer.end());
+    v.kv.bytes_total = s.kv.bytes_total;
+    v.kv.formula_bytes = formula_kv_bytes(trace, s.kv.dtype, s.kv.tokens);
+    v.logits = logits_view(trace, s.logits, pieces);
+    return v;
+}
+
+bool load_trace(widgets::TraceModel& model, const trace::SessionTrace& trace, const TokenPieces& pieces) {
+    QVector<widgets::StepView> steps;
+    steps.reserve(qsizetype(trace.size()));
+    for (size_t i = 0; i < trace.size(); ++i) steps.push_back(step_view(trace, int32_t(i), pieces));
+    model.setModel(model_view(trace));
+    return model.setSteps(std::move(steps));
+}
+
+bool append_step(widgets::TraceModel& model, const trace::SessionTrace& trace, int32_t index,
+                 const TokenPieces& pieces) {
+    return model.appendStep(step_view(trace, index, pieces));
+}
+
+}  // namespace lmscope::app
