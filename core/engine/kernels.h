@@ -36,7 +36,14 @@ struct Kernels {
     float (*dot_q4_0)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q4_1)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q8_0)(const void* w, const BlockQ8* a, int64_t nb);
+    // One weight row against n_rows (1..4) activation rows a + r * a_stride (blocks), at once:
+    // out[r] = dot(w, row r). The weight blocks are decoded once for all rows (prefill).
+    void (*rows_q4_0)(const void* w, const BlockQ8* a, int64_t a_stride, int n_rows, int64_t nb, float* out);
+    void (*rows_q4_1)(const void* w, const BlockQ8* a, int64_t a_stride, int n_rows, int64_t nb, float* out);
+    void (*rows_q8_0)(const void* w, const BlockQ8* a, int64_t a_stride, int n_rows, int64_t nb, float* out);
 };
+
+constexpr int kMaxTileRows = 4;  // n_rows limit of the rows_* kernels
 
 const Kernels& portable();
 // Every variant this CPU can run, fastest first (the portable one last).

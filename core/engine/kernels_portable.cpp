@@ -113,11 +113,17 @@ float dot_q8_0(const void* w, const BlockQ8* a, int64_t nb) {
     return s;
 }
 
+template <float (*Dot)(const void*, const BlockQ8*, int64_t)>
+void rows(const void* w, const BlockQ8* a, int64_t stride, int n, int64_t nb, float* out) {
+    for (int r = 0; r < n; ++r) out[r] = Dot(w, a + r * stride, nb);
+}
+
 }  // namespace
 
 const Kernels& portable() {
     static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, f16_to_f32,
-                           f32_to_f16, quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0};
+                           f32_to_f16, quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
+                           rows<dot_q4_0>, rows<dot_q4_1>, rows<dot_q8_0>};
     return k;
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 using gguf::TensorType;
 
-constexpr int64_t kDefaultBlasMinRows = 16;
+constexpr int64_t kBlasMinRows = 16;  // from this many activation rows, dequantize + sgemm
 constexpr int64_t kTileRows = 128;  // weight rows dequantized per sgemm call
 
 bool is_q8_dot_type(TensorType t) {
@@ -52,27 +52,36 @@ void dequantize_rows(const kernels::Kernels& k, const Linear& w, int64_t r0, int
 }
 
 MatMul::MatMul(ThreadPool& pool, const kernels::Kernels& k)
-    : pool_(pool), k_(k), blas_min_rows_(kDefaultBlasMinRows), thread_buf_(size_t(pool.size())) {
+    : pool_(pool), k_(k), thread_buf_(size_t(pool.size())) {
     blas_single_threaded();
 }
 
 void MatMul::run(const Linear& w, const float* x, int64_t n_rows, float* y) {
     if (n_rows <= 0) return;
-    if (n_rows >= blas_min_rows_) return run_blas(w, x, n_rows, y);
     if (is_q8_dot_type(w.type) && w.n_in % kernels::kQ8Block == 0) return run_q8(w, x, n_rows, y);
+    if (n_rows >= kBlasMinRows) return run_blas(w, x, n_rows, y);
     run_float(w, x, n_rows, y);
 }
 
 void MatMul::run_q8(const Linear& w, const float* x, int64_t n_rows, float* y) {
     const int64_t nb = w.n_in / kernels::kQ8Block;
-    xq_.resize(size_t(n_rows * nb));
-    for (int64_t t = 0; t < n_rows; ++t) k_.quantize_q8(x + t * w.n_in, xq_.data() + t * nb, w.n_in);
-    auto dot = w.type == TensorType::Q4_0 ? k_.dot_q4_0 : w.type == TensorType::Q4_1 ? k_.dot_q4_1 : k_.dot_q8_0;
+    xq_.resize(size_t(n_rows * nb));  // [n_rows][nb]
+    pool_.parallel_for(n_rows, 1, [&](int64_t t0, int64_t t1, int) {
+        for (int64_t t = t0; t < t1; ++t) k_.quantize_q8(x + t * w.n_in, xq_.data() + t * nb, w.n_in);
+    });
+    auto rows = w.type == TensorType::Q4_0 ? k_.rows_q4_0 : w.type == TensorType::Q4_1 ? k_.rows_q4_1 : k_.rows_q8_0;
     const kernels::BlockQ8* xq = xq_.data();
     pool_.parallel_for(w.n_out, 16, [&](int64_t n0, int64_t n1, int) {
+        float out[kernels::kMaxTileRows];
         for (int64_t n = n0; n < n1; ++n) {
             const uint8_t* wr = w.row(n);
-            for (int64_t t = 0; t < n_rows; ++t) y[t * w.n_out + n] = dot(wr, xq + t * nb, nb);
+            if (n + 2 < n1)  // the row after next: from L3 in time
+                for (size_t off = 0; off < w.row_bytes; off += 64) __builtin_prefetch(w.row(n + 2) + off);
+            for (int64_t t = 0; t < n_rows; t += kernels::kMaxTileRows) {
+                const int r = int(std::min<int64_t>(kernels::kMaxTileRows, n_rows - t));
+                rows(wr, xq + t * nb, nb, r, nb, out);
+                for (int i = 0; i < r; ++i) y[(t + i) * w.n_out + n] = out[i];
+            }
         }
     });
 }

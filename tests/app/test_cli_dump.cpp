@@ -1,0 +1,137 @@
+// lmscope-cli dump: the fixture models' reference sequences, written in the reference layouts
+// and compared with the reference files; bench --json fields; usage and runtime errors.
+#include "common/testing.h"
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+
+using namespace lmscope::testing;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run run_cli(const QStringList& args) {
+    QProcess p;
+    p.start(QString::fromStdString(cli_path()), args);
+    Run r;
+    if (!p.waitForFinished(300000)) return r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+}  // namespace
+
+class TestCliDump : public QObject {
+    Q_OBJECT
+
+private slots:
+    void dump_matches_reference_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<double>("max_rms");
+        QTest::addColumn<double>("max_kl");
+        QTest::addColumn<double>("max_attn");
+        QTest::newRow("fx-gqa") << "fx-gqa" << 0.01 << 1e-4 << 0.001;
+        QTest::newRow("fx-mha-untied") << "fx-mha-untied" << 0.01 << 1e-4 << 0.001;
+        QTest::newRow("fx-gqa-Q8_0") << "fx-gqa-Q8_0" << 0.06 << 1e-2 << 0.025;
+        QTest::newRow("fx-gqa-Q4_1") << "fx-gqa-Q4_1" << 0.06 << 1e-2 << 0.025;
+        QTest::newRow("fx-gqa-Q4_K_M") << "fx-gqa-Q4_K_M" << 0.06 << 1e-2 << 0.025;
+    }
+    void dump_matches_reference() {
+        QFETCH(QString, model);
+        QFETCH(double, max_rms);
+        QFETCH(double, max_kl);
+        QFETCH(double, max_attn);
+        const std::string m = model.toStdString();
+        const std::string gguf = testdata_file("models/" + m + ".gguf");
+        const std::string json = testdata_file("reference/" + m + ".s1.json");
+        LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
+        LMSCOPE_REQUIRE_FILE(json, "the reference run");
+        std::ifstream in(json);
+        const nlohmann::json j = nlohmann::json::parse(in);
+        QStringList ids;
+        for (int id : j.at("prompt_tokens").get<std::vector<int>>()) ids << QString::number(id);
+        const size_t n_vocab = j.at("n_vocab").get<size_t>();
+
+        QTemporaryDir dir;
+        const QString logits = dir.filePath("logits.f32"), attn = dir.filePath("attn.f32");
+        const Run r = run_cli({"dump", QString::fromStdString(gguf), "--ids", ids.join(','), "--logits", logits,
+                               "--attention", attn, "--threads", "2"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto got_logits = read_f32_file(logits.toStdString());
+        const auto ref_logits = read_f32_file(testdata_file("reference/" + m + ".s1.logits.f32"));
+        const auto got_attn = read_f32_file(attn.toStdString());
+        const auto ref_attn = read_f32_file(testdata_file("reference/" + m + ".s1.attn.f32"));
+        QCOMPARE(got_logits.size(), ref_logits.size());
+        QCOMPARE(got_attn.size(), ref_attn.size());
+        const CompareResult c = compare(got_logits, ref_logits, 1e30, 0.0);
+        const double rms = c.rms / c.expected_std;
+        const double kl = mean_kl_rows(got_logits, ref_logits, n_vocab);
+        const CompareResult a = compare(got_attn, ref_attn, max_attn, 0.0);
+        qInfo("%s: rms/std %.3g, KL %.3g, max |d attention| %.3g", qPrintable(model), rms, kl, a.max_abs);
+        QVERIFY2(rms <= max_rms, qPrintable(QString("rms/std %1").arg(rms)));
+        QVERIFY2(kl <= max_kl, qPrintable(QString("KL %1").arg(kl)));
+        LMSCOPE_VERIFY_CLOSE(a);
+    }
+
+    void bench_json_fields() {
+        const std::string gguf = testdata_file("models/fx-gqa-Q4_1.gguf");
+        LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
+        const Run r = run_cli({"bench", QString::fromStdString(gguf), "-p", "16", "-n", "8", "-r", "1",
+                               "--capture", "full", "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        for (const char* k : {"prefill_tok_s", "decode_tok_s", "peak_rss_bytes", "kv_bytes"})
+            QVERIFY2(o.value(k).toDouble() > 0, k);
+        QCOMPARE(o.value("capture").toString(), QString("full"));
+        QCOMPARE(o.value("kv_tokens").toInt(), 24);
+        // 3 layers x 2 kv heads x 24 tokens x (K + V) x 32 values x 2 bytes
+        QCOMPARE(o.value("kv_bytes").toDouble(), 3.0 * 2 * 24 * 2 * 32 * 2);
+    }
+
+    void errors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("bad id text") << QStringList{"--ids", "1,x,3"} << 2 << "'x' is not a token id";
+        QTest::newRow("id past vocab") << QStringList{"--ids", "1,5000"} << 2 << "outside the vocabulary";
+        QTest::newRow("cuda") << QStringList{"--ids", "1,2", "--backend", "cuda"} << 1 << "cuda backend not available";
+    }
+    void errors() {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        const std::string gguf = testdata_file("models/fx-gqa.gguf");
+        LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
+        QTemporaryDir dir;
+        const Run r = run_cli(QStringList{"dump", QString::fromStdString(gguf), "--logits", dir.filePath("l.f32")} + args);
+        QCOMPARE(r.code, code);
+        QVERIFY2(QString(r.err).contains(message), r.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("l.f32")));
+    }
+
+    void missing_model_is_a_runtime_error() {
+        QTemporaryDir dir;
+        const Run r = run_cli({"dump", dir.filePath("absent.gguf"), "--ids", "1", "--logits", dir.filePath("l.f32")});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.startsWith("lmscope-cli: error: "));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCliDump)
+#include "test_cli_dump.moc"

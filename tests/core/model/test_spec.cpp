@@ -1,0 +1,223 @@
+// Model spec and weight binding on small GGUF models built in memory: llama (tied / separate
+// head, GQA, Llama-3 rope_freqs) and qwen2 (NeoX RoPE, q/k/v biases); every wrong shape,
+// missing tensor and unsupported type is an error naming the tensor.
+#include "gguf/gguf.h"
+#include "model/spec.h"
+#include "model/weights.h"
+#include "util/error.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace lmscope;
+using gguf::TensorType;
+using gguf::Value;
+
+namespace {
+
+constexpr int kEmbd = 64, kHead = 2, kKv = 1, kHd = 32, kFf = 96, kLayer = 2, kVocab = 40;
+
+struct Tiny {
+    std::string arch = "llama";
+    bool tied = true;
+    bool rope_freqs = false;
+    // name -> shape overrides / type overrides / tensors to drop
+    std::map<std::string, std::vector<int64_t>> shape;
+    std::map<std::string, TensorType> type;
+    std::vector<std::string> drop;
+    uint32_t head_kv = kKv;
+};
+
+// The bytes of a GGUF model of that description (F32 tensors filled with small values).
+std::vector<uint8_t> build(const Tiny& t) {
+    gguf::Writer w;
+    const std::string a = t.arch;
+    w.set("general.architecture", Value::string(a));
+    auto u32 = [](uint32_t v) { return Value(Value::Scalar(v)); };
+    w.set(a + ".block_count", u32(kLayer));
+    w.set(a + ".embedding_length", u32(kEmbd));
+    w.set(a + ".feed_forward_length", u32(kFf));
+    w.set(a + ".attention.head_count", u32(kHead));
+    w.set(a + ".attention.head_count_kv", u32(t.head_kv));
+    w.set(a + ".context_length", u32(128));
+    w.set(a + ".attention.layer_norm_rms_epsilon", Value(Value::Scalar(1e-5f)));
+    w.set(a + ".rope.freq_base", Value(Value::Scalar(10000.0f)));
+    w.set(a + ".vocab_size", u32(kVocab));
+
+    std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {
+        {"token_embd.weight", {kEmbd, kVocab}}, {"output_norm.weight", {kEmbd}}};
+    if (!t.tied) tensors.push_back({"output.weight", {kEmbd, kVocab}});
+    if (t.rope_freqs) tensors.push_back({"rope_freqs.weight", {kHd / 2}});
+    for (int l = 0; l < kLayer; ++l) {
+        const std::string b = "blk." + std::to_string(l) + ".";
+        tensors.push_back({b + "attn_norm.weight", {kEmbd}});
+        tensors.push_back({b + "attn_q.weight", {kEmbd, kHead * kHd}});
+        tensors.push_back({b + "attn_k.weight", {kEmbd, kKv * kHd}});
+        tensors.push_back({b + "attn_v.weight", {kEmbd, kKv * kHd}});
+        tensors.push_back({b + "attn_output.weight", {kHead * kHd, kEmbd}});
+        if (a == "qwen2") {
+            tensors.push_back({b + "attn_q.bias", {kHead * kHd}});
+            tensors.push_back({b + "attn_k.bias", {kKv * kHd}});
+            tensors.push_back({b + "attn_v.bias", {kKv * kHd}});
+        }
+        tensors.push_back({b + "ffn_norm.weight", {kEmbd}});
+        tensors.push_back({b + "ffn_gate.weight", {kEmbd, kFf}});
+        tensors.push_back({b + "ffn_up.weight", {kEmbd, kFf}});
+        tensors.push_back({b + "ffn_down.weight", {kFf, kEmbd}});
+    }
+    for (auto& [name, ne] : tensors) {
+        if (std::find(t.drop.begin(), t.drop.end(), name) != t.drop.end()) continue;
+        if (auto it = t.shape.find(name); it != t.shape.end()) ne = it->second;
+        const TensorType type = t.type.count(name) ? t.type.at(name) : TensorType::F32;
+        int64_t n = 1;
+        for (int64_t d : ne) n *= d;
+        std::vector<float> values(size_t(n), name == "rope_freqs.weight" ? 2.0f : 0.01f);
+        std::vector<uint8_t> bytes(gguf::row_bytes(type, ne[0]) * size_t(n / ne[0]));
+        if (type == TensorType::F32) std::memcpy(bytes.data(), values.data(), bytes.size());
+        w.add_tensor(name, type, ne, bytes.data(), bytes.size());
+    }
+    return w.to_bytes();
+}
+
+// Runs fn on the File of that model (kept alive meanwhile).
+void with_file(const Tiny& t, const std::function<void(const gguf::File&)>& fn) {
+    const std::vector<uint8_t> bytes = build(t);
+    const gguf::File f = gguf::File::from_memory(bytes.data(), bytes.size(), "tiny.gguf");
+    fn(f);
+}
+
+}  // namespace
+
+class TestSpec : public QObject {
+    Q_OBJECT
+
+private slots:
+    void llama_tied() {
+        with_file(Tiny{}, [](const gguf::File& f) {
+            const model::ModelSpec s = model::ModelSpec::from_file(f);
+            QCOMPARE(s.arch, model::Arch::Llama);
+            QCOMPARE(s.rope_style, model::RopeStyle::Normal);
+            QVERIFY(s.tied_output);
+            QVERIFY(!s.qkv_bias);
+            QCOMPARE(s.n_group(), kHead / kKv);
+            QCOMPARE(s.head_dim(), kHd);
+            QCOMPARE(int(s.rope_inv_freq.size()), kHd / 2);
+            QCOMPARE(s.rope_inv_freq[0], 1.0f);
+            QVERIFY(std::fabs(s.rope_inv_freq[1] - std::pow(10000.0f, -2.0f / kHd)) < 1e-7f);
+            const model::Weights w = model::Weights::bind(f, s);
+            QCOMPARE(w.output, w.token_embd);
+            QCOMPARE(int(w.layers.size()), kLayer);
+            QCOMPARE(w.layers[1].wk->name, std::string("blk.1.attn_k.weight"));
+            QVERIFY(w.layers[0].bq == nullptr);
+        });
+    }
+
+    void llama_separate_head_and_rope_freqs() {
+        Tiny t;
+        t.tied = false;
+        t.rope_freqs = true;
+        with_file(t, [](const gguf::File& f) {
+            const model::ModelSpec s = model::ModelSpec::from_file(f);
+            QVERIFY(!s.tied_output);
+            QVERIFY(s.has_rope_freqs);
+            QCOMPARE(s.rope_inv_freq[0], 0.5f);  // factor 2 halves every frequency
+            const model::Weights w = model::Weights::bind(f, s);
+            QCOMPARE(w.output->name, std::string("output.weight"));
+        });
+    }
+
+    void qwen2_biases_and_neox() {
+        Tiny t;
+        t.arch = "qwen2";
+        with_file(t, [](const gguf::File& f) {
+            const model::ModelSpec s = model::ModelSpec::from_file(f);
+            QCOMPARE(s.arch, model::Arch::Qwen2);
+            QCOMPARE(s.rope_style, model::RopeStyle::NeoX);
+            QVERIFY(s.qkv_bias);
+            const model::Weights w = model::Weights::bind(f, s);
+            QCOMPARE(w.layers[0].bv->name, std::string("blk.0.attn_v.bias"));
+        });
+        t.drop = {"blk.1.attn_k.bias"};
+        with_file(t, [](const gguf::File& f) {
+            const model::ModelSpec s = model::ModelSpec::from_file(f);
+            try {
+                model::Weights::bind(f, s);
+                QFAIL("a missing bias was accepted");
+            } catch (const FormatError& e) {
+                QCOMPARE(e.field(), std::string("blk.1.attn_k.bias"));
+                QVERIFY2(e.reason().find("missing") != std::string::npos, e.what());
+            }
+        });
+    }
+
+    void wrong_shapes_data() {
+        QTest::addColumn<QString>("tensor");
+        QTest::addColumn<QString>("shape");    // comma-separated
+        QTest::addColumn<QString>("expected"); // text the error must hold
+        QTest::newRow("k rows") << "blk.1.attn_k.weight" << "64,64" << "shape [64, 64], expected [64, 32]";
+        QTest::newRow("q row length") << "blk.0.attn_q.weight" << "32,64" << "expected [64, 64]";
+        QTest::newRow("ffn down") << "blk.0.ffn_down.weight" << "64,96" << "expected [96, 64]";
+        QTest::newRow("norm rank") << "output_norm.weight" << "64,1" << "shape [64, 1], expected [64]";
+        QTest::newRow("head rows") << "output.weight" << "64,39" << "shape [64, 39], expected [64, 40]";
+    }
+    void wrong_shapes() {
+        QFETCH(QString, tensor);
+        QFETCH(QString, shape);
+        QFETCH(QString, expected);
+        Tiny t;
+        t.tied = false;
+        std::vector<int64_t> ne;
+        for (const QString& d : shape.split(',')) ne.push_back(d.toLongLong());
+        t.shape[tensor.toStdString()] = ne;
+        with_file(t, [&](const gguf::File& f) {
+            try {
+                const model::ModelSpec s = model::ModelSpec::from_file(f);
+                model::Weights::bind(f, s);
+                QFAIL("a wrong shape was accepted");
+            } catch (const FormatError& e) {
+                QCOMPARE(QString::fromStdString(e.field()), tensor);
+                QVERIFY2(QString(e.what()).contains(expected), e.what());
+                QVERIFY2(QString(e.what()).startsWith("tiny.gguf"), e.what());
+            }
+        });
+    }
+
+    void unsupported_tensor_type() {
+        Tiny t;
+        t.type["blk.0.ffn_up.weight"] = TensorType::Q8_1;
+        with_file(t, [](const gguf::File& f) {
+            const model::ModelSpec s = model::ModelSpec::from_file(f);
+            try {
+                model::Weights::bind(f, s);
+                QFAIL("an unsupported type was accepted");
+            } catch (const UnsupportedError& e) {
+                QVERIFY2(QString(e.what()).contains("blk.0.ffn_up.weight"), e.what());
+                QVERIFY2(QString(e.what()).contains("Q8_1"), e.what());
+            }
+        });
+    }
+
+    void unsupported_architecture() {
+        Tiny t;
+        t.arch = "gpt2";
+        with_file(t, [](const gguf::File& f) {
+            QVERIFY_THROWS_EXCEPTION(UnsupportedError, model::ModelSpec::from_file(f));
+        });
+    }
+
+    void inconsistent_heads() {
+        Tiny t;
+        t.head_kv = 3;  // does not divide 2 heads
+        with_file(t, [](const gguf::File& f) {
+            QVERIFY_THROWS_EXCEPTION(FormatError, model::ModelSpec::from_file(f));
+        });
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSpec)
+#include "test_spec.moc"
