@@ -48,7 +48,7 @@ void print_tokens(const tok::Tokenizer& t, const std::string& text, bool add_spe
     nlohmann::json arr = nlohmann::json::array();
     for (const tok::Token& k : tokens)
         arr.push_back({{"id", k.id},
-                       {"piece", k.piece},
+                       {"piece", std::string(k.piece)},
                        {"type", std::string(tok::token_type_name(t.type(k.id)))},
                        {"begin", k.begin},
                        {"end", k.end},

@@ -115,31 +115,30 @@ void BpeTokenizer::bpe_word(std::string_view word, std::vector<Piece>& out) cons
 
 void BpeTokenizer::encode_text(std::string_view text, size_t offset, std::vector<Token>& out) const {
     std::vector<Piece> pieces;
-    for (auto [b, e] : pre_.split(text)) {
-        const std::string_view word = text.substr(b, e - b);
-        pieces.clear();
-        bool cached = false;
-        {
-            std::lock_guard lock(cache_mutex_);
-            auto it = word.size() <= kCacheWordLimit ? cache_.find(std::string(word)) : cache_.end();
-            if (it != cache_.end()) {
-                pieces = it->second;
-                cached = true;
-            }
-        }
-        if (!cached) {
-            bpe_word(word, pieces);
-            if (word.size() <= kCacheWordLimit) {
-                std::lock_guard lock(cache_mutex_);
-                if (cache_.size() >= kCacheLimit) cache_.clear();
-                cache_.emplace(std::string(word), pieces);
-            }
-        }
-        size_t pos = offset + b;
-        for (const Piece& p : pieces) {
+    auto emit = [&](const std::vector<Piece>& ps, size_t pos) {
+        for (const Piece& p : ps) {
             if (p.id >= 0) out.push_back({p.id, vocab_.pieces[p.id], pos, pos + p.bytes});
             pos += p.bytes;
         }
+    };
+    for (auto [b, e] : pre_.split(text)) {
+        const std::string_view word = text.substr(b, e - b);
+        if (word.size() <= kCacheWordLimit) {
+            std::lock_guard lock(cache_mutex_);
+            auto it = cache_.find(word);
+            if (it != cache_.end()) {
+                emit(it->second, offset + b);
+                continue;
+            }
+        }
+        pieces.clear();
+        bpe_word(word, pieces);
+        if (word.size() <= kCacheWordLimit) {
+            std::lock_guard lock(cache_mutex_);
+            if (cache_.size() >= kCacheLimit) cache_.clear();
+            cache_.emplace(std::string(word), pieces);
+        }
+        emit(pieces, offset + b);
     }
 }
 

@@ -50,7 +50,11 @@ private:
     static constexpr size_t kCacheLimit = 1u << 16;     // words kept before the cache is reset
     static constexpr size_t kCacheWordLimit = 256;      // longer words are not cached (bytes)
     mutable std::mutex cache_mutex_;
-    mutable std::unordered_map<std::string, std::vector<Piece>> cache_;
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    mutable std::unordered_map<std::string, std::vector<Piece>, Hash, std::equal_to<>> cache_;
 };
 
 }  // namespace lmscope::tok

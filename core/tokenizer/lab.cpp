@@ -110,7 +110,7 @@ Comparison compare_tokenizers(std::span<const Tokenizer* const> tokenizers, std:
             Tokenization r;
             for (const Token& k : t->encode(text)) {
                 r.ids.push_back(k.id);
-                r.pieces.push_back(k.piece);
+                r.pieces.emplace_back(k.piece);
                 if (is_byte_piece(*t, k, text)) ++r.byte_pieces;
             }
             row.push_back(std::move(r));

@@ -27,7 +27,9 @@ namespace lmscope::tok {
 // each byte token the one byte it encodes.
 struct Token {
     int32_t id = 0;
-    std::string piece;  // the vocabulary entry ("▁Hello", "Ġworld", "<0xE6>", "<|im_end|>")
+    // The vocabulary entry ("▁Hello", "Ġworld", "<0xE6>", "<|im_end|>"); it points into the
+    // tokenizer's vocabulary and is valid while the tokenizer lives.
+    std::string_view piece;
     size_t begin = 0;
     size_t end = 0;
 };

@@ -115,7 +115,7 @@ private slots:
                 QVERIFY(k.begin <= k.end && k.end <= s.size());
                 QVERIFY2(k.begin >= last_end || k.begin == k.end, escaped(s).c_str());
                 last_end = std::max(last_end, k.end);
-                QCOMPARE(k.piece, t->piece(k.id));
+                QCOMPARE(std::string(k.piece), t->piece(k.id));
                 ids.push_back(k.id);
             }
             QVERIFY2(t->decode(ids) == s, escaped(s).c_str());
