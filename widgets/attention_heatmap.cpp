@@ -72,6 +72,9 @@ void AttentionHeatmap::buildControls() {
     mean_box_ = new QCheckBox(tr("Mean over heads"), this);
     mean_box_->setObjectName(QStringLiteral("meanBox"));
     mean_box_->setToolTip(tr("Average the weights of every head of the layer"));
+    log_box_ = new QCheckBox(tr("Log colours"), this);
+    log_box_->setObjectName(QStringLiteral("logBox"));
+    log_box_->setToolTip(tr("Colour weights on a logarithmic scale, so small weights show too"));
     group_label_ = new QLabel(this);
     auto* layer_label = new QLabel(tr("Layer"), this);
     auto* head_label = new QLabel(tr("Head"), this);
@@ -85,6 +88,8 @@ void AttentionHeatmap::buildControls() {
     row->addSpacing(12);
     row->addWidget(mean_box_);
     row->addSpacing(12);
+    row->addWidget(log_box_);
+    row->addSpacing(12);
     row->addWidget(group_label_, 1);
     static_cast<QVBoxLayout*>(layout())->addLayout(row);
 
@@ -97,6 +102,7 @@ void AttentionHeatmap::buildControls() {
         head_box_->setEnabled(!on);
         rebuild();
     });
+    connect(log_box_, &QCheckBox::toggled, this, &AttentionHeatmap::rebuild);
 }
 
 void AttentionHeatmap::buildPlot() {
@@ -225,15 +231,23 @@ void AttentionHeatmap::rebuild() {
     cells->setRange(QCPRange(0, std::max(n - 1, 0)), QCPRange(0, std::max(n - 1, 0)));
     const double nan = std::numeric_limits<double>::quiet_NaN();
     double max_w = 0.0;
+    for (qint32 q = 0; q < n; ++q)
+        if (matrix_.captured[q])
+            for (qint32 k = 0; k <= q; ++k) max_w = std::max(max_w, double(matrix_.at(q, k)));
+    if (max_w <= 0.0) max_w = 1.0;
+    // Log colours: weights at or below 1e-4 x the largest share the lightest colour (and a zero
+    // weight, which has no logarithm, is stored at that floor).
+    const bool log = log_box_->isChecked();
+    const double floor = log ? max_w * 1e-4 : 0.0;
     if (n == 0) cells->fill(nan);
     for (qint32 q = 0; q < n; ++q)
         for (qint32 k = 0; k < n; ++k) {
-            const float w = matrix_.at(q, k);
             const bool show = matrix_.captured[q] && k <= q;
-            cells->setCell(k, q, show ? double(w) : nan);
-            if (show) max_w = std::max(max_w, double(w));
+            cells->setCell(k, q, show ? std::max(double(matrix_.at(q, k)), floor) : nan);
         }
-    map_->setDataRange(QCPRange(0.0, max_w > 0 ? max_w : 1.0));
+    map_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    scale_->axis()->setTicker(log ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog) : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    map_->setDataRange(QCPRange(log ? floor : 0.0, max_w));
 
     for (QCPItemRect* r : uncaptured_) plot_->removeItem(r);
     uncaptured_.clear();

@@ -35,6 +35,9 @@ public:
     QSpinBox* layerBox() const { return layer_box_; }
     QSpinBox* headBox() const { return head_box_; }
     QCheckBox* meanBox() const { return mean_box_; }
+    // Colours on a log scale (weights span orders of magnitude): 1e-4 x the largest weight and
+    // below share the lightest colour.
+    QCheckBox* logBox() const { return log_box_; }
     const AttentionMatrix& matrix() const { return matrix_; }
 
     bool meanOverHeads() const;
@@ -63,6 +66,7 @@ private:
     QSpinBox* layer_box_ = nullptr;
     QSpinBox* head_box_ = nullptr;
     QCheckBox* mean_box_ = nullptr;
+    QCheckBox* log_box_ = nullptr;
     QLabel* group_label_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QCPAxisRect* map_rect_ = nullptr;

@@ -72,6 +72,25 @@ private slots:
         QVERIFY(std::isnan(view.colorMap()->data()->cell(4, 3)));
     }
 
+    void logColours() {
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(sample_steps()));
+        AttentionHeatmap view(&m);
+        view.logBox()->setChecked(true);
+        QCOMPARE(view.colorMap()->dataScaleType(), QCPAxis::stLogarithmic);
+        const QCPRange range = view.colorMap()->dataRange();
+        QVERIFY(range.lower > 0);
+        QCOMPARE(range.upper, double(stored_weight(0, 0, 0, 0)));  // row 0 puts 1.0 on key 0
+        QVERIFY(std::abs(range.lower - range.upper * 1e-4) < 1e-12);
+        // Cells at or above the floor keep their weights; masked cells stay masked.
+        QCOMPARE(float(view.colorMap()->data()->cell(2, 5)), stored_weight(0, 0, 5, 2));
+        QVERIFY(std::isnan(view.colorMap()->data()->cell(5, 2)));
+        view.logBox()->setChecked(false);
+        QCOMPARE(view.colorMap()->dataScaleType(), QCPAxis::stLinear);
+        QCOMPARE(view.colorMap()->dataRange().lower, 0.0);
+    }
+
     void clickAndHover() {
         TraceModel m;
         m.setModel(sample_model_view());
