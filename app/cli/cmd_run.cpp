@@ -1,7 +1,9 @@
 // lmscope-cli run MODEL.gguf (--prompt T | --chat) [-n N] [--temp T] [--top-k K] [--top-p P]
 //             [--min-p P] [--seed S] [--kv-type f16|q8_0|q4_0] [--trace OUT] [--jsonl]
 // Runs the loop one step at a time. Text mode streams the generated text (not the prompt) to
-// stdout as it is decoded; --jsonl prints one JSON object per step instead (the objects of
+// stdout as it is decoded, one line per reply; --chat reads one user turn per line of stdin
+// (until EOF), renders the whole history with the model's chat template, prefills it reusing
+// the common token prefix (--no-prefix-reuse: re-prefill everything) and streams each reply; --jsonl prints one JSON object per step instead (the objects of
 // trace/step_report.h, identical to `replay --json` of the saved trace). -n counts generated
 // tokens (= steps: the prefill picks the first); generation stops early at end-of-sequence or
 // end-of-turn. --trace saves the session trace (atomically) when the run ends.
@@ -34,6 +36,7 @@ struct RunOptions {
     std::string model;
     std::string prompt;
     bool chat = false;
+    bool no_prefix_reuse = false;
     int n_predict = 32;
     engine::SamplerSettings sampling;
     std::string kv_type = "f16";
@@ -100,12 +103,20 @@ void run(const RunOptions& o) {
     engine::SessionOptions so;
     so.sampling = o.sampling;
     so.capture = capture_policy(o.capture);
+    so.prefix_reuse = !o.no_prefix_reuse;
     engine::Session session(*backend, *tokenizer, so);
     Printer out(session, o.jsonl);
 
-    const std::vector<int32_t> ids = tokenizer->encode_ids(o.prompt, true, false);
-    if (ids.empty()) throw UsageError("--prompt: the prompt encodes to no tokens");
-    generate(session, out, session.prefill(ids), o.n_predict);
+    if (o.chat) {
+        if (!session.chat_template().notice.empty())
+            std::cerr << "lmscope-cli: notice: " << session.chat_template().notice << "\n";
+        std::string line;
+        while (std::getline(std::cin, line)) generate(session, out, session.chat_turn(line), o.n_predict);
+    } else {
+        const std::vector<int32_t> ids = tokenizer->encode_ids(o.prompt, true, false);
+        if (ids.empty()) throw UsageError("--prompt: the prompt encodes to no tokens");
+        generate(session, out, session.prefill(ids), o.n_predict);
+    }
     if (!o.trace_path.empty()) trace::save_trace(session.trace(), o.trace_path);
 }
 
@@ -116,7 +127,9 @@ void add_run_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("run", "Generate text one traced step at a time");
     cmd->add_option("MODEL", o->model, "GGUF model file")->required();
     auto* prompt = cmd->add_option("--prompt", o->prompt, "Prompt text");
-    prompt->required();
+    auto* chat = cmd->add_flag("--chat", o->chat, "Chat: one user turn per line of stdin, until EOF");
+    prompt->excludes(chat);
+    cmd->add_flag("--no-prefix-reuse", o->no_prefix_reuse, "Chat: prefill the whole history every turn");
     cmd->add_option("-n,--n-predict", o->n_predict, "Tokens to generate")->capture_default_str()->check(CLI::Range(1, 1 << 20));
     cmd->add_option("--temp", o->sampling.temperature, "Temperature (0 = greedy)")->capture_default_str();
     cmd->add_option("--top-k", o->sampling.top_k, "Keep the k most probable tokens (0 = off)")->capture_default_str();
@@ -132,7 +145,10 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--threads", o->threads, "CPU threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
     cmd->add_option("--ctx", o->ctx, "Context positions the KV cache may hold")->capture_default_str()->check(CLI::Range(1, 1 << 24));
     cmd->add_option("--backend", o->backend, "cpu or cuda")->capture_default_str();
-    cmd->callback([o] { run(*o); });
+    cmd->callback([o] {
+        if (!o->chat && o->prompt.empty()) throw UsageError("run: give --prompt TEXT or --chat");
+        run(*o);
+    });
 }
 
 }  // namespace lmscope::cli

@@ -85,6 +85,11 @@ Session::Session(Backend& backend, const tok::Tokenizer& tokenizer, SessionOptio
     trace_.tokenizer = tokenizer_json(tokenizer_);
     trace_.sampling = sampling_json(options_.sampling);
     trace_.capture = capture_json(options_.capture);
+    template_ = model::ChatTemplate::detect(backend_.model().file().opt_string("tokenizer.chat_template").value_or(""));
+    const tok::SpecialTokens& sp = tokenizer_.special();
+    if (sp.bos >= 0) special_text_.bos = tokenizer_.piece(sp.bos);
+    if (sp.eos >= 0) special_text_.eos = tokenizer_.piece(sp.eos);
+    trace_.tokenizer["chat_template"] = model::chat_family_name(template_.family);
     backend_.kv_truncate(0);
 }
 
@@ -180,18 +185,35 @@ void Session::force(int32_t id) {
 }
 
 void Session::rewind(int32_t step_index) {
-    if (head_ < 0 || step_index < 0 || step_index >= int32_t(trace_.size()))
+    if (step_index < 0 || step_index >= int32_t(trace_.size()))
         throw UsageError("no step " + std::to_string(step_index) + " to rewind to");
-    const std::vector<int32_t> path = trace_.path_to(head_);
-    if (std::find(path.begin(), path.end(), step_index) == path.end())
-        throw UsageError("step " + std::to_string(step_index) + " is not on the current branch");
+    // The sequence the cache holds right after that step (each step on its path wrote its
+    // tokens from its first position on), and the chat turns on that path.
+    std::vector<int32_t> seq;
+    std::vector<ChatEntry> chat;
+    for (int32_t i : trace_.path_to(step_index)) {
+        const trace::StepTrace& p = trace_.step(i);
+        seq.resize(size_t(p.first_pos));
+        seq.insert(seq.end(), p.tokens.begin(), p.tokens.end());
+        const auto c = chat_steps_.find(i);
+        if (c == chat_steps_.end()) continue;
+        if (!chat.empty()) chat.back().reply = c->second.previous_reply;
+        chat.push_back({c->second.user, {}, int32_t(seq.size())});
+    }
+    size_t keep = 0;
+    while (keep < seq.size() && keep < tokens_.size() && seq[keep] == tokens_[keep]) ++keep;
+    backend_.kv_truncate(int32_t(keep));
+    tokens_.resize(keep);
+    if (keep < seq.size()) {  // another branch: recompute the positions it does not share, untraced
+        backend_.forward(std::span<const int32_t>(seq).subspan(keep), int32_t(keep), {}, nullptr, logits_, false,
+                         nullptr);
+        tokens_ = std::move(seq);
+    }
     const trace::StepTrace& s = trace_.step(step_index);
-    const int32_t n = s.first_pos + int32_t(s.tokens.size());
-    backend_.kv_truncate(n);
-    tokens_.resize(size_t(n));
     head_ = step_index;
     pending_ = s.logits.chosen;
     pending_how_ = s.logits.how;
+    chat_ = std::move(chat);
 }
 
 void Session::reset() {
@@ -199,6 +221,55 @@ void Session::reset() {
     tokens_.clear();
     pending_.reset();
     head_ = -1;
+    chat_.clear();
+}
+
+std::string Session::reply_in_progress() const {
+    if (chat_.empty()) return {};
+    std::vector<int32_t> ids(tokens_.begin() + chat_.back().reply_start, tokens_.end());
+    if (pending_ && !ends_turn()) ids.push_back(*pending_);
+    return tokenizer_.decode(ids);
+}
+
+const trace::StepTrace& Session::chat_turn(const std::string& user_text) {
+    std::vector<model::ChatTurn> turns;
+    for (size_t i = 0; i < chat_.size(); ++i) {
+        turns.push_back({model::Role::User, chat_[i].user});
+        turns.push_back({model::Role::Assistant, i + 1 < chat_.size() ? chat_[i].reply : reply_in_progress()});
+    }
+    turns.push_back({model::Role::User, user_text});
+    const model::RenderedChat chat = model::render_chat(template_, turns, true, special_text_);
+    const std::vector<int32_t> ids =
+        tokenizer_.encode_ids(chat.text, !chat.starts_with_bos && tokenizer_.special().add_bos, true);
+    if (ids.empty()) throw UsageError("the chat renders to no tokens");
+
+    size_t reuse = 0;
+    if (options_.prefix_reuse) {
+        while (reuse < ids.size() && reuse < tokens_.size() && ids[reuse] == tokens_[reuse]) ++reuse;
+        if (reuse == ids.size()) --reuse;  // at least one token is fed, for the next logits
+    }
+    const std::string reply = reply_in_progress();
+    const std::vector<int32_t> dropped(tokens_.begin() + std::ptrdiff_t(reuse), tokens_.end());
+    tokens_.resize(reuse);
+    try {
+        const int32_t turn = current_turn() + 1;
+        const std::span<const int32_t> rest(ids.data() + reuse, ids.size() - reuse);
+        const trace::StepTrace& s = step(rest, trace::Phase::Prefill, trace::Choice::Prompt, int32_t(reuse), turn);
+        if (!chat_.empty()) chat_.back().reply = reply;
+        chat_.push_back({user_text, {}, int32_t(tokens_.size())});
+        chat_steps_[s.index] = {user_text, reply};
+        return s;
+    } catch (...) {
+        // A cancelled forward cut the cache to the common prefix: put the dropped positions
+        // back, untraced and uncancellable, so the session is exactly as before (they are few:
+        // the tail where the re-tokenized history departs from the generated tokens).
+        if (backend_.kv_tokens() != int32_t(reuse + dropped.size())) {
+            backend_.kv_truncate(std::min(backend_.kv_tokens(), int32_t(reuse)));
+            if (!dropped.empty()) backend_.forward(dropped, int32_t(reuse), {}, nullptr, logits_, false, nullptr);
+        }
+        tokens_.insert(tokens_.end(), dropped.begin(), dropped.end());
+        throw;
+    }
 }
 
 int32_t Session::current_turn() const { return head_ >= 0 ? trace_.step(head_).turn : 0; }

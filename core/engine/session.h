@@ -3,8 +3,9 @@
 //   prefill(ids)  feed a prompt at once, sample the next token      -> a StepTrace
 //   decode()      feed the pending token, sample the next one       -> a StepTrace
 //   force(id)     the next decode feeds `id` instead of the sampler's choice (fed_how = forced)
-//   rewind(step)  back to the state right after `step` on the current branch: the cache and
-//                 the token list are truncated, the step's choice is pending again; later
+//   rewind(step)  back to the state right after `step`: the cache and the token list are
+//                 truncated to it (a step on another branch: truncated to the shared prefix,
+//                 the rest recomputed untraced), the step's choice is pending again; later
 //                 steps stay in the trace, so the next decode starts a branch (parent = step)
 //   chat_turn()   append a user turn, render the whole history with the chat template and
 //                 prefill it, keeping the longest common token prefix already in the cache
@@ -19,10 +20,12 @@
 
 #include "engine/backend.h"
 #include "engine/sampler.h"
+#include "model/chat_template.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/session_trace.h"
 
 #include <atomic>
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -52,6 +55,17 @@ public:
     // starts a new root).
     void reset();
 
+    // Chat: `user_text` becomes a user turn after the history so far (the reply in progress,
+    // i.e. the tokens generated since the previous turn's prefill plus the pending one unless it
+    // ends the turn, becomes the assistant turn). The whole history is rendered with the model's
+    // chat template and tokenized; with prefix reuse on, the longest common token prefix with
+    // the sequence in the cache is kept and only the rest is prefilled (the step's
+    // reused_tokens). The reply is then what decode() generates until ends_turn().
+    const trace::StepTrace& chat_turn(const std::string& user_text);
+    const model::ChatTemplate& chat_template() const { return template_; }
+    bool prefix_reuse() const { return options_.prefix_reuse; }
+    void set_prefix_reuse(bool on) { options_.prefix_reuse = on; }
+
     void request_cancel() { cancel_.store(true); }
 
     // The pending token is end-of-sequence or end-of-turn.
@@ -74,6 +88,17 @@ private:
     const trace::StepTrace& step(std::span<const int32_t> ids, trace::Phase phase, trace::Choice fed_how,
                                  int32_t reused, int32_t turn);
     int32_t current_turn() const;
+    std::string reply_in_progress() const;
+
+    struct ChatStep {                // what a chat turn's prefill step rendered
+        std::string user;
+        std::string previous_reply;  // the reply of the turn before, as re-fed
+    };
+    struct ChatEntry {
+        std::string user;
+        std::string reply;        // set when the next turn starts
+        int32_t reply_start = 0;  // position of the reply's first token
+    };
     void note_piece(int32_t id);
     void check_ids(std::span<const int32_t> ids) const;
 
@@ -82,6 +107,8 @@ private:
     SessionOptions options_;
     Sampler sampler_;
     trace::SessionTrace trace_;
+    model::ChatTemplate template_;
+    model::SpecialText special_text_;  // BOS / EOS text the templates write out
     std::atomic<bool> cancel_{false};
 
     std::vector<int32_t> tokens_;  // the sequence in the cache, [kv_tokens]
@@ -89,6 +116,8 @@ private:
     std::optional<int32_t> pending_;
     trace::Choice pending_how_ = trace::Choice::Greedy;
     int32_t head_ = -1;
+    std::vector<ChatEntry> chat_;  // chat turns on the current branch; the last reply is in progress
+    std::map<int32_t, ChatStep> chat_steps_;  // by prefill step index, to rebuild chat_ on rewind
 };
 
 }  // namespace lmscope::engine

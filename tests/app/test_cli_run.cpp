@@ -58,6 +58,7 @@ private slots:
     void greedy_run_matches_engine_argmax();
     void trace_round_trips_through_replay();
     void text_mode_streams_text();
+    void chat_reads_turns_from_stdin();
     void errors_data();
     void errors();
     void sample_model_greedy_reads_coherently();
@@ -135,12 +136,40 @@ void TestCliRun::text_mode_streams_text() {
     QVERIFY(r.err.isEmpty());
 }
 
+void TestCliRun::chat_reads_turns_from_stdin() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("chat.trace");
+    const Result r = cli({"run", fx_, "--chat", "-n", "4", "--temp", "0", "--jsonl", "--trace", path},
+                         "Hello there\nAnd then?\n");
+    QCOMPARE(r.code, 0);
+    std::vector<json> prefills;
+    for (const json& s : json_lines(r.out))
+        if (s["phase"] == "prefill") prefills.push_back(s);
+    QCOMPARE(prefills.size(), size_t(2));
+    QCOMPARE(prefills[0]["turn"].get<int>(), 1);
+    QCOMPARE(prefills[1]["turn"].get<int>(), 2);
+    QCOMPARE(prefills[0]["reused"].get<int>(), 0);
+    QVERIFY(prefills[1]["reused"].get<int>() >= int(prefills[0]["fed"].size()));  // turn 1 stays cached
+    const Result off = cli({"run", fx_, "--chat", "-n", "4", "--temp", "0", "--jsonl", "--no-prefix-reuse"},
+                           "Hello there\nAnd then?\n");
+    QCOMPARE(off.code, 0);
+    std::vector<json> off_prefills;
+    for (const json& s : json_lines(off.out))
+        if (s["phase"] == "prefill") off_prefills.push_back(s);
+    QCOMPARE(off_prefills.size(), size_t(2));
+    QCOMPARE(off_prefills[1]["reused"].get<int>(), 0);
+    QCOMPARE(off_prefills[1]["fed"].size(), prefills[1]["reused"].get<size_t>() + prefills[1]["fed"].size());
+    QCOMPARE(off_prefills[1]["token"], prefills[1]["token"]);
+    QCOMPARE(cli({"replay", path, "--json"}).out, r.out);
+}
+
 void TestCliRun::errors_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("code");
     QTest::addColumn<QString>("message");
     QTest::newRow("no model") << QStringList{"run", "/nonexistent.gguf", "--prompt", "x"} << 1 << "nonexistent.gguf";
     QTest::newRow("no prompt") << QStringList{"run", "@FX@"} << 2 << "--prompt";
+    QTest::newRow("prompt and chat") << QStringList{"run", "@FX@", "--prompt", "x", "--chat"} << 2 << "--chat";
     QTest::newRow("bad kv type") << QStringList{"run", "@FX@", "--prompt", "x", "--kv-type", "q5"} << 2 << "--kv-type";
     QTest::newRow("bad top-p") << QStringList{"run", "@FX@", "--prompt", "x", "--top-p", "2"} << 2 << "top_p";
     QTest::newRow("bad capture") << QStringList{"run", "@FX@", "--prompt", "x", "--capture", "all"} << 2 << "--capture";

@@ -83,6 +83,9 @@ private slots:
     void budget_applies();
     void trace_round_trips();
     void bad_requests_change_nothing();
+    void chat_turn_reuses_the_common_prefix();
+    void chat_cancel_and_rewind_keep_history();
+    void sample_model_two_turn_chat();
 
 private:
     std::string fx_;
@@ -214,8 +217,21 @@ void TestSession::rewind_and_force_give_a_branch() {
     QCOMPARE(branch.fed_how, trace::Choice::Forced);
     QCOMPARE(s.trace().path_to(branch.index), (std::vector<int32_t>{0, 1, branch.index}));
     QCOMPARE(s.trace().size(), size_t(6));
-    // A step of another branch is not reachable by truncation.
-    QVERIFY_THROWS_EXCEPTION(UsageError, s.rewind(3));
+    // A step of another branch: the shared prefix stays, the rest is recomputed.
+    s.rewind(3);
+    QCOMPARE(s.tokens().size(), prompt_.size() + 3);
+    QCOMPARE(std::vector<int32_t>(s.tokens().end() - 3, s.tokens().end()),
+             (std::vector<int32_t>{original[0], original[1], original[2]}));
+    QCOMPARE(l.backend->kv_tokens(), int32_t(prompt_.size() + 3));
+    QCOMPARE(*s.pending(), original[3]);
+    Loaded ref = load(fx_);
+    Session plain(*ref.backend, *ref.tokenizer, greedy());
+    plain.prefill(prompt_);
+    for (int i = 0; i < 4; ++i) plain.decode();
+    const trace::StepTrace& next = s.decode();
+    QCOMPARE(next.parent, 3);
+    QCOMPARE(next.logits.chosen, plain.trace().step(4).logits.chosen);
+    QVERIFY(std::abs(next.logits.chosen_prob - plain.trace().step(4).logits.chosen_prob) < 1e-3f);
 }
 
 void TestSession::cancel_leaves_a_session_that_continues() {
@@ -327,7 +343,7 @@ void TestSession::bad_requests_change_nothing() {
     Session s(*l.backend, *l.tokenizer, greedy());
     QVERIFY_THROWS_EXCEPTION(UsageError, s.decode());
     QVERIFY_THROWS_EXCEPTION(UsageError, s.force(3));
-    QVERIFY_THROWS_EXCEPTION(UsageError, s.rewind(0));
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.rewind(0));  // no steps yet
     QVERIFY_THROWS_EXCEPTION(UsageError, s.prefill(std::vector<int32_t>{}));
     QVERIFY_THROWS_EXCEPTION(UsageError, s.prefill(std::vector<int32_t>{1, 1024}));
     QCOMPARE(s.trace().size(), size_t(0));
@@ -338,6 +354,100 @@ void TestSession::bad_requests_change_nothing() {
     QVERIFY_THROWS_EXCEPTION(UsageError, s.prefill(too_long));  // n_ctx is 256
     QCOMPARE(s.tokens(), prompt_);
     QCOMPARE(s.trace().size(), size_t(1));
+}
+
+namespace {
+
+// Two chat turns with a short greedy reply; returns the turn-2 prefill step.
+trace::StepTrace two_turns(Session& s, int reply_tokens) {
+    s.chat_turn("Hello there, how is the weather?");
+    for (int i = 0; i < reply_tokens && !s.ends_turn(); ++i) s.decode();
+    return s.chat_turn("And tomorrow?");
+}
+
+}  // namespace
+
+void TestSession::chat_turn_reuses_the_common_prefix() {
+    Loaded a = load(fx_);
+    Session reuse(*a.backend, *a.tokenizer, greedy());
+    const trace::StepTrace t1 = reuse.chat_turn("Hello there, how is the weather?");
+    QCOMPARE(t1.turn, 1);
+    QCOMPARE(t1.reused_tokens, 0);
+    const size_t after_t1 = reuse.tokens().size();
+    for (int i = 0; i < 5 && !reuse.ends_turn(); ++i) reuse.decode();
+    const size_t before_t2 = reuse.tokens().size();
+    const trace::StepTrace& t2 = reuse.chat_turn("And tomorrow?");
+    QCOMPARE(t2.turn, 2);
+    QCOMPARE(t2.phase, trace::Phase::Prefill);
+    QVERIFY2(size_t(t2.reused_tokens) >= after_t1, "the first turn's prompt must stay in the cache");
+    QVERIFY(size_t(t2.reused_tokens) <= before_t2);
+    QCOMPARE(t2.first_pos, t2.reused_tokens);
+    QCOMPARE(int32_t(reuse.tokens().size()), t2.reused_tokens + int32_t(t2.tokens.size()));
+
+    Loaded b = load(fx_);
+    Session full(*b.backend, *b.tokenizer, greedy());
+    full.set_prefix_reuse(false);
+    const trace::StepTrace f2 = two_turns(full, 5);
+    QCOMPARE(f2.reused_tokens, 0);
+    QCOMPARE(f2.first_pos, 0);
+    QCOMPARE(full.tokens(), reuse.tokens());  // the same history, re-fed whole
+    QVERIFY(t2.tokens.size() < f2.tokens.size());
+    // Same next-token distribution either way (prefill vs cached rows: float rounding only).
+    QCOMPARE(t2.logits.chosen, f2.logits.chosen);
+    const auto& x = t2.logits.top_before();
+    const auto& y = f2.logits.top_before();
+    QCOMPARE(x.size(), y.size());
+    for (size_t i = 0; i < x.size(); ++i) QVERIFY(std::abs(x[i].prob - y[i].prob) < 1e-3f);
+}
+
+void TestSession::chat_cancel_and_rewind_keep_history() {
+    Loaded a = load(fx_);
+    Session plain(*a.backend, *a.tokenizer, greedy());
+    const trace::StepTrace want = two_turns(plain, 4);
+
+    Loaded b = load(fx_);
+    Session s(*b.backend, *b.tokenizer, greedy());
+    s.chat_turn("Hello there, how is the weather?");
+    for (int i = 0; i < 4 && !s.ends_turn(); ++i) s.decode();
+    const std::vector<int32_t> before = s.tokens();
+    const size_t steps = s.trace().size();
+    s.request_cancel();
+    QVERIFY_THROWS_EXCEPTION(CancelledError, s.chat_turn("And tomorrow?"));
+    QCOMPARE(s.tokens(), before);
+    QCOMPARE(b.backend->kv_tokens(), int32_t(before.size()));
+    QCOMPARE(s.trace().size(), steps);
+    const trace::StepTrace got = s.chat_turn("And tomorrow?");
+    QCOMPARE(got.tokens, want.tokens);
+    QCOMPARE(got.reused_tokens, want.reused_tokens);
+    QCOMPARE(got.logits.chosen, want.logits.chosen);
+
+    // Rewind into turn 1 (turn 2's prefill rewrote the tail of the reply with its re-tokenized
+    // form, so this recomputes it): turn 2 is forgotten, and asking again renders the same.
+    s.rewind(int32_t(steps) - 1);
+    const trace::StepTrace again = s.chat_turn("And tomorrow?");
+    QCOMPARE(again.turn, 2);
+    QCOMPARE(again.parent, int32_t(steps) - 1);
+    QCOMPARE(again.reused_tokens, got.reused_tokens);
+    QCOMPARE(again.tokens, got.tokens);
+    QCOMPARE(again.logits.chosen, got.logits.chosen);
+    // Back to the turn-2 branch: its reply continues where it was.
+    s.rewind(got.index);
+    QCOMPARE(s.tokens().size(), size_t(got.first_pos) + got.tokens.size());
+    QCOMPARE(*s.pending(), got.logits.chosen);
+}
+
+void TestSession::sample_model_two_turn_chat() {
+    const std::string path = testing::sample_model();
+    LMSCOPE_REQUIRE_FILE(path, "the sample model");
+    Loaded l = load(path);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    QCOMPARE(s.chat_template().family, model::ChatFamily::ChatML);
+    const trace::StepTrace t1 = s.chat_turn("What is the capital of France?");
+    int n = 0;
+    while (!s.ends_turn() && n++ < 30) s.decode();
+    const trace::StepTrace& t2 = s.chat_turn("And of Italy?");
+    QVERIFY(t2.reused_tokens > int32_t(t1.tokens.size()));
+    QVERIFY(t2.tokens.size() < 20);  // only the new turn's tokens (and the end of the reply)
 }
 
 QTEST_APPLESS_MAIN(TestSession)
