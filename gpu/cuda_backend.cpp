@@ -129,6 +129,8 @@ void CudaBackend::Impl::forward(std::span<const int32_t> tokens, int32_t pos0,
     check_request(tokens, pos0, logits_out, all_logits);
     const auto t_start = Clock::now();
     LMSCOPE_CUDA_CHECK(cudaSetDevice(device_));  // the engine may call from any thread
+    // a step that threw may have left copies in flight into buffers about to be resized
+    LMSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream_.s));
 
     Step st;
     st.tokens = tokens;
@@ -192,14 +194,14 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const std::ato
     // logits: final norm and output head
     if (st.all_logits) {
         kernels::rmsnorm(x_.get(), w_.output_norm.get(), eps_, ns, E_, xn_.get(), s);
-        gemm_rows(blas_.h, w_.output, V_, E_, xn_.get(), ns, logits_.get(), false);
+        gemm_rows(blas_.h, stream_.s, w_.output, V_, E_, xn_.get(), ns, logits_.get(), false);
         LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data() + size_t(s0) * size_t(V_), logits_.get(),
                                            size_t(ns) * size_t(V_) * sizeof(float),
                                            cudaMemcpyDeviceToHost, s));
     } else if (last) {
         kernels::rmsnorm(x_.get() + size_t(ns - 1) * size_t(E_), w_.output_norm.get(), eps_, 1, E_,
                          xn_.get(), s);
-        gemm_rows(blas_.h, w_.output, V_, E_, xn_.get(), 1, logits_.get(), false);
+        gemm_rows(blas_.h, stream_.s, w_.output, V_, E_, xn_.get(), 1, logits_.get(), false);
         LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data(), logits_.get(), size_t(V_) * sizeof(float),
                                            cudaMemcpyDeviceToHost, s));
     }
@@ -212,7 +214,7 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
 
     // attention block
     kernels::rmsnorm(x_.get(), L.attn_norm.get(), eps_, ns, E_, xn_.get(), s);
-    gemm_rows(blas_.h, L.wqkv.get(), QKV_, E_, xn_.get(), ns, qkv_.get(), false);
+    gemm_rows(blas_.h, stream_.s, L.wqkv.get(), QKV_, E_, xn_.get(), ns, qkv_.get(), false);
     if (L.bqkv.get()) kernels::add_bias(qkv_.get(), L.bqkv.get(), ns, QKV_, s);
     kernels::rope(qkv_.get(), ns, QKV_, n_head_ + n_kv_, hd_, n_rot_, w_.rope_inv_freq.get(), p, neox_, s);
     kernels::kv_store(qkv_.get() + QD_, qkv_.get() + QD_ + KD_, QKV_, ns, n_kv_, hd_, kv_.format(),
@@ -234,35 +236,46 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
     a.summaries = st.summaries ? summaries_.get() + size_t(l) * size_t(n_head_) * size_t(st.n) : nullptr;
     a.out = att_.get();
     const int32_t* planes = st.capture ? plane_of_head_.data() + size_t(l) * size_t(n_head_) : nullptr;
+    // every head of the layer captured: its planes are consecutive (prepare_capture numbers
+    // them layer by layer, head by head), so one 2-D copy per chunk moves them all
+    const bool whole_layer = planes && std::all_of(planes, planes + n_head_, [](int32_t p) { return p >= 0; });
+    const size_t plane_floats = size_t(st.n) * size_t(st.n_keys);
     for (int32_t c0 = 0; c0 < ns; c0 += st.chunk_rows) {
         a.row0 = s0 + c0;
         a.n_rows = std::min(st.chunk_rows, ns - c0);
         kernels::attention(a, view, s);
         if (!planes) continue;
-        // captured heads: rows [row0, row0 + n_rows) of their planes, [n_rows][n_keys] each
+        // captured heads: rows [row0, row0 + n_rows) of their planes, [n_rows][n_keys] each;
+        // the launch's weights are [n_head][n_rows][n_keys]
         const size_t rows_floats = size_t(a.n_rows) * size_t(st.n_keys);
+        float* rows0 = planes_host_.get() + size_t(a.row0) * size_t(st.n_keys);  // plane 0's rows
+        if (whole_layer) {
+            LMSCOPE_CUDA_CHECK(cudaMemcpy2DAsync(rows0 + size_t(planes[0]) * plane_floats,
+                                                 plane_floats * sizeof(float), a.probs,
+                                                 rows_floats * sizeof(float), rows_floats * sizeof(float),
+                                                 size_t(n_head_), cudaMemcpyDeviceToHost, s));
+            continue;
+        }
         for (int32_t h = 0; h < n_head_; ++h) {
             const int32_t pi = planes[h];
             if (pi < 0) continue;
-            float* dst = planes_host_.get() + size_t(pi) * size_t(st.n) * size_t(st.n_keys) +
-                         size_t(a.row0) * size_t(st.n_keys);
-            LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(dst, a.probs + size_t(h) * rows_floats,
+            LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(rows0 + size_t(pi) * plane_floats, a.probs + size_t(h) * rows_floats,
                                                rows_floats * sizeof(float), cudaMemcpyDeviceToHost, s));
         }
     }
-    gemm_rows(blas_.h, L.wo.get(), E_, QD_, att_.get(), ns, x_.get(), true);  // x += attention
+    gemm_rows(blas_.h, stream_.s, L.wo.get(), E_, QD_, att_.get(), ns, x_.get(), true);  // x += attention
 
     // feed-forward block (SwiGLU)
     kernels::rmsnorm(x_.get(), L.ffn_norm.get(), eps_, ns, E_, xn_.get(), s);
-    gemm_rows(blas_.h, L.wgu.get(), 2 * F_, E_, xn_.get(), ns, gu_.get(), false);
+    gemm_rows(blas_.h, stream_.s, L.wgu.get(), 2 * F_, E_, xn_.get(), ns, gu_.get(), false);
     kernels::swiglu(gu_.get(), ns, F_, hff_.get(), s);
-    gemm_rows(blas_.h, L.wdown.get(), E_, F_, hff_.get(), ns, x_.get(), true);  // x += ffn
+    gemm_rows(blas_.h, stream_.s, L.wdown.get(), E_, F_, hff_.get(), ns, x_.get(), true);  // x += ffn
 }
 
 void CudaBackend::Impl::lens_layer(int32_t l, int32_t last_row) {
     kernels::rmsnorm(x_.get() + size_t(last_row) * size_t(E_), w_.output_norm.get(), eps_, 1, E_,
                      lens_xn_.get(), stream_.s);
-    gemm_rows(blas_.h, w_.output, V_, E_, lens_xn_.get(), 1, lens_logits_.get() + size_t(l) * size_t(V_), false);
+    gemm_rows(blas_.h, stream_.s, w_.output, V_, E_, lens_xn_.get(), 1, lens_logits_.get() + size_t(l) * size_t(V_), false);
 }
 
 engine::KvStats CudaBackend::Impl::kv_stats() const {

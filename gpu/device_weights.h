@@ -1,7 +1,8 @@
 // The model's weights on the device, uploaded once.
 //
 // Choice: every matrix is converted to fp16 on the host (gguf::dequantize_row, then
-// gguf::fp32_to_fp16) and multiplied with cuBLAS (fp16 inputs, fp32 accumulation and output).
+// gguf::fp32_to_fp16) and multiplied with cuBLAS (fp16 inputs, fp32 accumulation and output)
+// for prefill, and with kernels::gemv (16-byte fp16 loads, fp32 accumulation) for decode.
 // Prefill is compute-bound and cuBLAS's tensor-core GEMMs on fp16 are the fastest path there;
 // decode is memory-bound and reads 2 bytes per weight instead of ~0.6 for Q4_1, which on an
 // H200 (4.8 TB/s) still costs only ~0.06 ms per token for SmolLM2 and ~3.5 ms for an 8B

@@ -3,6 +3,7 @@
 
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
 
 #include <cstdint>
 
@@ -10,8 +11,9 @@ namespace lmscope::gpu {
 
 // y[n][m] = x[n][k] . W[m][k]^T, or y += that when accumulate (the residual add).
 //   w: [m][k] half (GGUF row order: one output per row); x: [n][k] half; y: [n][m] float.
-// In cuBLAS's column-major terms: C(m x n, ldc m) = op_T(A: k x m, lda k) . B(k x n, ldb k).
-void gemm_rows(cublasHandle_t blas, const __half* w, int32_t m, int32_t k, const __half* x,
-               int32_t n, float* y, bool accumulate);
+// n > 1 (prefill): cuBLAS, whose stream is `stream`; in its column-major terms
+// C(m x n, ldc m) = op_T(A: k x m, lda k) . B(k x n, ldb k). n == 1 (decode): kernels::gemv.
+void gemm_rows(cublasHandle_t blas, cudaStream_t stream, const __half* w, int32_t m, int32_t k,
+               const __half* x, int32_t n, float* y, bool accumulate);
 
 }  // namespace lmscope::gpu
