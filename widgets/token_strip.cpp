@@ -65,8 +65,8 @@ int TokenStrip::layoutChips(int width, QVector<QRect>* out) const {
     const int chip_h = fm.height() + 2 * kPadY;
     const int top = kMargin + QFontMetrics(font()).height() + kGap;  // below the legend line
     int x = kMargin, y = top;
-    for (const QString& label : labels_) {
-        const int w = std::min(fm.horizontalAdvance(label) + 2 * kPadX, std::max(40, width - 2 * kMargin));
+    for (const int natural : widths_) {
+        const int w = std::min(natural, std::max(40, width - 2 * kMargin));
         if (x > kMargin && x + w > width - kMargin) {
             x = kMargin;
             y += chip_h + kGap;
@@ -78,11 +78,23 @@ int TokenStrip::layoutChips(int width, QVector<QRect>* out) const {
 }
 
 void TokenStrip::relayout() {
-    labels_.clear();
-    for (const TokenView& t : model_->sequence()) {
-        QString label = display_text(t.text);
+    // Measuring text is the costly part: a step that appends a token keeps the others' sizes.
+    const QVector<TokenView>& seq = model_->sequence();
+    const QFontMetrics fm(chipFont());
+    const qsizetype keep = [&] {
+        qsizetype i = 0;
+        while (i < seq.size() && i < ids_.size() && ids_[i] == seq[i].id) ++i;
+        return i;
+    }();
+    labels_.resize(keep);
+    widths_.resize(keep);
+    ids_.resize(keep);
+    for (qsizetype i = keep; i < seq.size(); ++i) {
+        QString label = display_text(seq[i].text);
         if (label.size() > kMaxChipChars) label = label.left(kMaxChipChars - 1) + QStringLiteral("…");
-        labels_.push_back(label);
+        widths_.push_back(fm.horizontalAdvance(label) + 2 * kPadX);
+        labels_.push_back(std::move(label));
+        ids_.push_back(seq[i].id);
     }
     chips_width_ = -1;
     updateGeometry();
@@ -100,7 +112,10 @@ const QVector<QRect>& TokenStrip::chips() const {
 
 void TokenStrip::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
-    if (e->type() == QEvent::FontChange) relayout();
+    if (e->type() == QEvent::FontChange) {
+        ids_.clear();  // every width changes
+        relayout();
+    }
 }
 
 int TokenStrip::heightForWidth(int width) const { return layoutChips(width, nullptr); }

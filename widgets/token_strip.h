@@ -47,6 +47,8 @@ private:
 
     TraceModel* model_;
     QVector<QString> labels_;  // [position] display text
+    QVector<int> widths_;      // [position] chip width in pixels (kept while the id stays)
+    QVector<qint32> ids_;      // [position] the token the label and width belong to
     mutable QVector<QRect> chips_;  // [position]
     mutable int chips_width_ = -1;   // the width chips_ were laid out for
 };

@@ -60,6 +60,21 @@ private slots:
         QCOMPARE(strip.chipAt(strip.chipRect(pos).center()), pos);
     }
 
+    void remeasuresOnFontAndBranchChange() {
+        TraceModel m;
+        QVERIFY(m.setSteps(sample_steps(true)));  // shows branch 0-1-3: " wide" at position 5
+        TokenStrip strip(&m);
+        strip.resize(800, 200);
+        const int wide = strip.chipRect(5).width();
+        m.selectBranch(2);  // "<0xE6>" at position 5
+        QVERIFY(strip.chipRect(5).width() != wide);
+        const int small = strip.chipRect(0).width();
+        QFont f = strip.font();
+        f.setPointSizeF(f.pointSizeF() * 2);
+        strip.setFont(f);
+        QVERIFY(strip.chipRect(0).width() > small);
+    }
+
     void wrapsAndPaints() {
         TraceModel m;
         QVector<StepView> steps = sample_steps();
