@@ -1,6 +1,7 @@
 // lmscope-cli entry point: parses the command line, runs one subcommand, and reports errors
 // as one line on stderr. Exit codes (DESIGN §4): 0 success, 1 runtime error, 2 usage error.
 #include "cli/commands.h"
+#include "backend_factory.h"
 
 #include "lmscope_version.h"
 #include "util/cpu_info.h"
@@ -39,6 +40,7 @@ int report(const char* what, int code) {
 int main(int argc, char** argv) {
     CLI::App app{"lmscope-cli: run a language model one step at a time and look inside", "lmscope-cli"};
     app.require_subcommand(0, 1);
+    lmscope::app::register_compiled_backends();  // "cuda" when this build has it
     bool version = false;
     app.add_flag("--version", version, "Print the version, the compiled backends and the devices found");
 
