@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <random>
 #include <sstream>
 
 using namespace lmscope;
@@ -140,6 +141,23 @@ private slots:
             // Valid UTF-8 without special-token text decodes back to itself.
             if (is_valid_utf8(s) && s.find('<') == std::string::npos)
                 QVERIFY2(t->decode(t->encode_ids(s)) == s, escaped(s).c_str());
+        }
+        // Random bytes (biased towards UTF-8 lead/continuation bytes and '<', ' ', '\n').
+        std::mt19937 rng(7);
+        const char alphabet[] = {'a', ' ', '\n', '<', '|', '>', 's', '\x80', '\xBF', '\xC3', '\xE4', '\xF0', '\xFF', '\0'};
+        for (int i = 0; i < 300; ++i) {
+            std::string s(rng() % 48, '\0');
+            for (char& c : s) c = (rng() % 3 == 0) ? static_cast<char>(rng()) : alphabet[rng() % sizeof alphabet];
+            const auto toks = t->encode(s, true, (i & 1) != 0);
+            std::vector<int32_t> ids;
+            for (const Token& k : toks) {
+                QVERIFY(k.id >= 0 && k.id < t->vocab_size() && k.begin <= k.end && k.end <= s.size());
+                ids.push_back(k.id);
+            }
+            (void)t->decode(ids, true);
+            StreamDecoder dec(*t);
+            for (int32_t id : ids) (void)dec.push(id);
+            (void)dec.flush();
         }
         QVERIFY_THROWS_EXCEPTION(UsageError, t->decode(std::vector<int32_t>{t->vocab_size()}));
         QVERIFY_THROWS_EXCEPTION(UsageError, t->decode(std::vector<int32_t>{-1}));
