@@ -23,6 +23,7 @@ const std::map<std::string, std::vector<std::string>>& table() {
     static const std::map<std::string, std::vector<std::string>> t = [] {
         std::map<std::string, std::vector<std::string>> m;
         m["default"] = {R"([\p{P}\$\+<=>\^~\|]+)", kGpt2, R"(\p{N}+)", "[0-9][0-9][0-9]"};
+        // gpt-neox: GPT-NeoX's tokenizer pre-tokenizes with the GPT-2 expression.
         for (const char* name : {"gpt2", "gpt-2", "gpt-neox", "mpt", "olmo", "jais", "phi-2",
                                  "roberta-bpe"})
             m[name] = {kGpt2};

@@ -143,7 +143,9 @@ Vocab read_vocab(const gguf::File& f) {
     v.special.unk = read_special_id(f, "tokenizer.ggml.unknown_token_id", n);
     v.special.pad = read_special_id(f, "tokenizer.ggml.padding_token_id", n);
     const bool spm = v.model == "llama";
-    v.special.add_bos = f.opt_bool("tokenizer.ggml.add_bos_token").value_or(spm);
+    // Without the key, SentencePiece vocabularies and Llama 3's byte-level BPE start with BOS.
+    const bool llama3 = v.pre == "llama-bpe" || v.pre == "llama3" || v.pre == "llama-v3";
+    v.special.add_bos = f.opt_bool("tokenizer.ggml.add_bos_token").value_or(spm || llama3);
     v.special.add_eos = f.opt_bool("tokenizer.ggml.add_eos_token").value_or(false);
     v.add_space_prefix = f.opt_bool("tokenizer.ggml.add_space_prefix").value_or(spm);
     if (v.special.add_bos && v.special.bos < 0)

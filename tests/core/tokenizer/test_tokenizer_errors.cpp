@@ -76,6 +76,22 @@ private slots:
         QCOMPARE(t->encode_ids("ba"), (std::vector<int32_t>{1, 0}));
     }
 
+    void bos_defaults() {
+        auto w = gpt2_vocab();
+        w.set("tokenizer.ggml.bos_token_id", u32(3));
+        for (const char* pre : {"gpt-2", "llama-bpe"}) {
+            w.set("tokenizer.ggml.pre", Value::string(pre));
+            const auto bytes = w.to_bytes();
+            const auto t = load_tokenizer(gguf::File::from_memory(bytes.data(), bytes.size(), "b.gguf"));
+            const bool llama3 = std::string(pre) == "llama-bpe";  // Llama 3 adds BOS unless told not to
+            QCOMPARE(t->special().add_bos, llama3);
+            QCOMPARE(t->encode_ids("ab", true).front(), llama3 ? 3 : 2);
+        }
+        w.set("tokenizer.ggml.add_bos_token", Value(Scalar(false)));
+        const auto bytes = w.to_bytes();
+        QVERIFY(!load_tokenizer(gguf::File::from_memory(bytes.data(), bytes.size(), "b.gguf"))->special().add_bos);
+    }
+
     void bad_vocabulary_data() {
         QTest::addColumn<Mutation>("make");
         QTest::addColumn<QString>("field");  // expected in the message ("" for the family name rows)
