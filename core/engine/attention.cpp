@@ -45,7 +45,8 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
                 for (int32_t j = 0; j < n_keys; ++j)
                     sc[size_t(j)] = scale * dot(cache.k_row(layer, j, kvh), qq.data(), nb);
             }
-            ops::softmax(sc.data(), n_keys);
+            const bool summarise = cap.capture && cap.summaries;
+            const float entropy = summarise ? ops::softmax_entropy(sc.data(), n_keys) : (ops::softmax(sc.data(), n_keys), 0.0f);
             // out = sum_j w[j] V[j]
             float* o = out + (int64_t(t) * n_head_ + h) * hd;
             std::memset(o, 0, size_t(hd) * sizeof(float));
@@ -60,18 +61,16 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
             }
             if (!cap.capture) continue;
             trace::StepCapture& c = *cap.capture;
-            if (cap.summaries) {
+            if (summarise) {
                 trace::HeadSummary s;
-                double ent = 0.0;
                 for (int32_t j = 0; j < n_keys; ++j) {
                     const float wj = sc[size_t(j)];
                     if (wj > s.max_weight) {
                         s.max_weight = wj;
                         s.argmax_key = j;
                     }
-                    if (wj > 0.0f) ent -= double(wj) * std::log(double(wj));
                 }
-                s.entropy = float(ent);
+                s.entropy = entropy;
                 c.summaries[(size_t(layer) * size_t(n_head_) + size_t(h)) * size_t(n_rows) + size_t(t)] = s;
             }
             const int32_t pi = cap.plane_of_head ? (*cap.plane_of_head)[size_t(h)] : -1;

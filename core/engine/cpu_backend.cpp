@@ -180,30 +180,31 @@ void CpuBackend::check_request(std::span<const int32_t> tokens, int32_t pos0,
 
 void CpuBackend::prepare_capture(const trace::CapturePolicy& policy, trace::StepCapture& c,
                                  int32_t n, int32_t pos0) {
-    c = trace::StepCapture{};
+    // Reuses the buffers of the previous step (decode would otherwise allocate one plane per
+    // head every token); every value is overwritten below or by the layers.
     c.n_layer = n_layer_;
     c.n_head = n_head_;
     c.n_rows = n;
+    c.total_ms = 0.0;
     c.layer_ms.assign(size_t(n_layer_), 0.0);
-    if (policy.wants_summary())
-        c.summaries.assign(size_t(n_layer_) * size_t(n_head_) * size_t(n), trace::HeadSummary{});
+    c.summaries.resize(policy.wants_summary() ? size_t(n_layer_) * size_t(n_head_) * size_t(n) : 0);
     plane_of_head_.assign(size_t(n_layer_) * size_t(n_head_), -1);
+    size_t n_planes = 0;
     for (int32_t l = 0; l < n_layer_; ++l)
         for (int32_t h = 0; h < n_head_; ++h) {
             if (!policy.wants_full(l, h)) continue;
-            plane_of_head_[size_t(l) * size_t(n_head_) + size_t(h)] = int32_t(c.planes.size());
-            trace::AttentionPlane p;
+            plane_of_head_[size_t(l) * size_t(n_head_) + size_t(h)] = int32_t(n_planes);
+            if (c.planes.size() <= n_planes) c.planes.emplace_back();
+            trace::AttentionPlane& p = c.planes[n_planes++];
             p.at = {l, h};
             p.first_row_pos = pos0;
             p.n_rows = n;
             p.n_keys = pos0 + n;
-            p.weights.assign(size_t(n) * size_t(pos0 + n), 0.0f);
-            c.planes.push_back(std::move(p));
+            p.weights.resize(size_t(n) * size_t(pos0 + n));  // [n][pos0 + n], rows written whole
         }
-    if (policy.logit_lens) {
-        const int32_t k = std::clamp(policy.lens_top_k, 1, n_vocab_);
-        c.lens.assign(size_t(n_layer_) * size_t(k), trace::LensEntry{});
-    }
+    c.planes.resize(n_planes);
+    const int32_t k = policy.logit_lens ? std::clamp(policy.lens_top_k, 1, n_vocab_) : 0;
+    c.lens.resize(size_t(n_layer_) * size_t(k));
 }
 
 void CpuBackend::forward(std::span<const int32_t> tokens, int32_t pos0,
@@ -271,9 +272,11 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCaptur
     // attention block
     for (int32_t t = 0; t < n; ++t)
         ops::rms_norm(x_.data() + t * E, L.attn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
-    mm_.run(L.wq, xn_.data(), n, q_.data());
-    mm_.run(L.wk, xn_.data(), n, k_new_.data());
-    mm_.run(L.wv, xn_.data(), n, v_new_.data());
+    {
+        const Linear* ws[3] = {&L.wq, &L.wk, &L.wv};
+        float* ys[3] = {q_.data(), k_new_.data(), v_new_.data()};
+        mm_.run(ws, xn_.data(), n, ys);
+    }
     for (int32_t t = 0; t < n; ++t) {
         float* qt = q_.data() + t * QD;
         float* kt = k_new_.data() + t * KD;
@@ -293,8 +296,11 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCaptur
     // feed-forward block (SwiGLU)
     for (int32_t t = 0; t < n; ++t)
         ops::rms_norm(x_.data() + t * E, L.ffn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
-    mm_.run(L.gate, xn_.data(), n, g_.data());
-    mm_.run(L.up, xn_.data(), n, u_.data());
+    {
+        const Linear* ws[2] = {&L.gate, &L.up};
+        float* ys[2] = {g_.data(), u_.data()};
+        mm_.run(ws, xn_.data(), n, ys);
+    }
     ops::swiglu(g_.data(), u_.data(), int64_t(size_t(n) * size_t(n_ff_)));
     mm_.run(L.down, g_.data(), n, tmp_.data());
     ops::add(x_.data(), tmp_.data(), int64_t(size_t(n) * E));

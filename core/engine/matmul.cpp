@@ -57,30 +57,55 @@ MatMul::MatMul(ThreadPool& pool, const kernels::Kernels& k)
 }
 
 void MatMul::run(const Linear& w, const float* x, int64_t n_rows, float* y) {
-    if (n_rows <= 0) return;
-    if (is_q8_dot_type(w.type) && w.n_in % kernels::kQ8Block == 0) return run_q8(w, x, n_rows, y);
-    if (n_rows >= kBlasMinRows) return run_blas(w, x, n_rows, y);
-    run_float(w, x, n_rows, y);
+    const Linear* ws[1] = {&w};
+    float* ys[1] = {y};
+    run(ws, x, n_rows, ys);
 }
 
-void MatMul::run_q8(const Linear& w, const float* x, int64_t n_rows, float* y) {
-    const int64_t nb = w.n_in / kernels::kQ8Block;
-    xq_.resize(size_t(n_rows * nb));  // [n_rows][nb]
+void MatMul::run(std::span<const Linear* const> ws, const float* x, int64_t n_rows,
+                 std::span<float* const> ys) {
+    if (n_rows <= 0 || ws.empty()) return;
+    bool fused = true;
+    for (const Linear* w : ws)
+        fused = fused && is_q8_dot_type(w->type) && w->n_in % kernels::kQ8Block == 0 && w->n_in == ws[0]->n_in;
+    if (fused) return run_q8(ws, x, n_rows, ys);
+    for (size_t i = 0; i < ws.size(); ++i) {
+        if (n_rows >= kBlasMinRows)
+            run_blas(*ws[i], x, n_rows, ys[i]);
+        else
+            run_float(*ws[i], x, n_rows, ys[i]);
+    }
+}
+
+void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n_rows,
+                    std::span<float* const> ys) {
+    const int64_t n_in = ws[0]->n_in;
+    const int64_t nb = n_in / kernels::kQ8Block;
+    xq_.resize(size_t(n_rows * nb));  // [n_rows][nb], shared by every matrix
     pool_.parallel_for(n_rows, 1, [&](int64_t t0, int64_t t1, int) {
-        for (int64_t t = t0; t < t1; ++t) k_.quantize_q8(x + t * w.n_in, xq_.data() + t * nb, w.n_in);
+        for (int64_t t = t0; t < t1; ++t) k_.quantize_q8(x + t * n_in, xq_.data() + t * nb, n_in);
     });
-    auto rows = w.type == TensorType::Q4_0 ? k_.rows_q4_0 : w.type == TensorType::Q4_1 ? k_.rows_q4_1 : k_.rows_q8_0;
+    int64_t total = 0;  // the matrices' rows, one after another, split over the threads
+    for (const Linear* w : ws) total += w->n_out;
     const kernels::BlockQ8* xq = xq_.data();
-    pool_.parallel_for(w.n_out, 16, [&](int64_t n0, int64_t n1, int) {
+    pool_.parallel_for(total, 16, [&](int64_t g0, int64_t g1, int) {
         float out[kernels::kMaxTileRows];
-        for (int64_t n = n0; n < n1; ++n) {
-            const uint8_t* wr = w.row(n);
-            if (n + 2 < n1)  // the row after next: from L3 in time
-                for (size_t off = 0; off < w.row_bytes; off += 64) __builtin_prefetch(w.row(n + 2) + off);
-            for (int64_t t = 0; t < n_rows; t += kernels::kMaxTileRows) {
-                const int r = int(std::min<int64_t>(kernels::kMaxTileRows, n_rows - t));
-                rows(wr, xq + t * nb, nb, r, nb, out);
-                for (int i = 0; i < r; ++i) y[(t + i) * w.n_out + n] = out[i];
+        int64_t first = 0;  // global index of matrix i's row 0
+        for (size_t i = 0; i < ws.size(); first += ws[i]->n_out, ++i) {
+            const Linear& w = *ws[i];
+            const int64_t n0 = std::max<int64_t>(g0 - first, 0), n1 = std::min<int64_t>(g1 - first, w.n_out);
+            if (n0 >= n1) continue;
+            auto rows = w.type == TensorType::Q4_0 ? k_.rows_q4_0 : w.type == TensorType::Q4_1 ? k_.rows_q4_1 : k_.rows_q8_0;
+            float* y = ys[i];
+            for (int64_t n = n0; n < n1; ++n) {
+                const uint8_t* wr = w.row(n);
+                if (n + 2 < n1)  // the row after next: from L3 in time
+                    for (size_t off = 0; off < w.row_bytes; off += 64) __builtin_prefetch(w.row(n + 2) + off);
+                for (int64_t t = 0; t < n_rows; t += kernels::kMaxTileRows) {
+                    const int r = int(std::min<int64_t>(kernels::kMaxTileRows, n_rows - t));
+                    rows(wr, xq + t * nb, nb, r, nb, out);
+                    for (int j = 0; j < r; ++j) y[(t + j) * w.n_out + n] = out[j];
+                }
             }
         }
     });

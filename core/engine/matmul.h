@@ -19,6 +19,7 @@
 #include "gguf/gguf.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace lmscope::engine {
@@ -42,9 +43,13 @@ public:
     // y[t][n] = sum_k W[n][k] * x[t][k]
     //   x: [n_rows][w.n_in]   y: [n_rows][w.n_out]
     void run(const Linear& w, const float* x, int64_t n_rows, float* y);
+    // Several matrices of the same input (q/k/v, gate/up): ys[i] = x ws[i]^T. When all take
+    // 8-bit activations, x is quantized once and all rows are split over the threads in one
+    // job (fewer pool round trips per token).
+    void run(std::span<const Linear* const> ws, const float* x, int64_t n_rows, std::span<float* const> ys);
 
 private:
-    void run_q8(const Linear& w, const float* x, int64_t n_rows, float* y);
+    void run_q8(std::span<const Linear* const> ws, const float* x, int64_t n_rows, std::span<float* const> ys);
     void run_float(const Linear& w, const float* x, int64_t n_rows, float* y);
     void run_blas(const Linear& w, const float* x, int64_t n_rows, float* y);
 

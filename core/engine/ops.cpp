@@ -37,6 +37,21 @@ void softmax(float* x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) x[i] *= inv;
 }
 
+float softmax_entropy(float* x, int64_t n) {
+    float mx = x[0];
+    for (int64_t i = 1; i < n; ++i) mx = std::max(mx, x[i]);
+    double sum = 0.0, weighted = 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+        const float d = x[i] - mx;
+        x[i] = std::exp(d);
+        sum += x[i];
+        weighted += double(x[i]) * double(d);
+    }
+    const float inv = float(1.0 / sum);
+    for (int64_t i = 0; i < n; ++i) x[i] *= inv;
+    return float(std::max(0.0, std::log(sum) - weighted / sum));
+}
+
 void swiglu(float* g, const float* u, int64_t n) {
     for (int64_t i = 0; i < n; ++i) g[i] = g[i] / (1.0f + std::exp(-g[i])) * u[i];
 }

@@ -14,8 +14,11 @@ void rms_norm(const float* x, const float* w, float eps, float* out, int64_t n);
 //   neox = false: pairs (2i, 2i+1) (llama "normal");  neox = true: pairs (i, i + n_rot/2).
 void rope(float* v, int32_t n_rot, const float* inv_freq, float pos, bool neox);
 
-// x[i] = exp(x[i] - max) / sum, in place; returns nothing, n >= 1.
+// x[i] = exp(x[i] - max) / sum, in place; n >= 1.
 void softmax(float* x, int64_t n);
+// softmax() that also returns the entropy (nats) of the result, from one log:
+// H = log(sum) - sum_i e_i (x_i - max) / sum, with e_i = exp(x_i - max).
+float softmax_entropy(float* x, int64_t n);
 
 // g[i] = silu(g[i]) * u[i]  (SwiGLU)
 void swiglu(float* g, const float* u, int64_t n);

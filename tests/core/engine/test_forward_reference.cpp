@@ -225,11 +225,14 @@ private slots:
             const trace::HeadSummary& hs = c.summary(1, 3, t);
             float mx = 0;
             int32_t arg = 0;
-            for (int32_t j = 0; j < pl.n_keys; ++j)
+            double ent = 0;
+            for (int32_t j = 0; j < pl.n_keys; ++j) {
                 if (row[j] > mx) { mx = row[j]; arg = j; }
+                if (row[j] > 0) ent -= double(row[j]) * std::log(double(row[j]));
+            }
             QCOMPARE(hs.max_weight, mx);
             QCOMPARE(hs.argmax_key, arg);
-            QVERIFY(hs.entropy >= 0.0f);
+            QVERIFY2(std::fabs(hs.entropy - ent) < 1e-4, qPrintable(QString("entropy %1 vs %2").arg(hs.entropy).arg(ent)));
         }
         // decode one more token: planes are 1 x (n + 1)
         const std::vector<int32_t> next{ref.tokens[12]};
