@@ -84,6 +84,21 @@ std::vector<int32_t> greedy(engine::Backend& b, const std::vector<int32_t>& prom
     return out;
 }
 
+// How close the CUDA backend must come to the CPU. For Q4_0/Q4_1/Q8_0 weights the CPU
+// multiplies with 8-bit-quantized activations, which alone moves it up to rms/std 0.03 and
+// |d attention| 0.025 from exact arithmetic (../shared/testdata/README.md); the CUDA backend
+// multiplies fp16 weights with fp16 activations. So those models get the bounds the engine's
+// own tests use for quantized weights; float weights (and K-quants, which the CPU multiplies
+// in float) must agree to 0.01.
+struct Bounds {
+    double rms, kl, attn;
+};
+
+Bounds bounds_for(const QString& model) {
+    const bool q8_activations = model == "fx-gqa-Q8_0" || model == "fx-gqa-Q4_1" || model == "SmolLM2";
+    return q8_activations ? Bounds{0.06, 1e-2, 0.025} : Bounds{0.01, 1e-3, 0.01};
+}
+
 void add_models() {
     QTest::addColumn<QString>("model");
     for (const char* m : {"fx-gqa", "fx-mha-untied", "fx-gqa-Q8_0", "fx-gqa-Q4_1", "fx-gqa-Q4_K_M", "SmolLM2"})
@@ -132,12 +147,23 @@ private slots:
         const double kl = mean_kl_rows(lg, lc, V);
         const std::vector<float> ac = attention_cube(cc), ag = attention_cube(cg);
         const double da = max_abs_diff(ag, ac);
-        qInfo("%s (%s): rms/std %.3g, KL %.3g, max |d attention| %.3g (n = %zu)", qPrintable(model),
+        const Bounds bound = bounds_for(model);
+        qInfo("%s (%s): vs cpu rms/std %.3g, KL %.3g, max |d attention| %.3g (n = %zu)", qPrintable(model),
               gpu->name().c_str(), rms, kl, da, c.tokens.size());
         QCOMPARE(cg.planes.size(), cc.planes.size());
         QCOMPARE(ag.size(), ac.size());
-        QVERIFY2(rms <= 0.01, qPrintable(QString("rms/std %1 > 0.01").arg(rms)));
-        QVERIFY2(da <= 0.01, qPrintable(QString("attention %1 > 0.01").arg(da)));
+        QVERIFY2(rms <= bound.rms, qPrintable(QString("rms/std %1 > %2").arg(rms).arg(bound.rms)));
+        QVERIFY2(kl <= bound.kl, qPrintable(QString("KL %1 > %2").arg(kl).arg(bound.kl)));
+        QVERIFY2(da <= bound.attn, qPrintable(QString("attention %1 > %2").arg(da).arg(bound.attn)));
+        // and against the trusted reference run, where there is one
+        const ReferenceRun ref = model == "SmolLM2" ? ReferenceRun{} : load_reference(model.toStdString());
+        if (!ref.model_path.empty()) {
+            const double rr = rms_over_std(lg, ref.logits);
+            const double ra = max_abs_diff(ag, ref.attention);
+            qInfo("%s: vs reference rms/std %.3g, max |d attention| %.3g", qPrintable(model), rr, ra);
+            QVERIFY2(rr <= bound.rms, qPrintable(QString("vs reference: rms/std %1").arg(rr)));
+            QVERIFY2(ra <= std::max(bound.attn, 0.025), qPrintable(QString("vs reference: attention %1").arg(ra)));
+        }
         // summaries of the same rows
         QCOMPARE(cg.summaries.size(), cc.summaries.size());
         double d_ent = 0, d_max = 0;
@@ -156,10 +182,12 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("kv");
         QTest::addColumn<double>("max_rms");
+        // a quantized cache rounds K and V computed slightly differently on each side
         for (const char* m : {"fx-gqa", "fx-mha-untied", "fx-gqa-Q4_1", "SmolLM2"}) {
-            QTest::newRow(qPrintable(QString("%1 f16").arg(m))) << m << "f16" << 0.01;
-            QTest::newRow(qPrintable(QString("%1 q8_0").arg(m))) << m << "q8_0" << 0.015;
-            QTest::newRow(qPrintable(QString("%1 q4_0").arg(m))) << m << "q4_0" << 0.04;
+            const double base = bounds_for(m).rms;
+            QTest::newRow(qPrintable(QString("%1 f16").arg(m))) << m << "f16" << base;
+            QTest::newRow(qPrintable(QString("%1 q8_0").arg(m))) << m << "q8_0" << base + 0.005;
+            QTest::newRow(qPrintable(QString("%1 q4_0").arg(m))) << m << "q4_0" << base + 0.03;
         }
     }
     // One token per step through the KV cache of each type, vs the CPU with the same type.
@@ -206,7 +234,18 @@ private slots:
             b += QString::number(tg[i]) + " ";
         }
         qInfo("cpu:  %s\ncuda: %s", qPrintable(a), qPrintable(b));
-        QCOMPARE(tg, tc);
+        const auto diff = std::mismatch(tc.begin(), tc.end(), tg.begin());
+        if (diff.first != tc.end()) {
+            // say how close the CPU's own choice was at the first difference
+            const size_t i = size_t(diff.first - tc.begin());
+            std::vector<int32_t> seq = c.tokens;
+            seq.insert(seq.end(), tc.begin(), tc.begin() + std::ptrdiff_t(i));
+            std::vector<float> logits(size_t(m->spec().n_vocab()));
+            cpu->forward(seq, 0, {}, nullptr, logits, false, nullptr);
+            const float margin = logits[size_t(tc[i])] - logits[size_t(tg[i])];
+            QFAIL(qPrintable(QString("step %1: cpu chose %2, cuda %3; cpu logit margin %4")
+                                 .arg(i).arg(tc[i]).arg(tg[i]).arg(margin)));
+        }
     }
 
     void offload_matches_data() { add_models(); }
