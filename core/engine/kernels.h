@@ -3,6 +3,7 @@
 // AVX-512 (F, BW, VL, VNNI), AVX2 + FMA + F16C, and portable C++ (the reference for the others).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -41,9 +42,15 @@ struct Kernels {
     void (*rows_q4_0)(const void* w, const BlockQ8* a, int64_t a_stride, int n_rows, int64_t nb, float* out);
     void (*rows_q4_1)(const void* w, const BlockQ8* a, int64_t a_stride, int n_rows, int64_t nb, float* out);
     void (*rows_q8_0)(const void* w, const BlockQ8* a, int64_t a_stride, int n_rows, int64_t nb, float* out);
+
+    // 4 weight rows (w + i * w_stride bytes) against 4 activation rows (a + j * a_stride
+    // blocks): out[i * 4 + j]. Prefill's inner kernel: every load serves 4 products.
+    void (*tile_q4_0)(const void* w, size_t w_stride, const BlockQ8* a, int64_t a_stride, int64_t nb, float* out);
+    void (*tile_q4_1)(const void* w, size_t w_stride, const BlockQ8* a, int64_t a_stride, int64_t nb, float* out);
+    void (*tile_q8_0)(const void* w, size_t w_stride, const BlockQ8* a, int64_t a_stride, int64_t nb, float* out);
 };
 
-constexpr int kMaxTileRows = 4;  // n_rows limit of the rows_* kernels
+constexpr int kMaxTileRows = 4;  // n_rows limit of the rows_* kernels; tile_* size
 
 const Kernels& portable();
 // Every variant this CPU can run, fastest first (the portable one last).

@@ -89,20 +89,40 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
     for (const Linear* w : ws) total += w->n_out;
     const kernels::BlockQ8* xq = xq_.data();
     pool_.parallel_for(total, 16, [&](int64_t g0, int64_t g1, int) {
-        float out[kernels::kMaxTileRows];
         int64_t first = 0;  // global index of matrix i's row 0
         for (size_t i = 0; i < ws.size(); first += ws[i]->n_out, ++i) {
             const Linear& w = *ws[i];
             const int64_t n0 = std::max<int64_t>(g0 - first, 0), n1 = std::min<int64_t>(g1 - first, w.n_out);
             if (n0 >= n1) continue;
-            auto rows = w.type == TensorType::Q4_0 ? k_.rows_q4_0 : w.type == TensorType::Q4_1 ? k_.rows_q4_1 : k_.rows_q8_0;
+            const bool q40 = w.type == TensorType::Q4_0, q41 = w.type == TensorType::Q4_1;
+            auto rows = q40 ? k_.rows_q4_0 : q41 ? k_.rows_q4_1 : k_.rows_q8_0;
+            auto tile = q40 ? k_.tile_q4_0 : q41 ? k_.tile_q4_1 : k_.tile_q8_0;
+            constexpr int64_t R = kernels::kMaxTileRows;
             float* y = ys[i];
-            for (int64_t n = n0; n < n1; ++n) {
+            int64_t n = n0;
+            // 4 x 4 tiles (prefill), then the leftover activation rows
+            for (; n_rows >= R && n + R <= n1; n += R) {
+                float out[R * R];
+                int64_t t = 0;
+                for (; t + R <= n_rows; t += R) {
+                    tile(w.row(n), w.row_bytes, xq + t * nb, nb, nb, out);
+                    for (int64_t a = 0; a < R; ++a)
+                        for (int64_t b = 0; b < R; ++b) y[(t + b) * w.n_out + n + a] = out[a * R + b];
+                }
+                if (t < n_rows)
+                    for (int64_t a = 0; a < R; ++a) {
+                        rows(w.row(n + a), xq + t * nb, nb, int(n_rows - t), nb, out);
+                        for (int64_t b = 0; b < n_rows - t; ++b) y[(t + b) * w.n_out + n + a] = out[b];
+                    }
+            }
+            // one weight row at a time (decode, and the rows left over)
+            for (; n < n1; ++n) {
                 const uint8_t* wr = w.row(n);
                 if (n + 2 < n1)  // the row after next: from L3 in time
                     for (size_t off = 0; off < w.row_bytes; off += 64) __builtin_prefetch(w.row(n + 2) + off);
-                for (int64_t t = 0; t < n_rows; t += kernels::kMaxTileRows) {
-                    const int r = int(std::min<int64_t>(kernels::kMaxTileRows, n_rows - t));
+                float out[R];
+                for (int64_t t = 0; t < n_rows; t += R) {
+                    const int r = int(std::min<int64_t>(R, n_rows - t));
                     rows(wr, xq + t * nb, nb, r, nb, out);
                     for (int j = 0; j < r; ++j) y[(t + j) * w.n_out + n] = out[j];
                 }

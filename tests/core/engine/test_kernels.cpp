@@ -87,10 +87,11 @@ private slots:
         const kernels::Kernels& ref = kernels::portable();
         const int nb = n / kernels::kQ8Block;
         constexpr int kRows = 4;
-        const std::vector<float> w = random_floats(size_t(n), 3, 0.1f);
+        const std::vector<float> w = random_floats(size_t(n) * kRows, 3, 0.1f);  // 4 weight rows
         const std::vector<float> x = random_floats(size_t(n) * kRows, 4);
-        std::vector<uint8_t> wq(gguf::row_bytes(t, n));
-        gguf::quantize_row(t, w.data(), wq.data(), n);
+        const size_t wrow = gguf::row_bytes(t, n);
+        std::vector<uint8_t> wq(wrow * kRows);
+        for (int i = 0; i < kRows; ++i) gguf::quantize_row(t, w.data() + size_t(i) * size_t(n), wq.data() + size_t(i) * wrow, n);
         std::vector<float> wd(static_cast<size_t>(n));
         gguf::dequantize_row(t, wq.data(), wd.data(), n);
 
@@ -101,6 +102,9 @@ private slots:
         };
         auto rows_of = [&](const kernels::Kernels& k) {
             return t == gguf::TensorType::Q4_0 ? k.rows_q4_0 : t == gguf::TensorType::Q4_1 ? k.rows_q4_1 : k.rows_q8_0;
+        };
+        auto tile_of = [&](const kernels::Kernels& k) {
+            return t == gguf::TensorType::Q4_0 ? k.tile_q4_0 : t == gguf::TensorType::Q4_1 ? k.tile_q4_1 : k.tile_q8_0;
         };
         for (int r = 0; r < kRows; ++r) {
             const float exact = ref.dot_f32(wd.data(), x.data() + size_t(r) * size_t(n), n);
@@ -127,6 +131,14 @@ private slots:
                     QVERIFY2(close(out[r], want, 1e-4f), qPrintable(QString("%1 rows %2 row %3").arg(k->name).arg(rows).arg(r)));
                 }
             }
+            float tile[kRows * kRows];
+            tile_of(*k)(wq.data(), wrow, xq.data(), nb, nb, tile);
+            for (int i = 0; i < kRows; ++i)
+                for (int j = 0; j < kRows; ++j) {
+                    const float want = dot_of(ref)(wq.data() + size_t(i) * wrow, xq_ref.data() + size_t(j) * size_t(nb), nb);
+                    QVERIFY2(close(tile[i * kRows + j], want, 1e-4f),
+                             qPrintable(QString("%1 tile %2,%3: %4 vs %5").arg(k->name).arg(i).arg(j).arg(tile[i * kRows + j]).arg(want)));
+                }
         }
     }
 };
