@@ -1,5 +1,6 @@
 #include "widgets/attention_heatmap.h"
 
+#include "widgets/plot_style.h"
 #include "widgets/trace_colors.h"
 
 #include <QCheckBox>
@@ -30,15 +31,6 @@ QCPColorGradient weight_gradient() {
     for (const auto& [at, color] : colors::weight_ramp()) g.setColorStopAt(at, color);
     g.setNanHandling(QCPColorGradient::nhTransparent);  // masked cells show the hatched background
     return g;
-}
-
-void style_axis(QCPAxis* axis, const QFont& font) {
-    QFont tick = font;
-    tick.setPointSizeF(font.pointSizeF() * 1.15);
-    QFont label = font;
-    label.setPointSizeF(font.pointSizeF() * 1.2);
-    axis->setTickLabelFont(tick);
-    axis->setLabelFont(label);
 }
 
 }  // namespace
@@ -112,7 +104,7 @@ void AttentionHeatmap::buildPlot() {
     plot_->plotLayout()->clear();
     plot_->setNoAntialiasingOnDrag(true);
 
-    auto* title = new QCPTextElement(plot_, QString(), QFont(font().family(), int(font().pointSizeF() * 1.3), QFont::Bold));
+    auto* title = new QCPTextElement(plot_);
     title->setObjectName(QStringLiteral("title"));
     plot_->plotLayout()->addElement(0, 0, title);
     map_rect_ = new QCPAxisRect(plot_);
@@ -141,7 +133,6 @@ void AttentionHeatmap::buildPlot() {
     queries->setLabel(tr("query (attending token)"));
     keys->setTickLabelRotation(-60);
     for (QCPAxis* a : {keys, queries}) {
-        style_axis(a, font());
         a->grid()->setVisible(false);
         a->setSubTicks(false);
     }
@@ -152,7 +143,6 @@ void AttentionHeatmap::buildPlot() {
     map_->setGradient(weight_gradient());
     scale_->setType(QCPAxis::atRight);
     scale_->setLabel(tr("weight"));
-    style_axis(scale_->axis(), font());
 
     row_marker_ = new QCPItemRect(plot_);
     row_marker_->setClipAxisRect(map_rect_);
@@ -163,8 +153,6 @@ void AttentionHeatmap::buildPlot() {
 
     QCPAxis* bar_keys = row_rect_->axis(QCPAxis::atBottom);
     QCPAxis* bar_values = row_rect_->axis(QCPAxis::atLeft);
-    style_axis(bar_keys, font());
-    style_axis(bar_values, font());
     bar_keys->setTickLabelRotation(-60);
     bar_keys->grid()->setVisible(false);
     bar_keys->setSubTicks(false);
@@ -177,6 +165,7 @@ void AttentionHeatmap::buildPlot() {
     connect(plot_, &QCustomPlot::mouseMove, this, &AttentionHeatmap::onMouseMove);
     connect(plot_, &QCustomPlot::mousePress, this, &AttentionHeatmap::onMousePress);
     static_cast<QVBoxLayout*>(layout())->addWidget(plot_, 1);
+    apply_plot_fonts(plot_, font());
 }
 
 void AttentionHeatmap::syncControls() {
@@ -341,6 +330,14 @@ void AttentionHeatmap::onMousePress(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton || !cellAt(e->position(), &q, &k)) return;
     model_->setSelectedQuery(q);
     emit cellClicked(q, k);
+}
+
+void AttentionHeatmap::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {
+        apply_plot_fonts(plot_, font());
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 ChartTable AttentionHeatmap::table() const {

@@ -51,6 +51,9 @@ public:
 signals:
     void cellClicked(qint32 query, qint32 key);
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
     void buildControls();
     void buildPlot();

@@ -1,6 +1,7 @@
 #include "widgets/kv_chart.h"
 
 #include "widgets/format.h"
+#include "widgets/plot_style.h"
 #include "widgets/trace_colors.h"
 
 #include <QVBoxLayout>
@@ -25,14 +26,6 @@ protected:
     }
 };
 
-void style_axis(QCPAxis* axis, const QFont& base) {
-    QFont f = base;
-    f.setPointSizeF(base.pointSizeF() * 1.15);
-    axis->setTickLabelFont(f);
-    f.setPointSizeF(base.pointSizeF() * 1.2);
-    axis->setLabelFont(f);
-}
-
 }  // namespace
 
 KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(model) {
@@ -45,10 +38,9 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     layout->addWidget(plot_);
 
     plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, QString(), QFont(font().family(), int(font().pointSizeF() * 1.3), QFont::Bold)));
+    plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_));
     plot_->xAxis->setLabel(tr("tokens in the cache"));
     plot_->yAxis->setLabel(tr("bytes held"));
-    for (QCPAxis* a : {plot_->xAxis, plot_->yAxis}) style_axis(a, font());
     plot_->yAxis->setTicker(QSharedPointer<ByteTicker>::create());
 
     formula_ = plot_->addGraph();
@@ -71,11 +63,9 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     decode_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors::phase(StepPhase::Decode), 9));
 
     plot_->legend->setVisible(true);
-    QFont lf = font();
-    lf.setPointSizeF(font().pointSizeF());
-    plot_->legend->setFont(lf);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 
+    apply_plot_fonts(plot_, font());
     connect(model_, &TraceModel::currentStepChanged, this, &KvChart::rebuild);
     connect(model_, &TraceModel::headChanged, this, &KvChart::rebuild);
     connect(model_, &TraceModel::modelChanged, this, &KvChart::rebuild);
@@ -120,6 +110,14 @@ void KvChart::rebuild() {
     plot_->xAxis->setRange(0, max_x * 1.05 + 1);
     plot_->yAxis->setRange(0, max_y * 1.1);
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void KvChart::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {
+        apply_plot_fonts(plot_, font());
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 ChartTable KvChart::table() const {

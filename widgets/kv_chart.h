@@ -27,6 +27,9 @@ public:
     QCPGraph* decodeMarks() const { return decode_; }      // the decode steps' points
     ChartTable table() const;
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
     void rebuild();
 

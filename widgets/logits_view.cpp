@@ -1,5 +1,6 @@
 #include "widgets/logits_view.h"
 
+#include "widgets/plot_style.h"
 #include "widgets/trace_colors.h"
 
 #include <QLabel>
@@ -40,9 +41,6 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
     heading_ = new QLabel(this);
     heading_->setObjectName(QStringLiteral("logitsHeading"));
     heading_->setWordWrap(true);
-    QFont hf = font();
-    hf.setPointSizeF(font().pointSizeF() * 1.3);
-    heading_->setFont(hf);
     layout->addWidget(heading_);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("logitsPlot"));
@@ -57,12 +55,6 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
     ranks->setTickLength(0, 0);
     probs->setLabel(tr("probability"));
     probs->setRange(0, 1);
-    QFont f = font();
-    f.setPointSizeF(font().pointSizeF() * 1.25);
-    ranks->setTickLabelFont(f);
-    f.setPointSizeF(font().pointSizeF() * 1.15);
-    probs->setTickLabelFont(f);
-    probs->setLabelFont(f);
 
     chosen_marker_ = new QCPItemRect(plot_);
     chosen_marker_->setLayer(QStringLiteral("background"));
@@ -85,9 +77,9 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
         b->setBarsGroup(group);
     }
     plot_->legend->setVisible(true);
-    plot_->legend->setFont(f);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
 
+    applyFonts();
     connect(plot_, &QCustomPlot::mousePress, this, &LogitsView::onMousePress);
     connect(model_, &TraceModel::currentStepChanged, this, &LogitsView::rebuild);
     rebuild();
@@ -129,10 +121,10 @@ void LogitsView::rebuild() {
         label->position->setCoords(std::max(before.back(), after.back()), i);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         label->setPadding(QMargins(6, 0, 0, 0));
-        label->setFont(font());
         label->setText(std::isnan(filtered) ? tr("%1 · logit %2 · filtered out").arg(raw, 0, 'f', 3).arg(c.logit, 0, 'f', 2)
                                             : tr("%1 → %2 · logit %3").arg(raw, 0, 'f', 3).arg(filtered, 0, 'f', 3).arg(c.logit, 0, 'f', 2));
     }
+    applyFonts();  // the new value labels
     before_->setData(keys, before, true);
     after_->setData(keys, after, true);
     plot_->yAxis->setTicker(ticks);
@@ -161,6 +153,24 @@ void LogitsView::rebuild() {
                               .arg(lg.entropy, 0, 'f', 2));
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LogitsView::applyFonts() {
+    QFont heading = font();
+    heading.setPointSizeF(font().pointSizeF() * 1.3);
+    heading_->setFont(heading);
+    apply_plot_fonts(plot_, font());
+    QFont tokens = font();
+    tokens.setPointSizeF(font().pointSizeF() * 1.25);  // the candidates, the panel's point
+    plot_->yAxis->setTickLabelFont(tokens);
+}
+
+void LogitsView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {
+        applyFonts();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 qint32 LogitsView::chosenRow() const {

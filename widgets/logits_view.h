@@ -36,7 +36,11 @@ public:
 signals:
     void forceToken(qint32 id);
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
+    void applyFonts();
     void rebuild();
     void onMousePress(QMouseEvent* e);
 

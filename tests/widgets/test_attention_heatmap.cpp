@@ -91,6 +91,18 @@ private slots:
         QCOMPARE(view.colorMap()->dataRange().lower, 0.0);
     }
 
+    void followsFontChanges() {
+        TraceModel m;
+        QVERIFY(m.setSteps(sample_steps()));
+        AttentionHeatmap view(&m);
+        const double before = view.plot()->axisRect(0)->axis(QCPAxis::atBottom)->tickLabelFont().pointSizeF();
+        QFont f = view.font();
+        f.setPointSizeF(f.pointSizeF() * 2);
+        view.setFont(f);
+        QVERIFY(view.plot()->axisRect(0)->axis(QCPAxis::atBottom)->tickLabelFont().pointSizeF() > 1.9 * before);
+        QVERIFY(view.plot()->axisRect(1)->axis(QCPAxis::atLeft)->labelFont().pointSizeF() > 1.9 * before);
+    }
+
     void clickAndHover() {
         TraceModel m;
         m.setModel(sample_model_view());

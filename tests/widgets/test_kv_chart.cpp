@@ -61,6 +61,18 @@ private slots:
         QCOMPARE(chart.measuredGraph()->dataCount(), 3);
     }
 
+    void followsFontChanges() {
+        TraceModel m;
+        QVERIFY(m.setSteps(sample_steps()));
+        KvChart chart(&m);
+        const double before = chart.plot()->xAxis->tickLabelFont().pointSizeF();
+        QFont f = chart.font();
+        f.setPointSizeF(f.pointSizeF() * 2);
+        chart.setFont(f);  // presenter mode
+        QVERIFY(chart.plot()->xAxis->tickLabelFont().pointSizeF() > 1.9 * before);
+        QVERIFY(chart.plot()->legend->font().pointSizeF() >= f.pointSizeF());
+    }
+
     void snapshot() {
         TraceModel m;
         m.setModel(sample_model_view());

@@ -70,6 +70,19 @@ private slots:
         QCOMPARE(spy.at(0).at(0).toInt(), id);
     }
 
+    void followsFontChanges() {
+        TraceModel m;
+        QVERIFY(m.setSteps(sample_steps()));
+        LogitsView view(&m);
+        const double heading = view.heading()->font().pointSizeF();
+        const double ticks = view.plot()->yAxis->tickLabelFont().pointSizeF();
+        QFont f = view.font();
+        f.setPointSizeF(f.pointSizeF() * 2);
+        view.setFont(f);
+        QVERIFY(view.heading()->font().pointSizeF() > 1.9 * heading);
+        QVERIFY(view.plot()->yAxis->tickLabelFont().pointSizeF() > 1.9 * ticks);
+    }
+
     void emptyAndSnapshot() {
         TraceModel m;
         LogitsView view(&m);

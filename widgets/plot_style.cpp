@@ -1,0 +1,36 @@
+#include "widgets/plot_style.h"
+
+#include <qcustomplot.h>
+
+namespace lmscope::widgets {
+namespace {
+
+QFont scaled(const QFont& base, double factor, bool bold = false) {
+    QFont f = base;
+    f.setPointSizeF(base.pointSizeF() * factor);
+    f.setBold(bold);
+    return f;
+}
+
+void style_axis(QCPAxis* axis, const QFont& base) {
+    axis->setTickLabelFont(scaled(base, 1.15));
+    axis->setLabelFont(scaled(base, 1.2));
+}
+
+}  // namespace
+
+void apply_plot_fonts(QCustomPlot* plot, const QFont& base) {
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes()) style_axis(axis, base);
+    QCPLayoutGrid* layout = plot->plotLayout();
+    for (int i = 0; i < layout->elementCount(); ++i) {
+        QCPLayoutElement* e = layout->elementAt(i);
+        if (auto* title = qobject_cast<QCPTextElement*>(e)) title->setFont(scaled(base, 1.3, true));
+        if (auto* scale = qobject_cast<QCPColorScale*>(e)) style_axis(scale->axis(), base);
+    }
+    if (plot->legend) plot->legend->setFont(base);
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i))) text->setFont(base);
+}
+
+}  // namespace lmscope::widgets
