@@ -246,7 +246,7 @@ SessionTrace Parser::parse() {
     json header;
     try {
         header = json::parse(data_ + 8, data_ + 8 + n);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse errors, and numbers out of range
         fail("header", std::string("is not valid JSON: ") + e.what());
     }
     if (!header.is_object()) fail("header", "is not a JSON object");
@@ -260,7 +260,7 @@ SessionTrace Parser::parse() {
     json doc;
     try {
         doc = json::parse(r_.string(meta, "__metadata__", "trace"));
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse errors, and numbers out of range
         fail("__metadata__.trace", std::string("is not valid JSON: ") + e.what());
     }
     if (!doc.is_object()) fail("__metadata__.trace", "is not a JSON object");

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <random>
 
 using namespace lmscope;
 using namespace lmscope::trace;
@@ -174,6 +175,7 @@ private slots:
     void corrupted_data();
     void corrupted();
     void every_truncation_rejected();
+    void random_byte_flips_fail_cleanly();
     void failed_save_leaves_earlier_file();
     void missing_file_is_io_error();
 };
@@ -249,6 +251,30 @@ void TestTraceFile::every_truncation_rejected() {
     const Bytes b = serialize_trace(sample_trace());
     for (size_t n = 0; n < b.size(); ++n)
         QVERIFY_THROWS_EXCEPTION(FormatError, parse_trace(b.data(), n, "cut.trace"));
+}
+
+void TestTraceFile::random_byte_flips_fail_cleanly() {
+    // Any damage either still describes a valid trace (e.g. a changed weight) or is a
+    // FormatError; nothing else may escape (no crash, no other exception type).
+    const Bytes good = serialize_trace(sample_trace());
+    const size_t header_end = 8 + size_t(header_len(good));
+    std::mt19937 rng(2024);
+    int rejected = 0;
+    for (int i = 0; i < 3000; ++i) {
+        Bytes b = good;
+        const int flips = 1 + int(rng() % 3);
+        for (int f = 0; f < flips; ++f) {
+            // mostly the header, where the structure is
+            const size_t at = (rng() % 4 != 0) ? rng() % header_end : rng() % b.size();
+            b[at] = uint8_t(rng());
+        }
+        try {
+            parse_trace(b.data(), b.size(), "flip.trace");
+        } catch (const FormatError&) {
+            ++rejected;
+        }
+    }
+    QVERIFY(rejected > 1500);
 }
 
 void TestTraceFile::failed_save_leaves_earlier_file() {
