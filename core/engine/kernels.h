@@ -48,6 +48,10 @@ struct Kernels {
     void (*tile_q4_0)(const void* w, size_t w_stride, const BlockQ8* a, int64_t a_stride, int64_t nb, float* out);
     void (*tile_q4_1)(const void* w, size_t w_stride, const BlockQ8* a, int64_t a_stride, int64_t nb, float* out);
     void (*tile_q8_0)(const void* w, size_t w_stride, const BlockQ8* a, int64_t a_stride, int64_t nb, float* out);
+    // 4 weight rows against one activation row: out[i] (decode's inner kernel).
+    void (*col_q4_0)(const void* w, size_t w_stride, const BlockQ8* a, int64_t nb, float* out);
+    void (*col_q4_1)(const void* w, size_t w_stride, const BlockQ8* a, int64_t nb, float* out);
+    void (*col_q8_0)(const void* w, size_t w_stride, const BlockQ8* a, int64_t nb, float* out);
 };
 
 constexpr int kMaxTileRows = 4;  // n_rows limit of the rows_* kernels; tile_* size

@@ -124,13 +124,19 @@ void tile(const void* w, size_t ws, const BlockQ8* a, int64_t as, int64_t nb, fl
         for (int j = 0; j < 4; ++j) out[i * 4 + j] = Dot(static_cast<const uint8_t*>(w) + size_t(i) * ws, a + j * as, nb);
 }
 
+template <float (*Dot)(const void*, const BlockQ8*, int64_t)>
+void col(const void* w, size_t ws, const BlockQ8* a, int64_t nb, float* out) {
+    for (int i = 0; i < 4; ++i) out[i] = Dot(static_cast<const uint8_t*>(w) + size_t(i) * ws, a, nb);
+}
+
 }  // namespace
 
 const Kernels& portable() {
     static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, f16_to_f32,
                            f32_to_f16, quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
                            rows<dot_q4_0>, rows<dot_q4_1>, rows<dot_q8_0>,
-                           tile<dot_q4_0>, tile<dot_q4_1>, tile<dot_q8_0>};
+                           tile<dot_q4_0>, tile<dot_q4_1>, tile<dot_q8_0>,
+                           col<dot_q4_0>,  col<dot_q4_1>,  col<dot_q8_0>};
     return k;
 }
 

@@ -97,11 +97,14 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
             const bool q40 = w.type == TensorType::Q4_0, q41 = w.type == TensorType::Q4_1;
             auto rows = q40 ? k_.rows_q4_0 : q41 ? k_.rows_q4_1 : k_.rows_q8_0;
             auto tile = q40 ? k_.tile_q4_0 : q41 ? k_.tile_q4_1 : k_.tile_q8_0;
+            auto col = q40 ? k_.col_q4_0 : q41 ? k_.col_q4_1 : k_.col_q8_0;
             constexpr int64_t R = kernels::kMaxTileRows;
             float* y = ys[i];
             int64_t n = n0;
-            // 4 x 4 tiles (prefill), then the leftover activation rows
-            for (; n_rows >= R && n + R <= n1; n += R) {
+            // 4 weight rows at a time: 4 x 4 tiles (prefill), then single activation rows
+            for (; n + R <= n1; n += R) {
+                if (n_rows < R && n + 2 * R <= n1)  // decode: the next 4 rows from L3 in time
+                    for (size_t off = 0; off < R * w.row_bytes; off += 64) __builtin_prefetch(w.row(n + R) + off);
                 float out[R * R];
                 int64_t t = 0;
                 for (; t + R <= n_rows; t += R) {
@@ -109,11 +112,10 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
                     for (int64_t a = 0; a < R; ++a)
                         for (int64_t b = 0; b < R; ++b) y[(t + b) * w.n_out + n + a] = out[a * R + b];
                 }
-                if (t < n_rows)
-                    for (int64_t a = 0; a < R; ++a) {
-                        rows(w.row(n + a), xq + t * nb, nb, int(n_rows - t), nb, out);
-                        for (int64_t b = 0; b < n_rows - t; ++b) y[(t + b) * w.n_out + n + a] = out[b];
-                    }
+                for (; t < n_rows; ++t) {
+                    col(w.row(n), w.row_bytes, xq + t * nb, nb, out);
+                    for (int64_t a = 0; a < R; ++a) y[t * w.n_out + n + a] = out[a];
+                }
             }
             // one weight row at a time (decode, and the rows left over)
             for (; n < n1; ++n) {

@@ -103,6 +103,9 @@ private slots:
         auto rows_of = [&](const kernels::Kernels& k) {
             return t == gguf::TensorType::Q4_0 ? k.rows_q4_0 : t == gguf::TensorType::Q4_1 ? k.rows_q4_1 : k.rows_q8_0;
         };
+        auto col_of = [&](const kernels::Kernels& k) {
+            return t == gguf::TensorType::Q4_0 ? k.col_q4_0 : t == gguf::TensorType::Q4_1 ? k.col_q4_1 : k.col_q8_0;
+        };
         auto tile_of = [&](const kernels::Kernels& k) {
             return t == gguf::TensorType::Q4_0 ? k.tile_q4_0 : t == gguf::TensorType::Q4_1 ? k.tile_q4_1 : k.tile_q8_0;
         };
@@ -130,6 +133,12 @@ private slots:
                     const float want = dot_of(ref)(wq.data(), xq_ref.data() + size_t(r) * size_t(nb), nb);
                     QVERIFY2(close(out[r], want, 1e-4f), qPrintable(QString("%1 rows %2 row %3").arg(k->name).arg(rows).arg(r)));
                 }
+            }
+            float col[kRows];
+            col_of(*k)(wq.data(), wrow, xq.data() + nb, nb, col);  // activation row 1
+            for (int i = 0; i < kRows; ++i) {
+                const float want = dot_of(ref)(wq.data() + size_t(i) * wrow, xq_ref.data() + nb, nb);
+                QVERIFY2(close(col[i], want, 1e-4f), qPrintable(QString("%1 col %2").arg(k->name).arg(i)));
             }
             float tile[kRows * kRows];
             tile_of(*k)(wq.data(), wrow, xq.data(), nb, nb, tile);
