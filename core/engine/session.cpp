@@ -98,6 +98,14 @@ void Session::set_capture_policy(const trace::CapturePolicy& policy) {
     trace_.capture = capture_json(policy);
 }
 
+void Session::set_sampling(const SamplerSettings& settings) {
+    const bool reseed = settings.seed != sampler_.settings().seed;
+    sampler_.set_settings(settings);
+    if (reseed) sampler_.reseed(settings.seed);
+    options_.sampling = settings;
+    trace_.sampling = sampling_json(settings);
+}
+
 void Session::check_ids(std::span<const int32_t> ids) const {
     for (int32_t id : ids)
         if (id < 0 || id >= int32_t(logits_.size()))

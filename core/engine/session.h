@@ -77,7 +77,10 @@ public:
     int32_t n_ctx() const { return backend_.n_ctx(); }
 
     const trace::SessionTrace& trace() const { return trace_; }
-    Sampler& sampler() { return sampler_; }
+    const Sampler& sampler() const { return sampler_; }
+    // New sampler settings from the next step on (validated: UsageError); the RNG keeps its
+    // state unless the seed changes. The trace records the settings in force last.
+    void set_sampling(const SamplerSettings& settings);
     const trace::CapturePolicy& capture_policy() const { return options_.capture; }
     void set_capture_policy(const trace::CapturePolicy& policy);
     const tok::Tokenizer& tokenizer() const { return tokenizer_; }

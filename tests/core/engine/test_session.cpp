@@ -174,6 +174,17 @@ void TestSession::seeded_sampling_repeats() {
     }
     QCOMPARE(runs[0], runs[1]);
     QVERIFY(runs[0] != runs[2]);  // 13 draws from near-flat random-weight distributions
+    // Switching to greedy mid-run takes effect at the next step and is recorded.
+    Loaded l = load(fx_);
+    Session s(*l.backend, *l.tokenizer, sampled(7));
+    s.prefill(prompt_);
+    SamplerSettings g = s.sampler().settings();
+    g.temperature = 0.0f;
+    s.set_sampling(g);
+    QCOMPARE(s.decode().logits.how, trace::Choice::Greedy);
+    QCOMPARE(s.trace().sampling["temperature"].get<double>(), 0.0);
+    g.top_p = 2.0f;
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.set_sampling(g));
 }
 
 void TestSession::force_feeds_the_forced_token() {
