@@ -15,7 +15,8 @@
 //
 // The Session refers to a Backend (which owns the KV cache and shares the Model) and a
 // Tokenizer; both must outlive it. It owns the Sampler and the SessionTrace (with its budget).
-// Not thread-safe except request_cancel().
+// Not thread-safe except request_cancel(). The StepTrace references returned stay valid until
+// the next step is added.
 #pragma once
 
 #include "engine/backend.h"
