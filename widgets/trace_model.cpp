@@ -62,6 +62,18 @@ bool TraceModel::appendStep(StepView step) {
     return true;
 }
 
+bool TraceModel::dropPlanes(qint32 index) {
+    if (!step(index)) return false;
+    StepView& s = steps_[index];
+    if (s.planes_dropped && s.planes.isEmpty()) return true;
+    QVector<AttentionPlaneView>().swap(s.planes);
+    s.planes_dropped = true;
+    emit stepsReset();  // views that cache pictures of the planes start over
+    emit stepsChanged();
+    moveTo(current_, leaf_);
+    return true;
+}
+
 void TraceModel::clear() {
     steps_.clear();
     query_ = -1;

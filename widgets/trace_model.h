@@ -42,6 +42,9 @@ public:
     bool setSteps(QVector<StepView> steps);
     // Adds the next step (index == stepCount()); it becomes the current step and branch end.
     bool appendStep(StepView step);
+    // Releases a step's attention planes (its summaries stay), as the trace's memory budget
+    // does to old steps; the panels redraw. Returns false when there is no such step.
+    bool dropPlanes(qint32 index);
     void clear();
 
     const QVector<StepView>& steps() const { return steps_; }

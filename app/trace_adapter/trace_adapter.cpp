@@ -202,4 +202,13 @@ bool append_step(widgets::TraceModel& model, const trace::SessionTrace& trace, i
     return model.appendStep(step_view(trace, index, pieces));
 }
 
+int32_t sync_dropped_planes(widgets::TraceModel& model, const trace::SessionTrace& trace) {
+    int32_t released = 0;
+    for (const trace::StepTrace& s : trace.steps()) {
+        const widgets::StepView* v = model.step(s.index);
+        if (v && s.attention.planes_dropped && !v->planes_dropped && model.dropPlanes(s.index)) ++released;
+    }
+    return released;
+}
+
 }  // namespace lmscope::app

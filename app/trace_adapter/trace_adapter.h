@@ -45,5 +45,8 @@ bool load_trace(widgets::TraceModel& model, const trace::SessionTrace& trace, co
 // Appends the trace's step `index` (the one the engine just added).
 bool append_step(widgets::TraceModel& model, const trace::SessionTrace& trace, int32_t index,
                  const TokenPieces& pieces = {});
+// Releases the planes of every step whose planes the trace's memory budget has dropped, so the
+// view model does not keep what the trace let go. Returns how many steps it released.
+int32_t sync_dropped_planes(widgets::TraceModel& model, const trace::SessionTrace& trace);
 
 }  // namespace lmscope::app

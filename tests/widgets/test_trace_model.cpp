@@ -109,6 +109,24 @@ private slots:
         QVERIFY(a.captured[5]);
     }
 
+    void droppedPlanes() {
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(sample_steps()));
+        QSignalSpy reset(&m, &TraceModel::stepsReset);
+        QSignalSpy current(&m, &TraceModel::currentStepChanged);
+        QVERIFY(m.dropPlanes(0));
+        QCOMPARE(reset.count(), 1);
+        QCOMPARE(current.count(), 1);
+        QVERIFY(m.step(0)->planes.isEmpty());
+        QVERIFY(m.step(0)->planes_dropped);
+        QVERIFY(!m.step(0)->summaries.isEmpty());
+        const AttentionMatrix a = m.attentionMatrix(0, 0);
+        QVERIFY(!a.captured[0] && !a.captured[3]);
+        QVERIFY(a.captured[4]);
+        QVERIFY(!m.dropPlanes(9));
+    }
+
     void badStepsRefused_data() {
         QTest::addColumn<int>("which");
         QTest::newRow("index out of order") << 0;

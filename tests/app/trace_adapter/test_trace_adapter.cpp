@@ -180,6 +180,21 @@ private slots:
         QCOMPARE(model.sequence().back().text, QStringLiteral(" bank"));
     }
 
+    void budgetDropsFollowed() {
+        trace::SessionTrace t = make_trace();
+        widgets::TraceModel model;
+        QVERIFY(app::load_trace(model, t));
+        QCOMPARE(app::sync_dropped_planes(model, t), 0);
+        // A budget that holds only the newest step's planes drops the prefill's.
+        t.set_budget(t.held_bytes() - t.step(0).attention.weights.capacity() * 2 + 1);
+        QVERIFY(t.step(0).attention.planes_dropped);
+        QVERIFY(!t.step(1).attention.planes_dropped);
+        QCOMPARE(app::sync_dropped_planes(model, t), 1);
+        QVERIFY(model.step(0)->planes.isEmpty());
+        QVERIFY(!model.step(1)->planes.isEmpty());
+        QCOMPARE(app::sync_dropped_planes(model, t), 0);
+    }
+
     void badInputsTolerated() {
         trace::SessionTrace t = make_trace();
         trace::StepTrace bad = make_step(1, trace::Phase::Decode, 4, {10}, trace::Choice::Greedy);
