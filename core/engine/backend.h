@@ -36,6 +36,7 @@ struct KvStats {
     size_t bytes_per_token = 0;           // K + V of all layers for one position
     std::vector<size_t> layer_bytes;      // [layer] bytes held (K + V)
     size_t total_bytes = 0;               // sum of layer_bytes
+    size_t reserved_bytes = 0;            // storage allocated (grows ahead of the tokens held)
 };
 
 class Backend {

@@ -155,6 +155,7 @@ KvStats CpuBackend::kv_stats() const {
     s.layer_bytes.resize(size_t(n_layer_));
     for (int32_t l = 0; l < n_layer_; ++l) s.layer_bytes[size_t(l)] = cache_.layer_bytes(l);
     s.total_bytes = cache_.total_bytes();
+    s.reserved_bytes = cache_.allocated_bytes();
     return s;
 }
 

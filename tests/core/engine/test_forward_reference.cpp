@@ -140,6 +140,7 @@ private slots:
         QCOMPARE(sq.layer_bytes.size(), size_t(s.n_layer()));
         QCOMPARE(sq.layer_bytes[0], 2 * size_t(s.n_head_kv()) * n * row_q);
         QCOMPARE(sq.n_tokens, int32_t(n));
+        QVERIFY(sq.reserved_bytes >= sq.total_bytes);
         qb->kv_truncate(7);
         QCOMPARE(qb->kv_stats().total_bytes, 2 * size_t(s.n_layer()) * size_t(s.n_head_kv()) * 7 * row_q);
     }
