@@ -5,7 +5,8 @@
 // The shapes follow core/trace/step_trace.h so the conversion is direct: one StepView per loop
 // step (prefill = many rows, decode = one), attention planes packed to the causal lower
 // triangle in half precision (as the trace stores them: the grid of 30 x 9 planes at 512
-// tokens stays at 35 MiB instead of 280), per-head summaries, logits stages, KV figures.
+// tokens holds 68 MiB instead of 270 as full float matrices), per-head summaries, logits
+// stages, KV figures.
 #pragma once
 
 #include <QString>
