@@ -271,38 +271,48 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCaptur
     const size_t QD = size_t(n_head_) * size_t(hd_), KD = size_t(n_kv_) * size_t(hd_);
 
     // attention block
-    for (int32_t t = 0; t < n; ++t)
-        ops::rms_norm(x_.data() + t * E, L.attn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
+    pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+        for (int64_t t = t0; t < t1; ++t)
+            ops::rms_norm(x_.data() + t * E, L.attn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
+    });
     {
         const Linear* ws[3] = {&L.wq, &L.wk, &L.wv};
         float* ys[3] = {q_.data(), k_new_.data(), v_new_.data()};
         mm_.run(ws, xn_.data(), n, ys);
     }
-    for (int32_t t = 0; t < n; ++t) {
-        float* qt = q_.data() + t * QD;
-        float* kt = k_new_.data() + t * KD;
-        float* vt = v_new_.data() + t * KD;
-        if (!L.bq.empty()) ops::add(qt, L.bq.data(), int64_t(QD));
-        if (!L.bk.empty()) ops::add(kt, L.bk.data(), int64_t(KD));
-        if (!L.bv.empty()) ops::add(vt, L.bv.data(), int64_t(KD));
-        const float pos = float(pos0 + t);
-        for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * size_t(hd_), n_rot_, inv_freq_.data(), pos, neox_);
-        for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * size_t(hd_), n_rot_, inv_freq_.data(), pos, neox_);
-        cache_.write(l, pos0 + t, kt, vt);
-    }
+    // biases, RoPE and the cache write, per row (rows write distinct cache positions)
+    pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+        for (int64_t t = t0; t < t1; ++t) {
+            float* qt = q_.data() + t * QD;
+            float* kt = k_new_.data() + t * KD;
+            float* vt = v_new_.data() + t * KD;
+            if (!L.bq.empty()) ops::add(qt, L.bq.data(), int64_t(QD));
+            if (!L.bk.empty()) ops::add(kt, L.bk.data(), int64_t(KD));
+            if (!L.bv.empty()) ops::add(vt, L.bv.data(), int64_t(KD));
+            const float pos = float(pos0 + int32_t(t));
+            for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * size_t(hd_), n_rot_, inv_freq_.data(), pos, neox_);
+            for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * size_t(hd_), n_rot_, inv_freq_.data(), pos, neox_);
+            cache_.write(l, pos0 + int32_t(t), kt, vt);
+        }
+    });
     attn_.run(cache_, l, q_.data(), n, pos0, att_.data(), cap);
     mm_.run(L.wo, att_.data(), n, tmp_.data());
     ops::add(x_.data(), tmp_.data(), int64_t(size_t(n) * E));
 
     // feed-forward block (SwiGLU)
-    for (int32_t t = 0; t < n; ++t)
-        ops::rms_norm(x_.data() + t * E, L.ffn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
+    pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+        for (int64_t t = t0; t < t1; ++t)
+            ops::rms_norm(x_.data() + t * E, L.ffn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
+    });
     {
         const Linear* ws[2] = {&L.gate, &L.up};
         float* ys[2] = {g_.data(), u_.data()};
         mm_.run(ws, xn_.data(), n, ys);
     }
-    ops::swiglu(g_.data(), u_.data(), int64_t(size_t(n) * size_t(n_ff_)));
+    pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+        const size_t F = size_t(n_ff_);
+        ops::swiglu(g_.data() + size_t(t0) * F, u_.data() + size_t(t0) * F, int64_t(size_t(t1 - t0) * F));
+    });
     mm_.run(L.down, g_.data(), n, tmp_.data());
     ops::add(x_.data(), tmp_.data(), int64_t(size_t(n) * E));
 }
