@@ -1,5 +1,6 @@
 // lmscope [FILE]: the GUI. Opens FILE, or the sample model when no file is given and it has
 // been fetched (sample_models/fetch.sh).
+#include "backend_factory.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/sample_model.h"
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("lmscope"));
     QApplication::setApplicationVersion(QStringLiteral(LMSCOPE_VERSION));
 
+    lmscope::app::register_compiled_backends();
     lmscope::gui::Language language;
     language.apply(lmscope::gui::Language::saved());
 

@@ -2,6 +2,8 @@
 
 #include "gui/language.h"
 #include "gui/model_document.h"
+#include "gui/presenter.h"
+#include "gui/session_view.h"
 #include "gui/recent_files.h"
 #include "gui/spec_figures.h"
 #include "lmscope_version.h"
@@ -40,7 +42,9 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
       tensor_table_(new widgets::FilteredTable(tensor_model_, widgets::TensorTableModel::SortRole)),
       metadata_table_(new widgets::FilteredTable(metadata_model_, widgets::MetadataModel::SortRole)),
       tabs_(new QTabWidget),
-      spec_dock_(new QDockWidget(this)) {
+      spec_dock_(new QDockWidget(this)),
+      session_(nullptr),
+      presenter_(std::make_unique<Presenter>()) {
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
@@ -58,9 +62,12 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     spec_dock_->setObjectName(QStringLiteral("specDock"));  // the name saveState() keys on
     spec_dock_->setWidget(spec_);
     addDockWidget(Qt::LeftDockWidgetArea, spec_dock_);
+    session_ = new SessionView(this);
 
     createActions();
+    createSessionActions();
     createMenus();
+    createSessionMenus();
     createStatusBar();
 
     connect(document_, &ModelDocument::modelChanged, this, &MainWindow::showModel);
@@ -77,19 +84,27 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     restoreSettings();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    session_->shutdown();
+    presenter_->apply(false);
+}
 
 void MainWindow::restoreSettings() {
     QSettings s;
     if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1200, 760);
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    session_->restoreSettings();
+    setPresenterMode(s.value(QStringLiteral("view/presenter"), false).toBool());
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("view/presenter"), presenter_->isOn());
+    session_->saveSettings();
+    session_->shutdown();  // cancels a running step and joins the engine thread
     QMainWindow::closeEvent(e);
 }
 
@@ -133,6 +148,7 @@ void MainWindow::showModel() {
     recent_->add(fi.absoluteFilePath());
     QSettings().setValue(QStringLiteral("lastFolder"), fi.absolutePath());
     statusBar()->showMessage(tr("Loaded %1 in %2 ms").arg(fi.fileName()).arg(m->load_ms), 8000);
+    session_->loadModel(m->path);
     retranslate();  // the spec, status and title texts depend on the model
 }
 
@@ -194,6 +210,7 @@ void MainWindow::retranslate() {
     tabs_->setTabText(tabs_->indexOf(metadata_table_), tr("Metadata"));
     rebuildRecentMenu();
     updateLanguageMenu();
+    retranslateSession();
 
     const std::shared_ptr<const LoadedModel> m = document_->model();
     if (!m) {

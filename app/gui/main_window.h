@@ -8,6 +8,8 @@
 #include <QMainWindow>
 #include <QString>
 
+#include <memory>
+
 class QAction;
 class QActionGroup;
 class QDockWidget;
@@ -27,7 +29,9 @@ namespace lmscope::gui {
 
 class Language;
 class ModelDocument;
+class Presenter;
 class RecentFiles;
+class SessionView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -40,10 +44,15 @@ public:
     widgets::TensorTableModel* tensorModel() const { return tensor_model_; }
     widgets::MetadataModel* metadataModel() const { return metadata_model_; }
     widgets::SpecPanel* specPanel() const { return spec_; }
+    SessionView* session() const { return session_; }
+    QAction* presenterAction() const { return presenter_action_; }
 
 public slots:
     void openFile(const QString& path);
     void openDialog();
+    void openTraceDialog();
+    void saveTraceDialog();
+    void setPresenterMode(bool on);
 
 signals:
     // A file could not be opened; `message` is the loader's error (file, field, reason).
@@ -68,6 +77,12 @@ private:
     void setBusy(bool busy);
     void about();
     void restoreSettings();
+    // The step-through session (main_window_session.cpp).
+    void createSessionActions();
+    void createSessionMenus();
+    void retranslateSession();
+    void showEngineError(const QString& message);
+    void exportChart(const QString& format);
 
     Language* language_;
     ModelDocument* document_;
@@ -80,6 +95,8 @@ private:
     widgets::FilteredTable* metadata_table_;
     QTabWidget* tabs_;
     QDockWidget* spec_dock_;
+    SessionView* session_;
+    std::unique_ptr<Presenter> presenter_;
 
     QMenu* file_menu_ = nullptr;
     QMenu* recent_menu_ = nullptr;
@@ -90,6 +107,12 @@ private:
     QAction* quit_action_ = nullptr;
     QAction* about_action_ = nullptr;
     QActionGroup* language_group_ = nullptr;
+    QMenu* session_menu_ = nullptr;
+    QMenu* export_menu_ = nullptr;
+    QAction* open_trace_action_ = nullptr;
+    QAction* save_trace_action_ = nullptr;
+    QAction* presenter_action_ = nullptr;
+    QList<QAction*> export_actions_;  // png, pdf, csv, json
 
     QLabel* status_name_ = nullptr;
     QLabel* status_arch_ = nullptr;

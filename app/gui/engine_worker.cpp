@@ -1,0 +1,269 @@
+#include "gui/engine_worker.h"
+
+#include "engine/backend.h"
+#include "engine/backend_factory.h"
+#include "engine/kv_cache.h"
+#include "engine/model.h"
+#include "engine/sampler.h"
+#include "engine/session.h"
+#include "tokenizer/tokenizer.h"
+#include "trace/trace_file.h"
+#include "trace_adapter/trace_adapter.h"
+#include "util/error.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <exception>
+
+namespace lmscope::gui {
+
+namespace {
+
+engine::SamplerSettings sampler_settings(const SamplingOptions& s) {
+    engine::SamplerSettings out;
+    out.temperature = float(s.temperature);
+    out.top_k = s.top_k;
+    out.top_p = float(s.top_p);
+    out.min_p = float(s.min_p);
+    out.seed = s.seed;
+    return out;
+}
+
+void register_types() {
+    static const bool once = [] {
+        qRegisterMetaType<EngineOptions>();
+        qRegisterMetaType<SamplingOptions>();
+        qRegisterMetaType<EngineInfo>();
+        qRegisterMetaType<SnapshotPtr>();
+        qRegisterMetaType<ReplayPtr>();
+        return true;
+    }();
+    (void)once;
+}
+
+}  // namespace
+
+EngineWorker::EngineWorker() : sampling_(sampler_settings(SamplingOptions{})) { register_types(); }
+
+EngineWorker::~EngineWorker() { replaceSession(nullptr); }
+
+void EngineWorker::cancel() {
+    std::lock_guard lock(session_mutex_);
+    if (!session_ || !running_) return;
+    cancelled_id_ = run_id_;
+    session_->request_cancel();
+}
+
+template <class F>
+void EngineWorker::cancellable(F&& body) {
+    for (int attempt = 0;; ++attempt) {
+        quint64 id = 0;
+        {
+            std::lock_guard lock(session_mutex_);
+            id = ++run_id_;
+            running_ = true;
+        }
+        bool stale = false;
+        try {
+            body();
+        } catch (const CancelledError&) {
+            std::lock_guard lock(session_mutex_);
+            running_ = false;
+            stale = cancelled_id_ != id;
+            if (!stale || attempt > 0) throw;
+        }
+        if (stale) continue;
+        std::lock_guard lock(session_mutex_);
+        running_ = false;
+        return;
+    }
+}
+
+void EngineWorker::replaceSession(std::unique_ptr<engine::Session> next) {
+    std::unique_ptr<engine::Session> old;
+    {
+        std::lock_guard lock(session_mutex_);
+        old = std::move(session_);
+        session_ = std::move(next);
+    }
+    sent_steps_ = 0;
+    sent_dropped_ = 0;
+}
+
+engine::Session& EngineWorker::session() {
+    if (!session_) throw UsageError(tr("No model is loaded.").toStdString());
+    return *session_;
+}
+
+template <class F>
+void EngineWorker::guarded(const char* what, F&& body) {
+    emit busy(true);
+    try {
+        body();
+    } catch (const CancelledError&) {
+        emit cancelled();
+    } catch (const std::exception& e) {  // lmscope::Error and the standard library's errors
+        emit error(tr("%1 failed: %2").arg(QString::fromLatin1(what), QString::fromStdString(e.what())));
+    }
+    {
+        std::lock_guard lock(session_mutex_);
+        running_ = false;
+    }
+    emit busy(false);
+}
+
+void EngineWorker::load(const QString& path, const EngineOptions& options) {
+    guarded("load", [&] {
+        emit progress(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+        const auto kv = engine::kv_type_from_name(options.kv_type.toStdString());
+        if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
+        auto model = engine::Model::load(path.toStdString());
+        auto tokenizer = tok::load_tokenizer(model->file());
+        engine::BackendOptions bo;
+        bo.n_threads = options.threads;
+        bo.kv_type = *kv;
+        bo.n_ctx = std::min<int32_t>(options.n_ctx, model->spec().n_ctx_train());
+        auto backend = engine::make_backend(options.backend.toStdString(), model, bo);
+        engine::SessionOptions so;
+        so.sampling = sampling_;
+        so.capture.mode = trace::CaptureMode::Full;  // the heatmap and grid show any (layer, head)
+        auto session = std::make_unique<engine::Session>(*backend, *tokenizer, so);
+
+        replaceSession(nullptr);  // the old session refers to the old backend and tokenizer
+        backend_ = std::move(backend);
+        tokenizer_ = std::move(tokenizer);
+        model_ = std::move(model);
+        replaceSession(std::move(session));
+        pieces_.clear();
+        for (int32_t id = 0; id < tokenizer_->vocab_size(); ++id) pieces_.emplace(id, tokenizer_->piece(id));
+
+        EngineInfo info;
+        info.path = path;
+        info.backend = QString::fromStdString(backend_->name());
+        info.kv_type = options.kv_type;
+        info.n_ctx = backend_->n_ctx();
+        info.model = app::model_view(session_->trace());
+        if (info.model.n_layer == 0) {  // no step yet: take the shape from the spec
+            const auto& spec = model_->spec();
+            info.model.n_layer = spec.n_layer();
+            info.model.n_head = spec.n_head();
+            info.model.n_head_kv = spec.n_head_kv();
+            info.model.head_dim = spec.head_dim();
+        }
+        info.model.name = QFileInfo(path).completeBaseName();
+        emit loaded(info);
+    });
+}
+
+void EngineWorker::setSampling(const SamplingOptions& sampling) {
+    guarded("sampling", [&] {
+        const engine::SamplerSettings s = sampler_settings(sampling);
+        engine::validate(s);
+        sampling_ = s;
+        if (session_) session_->set_sampling(s);  // reseeds when the seed changes
+    });
+}
+
+void EngineWorker::prefill(const QString& prompt) {
+    guarded("prefill", [&] {
+        engine::Session& s = session();
+        const std::vector<int32_t> ids = s.tokenizer().encode_ids(prompt.toStdString(), true, false);
+        if (ids.empty()) throw UsageError(tr("The prompt encodes to no tokens.").toStdString());
+        if (!s.tokens().empty()) s.reset();
+        cancellable([&] { s.prefill(ids); });
+        emitSnapshot(EngineSnapshot::Kind::Step);
+    });
+}
+
+void EngineWorker::step() {
+    guarded("step", [&] {
+        engine::Session& s = session();
+        if (!s.pending()) throw UsageError(tr("Nothing to decode yet: prefill a prompt first.").toStdString());
+        cancellable([&] { s.decode(); });
+        emitSnapshot(EngineSnapshot::Kind::Step);
+    });
+}
+
+void EngineWorker::force(qint32 id) {
+    guarded("force", [&] { session().force(id); });
+}
+
+void EngineWorker::rewind(qint32 step) {
+    guarded("rewind", [&] {
+        engine::Session& s = session();
+        cancellable([&] { s.rewind(step); });
+        emitSnapshot(EngineSnapshot::Kind::Rewind);
+    });
+}
+
+void EngineWorker::reset() {
+    guarded("reset", [&] {
+        session().reset();
+        emitSnapshot(EngineSnapshot::Kind::Reset);
+    });
+}
+
+void EngineWorker::saveTrace(const QString& path) {
+    guarded("save trace", [&] {
+        trace::save_trace(session().trace(), path.toStdString());
+        emit traceSaved(path);
+    });
+}
+
+void EngineWorker::openTrace(const QString& path) {
+    guarded("open trace", [&] {
+        emit progress(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+        const trace::SessionTrace t = trace::load_trace(path.toStdString());
+        auto replay = std::make_shared<TraceReplay>();
+        replay->path = path;
+        replay->model = app::model_view(t);
+        replay->steps.reserve(qsizetype(t.size()));
+        for (size_t i = 0; i < t.size(); ++i) replay->steps.push_back(app::step_view(t, int32_t(i)));
+        emit traceOpened(replay);
+    });
+}
+
+void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind) {
+    const engine::Session& s = *session_;
+    const trace::SessionTrace& t = s.trace();
+    auto snap = std::make_shared<EngineSnapshot>();
+    snap->kind = kind;
+    for (qint32 i = sent_steps_; i < qint32(t.size()); ++i) snap->new_steps.push_back(app::step_view(t, i, pieces_));
+    sent_steps_ = qint32(t.size());
+    if (t.dropped_steps() != sent_dropped_) {
+        for (qint32 i = 0; i < qint32(t.size()); ++i)
+            if (t.step(i).attention.planes_dropped) snap->dropped.push_back(i);
+        sent_dropped_ = t.dropped_steps();
+    }
+    snap->head = s.head();
+    const engine::KvStats kv = backend_->kv_stats();
+    snap->kv_tokens = kv.n_tokens;
+    snap->kv_bytes = kv.total_bytes;
+    if (kind == EngineSnapshot::Kind::Step && !snap->new_steps.isEmpty()) {
+        const trace::StepTrace& last = t.step(int32_t(t.size()) - 1);
+        const double ms = last.forward_ms + last.sample_ms;
+        if (ms > 0) snap->tokens_per_s = 1000.0 * double(last.tokens.size()) / ms;
+    }
+    snap->ends_turn = s.pending() && s.ends_turn();
+    emit stepDone(snap);
+}
+
+EngineThread::EngineThread(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
+    thread_.setObjectName(QStringLiteral("lmscope engine"));
+    worker_->moveToThread(&thread_);
+    thread_.start();
+}
+
+EngineThread::~EngineThread() { shutdown(); }
+
+void EngineThread::shutdown() {
+    if (!worker_) return;
+    worker_->cancel();  // a running step stops between layers
+    thread_.quit();     // the slots still queued are dropped with the worker
+    thread_.wait();
+    delete worker_;     // its thread has ended: deleting it here is safe
+    worker_ = nullptr;
+}
+
+}  // namespace lmscope::gui

@@ -1,0 +1,159 @@
+// The engine on its own thread (DESIGN §2): EngineWorker is a QObject moved to a QThread; the
+// UI calls its slots through queued connections and hears back through signals. Every slot
+// catches lmscope errors and turns them into error(QString), so a bad file or setting never
+// takes the window down. What a step produced travels as an immutable snapshot (widget view
+// data already converted on the worker), shared by pointer: the UI never reads the engine.
+//
+// Stop: cancel() is the one method the UI thread calls directly. It asks the running step to
+// stop between layers (Session::request_cancel, thread-safe by contract); the step throws
+// CancelledError, the session stays as it was before that step and cancelled() is emitted.
+#pragma once
+
+#include "engine/sampler.h"
+#include "widgets/trace_view.h"
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <QVector>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace lmscope::engine {
+class Backend;
+class Model;
+class Session;
+}  // namespace lmscope::engine
+namespace lmscope::tok {
+class Tokenizer;
+}
+
+namespace lmscope::gui {
+
+struct EngineOptions {
+    QString backend = QStringLiteral("cpu");
+    int threads = 0;                       // 0: every core
+    QString kv_type = QStringLiteral("f16");
+    int n_ctx = 2048;                      // capped at the model's training context
+};
+
+struct SamplingOptions {
+    double temperature = 0.0;  // greedy by default: a lesson's run is reproducible
+    int top_k = 40;
+    double top_p = 0.95;
+    double min_p = 0.05;
+    quint64 seed = 0;
+};
+
+// What load() reports.
+struct EngineInfo {
+    QString path;
+    QString backend;   // "cpu (avx512, 2 threads)"
+    QString kv_type;
+    int n_ctx = 0;
+    widgets::ModelView model;
+};
+
+// After a step, rewind or reset: the steps the trace gained since the last snapshot and where
+// the session stands now. Immutable once emitted.
+struct EngineSnapshot {
+    enum class Kind { Step, Rewind, Reset };
+    Kind kind = Kind::Step;
+    QVector<widgets::StepView> new_steps;  // indices continue the UI's step list
+    QVector<qint32> dropped;               // steps whose planes the trace's budget released
+    qint32 head = -1;                      // the current step (-1: none)
+    qint32 kv_tokens = 0;
+    quint64 kv_bytes = 0;
+    double tokens_per_s = 0.0;             // of the last step (0: none)
+    bool ends_turn = false;                // the pending token ends the reply
+};
+using SnapshotPtr = std::shared_ptr<const EngineSnapshot>;
+
+// A trace file opened without a model.
+struct TraceReplay {
+    QString path;
+    widgets::ModelView model;
+    QVector<widgets::StepView> steps;
+};
+using ReplayPtr = std::shared_ptr<const TraceReplay>;
+
+class EngineWorker : public QObject {
+    Q_OBJECT
+public:
+    EngineWorker();
+    ~EngineWorker() override;
+
+    // From any thread: stop the running step between layers (no effect when idle).
+    void cancel();
+
+public slots:
+    void load(const QString& path, const lmscope::gui::EngineOptions& options);
+    void setSampling(const lmscope::gui::SamplingOptions& sampling);
+    void prefill(const QString& prompt);
+    void step();
+    void force(qint32 id);
+    void rewind(qint32 step);
+    void reset();
+    void saveTrace(const QString& path);
+    void openTrace(const QString& path);
+
+signals:
+    void loaded(const lmscope::gui::EngineInfo& info);
+    void stepDone(const lmscope::gui::SnapshotPtr& snapshot);
+    void traceSaved(const QString& path);
+    void traceOpened(const lmscope::gui::ReplayPtr& replay);
+    void cancelled();
+    void error(const QString& message);
+    void busy(bool on);
+    void progress(const QString& what);
+
+private:
+    template <class F> void guarded(const char* what, F&& body);
+    // Runs one engine computation that cancel() may stop. A request that arrived as the step
+    // before was finishing (too late to stop it) would cancel this one instead: that stale
+    // request is recognised and the computation run again (the session is as it was).
+    template <class F> void cancellable(F&& body);
+    engine::Session& session();
+    void emitSnapshot(EngineSnapshot::Kind kind);
+    void replaceSession(std::unique_ptr<engine::Session> next);
+
+    std::shared_ptr<const engine::Model> model_;
+    std::unique_ptr<tok::Tokenizer> tokenizer_;
+    std::unique_ptr<engine::Backend> backend_;
+    std::unique_ptr<engine::Session> session_;
+    engine::SamplerSettings sampling_;        // applied to the session now and to the next one
+    std::map<int32_t, std::string> pieces_;  // vocabulary entries by id (tooltips, byte marks)
+    qint32 sent_steps_ = 0;                  // steps already in a snapshot
+    qint32 sent_dropped_ = 0;                // dropped_steps() already reported
+    std::mutex session_mutex_;               // guards the three below against cancel() from the UI
+    bool running_ = false;                   // a computation is running
+    quint64 run_id_ = 0;                     // counts the computations
+    quint64 cancelled_id_ = 0;               // the one the last cancel() was meant for
+};
+
+// Owns the worker's thread. The destructor cancels a running step, quits the thread and waits
+// for it, so closing the window mid-generation is clean.
+class EngineThread : public QObject {
+    Q_OBJECT
+public:
+    explicit EngineThread(QObject* parent = nullptr);
+    ~EngineThread() override;
+    EngineWorker* worker() const { return worker_; }  // nullptr after shutdown()
+    void shutdown();
+
+private:
+    QThread thread_;
+    EngineWorker* worker_;
+};
+
+}  // namespace lmscope::gui
+
+Q_DECLARE_METATYPE(lmscope::gui::EngineOptions)
+Q_DECLARE_METATYPE(lmscope::gui::SamplingOptions)
+Q_DECLARE_METATYPE(lmscope::gui::EngineInfo)
+Q_DECLARE_METATYPE(lmscope::gui::SnapshotPtr)
+Q_DECLARE_METATYPE(lmscope::gui::ReplayPtr)

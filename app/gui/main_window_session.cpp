@@ -1,0 +1,165 @@
+// MainWindow's step-through part: the Session menu, File > Open Trace / Save Trace / Export,
+// View > Presenter Mode, and the engine's error messages.
+#include "gui/main_window.h"
+#include "gui/presenter.h"
+#include "gui/session_view.h"
+#include "widgets/attention_heatmap.h"
+#include "widgets/export.h"
+#include "widgets/kv_chart.h"
+#include "widgets/logits_view.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace lmscope::gui {
+
+void MainWindow::createSessionActions() {
+    open_trace_action_ = new QAction(this);
+    open_trace_action_->setObjectName(QStringLiteral("openTraceAction"));
+    open_trace_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    connect(open_trace_action_, &QAction::triggered, this, &MainWindow::openTraceDialog);
+    save_trace_action_ = new QAction(this);
+    save_trace_action_->setObjectName(QStringLiteral("saveTraceAction"));
+    save_trace_action_->setShortcut(QKeySequence::Save);
+    connect(save_trace_action_, &QAction::triggered, this, &MainWindow::saveTraceDialog);
+    presenter_action_ = new QAction(this);
+    presenter_action_->setObjectName(QStringLiteral("presenterAction"));
+    presenter_action_->setCheckable(true);
+    presenter_action_->setShortcut(QKeySequence(Qt::Key_F11));
+    connect(presenter_action_, &QAction::toggled, this, &MainWindow::setPresenterMode);
+    for (const char* format : {"png", "pdf", "csv", "json"}) {
+        auto* a = new QAction(this);
+        const QString f = QLatin1String(format);
+        a->setObjectName(QStringLiteral("export_%1").arg(f));
+        connect(a, &QAction::triggered, this, [this, f] { exportChart(f); });
+        export_actions_ << a;
+    }
+
+    connect(session_, &SessionView::engineError, this, &MainWindow::showEngineError);
+    connect(session_, &SessionView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+    connect(session_, &SessionView::traceSaved, this, [this](const QString& path) {
+        statusBar()->showMessage(tr("Saved the trace to %1").arg(QDir::toNativeSeparators(path)), 8000);
+    });
+    connect(session_, &SessionView::traceOpened, this, [this](const QString& path) {
+        setWindowTitle(tr("%1 (replay) — lmscope").arg(QFileInfo(path).fileName()));
+        statusBar()->showMessage(tr("Opened the trace %1: press Step (Space) to walk through it").arg(QFileInfo(path).fileName()), 8000);
+    });
+}
+
+void MainWindow::createSessionMenus() {
+    // File: Open Trace and Save Trace after Open Model, Export before Quit.
+    QAction* first_separator = nullptr;
+    for (QAction* a : file_menu_->actions())
+        if (a->isSeparator()) { first_separator = a; break; }
+    file_menu_->insertAction(first_separator, open_trace_action_);
+    file_menu_->insertAction(first_separator, save_trace_action_);
+    export_menu_ = new QMenu(this);
+    export_menu_->addActions(export_actions_);
+    file_menu_->insertMenu(first_separator, export_menu_);
+
+    session_menu_ = new QMenu(this);
+    session_menu_->addActions({session_->stepAction(), session_->playAction(), session_->stopAction(),
+                               session_->resetAction()});
+    menuBar()->insertMenu(help_menu_->menuAction(), session_menu_);
+    addActions(session_menu_->actions());  // shortcuts work while the menu bar is hidden, too
+
+    QAction* language_entry = language_menu_->menuAction();
+    for (QDockWidget* d : session_->docks()) view_menu_->insertAction(language_entry, d->toggleViewAction());
+    view_menu_->insertSeparator(language_entry);
+    view_menu_->insertAction(language_entry, presenter_action_);
+}
+
+void MainWindow::retranslateSession() {
+    session_menu_->setTitle(tr("&Session"));
+    export_menu_->setTitle(tr("&Export Chart"));
+    open_trace_action_->setText(tr("Open &Trace…"));
+    open_trace_action_->setStatusTip(tr("Replay a saved trace without its model"));
+    save_trace_action_->setText(tr("&Save Trace…"));
+    presenter_action_->setText(tr("&Presenter Mode"));
+    presenter_action_->setStatusTip(tr("Larger fonts and high contrast, for a projector"));
+    const QString texts[] = {tr("Chart as PNG…"), tr("Chart as PDF…"), tr("Data as CSV…"), tr("Data as JSON…")};
+    for (int i = 0; i < export_actions_.size(); ++i) export_actions_[i]->setText(texts[i]);
+    session_->retranslate();
+}
+
+void MainWindow::openTraceDialog() {
+    QSettings s;
+    const QString folder = s.value(QStringLiteral("traceFolder"), QDir::homePath()).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), folder,
+                                                      tr("lmscope traces (*.lmtrace *.safetensors);;All files (*)"));
+    if (path.isEmpty()) return;
+    s.setValue(QStringLiteral("traceFolder"), QFileInfo(path).absolutePath());
+    session_->openTrace(path);
+}
+
+void MainWindow::saveTraceDialog() {
+    if (!session_->hasEngine() || session_->isReplay()) {
+        statusBar()->showMessage(tr("There is no live session to save."), 6000);
+        return;
+    }
+    QSettings s;
+    const QString folder = s.value(QStringLiteral("traceFolder"), QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Trace"), folder + QStringLiteral("/session.lmtrace"),
+                                                      tr("lmscope traces (*.lmtrace)"));
+    if (path.isEmpty()) return;
+    s.setValue(QStringLiteral("traceFolder"), QFileInfo(path).absolutePath());
+    session_->saveTrace(path);  // atomic: the trace writer renames a finished temporary file
+}
+
+void MainWindow::setPresenterMode(bool on) {
+    presenter_->apply(on);
+    if (presenter_action_->isChecked() != on) presenter_action_->setChecked(on);
+}
+
+void MainWindow::showEngineError(const QString& message) {
+    statusBar()->showMessage(tr("Engine error"), 8000);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Engine error"), tr("The engine reported an error."),
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("engineErrorBox"));
+    box->setInformativeText(message);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();  // window-modal, non-blocking
+}
+
+void MainWindow::exportChart(const QString& format) {
+    QCustomPlot* plot = nullptr;
+    widgets::ChartTable table;
+    switch (session_->focusedChart()) {
+    case SessionView::Chart::Heatmap:
+        plot = session_->heatmap()->plot();
+        if (format == QLatin1String("csv") || format == QLatin1String("json")) table = session_->heatmap()->table();
+        break;
+    case SessionView::Chart::KvCache:
+        plot = session_->kvChart()->plot();
+        if (format == QLatin1String("csv") || format == QLatin1String("json")) table = session_->kvChart()->table();
+        break;
+    case SessionView::Chart::Logits:
+        plot = session_->logits()->plot();
+        if (format == QLatin1String("csv") || format == QLatin1String("json")) table = session_->logits()->table();
+        break;
+    }
+    QSettings s;
+    const QString folder = s.value(QStringLiteral("exportFolder"), QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), folder + QStringLiteral("/chart.") + format,
+                                                      QStringLiteral("*.%1").arg(format));
+    if (path.isEmpty()) return;
+    s.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
+    QString error;
+    bool ok = false;
+    if (format == QLatin1String("png")) ok = widgets::save_plot_png(plot, path, &error);
+    else if (format == QLatin1String("pdf")) ok = widgets::save_plot_pdf(plot, path, &error);
+    else if (format == QLatin1String("csv")) ok = widgets::save_table_csv(table, path, &error);
+    else ok = widgets::save_table_json(table, path, &error);
+    if (ok) statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 8000);
+    else showEngineError(error);
+}
+
+}  // namespace lmscope::gui

@@ -1,0 +1,145 @@
+#include "gui/sampling_panel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QThread>
+
+namespace lmscope::gui {
+
+namespace {
+QDoubleSpinBox* spin(double lo, double hi, double step, const char* name) {
+    auto* s = new QDoubleSpinBox;
+    s->setRange(lo, hi);
+    s->setSingleStep(step);
+    s->setDecimals(2);
+    s->setObjectName(QLatin1String(name));
+    return s;
+}
+}  // namespace
+
+SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
+    : QWidget(parent), temperature_(spin(0.0, 5.0, 0.1, "temperature")), top_k_(new QSpinBox),
+      top_p_(spin(0.01, 1.0, 0.05, "topP")), min_p_(spin(0.0, 1.0, 0.01, "minP")), seed_(new QSpinBox),
+      kv_type_(new QComboBox), threads_(new QSpinBox), backend_(new QComboBox), form_(new QFormLayout(this)) {
+    setObjectName(QStringLiteral("samplingPanel"));
+    top_k_->setObjectName(QStringLiteral("topK"));
+    top_k_->setRange(0, 1000);
+    seed_->setObjectName(QStringLiteral("seed"));
+    seed_->setRange(0, 1 << 30);
+    kv_type_->setObjectName(QStringLiteral("kvType"));
+    for (const char* t : {"f16", "q8_0", "q4_0"}) kv_type_->addItem(QLatin1String(t));
+    threads_->setObjectName(QStringLiteral("threads"));
+    threads_->setRange(0, 1024);
+    backend_->setObjectName(QStringLiteral("backend"));
+    backend_->addItems(backends);
+    for (QWidget* w : {static_cast<QWidget*>(temperature_), static_cast<QWidget*>(top_k_),
+                       static_cast<QWidget*>(top_p_), static_cast<QWidget*>(min_p_), static_cast<QWidget*>(seed_),
+                       static_cast<QWidget*>(kv_type_), static_cast<QWidget*>(threads_),
+                       static_cast<QWidget*>(backend_)}) {
+        w->setFocusPolicy(Qt::ClickFocus);
+        form_->addRow(new QLabel, w);
+    }
+    setSampling(SamplingOptions{});
+    setEngineOptions(EngineOptions{});
+
+    const auto sampling = [this] { emit samplingChanged(this->sampling()); };
+    connect(temperature_, &QDoubleSpinBox::valueChanged, this, sampling);
+    connect(top_p_, &QDoubleSpinBox::valueChanged, this, sampling);
+    connect(min_p_, &QDoubleSpinBox::valueChanged, this, sampling);
+    connect(top_k_, &QSpinBox::valueChanged, this, sampling);
+    connect(seed_, &QSpinBox::valueChanged, this, sampling);
+    const auto engine = [this] { emit engineOptionsChanged(engineOptions()); };
+    connect(kv_type_, &QComboBox::currentIndexChanged, this, engine);
+    connect(backend_, &QComboBox::currentIndexChanged, this, engine);
+    connect(threads_, &QSpinBox::editingFinished, this, engine);
+    retranslate();
+}
+
+SamplingOptions SamplingPanel::sampling() const {
+    SamplingOptions s;
+    s.temperature = temperature_->value();
+    s.top_k = top_k_->value();
+    s.top_p = top_p_->value();
+    s.min_p = min_p_->value();
+    s.seed = quint64(seed_->value());
+    return s;
+}
+
+EngineOptions SamplingPanel::engineOptions() const {
+    EngineOptions e;
+    e.backend = backend_->currentText();
+    e.threads = threads_->value();
+    e.kv_type = kv_type_->currentText();
+    return e;
+}
+
+void SamplingPanel::setSampling(const SamplingOptions& s) {
+    const QSignalBlocker b1(temperature_), b2(top_k_), b3(top_p_), b4(min_p_), b5(seed_);
+    temperature_->setValue(s.temperature);
+    top_k_->setValue(s.top_k);
+    top_p_->setValue(s.top_p);
+    min_p_->setValue(s.min_p);
+    seed_->setValue(int(s.seed));
+}
+
+void SamplingPanel::setEngineOptions(const EngineOptions& e) {
+    const QSignalBlocker b1(kv_type_), b2(threads_), b3(backend_);
+    if (const int i = backend_->findText(e.backend); i >= 0) backend_->setCurrentIndex(i);
+    if (const int i = kv_type_->findText(e.kv_type); i >= 0) kv_type_->setCurrentIndex(i);
+    threads_->setValue(e.threads);
+}
+
+void SamplingPanel::saveSettings() const {
+    QSettings s;
+    s.beginGroup(QStringLiteral("sampling"));
+    const SamplingOptions o = sampling();
+    s.setValue(QStringLiteral("temperature"), o.temperature);
+    s.setValue(QStringLiteral("topK"), o.top_k);
+    s.setValue(QStringLiteral("topP"), o.top_p);
+    s.setValue(QStringLiteral("minP"), o.min_p);
+    s.setValue(QStringLiteral("seed"), o.seed);
+    const EngineOptions e = engineOptions();
+    s.setValue(QStringLiteral("backend"), e.backend);
+    s.setValue(QStringLiteral("threads"), e.threads);
+    s.setValue(QStringLiteral("kvType"), e.kv_type);
+    s.endGroup();
+}
+
+void SamplingPanel::restoreSettings() {
+    QSettings s;
+    s.beginGroup(QStringLiteral("sampling"));
+    SamplingOptions o;
+    o.temperature = s.value(QStringLiteral("temperature"), o.temperature).toDouble();
+    o.top_k = s.value(QStringLiteral("topK"), o.top_k).toInt();
+    o.top_p = s.value(QStringLiteral("topP"), o.top_p).toDouble();
+    o.min_p = s.value(QStringLiteral("minP"), o.min_p).toDouble();
+    o.seed = s.value(QStringLiteral("seed"), o.seed).toULongLong();
+    EngineOptions e;
+    e.backend = s.value(QStringLiteral("backend"), e.backend).toString();
+    e.threads = s.value(QStringLiteral("threads"), e.threads).toInt();
+    e.kv_type = s.value(QStringLiteral("kvType"), e.kv_type).toString();
+    s.endGroup();
+    setSampling(o);
+    setEngineOptions(e);
+}
+
+void SamplingPanel::retranslate() {
+    const QString labels[] = {tr("Temperature"), tr("Top-k"),   tr("Top-p"),   tr("Min-p"),
+                              tr("Seed"),        tr("KV cache"), tr("Threads"), tr("Backend")};
+    for (int row = 0; row < form_->rowCount(); ++row)
+        if (auto* l = qobject_cast<QLabel*>(form_->itemAt(row, QFormLayout::LabelRole)->widget()))
+            l->setText(labels[row]);
+    temperature_->setToolTip(tr("0 picks the most probable token (greedy)"));
+    top_k_->setToolTip(tr("Keep the k most probable tokens (0 = off)"));
+    top_p_->setToolTip(tr("Keep the smallest set whose probability reaches p (1 = off)"));
+    min_p_->setToolTip(tr("Drop tokens below min-p times the best one (0 = off)"));
+    threads_->setSpecialValueText(tr("all cores"));
+    threads_->setToolTip(tr("CPU threads (applied by reloading the model)"));
+}
+
+}  // namespace lmscope::gui

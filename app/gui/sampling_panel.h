@@ -1,0 +1,48 @@
+// The "Sampling" dock: temperature, top-k, top-p, min-p and seed (applied to the running
+// session at once), and the engine's backend, thread count and KV cache type (applied by
+// reloading the model). Remembered in QSettings.
+#pragma once
+
+#include "gui/engine_worker.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QSpinBox;
+
+namespace lmscope::gui {
+
+class SamplingPanel : public QWidget {
+    Q_OBJECT
+public:
+    // `backends`: the names the engine knows ("cpu" first).
+    explicit SamplingPanel(const QStringList& backends, QWidget* parent = nullptr);
+
+    SamplingOptions sampling() const;
+    EngineOptions engineOptions() const;
+    void setSampling(const SamplingOptions& s);
+    void setEngineOptions(const EngineOptions& e);
+    void saveSettings() const;
+    void restoreSettings();
+    void retranslate();
+
+signals:
+    void samplingChanged(const lmscope::gui::SamplingOptions& s);
+    void engineOptionsChanged(const lmscope::gui::EngineOptions& e);
+
+private:
+    QDoubleSpinBox* temperature_;
+    QSpinBox* top_k_;
+    QDoubleSpinBox* top_p_;
+    QDoubleSpinBox* min_p_;
+    QSpinBox* seed_;
+    QComboBox* kv_type_;
+    QSpinBox* threads_;
+    QComboBox* backend_;
+    QFormLayout* form_;
+};
+
+}  // namespace lmscope::gui

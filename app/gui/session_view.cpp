@@ -1,0 +1,406 @@
+#include "gui/session_view.h"
+
+#include "engine/backend_factory.h"
+#include "gui/sampling_panel.h"
+#include "gui/step_controls.h"
+#include "widgets/attention_grid.h"
+#include "widgets/attention_heatmap.h"
+#include "widgets/format.h"
+#include "widgets/kv_chart.h"
+#include "widgets/logits_view.h"
+#include "widgets/timeline.h"
+#include "widgets/token_strip.h"
+#include "widgets/trace_model.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QEvent>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMainWindow>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+namespace lmscope::gui {
+
+namespace {
+constexpr int kRefreshMs = 30;  // snapshots arriving within this window share one redraw
+
+QStringList backend_list() {
+    QStringList out;
+    for (const std::string& n : engine::backend_names()) out << QString::fromStdString(n);
+    return out;
+}
+}  // namespace
+
+SessionView::SessionView(QMainWindow* window)
+    : QObject(window), engine_(new EngineThread(this)), model_(new widgets::TraceModel(this)) {
+    refresh_.setSingleShot(true);
+    refresh_.setInterval(kRefreshMs);
+    connect(&refresh_, &QTimer::timeout, this, &SessionView::applyPending);
+    play_timer_.setSingleShot(true);
+    connect(&play_timer_, &QTimer::timeout, this, [this] {
+        if (playing_) step();
+    });
+
+    createActions();
+    controls_ = new StepControls(step_, play_, stop_, reset_);
+    createDocks(window);
+    createStatus(window);
+
+    EngineWorker* w = worker();
+    connect(w, &EngineWorker::loaded, this, &SessionView::onLoaded);
+    connect(w, &EngineWorker::stepDone, this, &SessionView::onStepDone);
+    connect(w, &EngineWorker::traceOpened, this, &SessionView::onTraceOpened);
+    connect(w, &EngineWorker::traceSaved, this, &SessionView::traceSaved);
+    connect(w, &EngineWorker::progress, this, &SessionView::statusMessage);
+    connect(w, &EngineWorker::cancelled, this, [this] {
+        onEngineIdle();
+        emit statusMessage(tr("Stopped"));
+    });
+    connect(w, &EngineWorker::error, this, [this](const QString& message) {
+        onEngineIdle();
+        emit engineError(message);
+    });
+    connect(sampling_, &SamplingPanel::samplingChanged, this,
+            [this](const SamplingOptions& s) { post([s](EngineWorker* e) { e->setSampling(s); }); });
+    connect(sampling_, &SamplingPanel::engineOptionsChanged, this, [this] {
+        if (hasEngine()) loadModel(info_.path);
+    });
+    connect(logits_, &widgets::LogitsView::forceToken, this, &SessionView::forceToken);
+    connect(timeline_, &widgets::Timeline::rewindTo, this, &SessionView::rewindTo);
+    updateActions();
+    retranslate();
+}
+
+SessionView::~SessionView() { shutdown(); }
+
+template <class F>
+void SessionView::post(F&& call) {
+    EngineWorker* w = worker();
+    if (!w) return;  // shut down
+    QMetaObject::invokeMethod(w, [w, call = std::forward<F>(call)] { call(w); }, Qt::QueuedConnection);
+}
+
+void SessionView::createActions() {
+    auto make = [this](const char* name, const QKeySequence& key) {
+        auto* a = new QAction(this);
+        a->setObjectName(QLatin1String(name));
+        a->setShortcut(key);
+        a->setShortcutContext(Qt::WindowShortcut);
+        return a;
+    };
+    step_ = make("stepAction", QKeySequence(Qt::Key_Space));
+    // Space types a space in the prompt box; Ctrl+Return steps from there too.
+    step_->setShortcuts({QKeySequence(Qt::Key_Space), QKeySequence(Qt::CTRL | Qt::Key_Return)});
+    play_ = make("playAction", QKeySequence(Qt::Key_P));
+    play_->setCheckable(true);
+    stop_ = make("stopAction", QKeySequence(Qt::Key_Escape));
+    reset_ = make("resetAction", QKeySequence(Qt::CTRL | Qt::Key_R));
+    connect(step_, &QAction::triggered, this, &SessionView::step);
+    connect(play_, &QAction::triggered, this, &SessionView::setPlaying);
+    connect(stop_, &QAction::triggered, this, &SessionView::stop);
+    connect(reset_, &QAction::triggered, this, &SessionView::reset);
+}
+
+void SessionView::createDocks(QMainWindow* window) {
+    strip_ = new widgets::TokenStrip(model_);
+    heatmap_ = new widgets::AttentionHeatmap(model_);
+    grid_ = new widgets::AttentionGrid(model_);
+    kv_ = new widgets::KvChart(model_);
+    logits_ = new widgets::LogitsView(model_);
+    timeline_ = new widgets::Timeline(model_);
+    sampling_ = new SamplingPanel(backend_list());
+    for (QCustomPlot* p : {heatmap_->plot(), kv_->plot(), logits_->plot()}) p->installEventFilter(this);
+
+    auto* top = new QWidget;  // the prompt and the buttons above the token strip
+    auto* layout = new QVBoxLayout(top);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(controls_);
+    layout->addWidget(strip_, 1);
+
+    // Each panel scrolls when its dock is smaller than the panel's minimum, so the window
+    // itself can be small (a laptop beside a projector).
+    auto dock = [&](QWidget* w, const char* name, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(window);
+        d->setObjectName(QLatin1String(name));
+        auto* scroll = new QScrollArea;
+        scroll->setWidget(w);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        d->setWidget(scroll);
+        window->addDockWidget(area, d);
+        docks_ << d;
+        return d;
+    };
+    dock(top, "tokenDock", Qt::TopDockWidgetArea);
+    QDockWidget* heat = dock(heatmap_, "heatmapDock", Qt::RightDockWidgetArea);
+    QDockWidget* grid = dock(grid_, "gridDock", Qt::RightDockWidgetArea);
+    window->tabifyDockWidget(heat, grid);
+    heat->raise();
+    QDockWidget* logits = dock(logits_, "logitsDock", Qt::BottomDockWidgetArea);
+    QDockWidget* kv = dock(kv_, "kvDock", Qt::BottomDockWidgetArea);
+    window->splitDockWidget(logits, kv, Qt::Horizontal);
+    QDockWidget* timeline = dock(timeline_, "timelineDock", Qt::BottomDockWidgetArea);
+    window->splitDockWidget(kv, timeline, Qt::Horizontal);
+    sampling_dock_ = dock(sampling_, "samplingDock", Qt::LeftDockWidgetArea);
+    connect(grid_, &widgets::AttentionGrid::headActivated, heat, &QDockWidget::raise);
+}
+
+void SessionView::createStatus(QMainWindow* window) {
+    for (const char* name : {"statusBackend", "statusTokens", "statusKv", "statusSpeed"}) {
+        auto* l = new QLabel;
+        l->setObjectName(QLatin1String(name));
+        l->setContentsMargins(6, 0, 6, 0);
+        window->statusBar()->addPermanentWidget(l);
+        status_ << l;
+    }
+}
+
+bool SessionView::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::MouseButtonPress || event->type() == QEvent::FocusIn) {
+        if (watched == heatmap_->plot()) focused_ = Chart::Heatmap;
+        else if (watched == kv_->plot()) focused_ = Chart::KvCache;
+        else if (watched == logits_->plot()) focused_ = Chart::Logits;
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+SessionView::Chart SessionView::focusedChart() const { return focused_; }
+
+void SessionView::loadModel(const QString& path) {
+    stop();
+    const EngineOptions options = sampling_->engineOptions();
+    const SamplingOptions sampling = sampling_->sampling();
+    in_flight_ = true;
+    updateActions();
+    post([path, options, sampling](EngineWorker* e) {
+        e->setSampling(sampling);
+        e->load(path, options);
+    });
+}
+
+void SessionView::onLoaded(const EngineInfo& info) {
+    info_ = info;
+    replay_.reset();
+    pending_.clear();
+    last_.reset();
+    engine_head_ = -1;
+    ends_turn_ = false;
+    model_->clear();
+    model_->setModel(info.model);
+    onEngineIdle();
+    emit engineLoaded(info);
+}
+
+void SessionView::step() {
+    if (replay_) return replayStep();
+    if (in_flight_ || !hasEngine()) {
+        if (!hasEngine()) emit statusMessage(tr("Open a model (Ctrl+O) or a trace (Ctrl+Shift+O) first."));
+        return;
+    }
+    if (engine_head_ >= 0 && ends_turn_) {
+        setPlaying(false);
+        emit statusMessage(tr("The reply has ended; Reset to start again."));
+        return;
+    }
+    in_flight_ = true;
+    updateActions();
+    if (engine_head_ < 0) {
+        const QString prompt = controls_->prompt();
+        post([prompt](EngineWorker* e) { e->prefill(prompt); });
+    } else {
+        post([](EngineWorker* e) { e->step(); });
+    }
+}
+
+void SessionView::replayStep() {
+    const qint32 current = model_->currentStep();
+    const QVector<qint32> branch = model_->branchPath();
+    const qsizetype at = branch.indexOf(current);
+    if (at >= 0 && at + 1 < branch.size()) {
+        model_->setCurrentStep(branch[at + 1]);  // walk forward along the shown branch
+    } else if (replay_next_ < replay_->steps.size()) {
+        model_->appendStep(replay_->steps[replay_next_++]);
+    } else {
+        setPlaying(false);
+        emit statusMessage(tr("End of the trace"));
+    }
+    updateStatus();
+    updateActions();
+    emit applied();
+    scheduleNext();
+}
+
+void SessionView::setPlaying(bool on) {
+    playing_ = on && (replay_ || hasEngine());
+    play_->setChecked(playing_);
+    if (!playing_) {
+        play_timer_.stop();
+        return;
+    }
+    if (!in_flight_) step();
+}
+
+void SessionView::scheduleNext() {
+    if (playing_) play_timer_.start(1000 / std::max(1, controls_->speed()));
+}
+
+void SessionView::stop() {
+    setPlaying(false);
+    if (in_flight_ && worker()) worker()->cancel();  // direct: the worker's thread is busy with the step
+}
+
+void SessionView::reset() {
+    stop();
+    if (replay_) {
+        model_->clear();
+        model_->setModel(replay_->model);
+        replay_next_ = 0;
+        updateStatus();
+        return;
+    }
+    if (!hasEngine() || engine_head_ < 0) return;
+    in_flight_ = true;
+    updateActions();
+    post([](EngineWorker* e) { e->reset(); });
+}
+
+void SessionView::forceToken(qint32 id) {
+    if (replay_ || in_flight_ || engine_head_ < 0) return;
+    post([id](EngineWorker* e) { e->force(id); });
+    ends_turn_ = false;
+    step();
+}
+
+void SessionView::rewindTo(qint32 step) {
+    if (replay_) {
+        model_->setCurrentStep(step);
+        updateStatus();
+        return;
+    }
+    if (in_flight_ || !hasEngine()) return;
+    setPlaying(false);
+    in_flight_ = true;
+    updateActions();
+    post([step](EngineWorker* e) { e->rewind(step); });
+}
+
+void SessionView::saveTrace(const QString& path) {
+    if (!hasEngine() || replay_) return;
+    post([path](EngineWorker* e) { e->saveTrace(path); });
+}
+
+void SessionView::openTrace(const QString& path) {
+    stop();
+    post([path](EngineWorker* e) { e->openTrace(path); });
+}
+
+void SessionView::onTraceOpened(const ReplayPtr& replay) {
+    replay_ = replay;
+    replay_next_ = 0;
+    pending_.clear();
+    model_->clear();
+    model_->setModel(replay->model);
+    updateStatus();
+    updateActions();
+    emit traceOpened(replay->path);
+}
+
+void SessionView::onStepDone(const SnapshotPtr& snapshot) {
+    pending_ << snapshot;
+    last_ = snapshot;
+    engine_head_ = snapshot->head;
+    ends_turn_ = snapshot->ends_turn;
+    onEngineIdle();
+    if (!refresh_.isActive()) refresh_.start();
+    if (playing_ && ends_turn_) setPlaying(false);
+    scheduleNext();
+}
+
+void SessionView::onEngineIdle() {
+    in_flight_ = false;
+    updateActions();
+    if (!playing_) play_timer_.stop();
+}
+
+void SessionView::applyPending() {
+    if (replay_) return pending_.clear();
+    for (const SnapshotPtr& s : std::as_const(pending_)) {
+        for (qint32 i : s->dropped) model_->dropPlanes(i);
+        for (const widgets::StepView& v : s->new_steps) model_->appendStep(v);
+        if (s->kind == EngineSnapshot::Kind::Rewind && s->head >= 0) model_->setCurrentStep(s->head);
+    }
+    pending_.clear();
+    updateStatus();
+    emit applied();
+}
+
+void SessionView::updateActions() {
+    const bool usable = replay_ || hasEngine();
+    step_->setEnabled(usable && !in_flight_);
+    play_->setEnabled(usable);
+    stop_->setEnabled(in_flight_ || playing_);
+    reset_->setEnabled(usable && !in_flight_);
+}
+
+void SessionView::updateStatus() {
+    if (replay_) {
+        status_[0]->setText(tr("Replay: %1").arg(QFileInfo(replay_->path).fileName()));
+        const widgets::StepView* s = model_->current();
+        status_[1]->setText(tr("Step %1 of %2").arg(model_->currentStep() + 1).arg(replay_->steps.size()));
+        status_[2]->setText(s ? tr("KV %1").arg(widgets::format_bytes(s->kv.bytes_total)) : QString());
+        status_[3]->clear();
+        return;
+    }
+    status_[0]->setText(info_.backend);
+    const qint32 tokens = last_ ? last_->kv_tokens : 0;
+    status_[1]->setText(tr("%n token(s)", nullptr, tokens));
+    status_[2]->setText(tr("KV %1").arg(widgets::format_bytes(last_ ? last_->kv_bytes : 0)));
+    status_[3]->setText(last_ && last_->tokens_per_s > 0 ? tr("%1 tokens/s").arg(last_->tokens_per_s, 0, 'f', 1)
+                                                         : QString());
+}
+
+void SessionView::retranslate() {
+    step_->setText(tr("Step"));
+    step_->setToolTip(tr("Prefill the prompt, then decode one token per step (Space)"));
+    play_->setText(tr("Play"));
+    play_->setToolTip(tr("Step repeatedly at the chosen speed (P)"));
+    stop_->setText(tr("Stop"));
+    stop_->setToolTip(tr("Stop the running step (Esc)"));
+    reset_->setText(tr("Reset"));
+    reset_->setToolTip(tr("Empty the KV cache and start from the prompt again (Ctrl+R)"));
+    const QString titles[] = {tr("Tokens"), tr("Attention"), tr("Attention Grid"), tr("Logits"),
+                              tr("KV Cache"), tr("Timeline"), tr("Sampling")};
+    for (int i = 0; i < docks_.size(); ++i) docks_[i]->setWindowTitle(titles[i]);
+    controls_->retranslate();
+    sampling_->retranslate();
+    updateStatus();
+}
+
+void SessionView::saveSettings() const {
+    sampling_->saveSettings();
+    QSettings s;
+    s.setValue(QStringLiteral("session/prompt"), controls_->prompt());
+    s.setValue(QStringLiteral("session/speed"), controls_->speed());
+}
+
+void SessionView::restoreSettings() {
+    sampling_->restoreSettings();
+    QSettings s;
+    controls_->setPrompt(s.value(QStringLiteral("session/prompt"), QStringLiteral("The capital of France is")).toString());
+    controls_->setSpeed(s.value(QStringLiteral("session/speed"), 4).toInt());
+}
+
+void SessionView::shutdown() {
+    playing_ = false;
+    play_timer_.stop();
+    refresh_.stop();
+    engine_->shutdown();
+}
+
+}  // namespace lmscope::gui

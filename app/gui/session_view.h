@@ -1,0 +1,148 @@
+// The step-through session in the main window: the engine worker on its thread, the one
+// TraceModel every panel shows, the panels as docks, the loop's actions (Step, Play/Pause,
+// Stop, Reset, Save/Open Trace) and the status bar figures.
+//
+// Live: the first Step tokenizes the prompt and prefills, later Steps decode one token. Play
+// issues the next step only after the previous one is done, at the chosen speed. Snapshots
+// from the worker are applied to the TraceModel by a short single-shot timer, so a burst of
+// steps costs one redraw. Replay: a trace file opened without a model; Step and Play walk
+// through its saved steps.
+#pragma once
+
+#include "gui/engine_worker.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMainWindow;
+
+namespace lmscope::widgets {
+class AttentionGrid;
+class AttentionHeatmap;
+class KvChart;
+class LogitsView;
+class Timeline;
+class TokenStrip;
+class TraceModel;
+}  // namespace lmscope::widgets
+
+namespace lmscope::gui {
+
+class SamplingPanel;
+class StepControls;
+
+class SessionView : public QObject {
+    Q_OBJECT
+public:
+    enum class Chart { Heatmap, KvCache, Logits };
+
+    // Adds the controls, docks and status labels to `window`.
+    explicit SessionView(QMainWindow* window);
+    ~SessionView() override;
+
+    widgets::TraceModel* model() const { return model_; }
+    EngineWorker* worker() const { return engine_->worker(); }
+    StepControls* controls() const { return controls_; }
+    SamplingPanel* samplingPanel() const { return sampling_; }
+    widgets::TokenStrip* tokenStrip() const { return strip_; }
+    widgets::AttentionHeatmap* heatmap() const { return heatmap_; }
+    widgets::AttentionGrid* grid() const { return grid_; }
+    widgets::KvChart* kvChart() const { return kv_; }
+    widgets::LogitsView* logits() const { return logits_; }
+    widgets::Timeline* timeline() const { return timeline_; }
+    const QList<QDockWidget*>& docks() const { return docks_; }
+    const QList<QLabel*>& statusLabels() const { return status_; }
+
+    QAction* stepAction() const { return step_; }
+    QAction* playAction() const { return play_; }
+    QAction* stopAction() const { return stop_; }
+    QAction* resetAction() const { return reset_; }
+
+    bool isPlaying() const { return playing_; }
+    bool inFlight() const { return in_flight_; }
+    bool isReplay() const { return replay_ != nullptr; }
+    bool hasEngine() const { return !info_.path.isEmpty(); }
+    // The chart the user last worked with (for File > Export).
+    Chart focusedChart() const;
+
+    void retranslate();
+    void saveSettings() const;
+    void restoreSettings();
+
+public slots:
+    void loadModel(const QString& path);
+    void step();
+    void setPlaying(bool on);
+    void stop();
+    void reset();
+    void forceToken(qint32 id);
+    void rewindTo(qint32 step);
+    void saveTrace(const QString& path);
+    void openTrace(const QString& path);
+    // Cancels a running step and stops the engine thread (the window is closing).
+    void shutdown();
+
+signals:
+    void engineLoaded(const lmscope::gui::EngineInfo& info);
+    void engineError(const QString& message);
+    void traceSaved(const QString& path);
+    void traceOpened(const QString& path);
+    void applied();  // the TraceModel caught up with the engine (after the coalescing timer)
+    void statusMessage(const QString& text);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;  // notes the chart clicked last
+
+private:
+    template <class F> void post(F&& call);
+    void createActions();
+    void createDocks(QMainWindow* window);
+    void createStatus(QMainWindow* window);
+    void onLoaded(const EngineInfo& info);
+    void onStepDone(const SnapshotPtr& snapshot);
+    void onTraceOpened(const ReplayPtr& replay);
+    void onEngineIdle();
+    void applyPending();
+    void replayStep();
+    void scheduleNext();
+    void updateStatus();
+    void updateActions();
+
+    EngineThread* engine_;
+    widgets::TraceModel* model_;
+    StepControls* controls_ = nullptr;
+    SamplingPanel* sampling_ = nullptr;
+    widgets::TokenStrip* strip_ = nullptr;
+    widgets::AttentionHeatmap* heatmap_ = nullptr;
+    widgets::AttentionGrid* grid_ = nullptr;
+    widgets::KvChart* kv_ = nullptr;
+    widgets::LogitsView* logits_ = nullptr;
+    widgets::Timeline* timeline_ = nullptr;
+    QList<QDockWidget*> docks_;
+    QDockWidget* sampling_dock_ = nullptr;
+    QList<QLabel*> status_;  // backend, tokens, KV bytes, tokens/s
+
+    QAction* step_ = nullptr;
+    QAction* play_ = nullptr;
+    QAction* stop_ = nullptr;
+    QAction* reset_ = nullptr;
+
+    QTimer refresh_;  // coalesces snapshots into one TraceModel update
+    QTimer play_timer_;
+    QVector<SnapshotPtr> pending_;
+    EngineInfo info_;
+    ReplayPtr replay_;
+    qint32 replay_next_ = 0;
+    qint32 engine_head_ = -1;  // the engine's current step; -1: the next Step prefills
+    bool in_flight_ = false;
+    bool playing_ = false;
+    bool ends_turn_ = false;
+    SnapshotPtr last_;
+    Chart focused_ = Chart::Heatmap;
+};
+
+}  // namespace lmscope::gui

@@ -1,0 +1,182 @@
+// The engine worker on its own thread with the fixture model: load, prefill, decode steps
+// with a growing KV cache, a forced token fed by the next step, rewind truncating the cache,
+// cancel from the UI thread leaving a session that continues, and errors arriving as signals.
+#include "common/testing.h"
+#include "gui/engine_worker.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace lmscope;
+using lmscope::gui::EngineThread;
+using lmscope::gui::EngineWorker;
+using lmscope::gui::SnapshotPtr;
+
+namespace {
+
+// Waits until `spy` holds `count` signals (a signal may come before the wait starts: the
+// engine runs on its own thread).
+bool wait_for(QSignalSpy& spy, int count = 1) {
+    while (spy.count() < count)
+        if (!spy.wait(60000)) return spy.count() >= count;
+    return true;
+}
+
+QString fixture(const char* name) {
+    return QString::fromStdString(testing::testdata_file(std::string("models/") + name));
+}
+
+template <class F>
+void post(EngineWorker* w, F call) {
+    QMetaObject::invokeMethod(w, [w, call] { call(w); }, Qt::QueuedConnection);
+}
+
+SnapshotPtr last_snapshot(const QSignalSpy& spy) { return spy.last().at(0).value<SnapshotPtr>(); }
+
+}  // namespace
+
+class TestGuiEngineWorker : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<EngineThread> engine_;
+    EngineWorker* worker() { return engine_->worker(); }
+
+    // Loads the fixture model and prefills `prompt`; returns the prefill snapshot.
+    SnapshotPtr loadAndPrefill(const QString& prompt) {
+        QSignalSpy loaded(worker(), &EngineWorker::loaded);
+        QSignalSpy done(worker(), &EngineWorker::stepDone);
+        const QString path = fixture("fx-gqa.gguf");
+        post(worker(), [path](EngineWorker* w) { w->load(path, gui::EngineOptions{}); });
+        if (!wait_for(loaded)) return nullptr;
+        post(worker(), [prompt](EngineWorker* w) { w->prefill(prompt); });
+        if (!wait_for(done)) return nullptr;
+        return last_snapshot(done);
+    }
+
+    SnapshotPtr stepOnce() {
+        QSignalSpy done(worker(), &EngineWorker::stepDone);
+        post(worker(), [](EngineWorker* w) { w->step(); });
+        if (!wait_for(done)) return nullptr;
+        return last_snapshot(done);
+    }
+
+private slots:
+    void init() {
+        const std::string model = testing::testdata_file("models/fx-gqa.gguf");
+        LMSCOPE_REQUIRE_FILE(model, "the fixture model");
+        engine_ = std::make_unique<EngineThread>();
+    }
+    void cleanup() { engine_.reset(); }
+
+    void prefillThenSteps() {
+        QSignalSpy errors(worker(), &EngineWorker::error);
+        const SnapshotPtr first = loadAndPrefill(QStringLiteral("Hello world, the"));
+        QVERIFY(first);
+        QCOMPARE(first->new_steps.size(), 1);
+        const widgets::StepView& prefill = first->new_steps.front();
+        QCOMPARE(prefill.phase, widgets::StepPhase::Prefill);
+        QVERIFY(prefill.tokens.size() > 1);
+        QCOMPARE(first->kv_tokens, qint32(prefill.tokens.size()));
+        QVERIFY(first->kv_bytes > 0);
+        QCOMPARE(first->head, 0);
+
+        qint32 tokens = first->kv_tokens;
+        quint64 bytes = first->kv_bytes;
+        qint32 chosen = prefill.logits.chosen;
+        for (int i = 1; i <= 3; ++i) {
+            const SnapshotPtr s = stepOnce();
+            QVERIFY(s);
+            QCOMPARE(s->new_steps.size(), 1);
+            QCOMPARE(s->new_steps.front().index, i);
+            QCOMPARE(s->new_steps.front().phase, widgets::StepPhase::Decode);
+            QCOMPARE(s->new_steps.front().parent, i - 1);
+            QCOMPARE(s->kv_tokens, tokens + 1);
+            QVERIFY(s->kv_bytes > bytes);
+            // The token fed is the one the step before chose.
+            QCOMPARE(s->new_steps.front().tokens.front().id, chosen);
+            chosen = s->new_steps.front().logits.chosen;
+            tokens = s->kv_tokens;
+            bytes = s->kv_bytes;
+        }
+        QCOMPARE(errors.count(), 0);
+    }
+
+    void forcedTokenIsFed() {
+        const SnapshotPtr first = loadAndPrefill(QStringLiteral("Once upon a time"));
+        QVERIFY(first);
+        const auto& before = first->new_steps.front().logits.before();
+        QVERIFY(before.size() >= 2);
+        const qint32 other = before[1].id;  // the runner-up, not the greedy choice
+        QVERIFY(other != first->new_steps.front().logits.chosen);
+        post(worker(), [other](EngineWorker* w) { w->force(other); });
+        const SnapshotPtr s = stepOnce();
+        QVERIFY(s);
+        QCOMPARE(s->new_steps.front().tokens.front().id, other);
+        QCOMPARE(s->new_steps.front().tokens.front().origin, widgets::TokenOrigin::Forced);
+    }
+
+    void rewindTruncates() {
+        const SnapshotPtr first = loadAndPrefill(QStringLiteral("One two three"));
+        QVERIFY(first);
+        for (int i = 0; i < 3; ++i) QVERIFY(stepOnce());
+        QSignalSpy done(worker(), &EngineWorker::stepDone);
+        post(worker(), [](EngineWorker* w) { w->rewind(1); });
+        QVERIFY(wait_for(done));
+        const SnapshotPtr r = last_snapshot(done);
+        QCOMPARE(r->kind, gui::EngineSnapshot::Kind::Rewind);
+        QCOMPARE(r->head, 1);
+        QCOMPARE(r->kv_tokens, first->kv_tokens + 1);
+        QVERIFY(r->new_steps.isEmpty());
+        // The next step branches from step 1.
+        const SnapshotPtr b = stepOnce();
+        QVERIFY(b);
+        QCOMPARE(b->new_steps.front().index, 4);
+        QCOMPARE(b->new_steps.front().parent, 1);
+        QCOMPARE(b->kv_tokens, first->kv_tokens + 2);
+    }
+
+    // Cancel requests from the UI thread while steps are queued: every step either completes
+    // or is cancelled, and the cache holds exactly the prompt plus the completed steps.
+    void cancelLeavesAUsableSession() {
+        const SnapshotPtr first = loadAndPrefill(QStringLiteral("Counting: one, two"));
+        QVERIFY(first);
+        QSignalSpy done(worker(), &EngineWorker::stepDone);
+        QSignalSpy cancelled(worker(), &EngineWorker::cancelled);
+        QSignalSpy errors(worker(), &EngineWorker::error);
+        constexpr int kQueued = 12;
+        for (int i = 0; i < kQueued; ++i) post(worker(), [](EngineWorker* w) { w->step(); });
+        for (int i = 0; i < 2000 && done.count() + cancelled.count() < kQueued; ++i) {
+            worker()->cancel();
+            QTest::qWait(1);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(done.count() + cancelled.count(), kQueued, 60000);
+        QCOMPARE(errors.count(), 0);
+        const qint32 completed = qint32(done.count());
+        if (completed > 0) QCOMPARE(last_snapshot(done)->kv_tokens, first->kv_tokens + completed);
+        const SnapshotPtr after = stepOnce();  // the session continues
+        QVERIFY(after);
+        QCOMPARE(after->kv_tokens, first->kv_tokens + completed + 1);
+        qInfo("%d of %d queued steps completed, %d cancelled", completed, kQueued, int(cancelled.count()));
+    }
+
+    void errorsBecomeSignals() {
+        QSignalSpy errors(worker(), &EngineWorker::error);
+        post(worker(), [](EngineWorker* w) { w->step(); });  // no model yet
+        QVERIFY(wait_for(errors, 1));
+        const QString missing = QStringLiteral("/nonexistent/model.gguf");
+        post(worker(), [missing](EngineWorker* w) { w->load(missing, gui::EngineOptions{}); });
+        QVERIFY(wait_for(errors, 2));
+        QVERIFY2(errors.last().at(0).toString().contains(missing), qPrintable(errors.last().at(0).toString()));
+        gui::EngineOptions bad;
+        bad.kv_type = QStringLiteral("f7");
+        const QString path = fixture("fx-gqa.gguf");
+        post(worker(), [path, bad](EngineWorker* w) { w->load(path, bad); });
+        QVERIFY(wait_for(errors, 3));
+        QVERIFY(errors.last().at(0).toString().contains(QStringLiteral("f7")));
+        // Still alive: a good load and prefill work.
+        QVERIFY(loadAndPrefill(QStringLiteral("Still here")));
+    }
+};
+
+QTEST_MAIN(TestGuiEngineWorker)
+#include "test_gui_engine_worker.moc"

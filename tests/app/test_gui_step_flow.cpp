@@ -1,0 +1,194 @@
+// The step-through window with the fixture model on the offscreen platform: Space prefills
+// and then decodes (the token strip, timeline and model follow), Play and Stop, a logits
+// click forces a token, a timeline click rewinds, a saved trace replays in a window without
+// any model, and closing the window while playing is clean.
+#include "common/testing.h"
+#include "gui/language.h"
+#include "gui/main_window.h"
+#include "gui/session_view.h"
+#include "gui/step_controls.h"
+#include "widgets/logits_view.h"
+#include "widgets/timeline.h"
+#include "widgets/token_strip.h"
+#include "widgets/trace_model.h"
+
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+using namespace lmscope;
+using lmscope::gui::MainWindow;
+using lmscope::gui::SessionView;
+
+namespace {
+
+// Waits until `spy` holds `count` signals (a signal may come before the wait starts: the
+// engine runs on its own thread).
+bool wait_for(QSignalSpy& spy, int count = 1) {
+    while (spy.count() < count)
+        if (!spy.wait(60000)) return spy.count() >= count;
+    return true;
+}
+
+QString fixture_model() { return QString::fromStdString(testing::testdata_file("models/fx-gqa.gguf")); }
+
+// A shown window with the fixture model loaded into the engine and `prompt` typed.
+std::unique_ptr<MainWindow> open_window(gui::Language* language, const QString& prompt) {
+    auto w = std::make_unique<MainWindow>(language);
+    w->show();
+    if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
+    QSignalSpy loaded(w->session(), &SessionView::engineLoaded);
+    w->openFile(fixture_model());
+    if (!wait_for(loaded)) return nullptr;
+    w->session()->controls()->setPrompt(prompt);
+    return w;
+}
+
+// Presses `key` on the token strip (focus outside the prompt editor) and waits until the
+// step has reached the panels.
+bool press_and_wait(MainWindow& w, Qt::Key key) {
+    QSignalSpy applied(w.session(), &SessionView::applied);
+    QTest::keyClick(w.session()->tokenStrip(), key);
+    return wait_for(applied);  // a replay step applies at once, a live one later
+}
+
+}  // namespace
+
+class TestGuiStepFlow : public QObject {
+    Q_OBJECT
+    gui::Language language_;
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("lmscope-tests"));
+        QApplication::setApplicationName(QStringLiteral("test_gui_step_flow"));
+        QSettings().clear();
+    }
+    void init() {
+        const std::string model = testing::testdata_file("models/fx-gqa.gguf");
+        LMSCOPE_REQUIRE_FILE(model, "the fixture model");
+    }
+
+    void spaceStepsThroughThePanels() {
+        auto w = open_window(&language_, QStringLiteral("Hello world"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QCOMPARE(s->model()->stepCount(), 0);
+        QVERIFY(press_and_wait(*w, Qt::Key_Space));  // prefill
+        QCOMPARE(s->model()->stepCount(), 1);
+        const qint32 prompt_tokens = s->model()->sequenceLength();
+        QVERIFY(prompt_tokens > 1);
+        QCOMPARE(s->tokenStrip()->chipCount(), prompt_tokens);
+        QVERIFY(!s->timeline()->stepRect(0).isEmpty());
+        QVERIFY(press_and_wait(*w, Qt::Key_Space));  // one decode
+        QCOMPARE(s->model()->stepCount(), 2);
+        QCOMPARE(s->tokenStrip()->chipCount(), prompt_tokens + 1);
+        QVERIFY(!s->timeline()->stepRect(1).isEmpty());
+        QCOMPARE(s->model()->current()->tokens.front().id, s->model()->step(0)->logits.chosen);
+        QVERIFY(s->model()->current()->kv.bytes_total > s->model()->step(0)->kv.bytes_total);
+    }
+
+    void playThenStop() {
+        auto w = open_window(&language_, QStringLiteral("A B C D"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        s->controls()->setSpeed(20);
+        QTest::keyClick(s->tokenStrip(), Qt::Key_P);
+        QVERIFY(s->isPlaying());
+        QTRY_VERIFY_WITH_TIMEOUT(s->model()->stepCount() >= 4, 60000);
+        QTest::keyClick(s->tokenStrip(), Qt::Key_Escape);
+        QVERIFY(!s->isPlaying());
+        QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+        QTest::qWait(100);  // a late snapshot reaches the model
+        const qint32 steps = s->model()->stepCount();
+        QVERIFY(press_and_wait(*w, Qt::Key_Space));  // the session continues
+        QCOMPARE(s->model()->stepCount(), steps + 1);
+        QCOMPARE(s->model()->current()->parent, steps - 1);
+    }
+
+    void logitsClickForcesAToken() {
+        auto w = open_window(&language_, QStringLiteral("Once upon"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QVERIFY(press_and_wait(*w, Qt::Key_Space));
+        const auto& before = s->model()->current()->logits.before();
+        QVERIFY(before.size() >= 2);
+        QSignalSpy forced(s->logits(), &widgets::LogitsView::forceToken);
+        QSignalSpy applied(s, &SessionView::applied);
+        QTest::mouseClick(s->logits()->plot(), Qt::LeftButton, {}, s->logits()->rowCenter(1).toPoint());
+        QCOMPARE(forced.count(), 1);
+        const qint32 id = forced.first().at(0).toInt();
+        QVERIFY(wait_for(applied));
+        QCOMPARE(s->model()->stepCount(), 2);
+        QCOMPARE(s->model()->current()->tokens.front().id, id);
+        QCOMPARE(s->model()->current()->tokens.front().origin, widgets::TokenOrigin::Forced);
+    }
+
+    void timelineClickRewinds() {
+        auto w = open_window(&language_, QStringLiteral("Red green blue"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        for (int i = 0; i < 4; ++i) QVERIFY(press_and_wait(*w, Qt::Key_Space));
+        QCOMPARE(s->model()->stepCount(), 4);
+        const QRect r = s->timeline()->stepRect(1);
+        QVERIFY(!r.isEmpty());
+        QSignalSpy applied(s, &SessionView::applied);
+        QTest::mouseClick(s->timeline()->canvas(), Qt::LeftButton, {}, r.center());
+        QVERIFY(wait_for(applied));
+        QCOMPARE(s->model()->currentStep(), 1);
+        QVERIFY(press_and_wait(*w, Qt::Key_Space));  // a branch from step 1
+        QCOMPARE(s->model()->stepCount(), 5);
+        QCOMPARE(s->model()->current()->parent, 1);
+        QCOMPARE(s->model()->leaves().size(), 2);
+    }
+
+    void saveThenReplayWithoutModel() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("session.lmtrace"));
+        QVector<qint32> fed;  // the first token each step fed
+        {
+            auto w = open_window(&language_, QStringLiteral("The sky is"));
+            QVERIFY(w);
+            for (int i = 0; i < 3; ++i) QVERIFY(press_and_wait(*w, Qt::Key_Space));
+            for (const widgets::StepView& v : w->session()->model()->steps()) fed << v.tokens.front().id;
+            QSignalSpy saved(w->session(), &SessionView::traceSaved);
+            w->session()->saveTrace(path);
+            QVERIFY(wait_for(saved));
+            QVERIFY(QFileInfo::exists(path));
+        }
+        MainWindow replay(&language_);  // no model opened
+        replay.show();
+        QVERIFY(QTest::qWaitForWindowActive(&replay));
+        SessionView* s = replay.session();
+        QVERIFY(!s->hasEngine());
+        QSignalSpy opened(s, &SessionView::traceOpened);
+        s->openTrace(path);
+        QVERIFY(wait_for(opened));
+        QVERIFY(s->isReplay());
+        for (int i = 0; i < 3; ++i) QVERIFY(press_and_wait(replay, Qt::Key_Space));
+        QCOMPARE(s->model()->stepCount(), fed.size());
+        for (qint32 i = 0; i < s->model()->stepCount(); ++i) QCOMPARE(s->model()->step(i)->tokens.front().id, fed[i]);
+        QVERIFY(press_and_wait(replay, Qt::Key_Space));  // past the end: stays
+        QCOMPARE(s->model()->stepCount(), fed.size());
+    }
+
+    void closingWhilePlayingIsClean() {
+        auto w = open_window(&language_, QStringLiteral("Keep going"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        s->controls()->setSpeed(20);
+        s->setPlaying(true);
+        QTRY_VERIFY_WITH_TIMEOUT(s->model()->stepCount() >= 2, 60000);
+        QVERIFY(w->close());
+        QVERIFY(!s->worker());  // the engine thread has ended
+        w.reset();
+    }
+};
+
+QTEST_MAIN(TestGuiStepFlow)
+#include "test_gui_step_flow.moc"
