@@ -96,15 +96,19 @@ engine::Session& EngineWorker::session() {
     return *session_;
 }
 
+void EngineWorker::fail(const QString& what, const char* reason) {
+    emit error(tr("%1 failed: %2").arg(what, QString::fromUtf8(reason)));
+}
+
 template <class F>
-void EngineWorker::guarded(const char* what, F&& body) {
+void EngineWorker::guarded(const QString& what, F&& body) {
     emit busy(true);
     try {
         body();
     } catch (const CancelledError&) {
         emit cancelled();
     } catch (const std::exception& e) {  // lmscope::Error and the standard library's errors
-        emit error(tr("%1 failed: %2").arg(QString::fromLatin1(what), QString::fromStdString(e.what())));
+        fail(what, e.what());
     }
     {
         std::lock_guard lock(session_mutex_);
@@ -114,7 +118,7 @@ void EngineWorker::guarded(const char* what, F&& body) {
 }
 
 void EngineWorker::load(const QString& path, const EngineOptions& options) {
-    guarded("load", [&] {
+    guarded(tr("Loading the model"), [&] {
         emit progress(tr("Loading %1…").arg(QFileInfo(path).fileName()));
         const auto kv = engine::kv_type_from_name(options.kv_type.toStdString());
         if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
@@ -157,7 +161,7 @@ void EngineWorker::load(const QString& path, const EngineOptions& options) {
 }
 
 void EngineWorker::setSampling(const SamplingOptions& sampling) {
-    guarded("sampling", [&] {
+    guarded(tr("Sampling settings"), [&] {
         const engine::SamplerSettings s = sampler_settings(sampling);
         engine::validate(s);
         sampling_ = s;
@@ -166,7 +170,7 @@ void EngineWorker::setSampling(const SamplingOptions& sampling) {
 }
 
 void EngineWorker::prefill(const QString& prompt) {
-    guarded("prefill", [&] {
+    guarded(tr("Prefill"), [&] {
         engine::Session& s = session();
         const std::vector<int32_t> ids = s.tokenizer().encode_ids(prompt.toStdString(), true, false);
         if (ids.empty()) throw UsageError(tr("The prompt encodes to no tokens.").toStdString());
@@ -177,7 +181,7 @@ void EngineWorker::prefill(const QString& prompt) {
 }
 
 void EngineWorker::step() {
-    guarded("step", [&] {
+    guarded(tr("Step"), [&] {
         engine::Session& s = session();
         if (!s.pending()) throw UsageError(tr("Nothing to decode yet: prefill a prompt first.").toStdString());
         cancellable([&] { s.decode(); });
@@ -186,11 +190,11 @@ void EngineWorker::step() {
 }
 
 void EngineWorker::force(qint32 id) {
-    guarded("force", [&] { session().force(id); });
+    guarded(tr("Forcing a token"), [&] { session().force(id); });
 }
 
 void EngineWorker::rewind(qint32 step) {
-    guarded("rewind", [&] {
+    guarded(tr("Rewind"), [&] {
         engine::Session& s = session();
         cancellable([&] { s.rewind(step); });
         emitSnapshot(EngineSnapshot::Kind::Rewind);
@@ -198,21 +202,21 @@ void EngineWorker::rewind(qint32 step) {
 }
 
 void EngineWorker::reset() {
-    guarded("reset", [&] {
+    guarded(tr("Reset"), [&] {
         session().reset();
         emitSnapshot(EngineSnapshot::Kind::Reset);
     });
 }
 
 void EngineWorker::saveTrace(const QString& path) {
-    guarded("save trace", [&] {
+    guarded(tr("Saving the trace"), [&] {
         trace::save_trace(session().trace(), path.toStdString());
         emit traceSaved(path);
     });
 }
 
 void EngineWorker::openTrace(const QString& path) {
-    guarded("open trace", [&] {
+    guarded(tr("Opening the trace"), [&] {
         emit progress(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         const trace::SessionTrace t = trace::load_trace(path.toStdString());
         auto replay = std::make_shared<TraceReplay>();

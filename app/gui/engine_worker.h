@@ -112,7 +112,8 @@ signals:
     void progress(const QString& what);
 
 private:
-    template <class F> void guarded(const char* what, F&& body);
+    template <class F> void guarded(const QString& what, F&& body);
+    void fail(const QString& what, const char* reason);
     // Runs one engine computation that cancel() may stop. A request that arrived as the step
     // before was finishing (too late to stop it) would cancel this one instead: that stale
     // request is recognised and the computation run again (the session is as it was).

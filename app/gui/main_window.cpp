@@ -28,6 +28,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 
 namespace lmscope::gui {
 
@@ -56,6 +57,7 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     tabs_->setDocumentMode(true);
     tabs_->addTab(tensor_table_, QString());
     tabs_->addTab(metadata_table_, QString());
+    tabs_->setMinimumSize(160, 120);  // the step-through docks may take most of the window
     setCentralWidget(tabs_);
 
     spec_->setObjectName(QStringLiteral("specPanel"));
@@ -93,7 +95,8 @@ void MainWindow::restoreSettings() {
     QSettings s;
     if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1200, 760);
-    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreState(s.value(QStringLiteral("window/state")).toByteArray()))  // first start
+        QTimer::singleShot(0, session_, &SessionView::defaultLayout);  // once the window has its size
     session_->restoreSettings();
     setPresenterMode(s.value(QStringLiteral("view/presenter"), false).toBool());
 }

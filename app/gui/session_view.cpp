@@ -38,7 +38,7 @@ QStringList backend_list() {
 }  // namespace
 
 SessionView::SessionView(QMainWindow* window)
-    : QObject(window), engine_(new EngineThread(this)), model_(new widgets::TraceModel(this)) {
+    : QObject(window), window_(window), engine_(new EngineThread(this)), model_(new widgets::TraceModel(this)) {
     refresh_.setSingleShot(true);
     refresh_.setInterval(kRefreshMs);
     connect(&refresh_, &QTimer::timeout, this, &SessionView::applyPending);
@@ -159,6 +159,15 @@ void SessionView::createStatus(QMainWindow* window) {
         window->statusBar()->addPermanentWidget(l);
         status_ << l;
     }
+}
+
+void SessionView::defaultLayout() {
+    const QSize size = window_->size();
+    // docks_: tokens, heatmap, grid, logits, kv, timeline, sampling
+    window_->resizeDocks({docks_[0], docks_[3]}, {size.height() * 26 / 100, size.height() * 34 / 100}, Qt::Vertical);
+    window_->resizeDocks({docks_[1]}, {size.width() * 55 / 100}, Qt::Horizontal);
+    window_->resizeDocks({docks_[3], docks_[4], docks_[5]},
+                         {size.width() * 36 / 100, size.width() * 34 / 100, size.width() * 30 / 100}, Qt::Horizontal);
 }
 
 bool SessionView::eventFilter(QObject* watched, QEvent* event) {

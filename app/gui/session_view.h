@@ -70,6 +70,8 @@ public:
     Chart focusedChart() const;
 
     void retranslate();
+    // Dock sizes for a first start: the attention heatmap wide, the charts tall enough to read.
+    void defaultLayout();
     void saveSettings() const;
     void restoreSettings();
 
@@ -112,6 +114,7 @@ private:
     void updateStatus();
     void updateActions();
 
+    QMainWindow* window_;
     EngineThread* engine_;
     widgets::TraceModel* model_;
     StepControls* controls_ = nullptr;

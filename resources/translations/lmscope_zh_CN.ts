@@ -21,6 +21,69 @@
     </message>
 </context>
 <context>
+    <name>lmscope::gui::EngineWorker</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>The prompt encodes to no tokens.</source>
+        <translation>提示词编码后没有任何词元。</translation>
+    </message>
+    <message>
+        <source>Nothing to decode yet: prefill a prompt first.</source>
+        <translation>还没有可解码的内容：请先预填充提示词。</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>Loading the model</source>
+        <translation>加载模型</translation>
+    </message>
+    <message>
+        <source>Sampling settings</source>
+        <translation>采样设置</translation>
+    </message>
+    <message>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Forcing a token</source>
+        <translation>强制指定词元</translation>
+    </message>
+    <message>
+        <source>Rewind</source>
+        <translation>回退</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Saving the trace</source>
+        <translation>保存跟踪</translation>
+    </message>
+    <message>
+        <source>Opening the trace</source>
+        <translation>打开跟踪</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::MainWindow</name>
     <message>
         <source>Loading %1…</source>
@@ -125,6 +188,258 @@
     <message>
         <source>System Default</source>
         <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Saved the trace to %1</source>
+        <translation>跟踪已保存到 %1</translation>
+    </message>
+    <message>
+        <source>%1 (replay) — lmscope</source>
+        <translation>%1（回放）— lmscope</translation>
+    </message>
+    <message>
+        <source>Opened the trace %1: press Step (Space) to walk through it</source>
+        <translation>已打开跟踪 %1：按“单步”（空格键）逐步查看</translation>
+    </message>
+    <message>
+        <source>&amp;Session</source>
+        <translation>会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Export Chart</source>
+        <translation>导出图表(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Trace…</source>
+        <translation>打开跟踪(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Replay a saved trace without its model</source>
+        <translation>不加载模型，回放已保存的跟踪</translation>
+    </message>
+    <message>
+        <source>&amp;Save Trace…</source>
+        <translation>保存跟踪(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter Mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Larger fonts and high contrast, for a projector</source>
+        <translation>更大的字体和高对比度，适合投影仪</translation>
+    </message>
+    <message>
+        <source>Chart as PNG…</source>
+        <translation>图表另存为 PNG…</translation>
+    </message>
+    <message>
+        <source>Chart as PDF…</source>
+        <translation>图表另存为 PDF…</translation>
+    </message>
+    <message>
+        <source>Data as CSV…</source>
+        <translation>数据另存为 CSV…</translation>
+    </message>
+    <message>
+        <source>Data as JSON…</source>
+        <translation>数据另存为 JSON…</translation>
+    </message>
+    <message>
+        <source>Open Trace</source>
+        <translation>打开跟踪</translation>
+    </message>
+    <message>
+        <source>lmscope traces (*.lmtrace *.safetensors);;All files (*)</source>
+        <translation>lmscope 跟踪文件 (*.lmtrace *.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>There is no live session to save.</source>
+        <translation>没有可保存的实时会话。</translation>
+    </message>
+    <message>
+        <source>Save Trace</source>
+        <translation>保存跟踪</translation>
+    </message>
+    <message>
+        <source>lmscope traces (*.lmtrace)</source>
+        <translation>lmscope 跟踪文件 (*.lmtrace)</translation>
+    </message>
+    <message>
+        <source>Engine error</source>
+        <translation>引擎错误</translation>
+    </message>
+    <message>
+        <source>The engine reported an error.</source>
+        <translation>引擎报告了一个错误。</translation>
+    </message>
+    <message>
+        <source>Export Chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::SamplingPanel</name>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Min-p</source>
+        <translation>Min-p</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <source>0 picks the most probable token (greedy)</source>
+        <translation>0 表示总是选择概率最高的词元（贪心）</translation>
+    </message>
+    <message>
+        <source>Keep the k most probable tokens (0 = off)</source>
+        <translation>保留概率最高的 k 个词元（0 = 关闭）</translation>
+    </message>
+    <message>
+        <source>Keep the smallest set whose probability reaches p (1 = off)</source>
+        <translation>保留累计概率达到 p 的最小集合（1 = 关闭）</translation>
+    </message>
+    <message>
+        <source>Drop tokens below min-p times the best one (0 = off)</source>
+        <translation>丢弃概率低于最高概率 min-p 倍的词元（0 = 关闭）</translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation>全部核心</translation>
+    </message>
+    <message>
+        <source>CPU threads (applied by reloading the model)</source>
+        <translation>CPU 线程数（重新加载模型后生效）</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::SessionView</name>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Open a model (Ctrl+O) or a trace (Ctrl+Shift+O) first.</source>
+        <translation>请先打开模型（Ctrl+O）或跟踪文件（Ctrl+Shift+O）。</translation>
+    </message>
+    <message>
+        <source>The reply has ended; Reset to start again.</source>
+        <translation>回复已结束；请重置后重新开始。</translation>
+    </message>
+    <message>
+        <source>End of the trace</source>
+        <translation>跟踪已到末尾</translation>
+    </message>
+    <message>
+        <source>Replay: %1</source>
+        <translation>回放：%1</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>KV %1</source>
+        <translation>KV %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n 个词元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 词元/秒</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Prefill the prompt, then decode one token per step (Space)</source>
+        <translation>先预填充提示词，之后每步解码一个词元（空格键）</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Step repeatedly at the chosen speed (P)</source>
+        <translation>按所选速度连续单步（P）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the running step (Esc)</source>
+        <translation>停止正在运行的步骤（Esc）</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Empty the KV cache and start from the prompt again (Ctrl+R)</source>
+        <translation>清空 KV 缓存，从提示词重新开始（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Attention Grid</source>
+        <translation>注意力网格</translation>
+    </message>
+    <message>
+        <source>Logits</source>
+        <translation>Logits</translation>
+    </message>
+    <message>
+        <source>KV Cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>采样</translation>
     </message>
 </context>
 <context>
@@ -287,6 +602,27 @@
     </message>
 </context>
 <context>
+    <name>lmscope::gui::StepControls</name>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Type a prompt, then press Step (Space) with the focus outside this box.</source>
+        <translation>输入提示词，然后在此框外按“单步”（空格键）；在框内可按 Ctrl+Enter。</translation>
+    </message>
+    <message>
+        <source>Play speed</source>
+        <translation>播放速度</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)/s</source>
+        <translation>
+            <numerusform>每秒 %n 步</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lmscope::widgets::AttentionGrid</name>
     <message>
         <source>L%1</source>
@@ -383,6 +719,14 @@
         <source>Attention, layer %1, head %2</source>
         <translation>注意力，第 %1 层，头 %2</translation>
     </message>
+    <message>
+        <source>Log colours</source>
+        <translation>对数配色</translation>
+    </message>
+    <message>
+        <source>Colour weights on a logarithmic scale, so small weights show too</source>
+        <translation>按对数刻度为权重着色，小权重也能看清</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::widgets::FilteredTable</name>
@@ -393,6 +737,136 @@
     <message>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::KvChart</name>
+    <message>
+        <source>tokens in the cache</source>
+        <translation>缓存中的词元数</translation>
+    </message>
+    <message>
+        <source>bytes held</source>
+        <translation>占用字节</translation>
+    </message>
+    <message>
+        <source>formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>formula: 2 (K and V) × layers × KV heads × head dim × tokens × bytes per value</source>
+        <translation>公式：2（K 和 V）× 层数 × KV 头数 × 头维度 × 词元数 × 每个值的字节数</translation>
+    </message>
+    <message>
+        <source>measured, all layers</source>
+        <translation>实测，所有层</translation>
+    </message>
+    <message>
+        <source>prefill step</source>
+        <translation>预填充步</translation>
+    </message>
+    <message>
+        <source>decode step</source>
+        <translation>解码步</translation>
+    </message>
+    <message>
+        <source>measured, layer %1</source>
+        <translation>实测，第 %1 层</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>KV cache: %1 holding %2 tokens (%3)</source>
+        <translation>KV 缓存：%1，容纳 %2 个词元（%3）</translation>
+    </message>
+    <message>
+        <source>KV cache bytes per step</source>
+        <translation>每步的 KV 缓存字节数</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::LogitsView</name>
+    <message>
+        <source>raw</source>
+        <translation>原始</translation>
+    </message>
+    <message>
+        <source>repetition penalty</source>
+        <translation>重复惩罚</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>top-k</source>
+        <translation>top-k</translation>
+    </message>
+    <message>
+        <source>top-p</source>
+        <translation>top-p</translation>
+    </message>
+    <message>
+        <source>min-p</source>
+        <translation>min-p</translation>
+    </message>
+    <message>
+        <source>greedy</source>
+        <translation>贪心</translation>
+    </message>
+    <message>
+        <source>sampled</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>forced</source>
+        <translation>强制</translation>
+    </message>
+    <message>
+        <source>prompt</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>before the filters</source>
+        <translation>过滤前</translation>
+    </message>
+    <message>
+        <source>after the filters</source>
+        <translation>过滤后</translation>
+    </message>
+    <message>
+        <source>%1 · logit %2 · filtered out</source>
+        <translation>%1 · logit %2 · 已被过滤</translation>
+    </message>
+    <message>
+        <source>%1 → %2 · logit %3</source>
+        <translation>%1 → %2 · logit %3</translation>
+    </message>
+    <message>
+        <source>No distribution yet: run a step</source>
+        <translation>尚无分布：请先运行一步</translation>
+    </message>
+    <message>
+        <source>after the filters (none)</source>
+        <translation>过滤后（无）</translation>
+    </message>
+    <message>
+        <source>after %1 (%2 tokens left)</source>
+        <translation>%1 之后（剩余 %2 个词元）</translation>
+    </message>
+    <message>
+        <source>Next token &lt;b&gt;&apos;%1&apos;&lt;/b&gt; (%2), p = %3 → %4 · entropy %5 nats</source>
+        <translation>下一个词元 &lt;b&gt;“%1”&lt;/b&gt;（%2），p = %3 → %4 · 熵 %5 奈特</translation>
+    </message>
+    <message>
+        <source>Next-token candidates</source>
+        <translation>下一个词元的候选</translation>
     </message>
 </context>
 <context>
@@ -438,6 +912,51 @@
     </message>
 </context>
 <context>
+    <name>lmscope::widgets::Timeline</name>
+    <message>
+        <source>No steps yet</source>
+        <translation>尚无步骤</translation>
+    </message>
+    <message>
+        <source>prefill
+%1 tokens</source>
+        <translation>预填充
+%1 个词元</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 · positions %3–%4&lt;br&gt;forward %5 ms · sampling %6 ms&lt;br&gt;click to rewind here</source>
+        <translation>第 %1 步 · %2 · 位置 %3–%4&lt;br&gt;前向 %5 毫秒 · 采样 %6 毫秒&lt;br&gt;点击回退到此处</translation>
+    </message>
+    <message>
+        <source>Branch</source>
+        <translation>分支</translation>
+    </message>
+    <message>
+        <source>%1: … &apos;%2&apos; (%3 steps)</source>
+        <translation>%1：…“%2”（%3 步）</translation>
+    </message>
+    <message>
+        <source>prefill %1 ms for %2 tokens (%3 ms/token)</source>
+        <translation>预填充 %1 毫秒，共 %2 个词元（%3 毫秒/词元）</translation>
+    </message>
+    <message>
+        <source>decode %1 ms/token over %2 steps</source>
+        <translation>解码 %1 毫秒/词元，共 %2 步</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::widgets::TokenStrip</name>
     <message>
         <source>prompt</source>
@@ -454,12 +973,6 @@
     <message>
         <source>forced by you</source>
         <translation>由你强制指定</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n token(s): %1 prompt, %2 generated</source>
-        <translation>
-            <numerusform>%n 个词元：提示 %1 个，生成 %2 个</numerusform>
-        </translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;id %2 · position %3&lt;br&gt;piece %4&lt;br&gt;bytes %5–%6 · %7</source>
@@ -480,6 +993,10 @@
     <message>
         <source>byte</source>
         <translation>字节</translation>
+    </message>
+    <message>
+        <source>Tokens: %1 (%2 prompt, %3 generated)</source>
+        <translation>词元：%1（提示 %2 个，生成 %3 个）</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,7 @@
 #include "widgets/token_strip.h"
 #include "widgets/trace_model.h"
 
+#include <QAction>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -175,6 +176,36 @@ private slots:
         for (qint32 i = 0; i < s->model()->stepCount(); ++i) QCOMPARE(s->model()->step(i)->tokens.front().id, fed[i]);
         QVERIFY(press_and_wait(replay, Qt::Key_Space));  // past the end: stays
         QCOMPARE(s->model()->stepCount(), fed.size());
+    }
+
+    // The step-through controls switch to Chinese with the rest of the window.
+    void controlsSwitchToChinese() {
+        MainWindow w(&language_);
+        SessionView* s = w.session();
+        QCOMPARE(s->stepAction()->text(), QStringLiteral("Step"));
+        QVERIFY(language_.apply(QStringLiteral("zh_CN")));
+        QTRY_COMPARE(s->stepAction()->text(), QStringLiteral("单步"));
+        QCOMPARE(s->playAction()->text(), QStringLiteral("播放"));
+        QCOMPARE(w.presenterAction()->text(), QStringLiteral("演示模式(&P)"));
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        QTRY_COMPARE(s->stepAction()->text(), QStringLiteral("Step"));
+    }
+
+    // Presenter mode enlarges the application font and is remembered.
+    void presenterModeIsRemembered() {
+        const qreal normal = QApplication::font().pointSizeF();
+        {
+            MainWindow w(&language_);
+            w.presenterAction()->trigger();
+            QVERIFY(QApplication::font().pointSizeF() > normal);
+            w.close();
+        }
+        QCOMPARE(QApplication::font().pointSizeF(), normal);  // restored with the window
+        MainWindow again(&language_);
+        QVERIFY(again.presenterAction()->isChecked());
+        QVERIFY(QApplication::font().pointSizeF() > normal);
+        again.presenterAction()->trigger();
+        QCOMPARE(QApplication::font().pointSizeF(), normal);
     }
 
     void closingWhilePlayingIsClean() {
