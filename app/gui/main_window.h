@@ -53,6 +53,9 @@ public slots:
     void openTraceDialog();
     void saveTraceDialog();
     void setPresenterMode(bool on);
+    // Writes the chart the user last clicked (attention heatmap, KV cache or logits) to `path`:
+    // .png or .pdf the picture, .csv or .json its numbers. Atomic; false and *error on failure.
+    bool exportFocusedChart(const QString& path, QString* error = nullptr);
 
 signals:
     // A file could not be opened; `message` is the loader's error (file, field, reason).
@@ -82,7 +85,7 @@ private:
     void createSessionMenus();
     void retranslateSession();
     void showEngineError(const QString& message);
-    void exportChart(const QString& format);
+    void exportChartDialog(const QString& format);
 
     Language* language_;
     ModelDocument* document_;

@@ -39,7 +39,7 @@ void MainWindow::createSessionActions() {
         auto* a = new QAction(this);
         const QString f = QLatin1String(format);
         a->setObjectName(QStringLiteral("export_%1").arg(f));
-        connect(a, &QAction::triggered, this, [this, f] { exportChart(f); });
+        connect(a, &QAction::triggered, this, [this, f] { exportChartDialog(f); });
         export_actions_ << a;
     }
 
@@ -129,23 +129,7 @@ void MainWindow::showEngineError(const QString& message) {
     box->open();  // window-modal, non-blocking
 }
 
-void MainWindow::exportChart(const QString& format) {
-    QCustomPlot* plot = nullptr;
-    widgets::ChartTable table;
-    switch (session_->focusedChart()) {
-    case SessionView::Chart::Heatmap:
-        plot = session_->heatmap()->plot();
-        if (format == QLatin1String("csv") || format == QLatin1String("json")) table = session_->heatmap()->table();
-        break;
-    case SessionView::Chart::KvCache:
-        plot = session_->kvChart()->plot();
-        if (format == QLatin1String("csv") || format == QLatin1String("json")) table = session_->kvChart()->table();
-        break;
-    case SessionView::Chart::Logits:
-        plot = session_->logits()->plot();
-        if (format == QLatin1String("csv") || format == QLatin1String("json")) table = session_->logits()->table();
-        break;
-    }
+void MainWindow::exportChartDialog(const QString& format) {
     QSettings s;
     const QString folder = s.value(QStringLiteral("exportFolder"), QDir::homePath()).toString();
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), folder + QStringLiteral("/chart.") + format,
@@ -153,13 +137,34 @@ void MainWindow::exportChart(const QString& format) {
     if (path.isEmpty()) return;
     s.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
     QString error;
-    bool ok = false;
-    if (format == QLatin1String("png")) ok = widgets::save_plot_png(plot, path, &error);
-    else if (format == QLatin1String("pdf")) ok = widgets::save_plot_pdf(plot, path, &error);
-    else if (format == QLatin1String("csv")) ok = widgets::save_table_csv(table, path, &error);
-    else ok = widgets::save_table_json(table, path, &error);
-    if (ok) statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 8000);
+    if (exportFocusedChart(path, &error)) statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 8000);
     else showEngineError(error);
+}
+
+bool MainWindow::exportFocusedChart(const QString& path, QString* error) {
+    QCustomPlot* plot = nullptr;
+    widgets::ChartTable table;
+    switch (session_->focusedChart()) {
+    case SessionView::Chart::Heatmap:
+        plot = session_->heatmap()->plot();
+        table = session_->heatmap()->table();
+        break;
+    case SessionView::Chart::KvCache:
+        plot = session_->kvChart()->plot();
+        table = session_->kvChart()->table();
+        break;
+    case SessionView::Chart::Logits:
+        plot = session_->logits()->plot();
+        table = session_->logits()->table();
+        break;
+    }
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) return widgets::save_plot_png(plot, path, error);
+    if (suffix == QLatin1String("pdf")) return widgets::save_plot_pdf(plot, path, error);
+    if (suffix == QLatin1String("csv")) return widgets::save_table_csv(table, path, error);
+    if (suffix == QLatin1String("json")) return widgets::save_table_json(table, path, error);
+    if (error) *error = tr("%1: unknown export format (use .png, .pdf, .csv or .json)").arg(path);
+    return false;
 }
 
 }  // namespace lmscope::gui

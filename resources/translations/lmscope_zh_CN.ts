@@ -281,6 +281,10 @@
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
+    <message>
+        <source>%1: unknown export format (use .png, .pdf, .csv or .json)</source>
+        <translation>%1：未知的导出格式（请使用 .png、.pdf、.csv 或 .json）</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::SamplingPanel</name>

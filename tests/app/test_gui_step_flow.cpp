@@ -7,6 +7,7 @@
 #include "gui/main_window.h"
 #include "gui/session_view.h"
 #include "gui/step_controls.h"
+#include "widgets/kv_chart.h"
 #include "widgets/logits_view.h"
 #include "widgets/timeline.h"
 #include "widgets/token_strip.h"
@@ -176,6 +177,29 @@ private slots:
         for (qint32 i = 0; i < s->model()->stepCount(); ++i) QCOMPARE(s->model()->step(i)->tokens.front().id, fed[i]);
         QVERIFY(press_and_wait(replay, Qt::Key_Space));  // past the end: stays
         QCOMPARE(s->model()->stepCount(), fed.size());
+    }
+
+    // File > Export writes the chart clicked last: the KV chart's numbers, one row per step.
+    void exportsTheFocusedChart() {
+        auto w = open_window(&language_, QStringLiteral("Export me"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        for (int i = 0; i < 3; ++i) QVERIFY(press_and_wait(*w, Qt::Key_Space));
+        QTest::mouseClick(s->kvChart()->plot(), Qt::LeftButton, {}, QPoint(10, 10));
+        QCOMPARE(s->focusedChart(), SessionView::Chart::KvCache);
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("kv.csv"));
+        QString error;
+        QVERIFY2(w->exportFocusedChart(csv, &error), qPrintable(error));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 3);  // header, then one row per step
+        const QString png = dir.filePath(QStringLiteral("kv.png"));
+        QVERIFY2(w->exportFocusedChart(png, &error), qPrintable(error));
+        QVERIFY(QFileInfo(png).size() > 0);
+        QVERIFY(!w->exportFocusedChart(dir.filePath(QStringLiteral("kv.bmp")), &error));
+        QVERIFY(error.contains(QStringLiteral("kv.bmp")));
     }
 
     // The step-through controls switch to Chinese with the rest of the window.
