@@ -110,7 +110,8 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("bad id text") << QStringList{"--ids", "1,x,3"} << 2 << "'x' is not a token id";
         QTest::newRow("id past vocab") << QStringList{"--ids", "1,5000"} << 2 << "outside the vocabulary";
-        QTest::newRow("cuda") << QStringList{"--ids", "1,2", "--backend", "cuda"} << 1 << "cuda backend not available";
+        QTest::newRow("cuda") << QStringList{"--ids", "1,2", "--backend", "cuda"} << 1
+                                << "cuda backend not available|no CUDA device";
     }
     void errors() {
         QFETCH(QStringList, args);
@@ -120,8 +121,11 @@ private slots:
         LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
         QTemporaryDir dir;
         const Run r = run_cli(QStringList{"dump", QString::fromStdString(gguf), "--logits", dir.filePath("l.f32")} + args);
+        if (args.contains("cuda") && r.code == 0)
+            QSKIP("a CUDA device is present: the no-device error cannot be seen here");
         QCOMPARE(r.code, code);
-        QVERIFY2(QString(r.err).contains(message), r.err.constData());
+        // Builds without CUDA and CUDA builds on a machine without a device word it differently.
+        QVERIFY2(QString(r.err).contains(QRegularExpression(message)), r.err.constData());
         QVERIFY(!QFile::exists(dir.filePath("l.f32")));
     }
 
