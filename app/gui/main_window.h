@@ -64,6 +64,7 @@ signals:
 protected:
     void changeEvent(QEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -100,6 +101,7 @@ private:
     QDockWidget* spec_dock_;
     SessionView* session_;
     std::unique_ptr<Presenter> presenter_;
+    bool shown_ = false;
 
     QMenu* file_menu_ = nullptr;
     QMenu* recent_menu_ = nullptr;

@@ -7,6 +7,7 @@
 #include "widgets/export.h"
 #include "widgets/kv_chart.h"
 #include "widgets/logits_view.h"
+#include "widgets/token_strip.h"
 
 #include <QAction>
 #include <QDir>
@@ -75,6 +76,13 @@ void MainWindow::createSessionMenus() {
     for (QDockWidget* d : session_->docks()) view_menu_->insertAction(language_entry, d->toggleViewAction());
     view_menu_->insertSeparator(language_entry);
     view_menu_->insertAction(language_entry, presenter_action_);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (shown_) return;
+    shown_ = true;
+    session_->tokenStrip()->setFocus();  // Space steps from the start
 }
 
 void MainWindow::retranslateSession() {

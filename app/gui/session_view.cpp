@@ -116,6 +116,9 @@ void SessionView::createDocks(QMainWindow* window) {
     timeline_ = new widgets::Timeline(model_);
     sampling_ = new SamplingPanel(backend_list());
     for (QCustomPlot* p : {heatmap_->plot(), kv_->plot(), logits_->plot()}) p->installEventFilter(this);
+    // The strip takes the keyboard focus when clicked (and at start, see MainWindow::showEvent),
+    // so Space steps instead of typing into the prompt box.
+    strip_->setFocusPolicy(Qt::StrongFocus);
 
     auto* top = new QWidget;  // the prompt and the buttons above the token strip
     auto* layout = new QVBoxLayout(top);

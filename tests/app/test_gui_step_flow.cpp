@@ -80,6 +80,8 @@ private slots:
         QVERIFY(w);
         SessionView* s = w->session();
         QCOMPARE(s->model()->stepCount(), 0);
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        QCOMPARE(QApplication::focusWidget(), s->tokenStrip());  // Space steps from the start
         QVERIFY(press_and_wait(*w, Qt::Key_Space));  // prefill
         QCOMPARE(s->model()->stepCount(), 1);
         const qint32 prompt_tokens = s->model()->sequenceLength();
