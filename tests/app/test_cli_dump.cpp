@@ -16,27 +16,6 @@
 
 using namespace lmscope::testing;
 
-namespace {
-
-struct Run {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run run_cli(const QStringList& args) {
-    QProcess p;
-    p.start(QString::fromStdString(cli_path()), args);
-    Run r;
-    if (!p.waitForFinished(300000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-}  // namespace
-
 class TestCliDump : public QObject {
     Q_OBJECT
 
@@ -70,7 +49,7 @@ private slots:
 
         QTemporaryDir dir;
         const QString logits = dir.filePath("logits.f32"), attn = dir.filePath("attn.f32");
-        const Run r = run_cli({"dump", QString::fromStdString(gguf), "--ids", ids.join(','), "--logits", logits,
+        const CliRun r = run_cli({"dump", QString::fromStdString(gguf), "--ids", ids.join(','), "--logits", logits,
                                "--attention", attn, "--threads", "2"});
         QVERIFY2(r.code == 0, r.err.constData());
         const auto got_logits = read_f32_file(logits.toStdString());
@@ -92,7 +71,7 @@ private slots:
     void bench_json_fields() {
         const std::string gguf = testdata_file("models/fx-gqa-Q4_1.gguf");
         LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
-        const Run r = run_cli({"bench", QString::fromStdString(gguf), "-p", "16", "-n", "8", "-r", "1",
+        const CliRun r = run_cli({"bench", QString::fromStdString(gguf), "-p", "16", "-n", "8", "-r", "1",
                                "--capture", "full", "--json"});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
@@ -120,7 +99,7 @@ private slots:
         const std::string gguf = testdata_file("models/fx-gqa.gguf");
         LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
         QTemporaryDir dir;
-        const Run r = run_cli(QStringList{"dump", QString::fromStdString(gguf), "--logits", dir.filePath("l.f32")} + args);
+        const CliRun r = run_cli(QStringList{"dump", QString::fromStdString(gguf), "--logits", dir.filePath("l.f32")} + args);
         if (args.contains("cuda") && r.code == 0)
             QSKIP("a CUDA device is present: the no-device error cannot be seen here");
         QCOMPARE(r.code, code);
@@ -131,7 +110,7 @@ private slots:
 
     void missing_model_is_a_runtime_error() {
         QTemporaryDir dir;
-        const Run r = run_cli({"dump", dir.filePath("absent.gguf"), "--ids", "1", "--logits", dir.filePath("l.f32")});
+        const CliRun r = run_cli({"dump", dir.filePath("absent.gguf"), "--ids", "1", "--logits", dir.filePath("l.f32")});
         QCOMPARE(r.code, 1);
         QVERIFY(r.err.startsWith("lmscope-cli: error: "));
     }

@@ -11,27 +11,10 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+using lmscope::testing::CliRun;
+using lmscope::testing::run_cli;
+
 using namespace lmscope;
-
-namespace {
-
-struct Run {
-    int exit_code = -1;
-    QByteArray out, err;
-};
-
-Run run_cli(const QStringList& args) {
-    QProcess p;
-    p.start(QString::fromStdString(testing::cli_path()), args);
-    Run r;
-    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit) return r;
-    r.exit_code = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-}  // namespace
 
 class TestCliInfo : public QObject {
     Q_OBJECT
@@ -66,8 +49,8 @@ private slots:
         QFETCH(bool, has_output);
         const std::string path = testing::testdata_file("models/" + file.toStdString());
         LMSCOPE_REQUIRE_FILE(path, "the fixture models");
-        const Run r = run_cli({"info", QString::fromStdString(path), "--json"});
-        QVERIFY2(r.exit_code == 0, r.err.constData());
+        const CliRun r = run_cli({"info", QString::fromStdString(path), "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
         QJsonParseError perr;
         const QJsonDocument doc = QJsonDocument::fromJson(r.out, &perr);
         QVERIFY2(perr.error == QJsonParseError::NoError, qPrintable(perr.errorString()));
@@ -113,8 +96,8 @@ private slots:
     void readable_summary() {
         const std::string path = testing::testdata_file("models/fx-gqa.gguf");
         LMSCOPE_REQUIRE_FILE(path, "models/fx-gqa.gguf");
-        const Run r = run_cli({"info", QString::fromStdString(path)});
-        QCOMPARE(r.exit_code, 0);
+        const CliRun r = run_cli({"info", QString::fromStdString(path)});
+        QCOMPARE(r.code, 0);
         const QString out = QString::fromUtf8(r.out);
         QVERIFY2(out.contains("layers        3\n"), qPrintable(out));
         QVERIFY2(out.contains("8 query, 2 KV (GQA, 4 query heads per KV head)"), qPrintable(out));
@@ -156,8 +139,8 @@ private slots:
         if (kind == "missing") args = {"info", dir.filePath("absent.gguf")};
         if (kind == "no-arg") args = {"info"};
         if (kind == "bad-option") args = {"info", path, "--bogus"};
-        const Run r = run_cli(args);
-        QCOMPARE(r.exit_code, exit_code);
+        const CliRun r = run_cli(args);
+        QCOMPARE(r.code, exit_code);
         QVERIFY(r.out.isEmpty());
         const QString err = QString::fromUtf8(r.err);
         QVERIFY2(err.startsWith("lmscope-cli: error: "), qPrintable(err));

@@ -8,27 +8,13 @@
 #include <QProcess>
 #include <QtTest>
 
+using lmscope::testing::CliRun;
+using lmscope::testing::run_cli;
+
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run run_cli(const QStringList& args) {
-    QProcess p;
-    p.start(QString::fromStdString(lmscope::testing::cli_path()), args);
-    Run r;
-    if (!p.waitForFinished(60000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
 QJsonObject run_json(const QStringList& args) {
-    const Run r = run_cli(args + QStringList{"--json"});
+    const CliRun r = run_cli(args + QStringList{"--json"});
     if (r.code != 0) qWarning() << "exit" << r.code << r.err;
     return QJsonDocument::fromJson(r.out).object();
 }
@@ -52,7 +38,7 @@ private slots:
         QCOMPARE(j["attention"].toString(), QString("GQA"));
         // The preset's own context is 128K, so --ctx can be left out.
         QCOMPARE(run_json({"kv", "--preset", "llama-3.1-70b"})["bytes"].toInteger(), 42949672960ll);
-        const Run text = run_cli({"kv", "--preset", "llama-3.1-70b", "--ctx", "131072"});
+        const CliRun text = run_cli({"kv", "--preset", "llama-3.1-70b", "--ctx", "131072"});
         QCOMPARE(text.code, 0);
         QVERIFY2(text.out.contains("42,949,672,960 bytes"), text.out.constData());
         QVERIFY2(text.out.contains("42.95 GB = 40.00 GiB"), text.out.constData());
@@ -78,7 +64,7 @@ private slots:
     }
 
     void list_presets() {
-        const Run r = run_cli({"kv", "--list-presets", "--json"});
+        const CliRun r = run_cli({"kv", "--list-presets", "--json"});
         QCOMPARE(r.code, 0);
         const QJsonArray list = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(list.size(), 15);
@@ -131,7 +117,7 @@ private slots:
     void usage_errors_exit_2() {
         QFETCH(QStringList, args);
         QFETCH(QString, mentions);
-        const Run r = run_cli(args);
+        const CliRun r = run_cli(args);
         QCOMPARE(r.code, 2);
         QVERIFY(r.out.isEmpty());
         const QString err = QString::fromUtf8(r.err).trimmed();
@@ -140,7 +126,7 @@ private slots:
     }
 
     void missing_model_is_a_runtime_error() {
-        const Run r = run_cli({"kv", "--model", "/nonexistent/model.gguf"});
+        const CliRun r = run_cli({"kv", "--model", "/nonexistent/model.gguf"});
         QCOMPARE(r.code, 1);
         QVERIFY(r.err.contains("/nonexistent/model.gguf"));
     }

@@ -14,26 +14,13 @@
 
 #include <algorithm>
 
+using lmscope::testing::CliRun;
+using lmscope::testing::run_cli;
+
 using namespace lmscope;
 using nlohmann::json;
 
 namespace {
-
-struct Result {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Result cli(const QStringList& args, const QByteArray& input = {}) {
-    QProcess p;
-    p.start(QString::fromStdString(testing::cli_path()), args);
-    if (!p.waitForStarted()) return {};
-    p.write(input);
-    p.closeWriteChannel();
-    p.waitForFinished(600000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 std::vector<json> json_lines(const QByteArray& out) {
     std::vector<json> lines;
@@ -76,7 +63,7 @@ void TestCliRun::init() {
 void TestCliRun::seeded_run_repeats() {
     const QStringList args = {"run", fx_, "--prompt", "The quick brown fox", "-n", "10", "--temp", "0.9",
                               "--top-k", "50", "--seed", "1234", "--jsonl", "--threads", "2"};
-    const Result a = cli(args), b = cli(args);
+    const CliRun a = run_cli(args), b = run_cli(args);
     QCOMPARE(a.code, 0);
     QCOMPARE(b.code, 0);
     const std::vector<json> sa = json_lines(a.out), sb = json_lines(b.out);
@@ -89,7 +76,7 @@ void TestCliRun::seeded_run_repeats() {
 }
 
 void TestCliRun::greedy_run_matches_engine_argmax() {
-    const Result r = cli({"run", fx_, "--prompt", "The quick brown fox", "-n", "8", "--temp", "0", "--jsonl"});
+    const CliRun r = run_cli({"run", fx_, "--prompt", "The quick brown fox", "-n", "8", "--temp", "0", "--jsonl"});
     QCOMPARE(r.code, 0);
     const std::vector<json> steps = json_lines(r.out);
     QCOMPARE(steps.size(), size_t(8));
@@ -112,7 +99,7 @@ void TestCliRun::greedy_run_matches_engine_argmax() {
 void TestCliRun::trace_round_trips_through_replay() {
     QTemporaryDir dir;
     const QString path = dir.filePath("run.trace");
-    const Result r = cli({"run", fx_, "--prompt", "Hello world", "-n", "6", "--seed", "3", "--jsonl",
+    const CliRun r = run_cli({"run", fx_, "--prompt", "Hello world", "-n", "6", "--seed", "3", "--jsonl",
                           "--capture", "full", "--kv-type", "q8_0", "--trace", path});
     QCOMPARE(r.code, 0);
     const trace::SessionTrace t = trace::load_trace(path.toStdString());
@@ -120,17 +107,17 @@ void TestCliRun::trace_round_trips_through_replay() {
     QCOMPARE(t.model.file, std::string("fx-gqa.gguf"));
     QCOMPARE(trace::kv_dtype_name(t.step(0).kv.dtype), std::string_view("q8_0"));
     QVERIFY(!t.step(5).attention.planes.empty());
-    const Result replay = cli({"replay", path, "--json"});
+    const CliRun replay = run_cli({"replay", path, "--json"});
     QCOMPARE(replay.code, 0);
     QCOMPARE(replay.out, r.out);  // byte for byte what the run printed
-    const Result text = cli({"replay", path});
+    const CliRun text = run_cli({"replay", path});
     QCOMPARE(text.code, 0);
     QCOMPARE(text.out.count("\n#"), 6);
     QVERIFY(text.out.contains("fx-gqa.gguf"));
 }
 
 void TestCliRun::text_mode_streams_text() {
-    const Result r = cli({"run", fx_, "--prompt", "Hello", "-n", "5", "--temp", "0"});
+    const CliRun r = run_cli({"run", fx_, "--prompt", "Hello", "-n", "5", "--temp", "0"});
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.endsWith('\n'));
     QVERIFY(r.err.isEmpty());
@@ -139,7 +126,7 @@ void TestCliRun::text_mode_streams_text() {
 void TestCliRun::chat_reads_turns_from_stdin() {
     QTemporaryDir dir;
     const QString path = dir.filePath("chat.trace");
-    const Result r = cli({"run", fx_, "--chat", "-n", "4", "--temp", "0", "--jsonl", "--trace", path},
+    const CliRun r = run_cli({"run", fx_, "--chat", "-n", "4", "--temp", "0", "--jsonl", "--trace", path},
                          "Hello there\nAnd then?\n");
     QCOMPARE(r.code, 0);
     std::vector<json> prefills;
@@ -150,7 +137,7 @@ void TestCliRun::chat_reads_turns_from_stdin() {
     QCOMPARE(prefills[1]["turn"].get<int>(), 2);
     QCOMPARE(prefills[0]["reused"].get<int>(), 0);
     QVERIFY(prefills[1]["reused"].get<int>() >= int(prefills[0]["fed"].size()));  // turn 1 stays cached
-    const Result off = cli({"run", fx_, "--chat", "-n", "4", "--temp", "0", "--jsonl", "--no-prefix-reuse"},
+    const CliRun off = run_cli({"run", fx_, "--chat", "-n", "4", "--temp", "0", "--jsonl", "--no-prefix-reuse"},
                            "Hello there\nAnd then?\n");
     QCOMPARE(off.code, 0);
     std::vector<json> off_prefills;
@@ -160,7 +147,7 @@ void TestCliRun::chat_reads_turns_from_stdin() {
     QCOMPARE(off_prefills[1]["reused"].get<int>(), 0);
     QCOMPARE(off_prefills[1]["fed"].size(), prefills[1]["reused"].get<size_t>() + prefills[1]["fed"].size());
     QCOMPARE(off_prefills[1]["token"], prefills[1]["token"]);
-    QCOMPARE(cli({"replay", path, "--json"}).out, r.out);
+    QCOMPARE(run_cli({"replay", path, "--json"}).out, r.out);
 }
 
 void TestCliRun::errors_data() {
@@ -182,7 +169,7 @@ void TestCliRun::errors() {
     QFETCH(int, code);
     QFETCH(QString, message);
     args.replaceInStrings("@FX@", fx_);
-    const Result r = cli(args);
+    const CliRun r = run_cli(args);
     QCOMPARE(r.code, code);
     QVERIFY2(r.err.startsWith("lmscope-cli: error: "), r.err.constData());
     QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
@@ -192,7 +179,7 @@ void TestCliRun::errors() {
 void TestCliRun::sample_model_greedy_reads_coherently() {
     const std::string model = testing::sample_model();
     LMSCOPE_REQUIRE_FILE(model, "the sample model");
-    const Result r = cli({"run", QString::fromStdString(model), "--prompt", "The capital of France is", "-n", "12",
+    const CliRun r = run_cli({"run", QString::fromStdString(model), "--prompt", "The capital of France is", "-n", "12",
                           "--temp", "0"});
     QCOMPARE(r.code, 0);
     QVERIFY2(r.out.contains("Paris"), r.out.constData());

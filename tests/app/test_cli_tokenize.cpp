@@ -8,29 +8,12 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+using lmscope::testing::CliRun;
+using lmscope::testing::run_cli;
+
 using namespace lmscope;
 
 namespace {
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run run_cli(const QStringList& args) {
-    QProcess p;
-    p.start(QString::fromStdString(testing::cli_path()), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 
 QByteArray read_file(const std::string& path) {
     const auto b = testing::read_bytes(path);
@@ -52,7 +35,7 @@ private slots:
         const std::string gguf = testing::testdata_file("vocab/ggml-vocab-" + name.toStdString() + ".gguf");
         LMSCOPE_REQUIRE_FILE(gguf, "the peer tokenizer suites");
         const QString g = QString::fromStdString(gguf);
-        const Run r = run_cli({"tokenize", g, "--batch", g + ".inp"});
+        const CliRun r = run_cli({"tokenize", g, "--batch", g + ".inp"});
         QVERIFY2(r.code == 0, r.err.constData());
         const QByteArray expected = read_file(gguf + ".out");
         const QList<QByteArray> got_lines = r.out.split('\n'), want_lines = expected.split('\n');
@@ -68,12 +51,12 @@ private slots:
         const std::string gguf = testing::testdata_file("vocab/ggml-vocab-gpt-2.gguf");
         LMSCOPE_REQUIRE_FILE(gguf, "the peer tokenizer suites");
         const QString g = QString::fromStdString(gguf);
-        const Run plain = run_cli({"tokenize", g, "--text", "Hello world"});
+        const CliRun plain = run_cli({"tokenize", g, "--text", "Hello world"});
         QCOMPARE(plain.code, 0);
         QCOMPARE(plain.out, QByteArray("15496 995\n"));
-        const Run special = run_cli({"tokenize", g, "--text", "a<|endoftext|>", "--parse-special"});
+        const CliRun special = run_cli({"tokenize", g, "--text", "a<|endoftext|>", "--parse-special"});
         QCOMPARE(special.out, QByteArray("64 50256\n"));
-        const Run js = run_cli({"tokenize", g, "--text", "Hello world", "--json"});
+        const CliRun js = run_cli({"tokenize", g, "--text", "Hello world", "--json"});
         QCOMPARE(js.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(js.out).object();
         QCOMPARE(o["count"].toInt(), 2);
@@ -99,7 +82,7 @@ private slots:
     }
     void usage_errors_exit_2() {
         QFETCH(QStringList, extra);
-        const Run r = run_cli(QStringList{"tokenize", "whatever.gguf"} + extra);
+        const CliRun r = run_cli(QStringList{"tokenize", "whatever.gguf"} + extra);
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.startsWith("lmscope-cli: error: "));
     }
@@ -112,7 +95,7 @@ private slots:
         f.write(QByteArray(300, '\x07'));
         f.close();
         for (const QString& path : {junk, dir.filePath("missing.gguf")}) {
-            const Run r = run_cli({"tokenize", path, "--text", "x"});
+            const CliRun r = run_cli({"tokenize", path, "--text", "x"});
             QCOMPARE(r.code, 1);
             QVERIFY(r.err.startsWith("lmscope-cli: error: "));
             QVERIFY(r.err.contains(path.toUtf8()));

@@ -2,6 +2,8 @@
 
 #include "util/error.h"
 
+#include <QProcess>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -39,6 +41,24 @@ std::string sample_model() {
 }
 
 std::string cli_path() { return env_or("LMSCOPE_CLI", "lmscope-cli"); }
+
+CliRun run_cli(const QStringList& args, const QByteArray& input, int timeout_ms) {
+    QProcess p;
+    p.start(QString::fromStdString(cli_path()), args);
+    CliRun r;
+    if (!p.waitForStarted()) return r;
+    p.write(input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(timeout_ms)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -2,7 +2,9 @@
 // of float arrays (tolerance = absolute + relative, non-finite values reported).
 #pragma once
 
+#include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <QtTest>
 
 #include <cstddef>
@@ -22,6 +24,15 @@ std::string testdata_file(const std::string& relative);
 std::string sample_model();
 // The lmscope-cli binary built beside the tests.
 std::string cli_path();
+
+// One run of the built lmscope-cli (see cli_path()).
+struct CliRun {
+    int code = -1;     // exit code; -1 when it crashed, did not start or timed out
+    QByteArray out;    // stdout
+    QByteArray err;    // stderr
+};
+// Runs lmscope-cli with `args`, feeding `input` on stdin; kills it after timeout_ms.
+CliRun run_cli(const QStringList& args, const QByteArray& input = {}, int timeout_ms = 600000);
 
 // Reads a whole file of little-endian float32 values. Throws lmscope::IoError.
 std::vector<float> read_f32_file(const std::string& path);
