@@ -238,7 +238,7 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
     const int32_t* planes = st.capture ? plane_of_head_.data() + size_t(l) * size_t(n_head_) : nullptr;
     // every head of the layer captured: its planes are consecutive (prepare_capture numbers
     // them layer by layer, head by head), so one 2-D copy per chunk moves them all
-    const bool whole_layer = planes && std::all_of(planes, planes + n_head_, [](int32_t p) { return p >= 0; });
+    const bool whole_layer = planes && std::all_of(planes, planes + n_head_, [](int32_t plane) { return plane >= 0; });
     const size_t plane_floats = size_t(st.n) * size_t(st.n_keys);
     for (int32_t c0 = 0; c0 < ns; c0 += st.chunk_rows) {
         a.row0 = s0 + c0;
