@@ -6,7 +6,7 @@
 #                       their references, and the sample model's sha256
 #   .gpu/model.part-NN  the sample model in pieces of 48 MiB (each device call carries at most
 #                       64 MiB, so the pieces travel in calls of their own; see gpu_check.sh)
-# .gpu/ is kept out of git through .git/info/exclude. Usage: scripts/gpu_bundle.sh [BUILD_DIR]
+# .gpu/ is git-ignored (.gitignore). Usage: scripts/gpu_bundle.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -17,7 +17,6 @@ model=sample_models/SmolLM2-135M-Instruct.Q4_1.gguf
 cmake -S . -B "$build" -G Ninja -DLMSCOPE_CUDA=ON -DLMSCOPE_GUI=OFF >/dev/null
 cmake --build "$build" --target test_cuda_parity lmscope-cli make_shape_model -j"${JOBS:-2}"
 
-grep -qxF '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
 rm -rf .gpu
 stage=.gpu/stage
 mkdir -p "$stage/bin" "$stage/lib" "$stage/testdata"
