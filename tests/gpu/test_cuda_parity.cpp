@@ -51,20 +51,6 @@ Case load_case(const QString& model) {
     return c;
 }
 
-// Logits of every position, fed all at once (prefill) or one token per step (decode).
-std::vector<float> run_logits(engine::Backend& b, const std::vector<int32_t>& tokens, bool one_by_one) {
-    const size_t V = size_t(b.model().spec().n_vocab());
-    std::vector<float> logits(tokens.size() * V);
-    if (!one_by_one) {
-        b.forward(tokens, 0, {}, nullptr, logits, true, nullptr);
-        return logits;
-    }
-    for (size_t t = 0; t < tokens.size(); ++t)
-        b.forward(std::span(tokens).subspan(t, 1), int32_t(t), {}, nullptr,
-                  std::span(logits).subspan(t * V, V), false, nullptr);
-    return logits;
-}
-
 int32_t argmax(std::span<const float> v) {
     return int32_t(std::max_element(v.begin(), v.end()) - v.begin());
 }

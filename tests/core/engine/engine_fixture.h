@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,20 @@ inline ReferenceRun load_reference(const std::string& model) {
     r.attention = read_f32_file(testdata_file("reference/" + model + ".s1.attn.f32"));
     r.model_path = gguf;
     return r;
+}
+
+// Logits of every position, fed all at once (prefill) or one token per step (decode).
+inline std::vector<float> run_logits(engine::Backend& b, const std::vector<int32_t>& tokens, bool one_by_one) {
+    const size_t V = size_t(b.model().spec().n_vocab());
+    std::vector<float> logits(tokens.size() * V);
+    if (!one_by_one) {
+        b.forward(tokens, 0, {}, nullptr, logits, true, nullptr);
+        return logits;
+    }
+    for (size_t t = 0; t < tokens.size(); ++t)
+        b.forward(std::span(tokens).subspan(t, 1), int32_t(t), {}, nullptr,
+                  std::span(logits).subspan(t * V, V), false, nullptr);
+    return logits;
 }
 
 // rms(actual - expected) / std(expected)
