@@ -14,9 +14,7 @@ steps="${2:-6}"
 size="1600x1000"
 
 lmscope_install_packages "${lmscope_packages[@]}" xvfb xauth x11-apps x11-utils netpbm xdotool
-if [ ! -f "$LMSCOPE_BUILD/CMakeCache.txt" ]; then
-  cmake -S "$LMSCOPE_ROOT" -B "$LMSCOPE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release
-fi
+lmscope_configure
 cmake --build "$LMSCOPE_BUILD" --target lmscope --parallel "$(nproc)"
 bash "$LMSCOPE_ROOT/sample_models/fetch.sh"
 model="$LMSCOPE_ROOT/sample_models/SmolLM2-135M-Instruct.Q4_1.gguf"

@@ -33,12 +33,17 @@ lmscope_install_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-lmscope_build() {
+# Configures build/ once (later runs reuse its cache); extra arguments go to cmake.
+lmscope_configure() {
   local generator=()
   if [ ! -f "$LMSCOPE_BUILD/CMakeCache.txt" ]; then
     command -v ninja >/dev/null && generator=(-G Ninja)
     cmake -S "$LMSCOPE_ROOT" -B "$LMSCOPE_BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "$@"
   fi
+}
+
+lmscope_build() {
+  lmscope_configure "$@"
   cmake --build "$LMSCOPE_BUILD" --parallel "$(nproc)"
 }
 
