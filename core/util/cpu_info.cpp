@@ -3,6 +3,10 @@
 #include <sched.h>
 #include <thread>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 namespace lmscope {
 
 const CpuFeatures& cpu_features() {
@@ -12,7 +16,9 @@ const CpuFeatures& cpu_features() {
         __builtin_cpu_init();
         f.avx2 = __builtin_cpu_supports("avx2");
         f.fma = __builtin_cpu_supports("fma");
-        f.f16c = __builtin_cpu_supports("f16c");
+        // F16C is CPUID leaf 1, ECX bit 29 (clang's __builtin_cpu_supports does not know it).
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        f.f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & (1u << 29)) != 0;
         f.avx512f = __builtin_cpu_supports("avx512f");
         f.avx512bw = __builtin_cpu_supports("avx512bw");
         f.avx512vl = __builtin_cpu_supports("avx512vl");
