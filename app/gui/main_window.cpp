@@ -1,5 +1,7 @@
 #include "gui/main_window.h"
 
+#include "gui/labs/lab_host.h"
+#include "gui/labs/lab_window.h"
 #include "gui/language.h"
 #include "gui/model_document.h"
 #include "gui/presenter.h"
@@ -65,6 +67,8 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     spec_dock_->setWidget(spec_);
     addDockWidget(Qt::LeftDockWidgetArea, spec_dock_);
     session_ = new SessionView(this);
+    lab_host_ = new labs::LabHost(session_->model(), this);
+    lab_window_ = new labs::LabWindow(lab_host_, this);
 
     createActions();
     createSessionActions();
@@ -152,6 +156,7 @@ void MainWindow::showModel() {
     QSettings().setValue(QStringLiteral("lastFolder"), fi.absolutePath());
     statusBar()->showMessage(tr("Loaded %1 in %2 ms").arg(fi.fileName()).arg(m->load_ms), 8000);
     session_->loadModel(m->path);
+    lab_host_->open(m->path);
     retranslate();  // the spec, status and title texts depend on the model
 }
 
@@ -204,6 +209,8 @@ void MainWindow::retranslate() {
     view_menu_->setTitle(tr("&View"));
     language_menu_->setTitle(tr("&Language"));
     help_menu_->setTitle(tr("&Help"));
+    labs_menu_->setTitle(tr("La&bs"));
+    rebuildLabsMenu();
     open_action_->setText(tr("&Open Model…"));
     open_action_->setStatusTip(tr("Open a GGUF model file"));
     quit_action_->setText(tr("&Quit"));

@@ -26,6 +26,10 @@ class TensorTableModel;
 }  // namespace lmscope::widgets
 
 namespace lmscope::gui {
+namespace labs {
+class LabHost;
+class LabWindow;
+}  // namespace labs
 
 class Language;
 class ModelDocument;
@@ -45,6 +49,8 @@ public:
     widgets::MetadataModel* metadataModel() const { return metadata_model_; }
     widgets::SpecPanel* specPanel() const { return spec_; }
     SessionView* session() const { return session_; }
+    labs::LabHost* labHost() const { return lab_host_; }
+    labs::LabWindow* labWindow() const { return lab_window_; }
     QAction* presenterAction() const { return presenter_action_; }
 
 public slots:
@@ -74,6 +80,7 @@ private:
     void createStatusBar();
     void retranslate();
     void rebuildRecentMenu();
+    void rebuildLabsMenu();
     void createLanguageMenu();
     void updateLanguageMenu();
     void showModel();
@@ -100,6 +107,8 @@ private:
     QTabWidget* tabs_;
     QDockWidget* spec_dock_;
     SessionView* session_;
+    labs::LabHost* lab_host_ = nullptr;
+    labs::LabWindow* lab_window_ = nullptr;
     std::unique_ptr<Presenter> presenter_;
     bool shown_ = false;
 
@@ -108,6 +117,7 @@ private:
     QMenu* view_menu_ = nullptr;
     QMenu* language_menu_ = nullptr;
     QMenu* help_menu_ = nullptr;
+    QMenu* labs_menu_ = nullptr;
     QAction* open_action_ = nullptr;
     QAction* quit_action_ = nullptr;
     QAction* about_action_ = nullptr;

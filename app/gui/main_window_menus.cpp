@@ -1,4 +1,7 @@
-// MainWindow's actions and menus (File, View, Help), the recent-files and language menus.
+// MainWindow's actions and menus (File, View, Labs, Help), the recent-files, labs and language
+// menus.
+#include "gui/labs/lab.h"
+#include "gui/labs/lab_window.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/recent_files.h"
@@ -47,6 +50,9 @@ void MainWindow::createMenus() {
     language_menu_ = view_menu_->addMenu(QString());
     createLanguageMenu();
 
+    labs_menu_ = menuBar()->addMenu(QString());
+    connect(lab_window_, &labs::LabWindow::labTitlesChanged, this, &MainWindow::rebuildLabsMenu);
+
     help_menu_ = menuBar()->addMenu(QString());
     help_menu_->addAction(about_action_);
 }
@@ -80,6 +86,16 @@ void MainWindow::rebuildRecentMenu() {
     QAction* clear = recent_menu_->addAction(tr("&Clear Menu"));
     clear->setEnabled(!files.isEmpty());
     connect(clear, &QAction::triggered, recent_, &RecentFiles::clear);
+}
+
+void MainWindow::rebuildLabsMenu() {
+    labs_menu_->clear();
+    const QList<labs::Lab*>& all = lab_window_->labs();
+    for (int i = 0; i < all.size(); ++i) {
+        QAction* a = labs_menu_->addAction(all[i]->title());
+        if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key(Qt::Key_1 + i)));
+        connect(a, &QAction::triggered, lab_window_, [this, i] { lab_window_->showLab(i); });
+    }
 }
 
 void MainWindow::createLanguageMenu() {

@@ -1,0 +1,26 @@
+#include "gui/labs/lab.h"
+
+#include "gui/labs/lab_host.h"
+
+#include <QEvent>
+#include <QTimer>
+
+namespace lmscope::gui::labs {
+
+Lab::Lab(LabHost* host, QWidget* parent) : QWidget(parent), host_(host) {
+    connect(host_, &LabHost::modelChanged, this, [this](const LabModelPtr& m) { modelChanged(m); });
+    // The derived class is complete by the next event-loop turn.
+    if (host_->model()) QTimer::singleShot(0, this, [this] { modelChanged(host_->model()); });
+}
+
+LabModelPtr Lab::model() const { return host_->model(); }
+
+void Lab::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        emit titleChanged();
+    }
+    QWidget::changeEvent(event);
+}
+
+}  // namespace lmscope::gui::labs

@@ -1,0 +1,41 @@
+// The base of every lab tab: it knows the LabHost (the model, the live trace), follows the
+// model as it changes and retranslates itself when the language changes. A lab's engine work
+// runs through run_job() (gui/labs/lab_job.h); the lab cancels it when a new run starts, when
+// the model changes and when it is destroyed.
+#pragma once
+
+#include "gui/labs/lab_model.h"
+
+#include <QString>
+#include <QWidget>
+
+namespace lmscope::gui::labs {
+
+class LabHost;
+
+class Lab : public QWidget {
+    Q_OBJECT
+public:
+    explicit Lab(LabHost* host, QWidget* parent = nullptr);
+
+    // The tab's text, in the current language.
+    virtual QString title() const = 0;
+    LabHost* host() const { return host_; }
+    LabModelPtr model() const;  // the host's model; null when none is loaded
+
+signals:
+    void titleChanged();
+
+protected:
+    // Called when the host's model changes (also once from the constructor's first event-loop
+    // turn when a model is already loaded). `model` may be null.
+    virtual void modelChanged(const LabModelPtr& model) = 0;
+    // Sets every user-visible string again (called on QEvent::LanguageChange).
+    virtual void retranslate() = 0;
+    void changeEvent(QEvent* event) override;
+
+private:
+    LabHost* host_;
+};
+
+}  // namespace lmscope::gui::labs

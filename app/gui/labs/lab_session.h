@@ -1,0 +1,42 @@
+// A short engine session for a lab: its own backend (own KV cache, the shared Model) and
+// Session on the lab's LabModel. Labs make one per run, inside their job (off the UI thread).
+#pragma once
+
+#include "engine/backend.h"
+#include "engine/sampler.h"
+#include "gui/labs/lab_model.h"
+#include "trace/capture.h"
+
+#include <memory>
+#include <string>
+
+namespace lmscope::engine {
+class Session;
+}
+
+namespace lmscope::gui::labs {
+
+struct LabSessionOptions {
+    std::string backend = "cpu";
+    int threads = 0;                           // 0: every core
+    engine::KvType kv_type = engine::KvType::F16;
+    int32_t n_ctx = 2048;                      // capped at the model's training context
+    engine::SamplerSettings sampling;          // greedy by default
+    trace::CapturePolicy capture;              // summaries by default
+    bool prefix_reuse = true;                  // chat turns keep the common token prefix
+};
+
+struct LabSession {
+    LabModelPtr model;                         // keeps the Model and the Tokenizer alive
+    std::unique_ptr<engine::Backend> backend;  // the session refers to it
+    std::unique_ptr<engine::Session> session;
+    LabSession();
+    LabSession(LabSession&&) noexcept;
+    LabSession& operator=(LabSession&&) noexcept;
+    ~LabSession();  // the session goes before the backend
+};
+
+// Throws lmscope::Error (an unknown backend, settings the sampler rejects, no memory).
+LabSession make_lab_session(const LabModelPtr& model, const LabSessionOptions& options = {});
+
+}  // namespace lmscope::gui::labs

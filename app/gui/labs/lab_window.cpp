@@ -1,0 +1,51 @@
+#include "gui/labs/lab_window.h"
+
+#include "gui/labs/lab.h"
+#include "gui/labs/lab_host.h"
+
+#include <QEvent>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace lmscope::gui::labs {
+
+LabWindow::LabWindow(LabHost* host, QWidget* parent) : QWidget(parent, Qt::Window), tabs_(new QTabWidget) {
+    setObjectName(QStringLiteral("labWindow"));
+    tabs_->setObjectName(QStringLiteral("labTabs"));
+    tabs_->setDocumentMode(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(tabs_);
+    resize(1280, 800);
+
+    // One line per lab, in the order of the lesson (docs/lesson.md).
+    (void)host;
+
+    retranslate();
+}
+
+void LabWindow::add(Lab* lab) {
+    labs_.append(lab);
+    tabs_->addTab(lab, lab->title());
+    connect(lab, &Lab::titleChanged, this, [this, lab] {
+        const int index = tabs_->indexOf(lab);
+        if (index >= 0) tabs_->setTabText(index, lab->title());
+        emit labTitlesChanged();
+    });
+}
+
+void LabWindow::showLab(int index) {
+    if (index >= 0 && index < tabs_->count()) tabs_->setCurrentIndex(index);
+    show();
+    raise();
+    activateWindow();
+}
+
+void LabWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+void LabWindow::retranslate() { setWindowTitle(tr("lmscope labs")); }
+
+}  // namespace lmscope::gui::labs

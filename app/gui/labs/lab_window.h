@@ -1,0 +1,41 @@
+// The labs' own window: one tab per lab, so a lab gets the whole screen of a projector while
+// the step-through window stays as it was. The main window's Labs menu opens it at a lab.
+#pragma once
+
+#include <QList>
+#include <QWidget>
+
+class QTabWidget;
+
+namespace lmscope::gui::labs {
+
+class Lab;
+class LabHost;
+
+class LabWindow : public QWidget {
+    Q_OBJECT
+public:
+    // `parent` (the main window) owns it; it is still a window of its own.
+    LabWindow(LabHost* host, QWidget* parent);
+    const QList<Lab*>& labs() const { return labs_; }
+    QTabWidget* tabs() const { return tabs_; }
+
+public slots:
+    // Shows the window (raised) at lab `index`.
+    void showLab(int index);
+
+signals:
+    void labTitlesChanged();  // the language changed: menu texts follow
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void add(Lab* lab);
+    void retranslate();
+
+    QTabWidget* tabs_;
+    QList<Lab*> labs_;
+};
+
+}  // namespace lmscope::gui::labs
