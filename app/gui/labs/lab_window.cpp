@@ -1,5 +1,6 @@
 #include "gui/labs/lab_window.h"
 
+#include "gui/labs/context_compare_lab.h"
 #include "gui/labs/lab.h"
 #include "gui/labs/lab_host.h"
 
@@ -20,6 +21,7 @@ LabWindow::LabWindow(LabHost* host, QWidget* parent) : QWidget(parent, Qt::Windo
 
     // One line per lab, in the order of the lesson (docs/lesson.md).
     (void)host;
+    add(new ContextCompareLab(host));
 
     retranslate();
 }

@@ -1,0 +1,137 @@
+// The Context compare lab: two prompts side by side ("I sat on the river bank" / "I opened a
+// bank account"), each run through its own lab session with every attention plane captured.
+// A token is picked in each (by default the word both share, "bank"); the lab shows
+//   - the picked token's attention row in a chosen (layer, head) for each side, as bars over
+//     that side's own keys (the two rows cannot be compared key by key: the contexts differ);
+//   - a layers x heads grid of one measure of those rows (entropy, weight on the previous token,
+//     on the first token, on itself, the largest weight) for each side, and their difference;
+//     clicking a cell picks that layer and head;
+//   - the next-token distribution after the picked token on each side (top-k bars, tokens in
+//     both lists highlighted) and the KL divergence between the two full distributions.
+#pragma once
+
+#include "gui/labs/context_compare_lab_run.h"
+#include "gui/labs/lab.h"
+#include "gui/labs/lab_job.h"
+
+#include <QVector>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace lmscope::widgets {
+class TokenStrip;
+class TraceModel;
+}  // namespace lmscope::widgets
+
+namespace lmscope::gui::labs {
+
+namespace context_compare {
+class HeadGrid;
+class LabelledBars;
+}  // namespace context_compare
+
+class ContextCompareLab : public Lab {
+    Q_OBJECT
+public:
+    static constexpr int kSides = 2;  // 0: the left prompt (A), 1: the right one (B)
+    static constexpr int kTopK = 10;
+
+    explicit ContextCompareLab(LabHost* host, QWidget* parent = nullptr);
+    ~ContextCompareLab() override;
+
+    QString title() const override;
+
+    QString prompt(int side) const;
+    bool isRunning() const { return running_; }
+    // The last finished run of a side (null before the first).
+    std::shared_ptr<const context_compare::SideRun> result(int side) const;
+    qint32 pickedPosition(int side) const;  // -1: nothing run yet
+    QString pickedText(int side) const;     // the picked token as shown on its chip
+    qint32 layer() const;
+    qint32 head() const;
+    context_compare::HeadMeasure measure() const;
+
+    // What is shown, for tests and tools.
+    widgets::TraceModel* tokens(int side) const;
+    widgets::TokenStrip* strip(int side) const;
+    context_compare::LabelledBars* attentionBars(int side) const;
+    context_compare::LabelledBars* nextTokenBars(int side) const;
+    QVector<qint32> nextTokenIds(int side) const;  // the ids of nextTokenBars' rows
+    context_compare::HeadGrid* grid(int side) const;
+    context_compare::HeadGrid* differenceGrid() const { return diff_grid_; }
+    double klShown(int from_side) const;  // KL(from || other) as written in the KL line
+    QLabel* klLabel() const { return kl_; }
+    QLabel* statusLabel() const { return status_; }
+
+public slots:
+    void setPrompt(int side, const QString& text);
+    void setPrompts(const QString& a, const QString& b);
+    void run();   // both prompts through the engine (cancels a run in progress)
+    void stop();  // cancels the run in progress; the last results stay
+    void pickToken(int side, qint32 pos);
+    void setLayerHead(qint32 layer, qint32 head);
+    void setMeasure(int measure);  // a context_compare::HeadMeasure
+
+signals:
+    void runFinished();
+    void runFailed(const QString& message);
+
+protected:
+    void modelChanged(const LabModelPtr& model) override;
+    void retranslate() override;
+
+private:
+    struct Side {
+        QLabel* caption = nullptr;
+        QLineEdit* prompt = nullptr;
+        widgets::TraceModel* tokens = nullptr;
+        widgets::TokenStrip* strip = nullptr;
+        context_compare::LabelledBars* row = nullptr;
+        context_compare::LabelledBars* next = nullptr;
+        context_compare::HeadGrid* grid = nullptr;
+        std::shared_ptr<const context_compare::SideRun> result;
+        QVector<qint32> next_ids;
+    };
+    using Runs = std::array<context_compare::SideRun, kSides>;
+
+    QWidget* buildPromptRow(int side);
+    QWidget* buildCharts();
+    void cancelJob();
+    void setRunning(bool running);
+    void finished(Runs runs);
+    void showAll();
+    void showRows();
+    void showGrids();
+    void showNextTokens();
+    void chooseStrongestHead();
+    QString sideName(int side) const;
+
+    std::array<Side, kSides> sides_;
+    context_compare::HeadGrid* diff_grid_ = nullptr;
+    QLabel* explain_ = nullptr;
+    QLabel* status_ = nullptr;
+    QLabel* kl_ = nullptr;
+    QLabel* layer_caption_ = nullptr;
+    QLabel* head_caption_ = nullptr;
+    QLabel* measure_caption_ = nullptr;
+    QSpinBox* layer_ = nullptr;
+    QSpinBox* head_ = nullptr;
+    QComboBox* measure_ = nullptr;
+    QPushButton* run_ = nullptr;
+    QPushButton* stop_ = nullptr;
+    CancelPtr job_;
+    quint64 generation_ = 0;  // bumped by every run, stop and model change: older results are dropped
+    bool running_ = false;
+    bool loading_ = false;    // feeding the token models: their query signals wait
+    std::array<double, kSides> kl_shown_{};
+};
+
+}  // namespace lmscope::gui::labs

@@ -1,0 +1,173 @@
+#include "gui/labs/context_compare_lab_run.h"
+
+#include "engine/backend.h"
+#include "engine/model.h"
+#include "engine/ops.h"
+#include "engine/session.h"
+#include "gui/labs/lab_session.h"
+#include "tokenizer/tokenizer.h"
+#include "trace/half.h"
+#include "trace/session_trace.h"
+#include "util/error.h"
+
+#include <QString>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace lmscope::gui::labs::context_compare {
+namespace {
+
+// The trimmed, case-folded text of a token when it is a word (letters only, at least two).
+QString word_of(const std::string& text) {
+    const QString t = QString::fromUtf8(text).trimmed().toCaseFolded();
+    if (t.size() < 2) return {};
+    for (const QChar c : t)
+        if (!c.isLetter()) return {};
+    return t;
+}
+
+int32_t last_index_of(const std::vector<QString>& words, const QString& w) {
+    for (int32_t i = int32_t(words.size()) - 1; i >= 0; --i)
+        if (words[size_t(i)] == w) return i;
+    return -1;
+}
+
+// log(sum exp(x - max)) + max of one logit row, in double.
+double log_sum_exp(std::span<const float> x) {
+    const double m = *std::max_element(x.begin(), x.end());
+    double s = 0.0;
+    for (const float v : x) s += std::exp(double(v) - m);
+    return m + std::log(s);
+}
+
+}  // namespace
+
+std::span<const float> SideRun::logits_at(int32_t pos) const {
+    if (pos < 0 || pos >= size() || logits.size() != size_t(size()) * size_t(n_vocab))
+        throw UsageError("context compare: no logits for position " + std::to_string(pos));
+    return std::span<const float>(logits).subspan(size_t(pos) * size_t(n_vocab), size_t(n_vocab));
+}
+
+SideRun run_side(const LabModelPtr& model, const std::string& text, CancelToken& token) {
+    token.check();
+    if (!model || !model->model || !model->tokenizer) throw UsageError("context compare: no model is loaded");
+    SideRun out;
+    out.ids = model->tokenizer->encode_ids(text, true, false);
+    if (out.ids.empty()) throw UsageError("context compare: the prompt is empty");
+    if (out.size() > kMaxPromptTokens)
+        throw UsageError("context compare: the prompt has " + std::to_string(out.size()) + " tokens, at most " +
+                         std::to_string(kMaxPromptTokens) + " are compared");
+    for (const int32_t id : out.ids) out.texts.push_back(model->tokenizer->token_bytes(id, true));
+    const model::ModelSpec& spec = model->model->spec();
+    out.n_vocab = spec.n_vocab();
+    out.n_layer = spec.n_layer();
+    out.n_head = spec.n_head();
+
+    LabSessionOptions options;
+    options.capture.mode = trace::CaptureMode::Full;
+    options.n_ctx = kMaxPromptTokens + 1;
+    options.prefix_reuse = false;
+    LabSession lab = make_lab_session(model, options);
+    {
+        CancelToken::Attach attach(token, *lab.session);
+        lab.session->prefill(out.ids);
+    }
+    out.trace = std::make_shared<const trace::SessionTrace>(lab.session->trace());
+    token.check();
+
+    // Every row's logits: the same prompt once more through the backend (the session is done).
+    // At most kMaxPromptTokens rows, so n x n_vocab fits easily.
+    out.logits.resize(size_t(out.size()) * size_t(out.n_vocab));
+    trace::CapturePolicy none;
+    none.mode = trace::CaptureMode::None;
+    lab.backend->forward(out.ids, 0, none, nullptr, out.logits, true, nullptr);
+    token.check();
+    return out;
+}
+
+std::pair<int32_t, int32_t> default_picks(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    std::vector<QString> wa, wb;
+    for (const std::string& t : a) wa.push_back(word_of(t));
+    for (const std::string& t : b) wb.push_back(word_of(t));
+    QString best;
+    for (const QString& w : wa)
+        if (!w.isEmpty() && w.size() > best.size() && last_index_of(wb, w) >= 0) best = w;
+    if (best.isEmpty()) return {int32_t(a.size()) - 1, int32_t(b.size()) - 1};
+    return {last_index_of(wa, best), last_index_of(wb, best)};
+}
+
+std::vector<float> attention_row(const SideRun& run, int32_t layer, int32_t head, int32_t pos) {
+    if (!run.trace || run.trace->size() == 0 || pos < 0 || pos >= run.size()) return {};
+    const trace::AttentionTrace& at = run.trace->steps().front().attention;
+    const trace::PlaneRef* plane = at.find(layer, head);
+    if (!plane || plane->first_row_pos != 0 || pos >= plane->n_rows) return {};
+    // Packed causal rows: row r holds r + 1 weights and starts after r (r + 1) / 2 of them.
+    const uint64_t begin = plane->offset + uint64_t(pos) * uint64_t(pos + 1) / 2;
+    const uint64_t count = uint64_t(pos) + 1;
+    if (begin + count > at.weights.size()) return {};
+    std::vector<float> row(count);
+    for (uint64_t k = 0; k < count; ++k) row[k] = trace::half_to_float(at.weights[begin + k]);
+    return row;
+}
+
+float head_measure(std::span<const float> row, HeadMeasure measure) {
+    if (row.empty()) return std::numeric_limits<float>::quiet_NaN();
+    const size_t pos = row.size() - 1;
+    switch (measure) {
+    case HeadMeasure::Entropy: {
+        double h = 0.0;
+        for (const float w : row)
+            if (w > 0.0f) h -= double(w) * std::log(double(w));
+        return float(h);
+    }
+    case HeadMeasure::PreviousToken: return pos > 0 ? row[pos - 1] : 0.0f;
+    case HeadMeasure::FirstToken: return row[0];
+    case HeadMeasure::Self: return row[pos];
+    case HeadMeasure::MaxWeight: return *std::max_element(row.begin(), row.end());
+    }
+    return std::numeric_limits<float>::quiet_NaN();
+}
+
+std::vector<float> measure_grid(const SideRun& run, int32_t pos, HeadMeasure measure) {
+    std::vector<float> grid(size_t(std::max(0, run.n_layer)) * size_t(std::max(0, run.n_head)));
+    for (int32_t l = 0; l < run.n_layer; ++l)
+        for (int32_t h = 0; h < run.n_head; ++h)
+            grid[size_t(l) * size_t(run.n_head) + size_t(h)] = head_measure(attention_row(run, l, h, pos), measure);
+    return grid;
+}
+
+std::vector<float> next_token_probs(const SideRun& run, int32_t pos) {
+    const std::span<const float> logits = run.logits_at(pos);
+    std::vector<float> probs(logits.begin(), logits.end());
+    engine::ops::softmax(probs.data(), int64_t(probs.size()));
+    return probs;
+}
+
+std::vector<TopEntry> top_k(std::span<const float> probs, int32_t k) {
+    std::vector<int32_t> order(probs.size());
+    std::iota(order.begin(), order.end(), 0);
+    const size_t n = std::min(order.size(), size_t(std::max(0, k)));
+    std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(n), order.end(), [&](int32_t x, int32_t y) {
+        return probs[size_t(x)] > probs[size_t(y)] || (probs[size_t(x)] == probs[size_t(y)] && x < y);
+    });
+    std::vector<TopEntry> out;
+    for (size_t i = 0; i < n; ++i) out.push_back({order[i], probs[size_t(order[i])]});
+    return out;
+}
+
+double kl_divergence(std::span<const float> logits_p, std::span<const float> logits_q) {
+    if (logits_p.size() != logits_q.size() || logits_p.empty())
+        throw UsageError("context compare: KL needs two distributions over the same vocabulary");
+    const double zp = log_sum_exp(logits_p), zq = log_sum_exp(logits_q);
+    double kl = 0.0;
+    for (size_t i = 0; i < logits_p.size(); ++i) {
+        const double lp = double(logits_p[i]) - zp, lq = double(logits_q[i]) - zq;
+        kl += std::exp(lp) * (lp - lq);
+    }
+    return std::max(0.0, kl);
+}
+
+}  // namespace lmscope::gui::labs::context_compare

@@ -1,0 +1,76 @@
+// The Context compare lab's engine work and arithmetic (no widgets): one prompt through its own
+// lab session with every attention plane captured, plus the next-token logits after every
+// position, and what the lab derives from them — a token's attention row in a (layer, head), a
+// per-head measure of that row over the whole layer x head grid, the next-token distribution at
+// a position (the core's softmax), its top-k and the KL divergence between two of them.
+#pragma once
+
+#include "gui/labs/lab_job.h"
+#include "gui/labs/lab_model.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lmscope::trace {
+class SessionTrace;
+}
+
+namespace lmscope::gui::labs::context_compare {
+
+// Longer prompts are refused: the lab keeps every position's logits ([n][n_vocab] floats).
+inline constexpr int32_t kMaxPromptTokens = 64;
+
+struct SideRun {
+    std::vector<int32_t> ids;                          // [n] the prompt's tokens (with BOS when the vocabulary adds it)
+    std::vector<std::string> texts;                    // [n] the bytes each token stands for (special tokens rendered)
+    std::shared_ptr<const trace::SessionTrace> trace;  // one prefill step, every (layer, head) plane in full
+    std::vector<float> logits;                         // [n][n_vocab] next-token logits after each position
+    int32_t n_vocab = 0;
+    int32_t n_layer = 0;
+    int32_t n_head = 0;
+
+    int32_t size() const { return int32_t(ids.size()); }
+    std::span<const float> logits_at(int32_t pos) const;  // [n_vocab]; throws UsageError when out of range
+};
+
+// Tokenizes `text` and runs it through a fresh lab session (capture: every plane in full), then
+// once more through that session's backend for the logits of every row. Throws UsageError for an
+// empty or too long prompt, CancelledError when `token` is cancelled, lmscope::Error otherwise.
+SideRun run_side(const LabModelPtr& model, const std::string& text, CancelToken& token);
+
+// The default positions to compare: the shared word of the two prompts (the longest token text,
+// letters only and at least two of them, that both hold, e.g. " bank"; its last occurrence in
+// each), else the last token of each. Texts are compared trimmed and case-folded.
+std::pair<int32_t, int32_t> default_picks(const std::vector<std::string>& a, const std::vector<std::string>& b);
+
+// Query `pos`'s softmax weights in (layer, head) over keys 0..pos ([pos + 1]), from the stored
+// plane (half precision, as the trace holds it). Empty when the plane is absent.
+std::vector<float> attention_row(const SideRun& run, int32_t layer, int32_t head, int32_t pos);
+
+enum class HeadMeasure { Entropy, PreviousToken, FirstToken, Self, MaxWeight };
+inline constexpr int kHeadMeasureCount = 5;
+// The measure of one attention row over keys 0..pos (pos = row.size() - 1): entropy in nats,
+// the weight on key pos - 1 (0 at position 0), on key 0, on key pos itself, or the largest weight.
+float head_measure(std::span<const float> row, HeadMeasure measure);
+// [layer][head] head_measure of query `pos`'s row; NaN where a plane is absent.
+std::vector<float> measure_grid(const SideRun& run, int32_t pos, HeadMeasure measure);
+
+// The next-token distribution after position `pos`: engine::ops::softmax of its logits ([n_vocab]).
+std::vector<float> next_token_probs(const SideRun& run, int32_t pos);
+
+struct TopEntry {
+    int32_t id = 0;
+    float prob = 0.0f;
+};
+// The k most probable tokens, highest first (ties: lower id first).
+std::vector<TopEntry> top_k(std::span<const float> probs, int32_t k);
+
+// KL(P || Q) in nats of the softmaxes of two logit rows of the same length, computed from the
+// log-softmax in double precision (so a probability that underflows in float stays finite).
+double kl_divergence(std::span<const float> logits_p, std::span<const float> logits_q);
+
+}  // namespace lmscope::gui::labs::context_compare

@@ -1,0 +1,150 @@
+// What the Context compare lab draws from its two runs: the attention rows of the chosen
+// (layer, head), the layer x head grids of the chosen measure, the next-token top-k and KL.
+#include "gui/labs/context_compare_lab.h"
+
+#include "gui/labs/context_compare_lab_charts.h"
+#include "tokenizer/tokenizer.h"
+#include "widgets/trace_model.h"
+
+#include <QLabel>
+#include <QSpinBox>
+#include <QStringDecoder>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace lmscope::gui::labs {
+
+using context_compare::HeadGrid;
+
+namespace {
+
+constexpr qsizetype kMaxLabelChars = 12;
+
+QString short_label(const QString& text) {
+    QString s = widgets::display_text(text);
+    if (s.size() > kMaxLabelChars) s = s.left(kMaxLabelChars - 1) + QStringLiteral("…");
+    return s;
+}
+
+// A candidate's text: its bytes when they are whole UTF-8 characters, else its vocabulary entry.
+QString candidate_text(const tok::Tokenizer& tokenizer, int32_t id) {
+    const std::string bytes = tokenizer.token_bytes(id, true);
+    QStringDecoder decode(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    const QString text = decode(QByteArray::fromStdString(bytes));
+    return decode.hasError() ? QString::fromStdString(tokenizer.piece(id)) : text;
+}
+
+}  // namespace
+
+void ContextCompareLab::showRows() {
+    for (HeadGrid* g : {sides_[0].grid, sides_[1].grid, diff_grid_}) g->setSelected(layer(), head());
+    for (int s = 0; s < kSides; ++s) {
+        Side& side = sides_[size_t(s)];
+        const qint32 pos = pickedPosition(s);
+        if (!side.result || pos < 0) {
+            side.row->clearBars(tr("%1: attention row (no run yet)").arg(sideName(s)));
+            continue;
+        }
+        const std::vector<float> row = context_compare::attention_row(*side.result, layer(), head(), pos);
+        QStringList labels;
+        QVector<double> values;
+        QVector<bool> query;
+        for (qint32 k = 0; k < qint32(row.size()) && k < side.tokens->sequenceLength(); ++k) {
+            labels << short_label(side.tokens->sequence()[k].text);
+            values << double(row[size_t(k)]);
+            query << (k == pos);
+        }
+        side.row->setBars(tr("%1: what '%2' (position %3) reads · layer %4, head %5")
+                              .arg(sideName(s), widgets::display_text(pickedText(s)))
+                              .arg(pos)
+                              .arg(layer())
+                              .arg(head()),
+                          labels, values, query, tr("attention weight"), 0.05);
+    }
+}
+
+void ContextCompareLab::showGrids() {
+    const context_compare::HeadMeasure m = measure();
+    const bool entropy = m == context_compare::HeadMeasure::Entropy;
+    const QString unit = entropy ? tr("nats") : tr("weight");
+    std::array<std::vector<float>, kSides> grids;
+    double top = 0.0;
+    for (int s = 0; s < kSides; ++s) {
+        const Side& side = sides_[size_t(s)];
+        if (side.result && pickedPosition(s) >= 0)
+            grids[size_t(s)] = context_compare::measure_grid(*side.result, pickedPosition(s), m);
+        for (const float v : grids[size_t(s)])
+            if (std::isfinite(v)) top = std::max(top, double(v));
+    }
+    if (!entropy) top = 1.0;  // weights: always the full 0..1 scale
+    for (int s = 0; s < kSides; ++s) {
+        const Side& side = sides_[size_t(s)];
+        const QVector<double> values(grids[size_t(s)].begin(), grids[size_t(s)].end());
+        const qint32 layers = side.result ? side.result->n_layer : 0, heads = side.result ? side.result->n_head : 0;
+        side.grid->setGrid(side.result ? tr("%1: '%2'").arg(sideName(s), widgets::display_text(pickedText(s)))
+                                       : tr("%1: no run yet").arg(sideName(s)),
+                           layers, heads, values, 0.0, top > 0.0 ? top : 1.0, false, unit);
+    }
+    QVector<double> diff;
+    double spread = 0.0;
+    const bool same_shape = sides_[0].result && sides_[1].result && grids[0].size() == grids[1].size();
+    if (same_shape)
+        for (size_t i = 0; i < grids[0].size(); ++i) {
+            diff << double(grids[0][i]) - double(grids[1][i]);
+            if (std::isfinite(diff.back())) spread = std::max(spread, std::fabs(diff.back()));
+        }
+    if (spread <= 0.0) spread = 1.0;
+    diff_grid_->setGrid(tr("A − B"), same_shape ? sides_[0].result->n_layer : 0, same_shape ? sides_[0].result->n_head : 0,
+                        diff, -spread, spread, true, unit);
+    for (HeadGrid* g : {sides_[0].grid, sides_[1].grid, diff_grid_}) g->setSelected(layer(), head());
+}
+
+void ContextCompareLab::showNextTokens() {
+    const LabModelPtr m = model();
+    std::array<std::vector<context_compare::TopEntry>, kSides> tops;
+    for (int s = 0; s < kSides; ++s) {
+        const Side& side = sides_[size_t(s)];
+        if (m && side.result && pickedPosition(s) >= 0)
+            tops[size_t(s)] = context_compare::top_k(context_compare::next_token_probs(*side.result, pickedPosition(s)), kTopK);
+    }
+    for (int s = 0; s < kSides; ++s) {
+        Side& side = sides_[size_t(s)];
+        side.next_ids.clear();
+        if (tops[size_t(s)].empty()) {
+            side.next->clearBars(tr("%1: next token (no run yet)").arg(sideName(s)));
+            continue;
+        }
+        const auto& other = tops[size_t(1 - s)];
+        QStringList labels;
+        QVector<double> probs;
+        QVector<bool> shared;
+        for (const context_compare::TopEntry& e : tops[size_t(s)]) {
+            side.next_ids << e.id;
+            labels << QStringLiteral("'%1'").arg(short_label(candidate_text(*m->tokenizer, e.id)));
+            probs << double(e.prob);
+            shared << std::any_of(other.begin(), other.end(), [&](const auto& o) { return o.id == e.id; });
+        }
+        side.next->setBars(tr("%1: next token after '%2'").arg(sideName(s), widgets::display_text(pickedText(s))), labels,
+                           probs, shared, tr("probability"));
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    kl_shown_ = {nan, nan};
+    const auto& a = sides_[0].result;
+    const auto& b = sides_[1].result;
+    if (tops[0].empty() || tops[1].empty() || a->n_vocab != b->n_vocab) {
+        kl_->setText(tr("Next-token distributions: run both prompts to compare them."));
+        return;
+    }
+    const auto la = a->logits_at(pickedPosition(0));
+    const auto lb = b->logits_at(pickedPosition(1));
+    kl_shown_ = {context_compare::kl_divergence(la, lb), context_compare::kl_divergence(lb, la)};
+    kl_->setText(tr("Next-token distributions after the picked tokens (top %1; orange: in both lists). "
+                    "KL(A‖B) = %2 nats, KL(B‖A) = %3 nats (0: the same prediction).")
+                     .arg(kTopK)
+                     .arg(kl_shown_[0], 0, 'f', 4)
+                     .arg(kl_shown_[1], 0, 'f', 4));
+}
+
+}  // namespace lmscope::gui::labs

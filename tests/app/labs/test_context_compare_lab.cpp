@@ -1,0 +1,313 @@
+// The Context compare lab: the attention rows, grids, next-token top-k and KL it shows against
+// the core's own results (an engine Session with every plane captured, a backend forward of
+// the prefix up to the picked token, the core's softmax), on the fixtures and SmolLM2.
+#include "common/testing.h"
+#include "engine/backend_factory.h"
+#include "engine/model.h"
+#include "engine/ops.h"
+#include "engine/session.h"
+#include "gui/labs/context_compare_lab.h"
+#include "gui/labs/context_compare_lab_charts.h"
+#include "gui/labs/lab_host.h"
+#include "tokenizer/tokenizer.h"
+#include "widgets/trace_model.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace lmscope;
+using namespace lmscope::gui::labs;
+using context_compare::HeadMeasure;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 120000;
+
+std::string model_path(const QString& which) {
+    if (which == QLatin1String("smollm2")) return testing::sample_model();
+    return testing::testdata_file("models/" + which.toStdString() + ".gguf");
+}
+
+// The core's own run of one prompt: an engine Session with every plane captured.
+struct CoreRun {
+    std::vector<int32_t> ids;
+    std::unique_ptr<engine::Backend> backend;
+    std::unique_ptr<engine::Session> session;
+
+    const trace::AttentionTrace& attention() const { return session->trace().steps().front().attention; }
+    // Query pos's weights over keys 0..pos, unpacked by the core.
+    std::vector<float> row(int32_t layer, int32_t head, int32_t pos) const {
+        const trace::AttentionTrace& at = attention();
+        for (size_t i = 0; i < at.planes.size(); ++i)
+            if (at.planes[i].at.layer == layer && at.planes[i].at.head == head) {
+                const std::vector<float> m = at.matrix(i);
+                const auto begin = m.begin() + std::ptrdiff_t(pos) * at.planes[i].n_keys();
+                return std::vector<float>(begin, begin + pos + 1);
+            }
+        return {};
+    }
+};
+
+CoreRun core_run(const LabModelPtr& model, const QString& text) {
+    CoreRun r;
+    r.ids = model->tokenizer->encode_ids(text.toStdString(), true, false);
+    engine::BackendOptions bo;
+    bo.n_ctx = 128;
+    r.backend = engine::make_backend("cpu", model->model, bo);
+    engine::SessionOptions so;
+    so.capture.mode = trace::CaptureMode::Full;
+    r.session = std::make_unique<engine::Session>(*r.backend, *model->tokenizer, so);
+    r.session->prefill(r.ids);
+    return r;
+}
+
+// The next-token logits after position `pos`: a fresh backend fed the prefix 0..pos.
+std::vector<float> prefix_logits(const LabModelPtr& model, const std::vector<int32_t>& ids, int32_t pos) {
+    engine::BackendOptions bo;
+    bo.n_ctx = 128;
+    auto backend = engine::make_backend("cpu", model->model, bo);
+    std::vector<float> logits(size_t(model->model->spec().n_vocab()));
+    trace::CapturePolicy none;
+    none.mode = trace::CaptureMode::None;
+    backend->forward(std::span<const int32_t>(ids).first(size_t(pos) + 1), 0, none, nullptr, logits, false, nullptr);
+    return logits;
+}
+
+// KL(P || Q) of two logit rows, written out here independently of the lab.
+double test_kl(const std::vector<float>& p_logits, const std::vector<float>& q_logits) {
+    auto log_probs = [](const std::vector<float>& x) {
+        const double m = *std::max_element(x.begin(), x.end());
+        double s = 0.0;
+        for (float v : x) s += std::exp(double(v) - m);
+        std::vector<double> out;
+        for (float v : x) out.push_back(double(v) - m - std::log(s));
+        return out;
+    };
+    const std::vector<double> lp = log_probs(p_logits), lq = log_probs(q_logits);
+    double kl = 0.0;
+    for (size_t i = 0; i < lp.size(); ++i) kl += std::exp(lp[i]) * (lp[i] - lq[i]);
+    return kl;
+}
+
+std::vector<float> to_floats(const QVector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
+
+}  // namespace
+
+class TestContextCompareLab : public QObject {
+    Q_OBJECT
+private slots:
+    void rowsAndGridsMatchCore_data();
+    void rowsAndGridsMatchCore();
+    void nextTokenMatchesCore_data();
+    void nextTokenMatchesCore();
+    void defaultPickIsBank();
+    void rerunUpdatesEverything();
+    void stopLeavesLabUsable();
+    void tooLongPromptIsReported();
+
+private:
+    // A lab on `which`, its first run (started by the model change) finished.
+    bool start(const QString& which, LabHost& host, std::unique_ptr<ContextCompareLab>& lab);
+};
+
+bool TestContextCompareLab::start(const QString& which, LabHost& host, std::unique_ptr<ContextCompareLab>& lab) {
+    lab = std::make_unique<ContextCompareLab>(&host);
+    lab->resize(1280, 800);
+    QSignalSpy finished(lab.get(), &ContextCompareLab::runFinished);
+    host.setModel(load_lab_model(QString::fromStdString(model_path(which))));
+    return finished.wait(kRunTimeoutMs) && lab->result(0) && lab->result(1);
+}
+
+void TestContextCompareLab::rowsAndGridsMatchCore_data() {
+    QTest::addColumn<QString>("which");
+    QTest::newRow("fx-gqa") << QStringLiteral("fx-gqa");
+    QTest::newRow("fx-mha-untied") << QStringLiteral("fx-mha-untied");
+    QTest::newRow("smollm2") << QStringLiteral("smollm2");
+}
+
+void TestContextCompareLab::rowsAndGridsMatchCore() {
+    QFETCH(QString, which);
+    LMSCOPE_REQUIRE_FILE(model_path(which), "the model");
+    LabHost host(nullptr);
+    std::unique_ptr<ContextCompareLab> lab;
+    QVERIFY(start(which, host, lab));
+    const LabModelPtr model = host.model();
+    const int32_t n_layer = model->model->spec().n_layer(), n_head = model->model->spec().n_head();
+    const std::array<CoreRun, 2> core{core_run(model, lab->prompt(0)), core_run(model, lab->prompt(1))};
+    for (int s = 0; s < 2; ++s) QCOMPARE(lab->result(s)->ids, core[size_t(s)].ids);
+
+    const QVector<QPair<int32_t, int32_t>> pairs{{0, 0}, {n_layer / 2, n_head - 1}, {n_layer - 1, n_head / 2}};
+    for (const auto& [layer, head] : pairs) {
+        lab->setLayerHead(layer, head);
+        for (int s = 0; s < 2; ++s) {
+            const int32_t pos = lab->pickedPosition(s);
+            QVERIFY(pos >= 0 && pos < int32_t(core[size_t(s)].ids.size()));
+            const std::vector<float> expected = core[size_t(s)].row(layer, head, pos);
+            QCOMPARE(qsizetype(expected.size()), qsizetype(pos) + 1);
+            const std::vector<float> shown = to_floats(lab->attentionBars(s)->values());
+            LMSCOPE_VERIFY_CLOSE(testing::compare(shown, expected, 2.5e-4, 1e-3));
+            QCOMPARE(lab->attentionBars(s)->labels().size(), qsizetype(pos) + 1);
+            QVERIFY(lab->attentionBars(s)->highlighted().back());  // the picked token itself
+        }
+    }
+
+    // The grids: each head's entropy (and weight on the previous token) of the picked row, and A - B.
+    for (const HeadMeasure m : {HeadMeasure::Entropy, HeadMeasure::PreviousToken}) {
+        lab->setMeasure(int(m));
+        for (int32_t l = 0; l < n_layer; ++l)
+            for (int32_t h = 0; h < n_head; ++h) {
+                std::array<double, 2> expected{};
+                for (int s = 0; s < 2; ++s) {
+                    const int32_t pos = lab->pickedPosition(s);
+                    const std::vector<float> row = core[size_t(s)].row(l, h, pos);
+                    double v = 0.0;
+                    if (m == HeadMeasure::Entropy) {
+                        for (float w : row)
+                            if (w > 0.0f) v -= double(w) * std::log(double(w));
+                        // the engine's own summary of the same row (from float weights)
+                        const float summary = core[size_t(s)].attention().summary(l, h, pos).entropy;
+                        QVERIFY2(std::fabs(summary - v) < 5e-3, qPrintable(QStringLiteral("summary %1 vs %2").arg(summary).arg(v)));
+                    } else {
+                        v = pos > 0 ? row[size_t(pos) - 1] : 0.0;
+                    }
+                    expected[size_t(s)] = v;
+                    QVERIFY2(std::fabs(lab->grid(s)->value(l, h) - v) < 2e-3,
+                             qPrintable(QStringLiteral("side %1 layer %2 head %3: %4 vs %5").arg(s).arg(l).arg(h).arg(lab->grid(s)->value(l, h)).arg(v)));
+                }
+                QVERIFY(std::fabs(lab->differenceGrid()->value(l, h) - (expected[0] - expected[1])) < 4e-3);
+            }
+    }
+}
+
+void TestContextCompareLab::nextTokenMatchesCore_data() { rowsAndGridsMatchCore_data(); }
+
+void TestContextCompareLab::nextTokenMatchesCore() {
+    QFETCH(QString, which);
+    LMSCOPE_REQUIRE_FILE(model_path(which), "the model");
+    LabHost host(nullptr);
+    std::unique_ptr<ContextCompareLab> lab;
+    QVERIFY(start(which, host, lab));
+    const LabModelPtr model = host.model();
+    // The default picks, then an inner position on side A (its prediction needs that row's logits).
+    for (const bool inner : {false, true}) {
+        if (inner) lab->pickToken(0, 1);
+        std::array<std::vector<float>, 2> logits;
+        for (int s = 0; s < 2; ++s) {
+            const int32_t pos = lab->pickedPosition(s);
+            logits[size_t(s)] = prefix_logits(model, lab->result(s)->ids, pos);
+            std::vector<float> probs = logits[size_t(s)];
+            engine::ops::softmax(probs.data(), int64_t(probs.size()));
+            const QVector<qint32> ids = lab->nextTokenIds(s);
+            const std::vector<float> shown = to_floats(lab->nextTokenBars(s)->values());
+            QCOMPARE(ids.size(), qsizetype(ContextCompareLab::kTopK));
+            QCOMPARE(qsizetype(shown.size()), ids.size());
+            std::vector<float> expected;
+            for (qint32 id : ids) expected.push_back(probs[size_t(id)]);
+            LMSCOPE_VERIFY_CLOSE(testing::compare(shown, expected, 1e-4, 1e-3));
+            // They are the k most probable: nothing left out beats the last one shown.
+            std::vector<float> sorted = probs;
+            std::nth_element(sorted.begin(), sorted.begin() + ContextCompareLab::kTopK - 1, sorted.end(), std::greater<>());
+            QVERIFY(shown.back() >= sorted[ContextCompareLab::kTopK - 1] - 1e-4f);
+            for (size_t i = 1; i < shown.size(); ++i) QVERIFY(shown[i - 1] >= shown[i]);
+        }
+        // Tokens in both lists are the highlighted ones.
+        for (int s = 0; s < 2; ++s) {
+            const QVector<qint32> mine = lab->nextTokenIds(s), other = lab->nextTokenIds(1 - s);
+            const QVector<bool> marked = lab->nextTokenBars(s)->highlighted();
+            for (qsizetype i = 0; i < mine.size(); ++i) QCOMPARE(marked[i], other.contains(mine[i]));
+        }
+        for (int s = 0; s < 2; ++s) {
+            const double expected = test_kl(logits[size_t(s)], logits[size_t(1 - s)]);
+            QVERIFY2(std::fabs(lab->klShown(s) - expected) <= 1e-3 + 1e-2 * expected,
+                     qPrintable(QStringLiteral("KL shown %1, computed %2").arg(lab->klShown(s)).arg(expected)));
+            QVERIFY(lab->klLabel()->text().contains(QString::number(lab->klShown(s), 'f', 4)));
+        }
+    }
+}
+
+void TestContextCompareLab::defaultPickIsBank() {
+    LMSCOPE_REQUIRE_FILE(testing::sample_model(), "the sample model SmolLM2");
+    LabHost host(nullptr);
+    std::unique_ptr<ContextCompareLab> lab;
+    QVERIFY(start(QStringLiteral("smollm2"), host, lab));
+    for (int s = 0; s < 2; ++s) {
+        QCOMPARE(lab->pickedText(s).trimmed(), QStringLiteral("bank"));
+        QCOMPARE(lab->tokens(s)->selectedQuery(), lab->pickedPosition(s));
+    }
+    QCOMPARE(lab->pickedPosition(0), lab->result(0)->size() - 1);  // "... river bank": the last token
+    QVERIFY(lab->pickedPosition(1) < lab->result(1)->size() - 1);   // "... bank account": before the last
+}
+
+void TestContextCompareLab::rerunUpdatesEverything() {
+    LMSCOPE_REQUIRE_FILE(testing::testdata_file("models/fx-gqa.gguf"), "the fixture fx-gqa.gguf");
+    LabHost host(nullptr);
+    std::unique_ptr<ContextCompareLab> lab;
+    QVERIFY(start(QStringLiteral("fx-gqa"), host, lab));
+    const LabModelPtr model = host.model();
+    const QString a = QStringLiteral("Cats purr softly"), b = QStringLiteral("Dogs bark loudly at night");
+    lab->setPrompts(a, b);
+    QSignalSpy finished(lab.get(), &ContextCompareLab::runFinished);
+    lab->run();
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    const std::array<QString, 2> texts{a, b};
+    for (int s = 0; s < 2; ++s) {
+        const CoreRun core = core_run(model, texts[size_t(s)]);
+        QCOMPARE(lab->result(s)->ids, core.ids);
+        QCOMPARE(lab->tokens(s)->sequenceLength(), qint32(core.ids.size()));
+        const int32_t pos = lab->pickedPosition(s);
+        LMSCOPE_VERIFY_CLOSE(testing::compare(to_floats(lab->attentionBars(s)->values()), core.row(lab->layer(), lab->head(), pos),
+                                              2.5e-4, 1e-3));
+        std::vector<float> probs = prefix_logits(model, core.ids, pos);
+        engine::ops::softmax(probs.data(), int64_t(probs.size()));
+        QVERIFY(std::fabs(lab->nextTokenBars(s)->values().front() - probs[size_t(lab->nextTokenIds(s).front())]) < 1e-4);
+        QVERIFY(lab->grid(s)->layers() == model->model->spec().n_layer());
+    }
+    QVERIFY(!lab->isRunning());
+}
+
+void TestContextCompareLab::stopLeavesLabUsable() {
+    LMSCOPE_REQUIRE_FILE(testing::testdata_file("models/fx-gqa.gguf"), "the fixture fx-gqa.gguf");
+    LabHost host(nullptr);
+    std::unique_ptr<ContextCompareLab> lab;
+    QVERIFY(start(QStringLiteral("fx-gqa"), host, lab));
+    const std::vector<int32_t> before = lab->result(0)->ids;
+    QSignalSpy finished(lab.get(), &ContextCompareLab::runFinished);
+    QSignalSpy failed(lab.get(), &ContextCompareLab::runFailed);
+    lab->setPrompts(QStringLiteral("one two three four five six"), QStringLiteral("seven eight nine ten"));
+    lab->run();
+    QVERIFY(lab->isRunning());
+    lab->stop();
+    QVERIFY(!lab->isRunning());
+    QCOMPARE(lab->result(0)->ids, before);  // the last finished run stays shown
+    // A new run after the stop delivers its own results, never the stopped run's.
+    const QString a = QStringLiteral("A small test"), b = QStringLiteral("Another small test");
+    lab->setPrompts(a, b);
+    lab->run();
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(failed.size(), 0);
+    QCOMPARE(lab->result(0)->ids, host.model()->tokenizer->encode_ids(a.toStdString(), true, false));
+    QCOMPARE(lab->result(1)->ids, host.model()->tokenizer->encode_ids(b.toStdString(), true, false));
+    QCOMPARE(lab->attentionBars(0)->values().size(), qsizetype(lab->pickedPosition(0)) + 1);
+}
+
+void TestContextCompareLab::tooLongPromptIsReported() {
+    LMSCOPE_REQUIRE_FILE(testing::testdata_file("models/fx-gqa.gguf"), "the fixture fx-gqa.gguf");
+    LabHost host(nullptr);
+    std::unique_ptr<ContextCompareLab> lab;
+    QVERIFY(start(QStringLiteral("fx-gqa"), host, lab));
+    QSignalSpy failed(lab.get(), &ContextCompareLab::runFailed);
+    lab->setPrompt(1, QString(QStringLiteral("word ")).repeated(200));
+    lab->run();
+    QVERIFY(failed.wait(kRunTimeoutMs));
+    QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("at most 64")), qPrintable(failed.at(0).at(0).toString()));
+    QVERIFY(lab->statusLabel()->text().contains(QStringLiteral("at most 64")));
+    QVERIFY(!lab->isRunning());
+}
+
+QTEST_MAIN(TestContextCompareLab)
+#include "test_context_compare_lab.moc"
