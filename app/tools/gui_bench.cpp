@@ -1,0 +1,209 @@
+// lmscope-gui-bench: measures the GUI's two performance targets (DESIGN §6) on the real window.
+//   1. Play: the event loop's longest gaps (maximum, 99th percentile) while the engine plays
+//      N decode steps with every panel visible (target: no stall over 50 ms).
+//   2. Render at T tokens: a prompt of about T tokens is prefilled and decoded up to T, then
+//      each of the last steps is made current and the whole window repainted synchronously
+//      (every panel updates its data and paints): the time per step and per panel
+//      (target: under 50 ms at 512 tokens for SmolLM2's 30 x 9 head grid).
+// Usage: lmscope-gui-bench [--model PATH] [--steps N] [--tokens T] [--json]
+// Runs on any Qt platform; QT_QPA_PLATFORM=offscreen needs no display.
+#include "backend_factory.h"
+#include "gui/language.h"
+#include "gui/main_window.h"
+#include "gui/sample_model.h"
+#include "gui/session_view.h"
+#include "gui/step_controls.h"
+#include "tokenizer/tokenizer.h"
+#include "tools/latency_probe.h"
+#include "tools/window_driver.h"
+#include "util/error.h"
+#include "widgets/trace_model.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+using namespace lmscope;
+
+namespace {
+
+QJsonObject to_json(const tools::GapStats& s) {
+    return {{"ticks", qint64(s.ticks)}, {"max_ms", s.max_ms}, {"p99_ms", s.p99_ms}, {"p50_ms", s.p50_ms}};
+}
+
+// Words repeated until the model's tokenizer makes `tokens` of them (with BOS when it adds one).
+QString prompt_of_tokens(const QString& model, int tokens) {
+    const auto tokenizer = tok::load_tokenizer(model.toStdString());
+    const std::string text_unit =
+        " The teacher pressed Step, and the class watched the attention light up across every layer.";
+    std::string text = "Once upon a time.";
+    while (true) {
+        const std::string next = text + text_unit;
+        if (int(tokenizer->encode_ids(next, true, false).size()) > tokens) break;
+        text = next;
+    }
+    return QString::fromStdString(text);
+}
+
+struct PlayResult {
+    int steps = 0;
+    double seconds = 0.0;
+    tools::GapStats gaps;
+};
+
+PlayResult measure_play(tools::WindowDriver& driver, int steps) {
+    gui::SessionView* session = driver.window().session();
+    widgets::TraceModel* trace = session->model();
+    session->controls()->setPrompt(QStringLiteral("Once upon a time, in a small village by the sea,"));
+    session->controls()->setSpeed(20);  // the slider's fastest: the engine sets the pace
+    tools::LatencyProbe probe;
+    QElapsedTimer clock;
+    probe.start();
+    clock.start();
+    session->setPlaying(true);
+    while (trace->stepCount() < steps + 1) {
+        tools::WindowDriver::pump(50);
+        if (clock.elapsed() > 600000) throw Error("play: the steps did not come in 10 minutes");
+        if (!session->isPlaying()) throw Error("play: stopped early (an engine error?)");
+    }
+    session->setPlaying(false);
+    PlayResult r;
+    r.seconds = double(clock.elapsed()) / 1000.0;
+    while (session->inFlight()) tools::WindowDriver::pump(20);
+    probe.stop();
+    r.steps = trace->stepCount() - 1;
+    r.gaps = probe.stats();
+    return r;
+}
+
+struct RenderResult {
+    int tokens = 0;
+    std::vector<double> step_ms;         // [repetition] select a step + repaint the window
+    std::vector<double> select_ms;       // [repetition] of which: the panels' data updates
+    std::vector<double> paint_ms;        // [repetition] of which: queued replots and the paint
+    QJsonObject panel_ms;                // the slowest repaint of each dock
+    tools::GapStats gaps_while_decoding; // the event loop while decoding up to `tokens`
+};
+
+RenderResult measure_render(tools::WindowDriver& driver, const QString& model, int tokens, int reps) {
+    gui::MainWindow& w = driver.window();
+    gui::SessionView* session = w.session();
+    widgets::TraceModel* trace = session->model();
+    session->reset();
+    tools::WindowDriver::pump(200);
+    session->controls()->setPrompt(prompt_of_tokens(model, tokens - reps));
+    tools::LatencyProbe probe;
+    probe.start();
+    driver.step();  // the prefill
+    while (trace->sequenceLength() < tokens) driver.step();
+    probe.stop();
+
+    RenderResult r;
+    r.tokens = trace->sequenceLength();
+    r.gaps_while_decoding = probe.stats();
+    const qint32 last = trace->stepCount() - 1;
+    for (int i = 0; i < reps; ++i) {
+        const qint32 index = std::max<qint32>(0, last - (i % std::max(1, reps / 2)));
+        QElapsedTimer clock;
+        clock.start();
+        trace->setCurrentStep(index == trace->currentStep() && index > 0 ? index - 1 : index);
+        const double selected = double(clock.nsecsElapsed()) / 1e6;
+        QApplication::processEvents();  // queued replots
+        w.repaint();
+        r.step_ms.push_back(double(clock.nsecsElapsed()) / 1e6);
+        r.select_ms.push_back(selected);
+        r.paint_ms.push_back(r.step_ms.back() - selected);
+    }
+    for (QDockWidget* dock : session->docks()) {
+        if (!dock->isVisible()) continue;
+        double worst = 0.0;
+        for (int i = 0; i < 3; ++i) {
+            QElapsedTimer clock;
+            clock.start();
+            dock->repaint();
+            worst = std::max(worst, double(clock.nsecsElapsed()) / 1e6);
+        }
+        r.panel_ms.insert(dock->objectName(), worst);
+    }
+    return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("lmscope"));
+    QApplication::setApplicationName(QStringLiteral("lmscope-gui-bench"));  // its own settings
+    app::register_compiled_backends();
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Measures the GUI's event-loop stalls and render time."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("model"), QStringLiteral("GGUF model (default: the sample model)."), QStringLiteral("path")});
+    parser.addOption({QStringLiteral("steps"), QStringLiteral("Decode steps to play (default 64)."), QStringLiteral("n"), QStringLiteral("64")});
+    parser.addOption({QStringLiteral("tokens"), QStringLiteral("Sequence length for the render measure (default 512)."), QStringLiteral("n"), QStringLiteral("512")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object.")});
+    parser.process(app);
+
+    QTextStream err(stderr);
+    try {
+        const QString model = parser.isSet(QStringLiteral("model")) ? parser.value(QStringLiteral("model"))
+                                                                   : gui::find_sample_model();
+        if (model.isEmpty()) throw UsageError("no model: pass --model or run sample_models/fetch.sh");
+        bool ok1 = false, ok2 = false;
+        const int steps = parser.value(QStringLiteral("steps")).toInt(&ok1);
+        const int tokens = parser.value(QStringLiteral("tokens")).toInt(&ok2);
+        if (!ok1 || steps < 1 || steps > 100000) throw UsageError("--steps: expected 1..100000");
+        if (!ok2 || tokens < 16 || tokens > 8192) throw UsageError("--tokens: expected 16..8192");
+
+        gui::Language language;
+        tools::WindowDriver driver(&language, 1600, 1000);
+        driver.openModel(model);
+        const PlayResult play = measure_play(driver, steps);
+        const RenderResult render = measure_render(driver, model, tokens, 10);
+
+        const double render_max = *std::max_element(render.step_ms.begin(), render.step_ms.end());
+        const double render_med = tools::percentile(render.step_ms, 50.0);
+        if (parser.isSet(QStringLiteral("json"))) {
+            QJsonObject o{{"model", model},
+                          {"platform", QApplication::platformName()},
+                          {"play", QJsonObject{{"steps", play.steps},
+                                               {"tokens_per_s", play.steps / std::max(1e-9, play.seconds)},
+                                               {"event_loop_gaps", to_json(play.gaps)}}},
+                          {"render", QJsonObject{{"tokens", render.tokens},
+                                                 {"median_ms", render_med},
+                                                 {"max_ms", render_max},
+                                                 {"median_update_ms", tools::percentile(render.select_ms, 50.0)},
+                                                 {"median_paint_ms", tools::percentile(render.paint_ms, 50.0)},
+                                                 {"panels_ms", render.panel_ms},
+                                                 {"event_loop_gaps_while_decoding", to_json(render.gaps_while_decoding)}}}};
+            std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+        } else {
+            QTextStream out(stdout);
+            out << "model: " << model << " (platform " << QApplication::platformName() << ")\n";
+            out << "play: " << play.steps << " steps, " << play.steps / std::max(1e-9, play.seconds)
+                << " tok/s; event-loop gaps: max " << play.gaps.max_ms << " ms, p99 " << play.gaps.p99_ms
+                << " ms, median " << play.gaps.p50_ms << " ms over " << qint64(play.gaps.ticks) << " ticks\n";
+            out << "decoding up to " << render.tokens << " tokens: event-loop gaps max "
+                << render.gaps_while_decoding.max_ms << " ms, p99 " << render.gaps_while_decoding.p99_ms << " ms\n";
+            out << "render at " << render.tokens << " tokens (select a step, repaint every panel): median "
+                << render_med << " ms (data updates " << tools::percentile(render.select_ms, 50.0)
+                << " ms, replots and paint " << tools::percentile(render.paint_ms, 50.0) << " ms), max "
+                << render_max << " ms\n";
+            for (auto it = render.panel_ms.begin(); it != render.panel_ms.end(); ++it)
+                out << "  " << it.key() << ": " << it.value().toDouble() << " ms\n";
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        err << "lmscope-gui-bench: " << e.what() << "\n";
+        return 1;
+    }
+}
