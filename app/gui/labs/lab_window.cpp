@@ -3,6 +3,7 @@
 #include "gui/labs/context_compare_lab.h"
 #include "gui/labs/lab.h"
 #include "gui/labs/lab_host.h"
+#include "gui/labs/tokenizer_lab.h"
 
 #include <QEvent>
 #include <QTabWidget>
@@ -20,6 +21,7 @@ LabWindow::LabWindow(LabHost* host, QWidget* parent) : QWidget(parent, Qt::Windo
     resize(1280, 800);
 
     // One line per lab, in the order of the lesson (docs/lesson.md).
+    add(new TokenizerLab(host));
     (void)host;
     add(new ContextCompareLab(host));
 

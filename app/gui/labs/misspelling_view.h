@@ -1,0 +1,88 @@
+// Tokenizer lab, misspelling mode: a word and its misspellings (tok::misspellings() plus the
+// user's own), a table of token counts per tokenizer with the cells that differ from the correct
+// spelling highlighted, and, for the loaded model, the next-token distributions after the
+// correct and the misspelled prompt side by side (top 5, and the KL divergence of the two full
+// distributions) from a real engine run.
+#pragma once
+
+#include "gui/labs/lab_model.h"
+#include "gui/labs/next_token_compare.h"
+#include "gui/labs/tokenizer_job.h"
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace lmscope::gui::labs {
+
+class TokenizerSet;
+
+class MisspellingView : public QWidget {
+    Q_OBJECT
+public:
+    explicit MisspellingView(TokenizerSet* set, QWidget* parent = nullptr);
+    ~MisspellingView() override;
+
+    // The word first, then its misspellings (the rows of the table).
+    const QStringList& variants() const { return variants_; }
+    const QTableWidget* table() const { return table_; }  // [variant][tokenizer], UserRole = count
+    QString misspelling() const;                          // the one the distributions compare
+    // The prompts of the last comparison and its result (what the side-by-side tables show).
+    const std::optional<NextTokenComparison>& comparison() const { return comparison_; }
+    const QLabel* klLabel() const { return kl_; }  // property "kl": the value shown
+    bool isRunning() const { return job_.running(); }
+    QString promptFor(const QString& word) const;
+    void setModel(const LabModelPtr& model);
+    void retranslate();
+
+public slots:
+    void setWord(const QString& word);
+    // Comma-separated misspellings of the user's own, listed after the generated ones' first.
+    void setOwnMisspellings(const QString& words);
+    // "{word}" stands for the word.
+    void setPromptTemplate(const QString& text);
+    void selectMisspelling(const QString& word);
+    void runNextToken();
+    void stop();
+
+signals:
+    void finished();
+
+private:
+    void rebuildTable();
+    void showComparison();
+    void fillTop(QTableWidget* table, const std::vector<NextToken>& top);
+
+    TokenizerSet* set_;
+    LabModelPtr model_;
+    QLabel* word_label_;
+    QLineEdit* word_;
+    QLabel* own_label_;
+    QLineEdit* own_;
+    QLabel* hint_;
+    QTableWidget* table_;
+    QLabel* prompt_label_;
+    QLineEdit* prompt_;
+    QPushButton* run_;
+    QPushButton* stop_;
+    QLabel* status_;
+    QLabel* correct_title_;
+    QLabel* wrong_title_;
+    QTableWidget* top_correct_;
+    QTableWidget* top_wrong_;
+    QLabel* kl_;
+    QStringList variants_;
+    QString selected_;
+    std::optional<NextTokenComparison> comparison_;
+    QString compared_correct_, compared_wrong_;  // the prompts of comparison_
+    StopHandle job_;
+};
+
+}  // namespace lmscope::gui::labs

@@ -1,0 +1,32 @@
+// Tokenizer lab, misspelling mode: the loaded model's next-token distribution after two prompts
+// (the correct and the misspelled one), each run from an empty cache in a lab session of its
+// own backend: the top tokens of each and KL(correct || misspelled) over the whole vocabulary.
+#pragma once
+
+#include "gui/labs/lab_model.h"
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lmscope::gui::labs {
+
+struct NextToken {
+    int32_t id = 0;
+    double prob = 0.0;
+};
+
+struct NextTokenComparison {
+    std::vector<int32_t> ids_a, ids_b;  // the prompts' tokens as fed (BOS added as the model asks)
+    std::vector<NextToken> top_a, top_b;  // most probable first
+    double kl = 0.0;                      // KL(P_a || P_b) in nats, full softmax distributions
+};
+
+// Runs on the calling thread (call it inside run_job). `cancel` is checked before every layer:
+// when set, lmscope::CancelledError is thrown. Throws UsageError for an empty prompt.
+NextTokenComparison compare_next_token(const LabModelPtr& model, const std::string& prompt_a,
+                                       const std::string& prompt_b, const std::atomic<bool>* cancel,
+                                       int top_k = 5);
+
+}  // namespace lmscope::gui::labs

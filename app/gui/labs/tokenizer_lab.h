@@ -1,0 +1,80 @@
+// The tokenizer lab: one text split by several tokenizers side by side (the loaded model's, the
+// sample tokenizer trained at first use from the bundled corpus, .model / GGUF files the user
+// adds, and SentencePiece models trained live), a misspelling mode (token counts per tokenizer
+// and the model's next-token distributions after the correct and the misspelled prompt) and a
+// BPE merges replay.
+//
+// The fixture model ../shared/testdata/tokenizer/fx-spm-1024.model is not bundled: the test data
+// may not be copied into the project and it was trained on the license texts of a system. The
+// lab trains its sample tokenizer (BPE, 1000 pieces, about a second) from its own corpus instead;
+// the fixture can be added like any .model file.
+#pragma once
+
+#include "gui/labs/lab.h"
+#include "gui/labs/tokenizer_job.h"
+
+#include <QString>
+
+class QLabel;
+class QPushButton;
+class QTabWidget;
+
+namespace lmscope::gui::labs {
+
+class BpeMergesView;
+class MisspellingView;
+class TokenizerCompareView;
+class TokenizerSet;
+class TokenizerTrainerPanel;
+
+class TokenizerLab : public Lab {
+    Q_OBJECT
+public:
+    explicit TokenizerLab(LabHost* host, QWidget* parent = nullptr);
+    ~TokenizerLab() override;
+
+    QString title() const override;
+    TokenizerSet* tokenizers() const { return set_; }
+    TokenizerCompareView* compareView() const { return compare_; }
+    TokenizerTrainerPanel* trainer() const { return trainer_; }
+    MisspellingView* misspellingView() const { return misspelling_; }
+    BpeMergesView* mergesView() const { return merges_; }
+    bool sampleReady() const { return sample_ready_; }
+    QString lastError() const { return last_error_; }  // of the last file added
+
+public slots:
+    void setText(const QString& text);
+    // Adds a GGUF model / vocabulary or a SentencePiece .model file; on failure a message box
+    // names the file, the field and the reason, and false is returned.
+    bool addTokenizerFile(const QString& path);
+    void chooseTokenizerFile();
+    // 0 side by side, 1 misspellings, 2 BPE merges.
+    void showMode(int mode);
+
+signals:
+    void sampleTrained();
+
+protected:
+    void modelChanged(const LabModelPtr& model) override;
+    void retranslate() override;
+
+private:
+    void trainSample();
+    void showError(const QString& title, const QString& message);
+
+    TokenizerSet* set_;
+    QTabWidget* modes_;
+    TokenizerCompareView* compare_;
+    TokenizerTrainerPanel* trainer_;
+    MisspellingView* misspelling_;
+    BpeMergesView* merges_;
+    QLabel* intro_;
+    QPushButton* add_file_;
+    QLabel* sample_status_;
+    StopHandle sample_job_;
+    bool sample_ready_ = false;
+    QString sample_error_;  // why the sample tokenizer could not be trained
+    QString last_error_;
+};
+
+}  // namespace lmscope::gui::labs

@@ -1,0 +1,50 @@
+// Tokenizer lab: the tokenizers the lab compares, in order: the loaded model's (first, while a
+// model is loaded), the sample tokenizer trained from the bundled corpus, files the user added
+// and models trained in the lab. Every view of the lab shows this one list.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+
+namespace lmscope::tok {
+class Tokenizer;
+}
+
+namespace lmscope::gui::labs {
+
+struct TokenizerEntry {
+    enum class Kind { Model, Sample, File, Trained };
+    Kind kind = Kind::File;
+    QString name;    // short, shown as the column / row title
+    QString detail;  // the tokenizer's own description and where it came from
+    std::shared_ptr<const tok::Tokenizer> tokenizer;
+};
+
+class TokenizerSet : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    const QVector<TokenizerEntry>& entries() const { return entries_; }
+    qsizetype size() const { return entries_.size(); }
+    const TokenizerEntry& at(qsizetype i) const { return entries_.at(i); }
+
+    // Replaces the model's entry (first); a null tokenizer removes it.
+    void setModel(const QString& name, std::shared_ptr<const tok::Tokenizer> tokenizer);
+    // Replaces the sample entry (after the model's).
+    void setSample(TokenizerEntry entry);
+    void add(TokenizerEntry entry);
+    void remove(qsizetype i);
+
+signals:
+    void changed();
+
+private:
+    qsizetype indexOf(TokenizerEntry::Kind kind) const;  // -1: none
+    QVector<TokenizerEntry> entries_;
+};
+
+}  // namespace lmscope::gui::labs

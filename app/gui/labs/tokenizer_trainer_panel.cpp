@@ -1,0 +1,210 @@
+#include "gui/labs/tokenizer_trainer_panel.h"
+
+#include "tokenizer/tokenizer.h"
+#include "util/error.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSlider>
+#include <QTimer>
+
+namespace lmscope::gui::labs {
+
+namespace {
+constexpr int kVocabMin = 400;   // above the 256 byte pieces, the specials and the corpus's characters
+constexpr int kVocabMax = 4000;
+constexpr int kVocabStep = 100;
+}  // namespace
+
+std::string sample_corpus_text() {
+    QFile f(QStringLiteral(":/labs/tokenizer_corpus.txt"));
+    if (!f.open(QIODevice::ReadOnly)) throw IoError("the bundled sample corpus :/labs/tokenizer_corpus.txt is missing");
+    return f.readAll().toStdString();
+}
+
+StopHandle start_training(QObject* context, tok::TrainOptions options, const std::string& name,
+                          std::function<void(std::shared_ptr<const tok::Tokenizer>)> done,
+                          std::function<void(const QString&)> failed) {
+    StopHandle job;
+    auto flag = job.renew();
+    job.token = run_job(
+        context,
+        [options = std::move(options), name, flag](CancelToken&) -> std::shared_ptr<const tok::Tokenizer> {
+            const tok::TrainResult result = tok::train_sentencepiece(options, flag.get());
+            return tok::load_sentencepiece_model(result.serialized_model, name);
+        },
+        std::move(done), std::move(failed));
+    return job;
+}
+
+TokenizerTrainerPanel::TokenizerTrainerPanel(QWidget* parent)
+    : QGroupBox(parent), method_label_(new QLabel), method_(new QComboBox), vocab_label_(new QLabel),
+      vocab_(new QSlider(Qt::Horizontal)), corpus_label_(new QLabel), corpus_button_(new QPushButton),
+      sample_button_(new QPushButton), train_(new QPushButton), cancel_(new QPushButton), progress_(new QProgressBar),
+      status_(new QLabel), tick_(new QTimer(this)) {
+    setObjectName(QStringLiteral("trainerPanel"));
+    method_->setObjectName(QStringLiteral("trainMethod"));
+    method_->addItems({QString(), QString()});
+    vocab_->setObjectName(QStringLiteral("trainVocabSlider"));
+    vocab_->setRange(kVocabMin, kVocabMax);
+    vocab_->setSingleStep(kVocabStep);
+    vocab_->setPageStep(kVocabStep * 5);
+    vocab_->setValue(1000);
+    corpus_button_->setObjectName(QStringLiteral("trainCorpusButton"));
+    sample_button_->setObjectName(QStringLiteral("trainSampleCorpusButton"));
+    train_->setObjectName(QStringLiteral("trainButton"));
+    cancel_->setObjectName(QStringLiteral("trainCancelButton"));
+    progress_->setObjectName(QStringLiteral("trainProgress"));
+    status_->setObjectName(QStringLiteral("trainStatus"));
+    status_->setWordWrap(true);
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setTextVisible(false);
+    corpus_label_->setWordWrap(true);
+
+    auto* grid = new QGridLayout(this);
+    grid->addWidget(method_label_, 0, 0);
+    grid->addWidget(method_, 0, 1);
+    grid->addWidget(vocab_label_, 1, 0);
+    grid->addWidget(vocab_, 1, 1);
+    grid->addWidget(corpus_label_, 2, 0, 1, 2);
+    auto* corpus_buttons = new QHBoxLayout;
+    corpus_buttons->addWidget(sample_button_);
+    corpus_buttons->addWidget(corpus_button_);
+    grid->addLayout(corpus_buttons, 3, 0, 1, 2);
+    auto* run = new QHBoxLayout;
+    run->addWidget(train_);
+    run->addWidget(cancel_);
+    run->addWidget(progress_, 1);
+    grid->addLayout(run, 4, 0, 1, 2);
+    grid->addWidget(status_, 5, 0, 1, 2);
+    grid->setRowStretch(6, 1);
+
+    connect(vocab_, &QSlider::valueChanged, this, [this] { retranslate(); });
+    connect(corpus_button_, &QPushButton::clicked, this, &TokenizerTrainerPanel::chooseCorpusFile);
+    connect(sample_button_, &QPushButton::clicked, this, [this] { setCorpusFile(QString()); });
+    connect(train_, &QPushButton::clicked, this, &TokenizerTrainerPanel::train);
+    connect(cancel_, &QPushButton::clicked, this, &TokenizerTrainerPanel::cancel);
+    tick_->setInterval(200);
+    connect(tick_, &QTimer::timeout, this, [this] {
+        status_->setText(tr("Training… %1 s").arg(QString::number(double(clock_.elapsed()) / 1000.0, 'f', 1)));
+    });
+    setRunning(false);
+    retranslate();
+}
+
+TokenizerTrainerPanel::~TokenizerTrainerPanel() { job_.stop(); }
+
+int TokenizerTrainerPanel::vocabSize() const { return vocab_->value(); }
+
+void TokenizerTrainerPanel::retranslate() {
+    setTitle(tr("Train a SentencePiece tokenizer"));
+    method_label_->setText(tr("Method:"));
+    method_->setItemText(0, tr("BPE (merges pairs)"));
+    method_->setItemText(1, tr("Unigram (prunes pieces)"));
+    vocab_label_->setText(tr("Vocabulary: %1").arg(vocab_->value()));
+    sample_button_->setText(tr("Use the sample corpus"));
+    corpus_button_->setText(tr("Choose a corpus file…"));
+    train_->setText(tr("Train"));
+    cancel_->setText(tr("Cancel"));
+    updateCorpusLabel();
+}
+
+void TokenizerTrainerPanel::updateCorpusLabel() {
+    corpus_label_->setText(corpus_file_.isEmpty()
+                               ? tr("Corpus: the sample corpus (about 10 KB of English prose)")
+                               : tr("Corpus: %1").arg(QFileInfo(corpus_file_).fileName()));
+    corpus_label_->setToolTip(corpus_file_);
+}
+
+void TokenizerTrainerPanel::setVocabSize(int size) { vocab_->setValue(size); }
+
+void TokenizerTrainerPanel::setUnigram(bool unigram) { method_->setCurrentIndex(unigram ? 1 : 0); }
+
+void TokenizerTrainerPanel::setCorpusFile(const QString& path) {
+    corpus_file_ = path;
+    updateCorpusLabel();
+}
+
+void TokenizerTrainerPanel::chooseCorpusFile() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Choose a training corpus"), QString(),
+                                                      tr("Text files (*.txt);;All files (*)"));
+    if (!path.isEmpty()) setCorpusFile(path);
+}
+
+void TokenizerTrainerPanel::setRunning(bool running) {
+    train_->setEnabled(!running);
+    cancel_->setEnabled(running);
+    progress_->setRange(0, running ? 0 : 1);  // a busy bar while running
+    progress_->setValue(0);
+    if (running) {
+        clock_.start();
+        tick_->start();
+    } else {
+        tick_->stop();
+    }
+    emit runningChanged(running);
+}
+
+void TokenizerTrainerPanel::train() {
+    job_.stop();
+    last_error_.clear();
+    tok::TrainOptions options;
+    const bool unigram = method_->currentIndex() == 1;
+    options.model = unigram ? tok::TrainOptions::Model::Unigram : tok::TrainOptions::Model::Bpe;
+    options.vocab_size = vocab_->value();
+    if (corpus_file_.isEmpty()) {
+        try {
+            options.corpus_text = sample_corpus_text();
+        } catch (const std::exception& e) {
+            last_error_ = QString::fromUtf8(e.what());
+            status_->setText(last_error_);
+            emit trainingFailed(last_error_);
+            return;
+        }
+    } else {
+        options.corpus_file = corpus_file_.toStdString();
+    }
+    const QString corpus = corpus_file_.isEmpty() ? tr("sample corpus") : QFileInfo(corpus_file_).fileName();
+    const QString method = unigram ? tr("Unigram") : tr("BPE");
+    const int vocab = options.vocab_size;
+    const std::string name = QStringLiteral("%1 %2 (%3)").arg(method).arg(vocab).arg(corpus).toStdString();
+    setRunning(true);
+    job_ = start_training(
+        this, std::move(options), name,
+        [this, method, vocab, corpus](std::shared_ptr<const tok::Tokenizer> t) {
+            job_.finished();
+            setRunning(false);
+            const double seconds = double(clock_.elapsed()) / 1000.0;
+            status_->setText(tr("Trained %1 %2 on the %3 in %4 s.").arg(method).arg(vocab).arg(corpus).arg(seconds, 0, 'f', 1));
+            TokenizerEntry e;
+            e.kind = TokenizerEntry::Kind::Trained;
+            e.name = tr("%1 %2").arg(method).arg(vocab);
+            e.detail = tr("trained here on %1: %2").arg(corpus, QString::fromStdString(t->describe()));
+            e.tokenizer = std::move(t);
+            emit trained(e);
+        },
+        [this](const QString& message) {
+            job_.finished();
+            setRunning(false);
+            last_error_ = message;
+            status_->setText(tr("Training failed: %1").arg(message));
+            emit trainingFailed(message);
+        });
+}
+
+void TokenizerTrainerPanel::cancel() {
+    if (!job_.running()) return;
+    job_.stop();
+    setRunning(false);
+    status_->setText(tr("Training cancelled."));
+}
+
+}  // namespace lmscope::gui::labs

@@ -1,0 +1,84 @@
+// Tokenizer lab: trains SentencePiece models live (BPE or Unigram, vocabulary size from a
+// slider, on the bundled sample corpus or a file of the user's) in a child process through
+// run_job; the trainer reports no progress, so the panel shows a busy bar and the time spent,
+// and Cancel kills the training. A trained model joins the lab's tokenizer set.
+#pragma once
+
+#include "gui/labs/tokenizer_job.h"
+#include "gui/labs/tokenizer_set.h"
+#include "tokenizer/trainer.h"
+
+#include <QElapsedTimer>
+#include <QGroupBox>
+#include <QString>
+
+#include <functional>
+#include <string>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+class QTimer;
+
+namespace lmscope::gui::labs {
+
+// The bundled sample corpus (resources/labs/tokenizer_corpus.txt, self-written English prose).
+std::string sample_corpus_text();
+
+// Trains on a pool thread; done() gets the trained tokenizer (named `name` in errors), failed()
+// the trainer's message. Stop the returned handle to kill the training.
+StopHandle start_training(QObject* context, tok::TrainOptions options, const std::string& name,
+                          std::function<void(std::shared_ptr<const tok::Tokenizer>)> done,
+                          std::function<void(const QString&)> failed);
+
+class TokenizerTrainerPanel : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit TokenizerTrainerPanel(QWidget* parent = nullptr);
+    ~TokenizerTrainerPanel() override;
+
+    bool isTraining() const { return job_.running(); }
+    int vocabSize() const;
+    QString corpusFile() const { return corpus_file_; }  // empty: the sample corpus
+    QString lastError() const { return last_error_; }
+    void retranslate();
+
+public slots:
+    void setVocabSize(int size);
+    void setUnigram(bool unigram);
+    // Trains on `path` (one sentence per line); an empty path selects the sample corpus.
+    void setCorpusFile(const QString& path);
+    void chooseCorpusFile();
+    void train();
+    void cancel();
+
+signals:
+    void trained(const lmscope::gui::labs::TokenizerEntry& entry);
+    void trainingFailed(const QString& message);
+    void runningChanged(bool running);
+
+private:
+    void setRunning(bool running);
+    void updateCorpusLabel();
+
+    QLabel* method_label_;
+    QComboBox* method_;
+    QLabel* vocab_label_;
+    QSlider* vocab_;
+    QLabel* corpus_label_;
+    QPushButton* corpus_button_;
+    QPushButton* sample_button_;
+    QPushButton* train_;
+    QPushButton* cancel_;
+    QProgressBar* progress_;
+    QLabel* status_;
+    QTimer* tick_;
+    QElapsedTimer clock_;
+    QString corpus_file_;
+    QString last_error_;
+    StopHandle job_;
+};
+
+}  // namespace lmscope::gui::labs
