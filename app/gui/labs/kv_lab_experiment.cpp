@@ -1,0 +1,146 @@
+#include "gui/labs/kv_lab_experiment.h"
+
+#include "engine/backend.h"
+#include "engine/model.h"
+#include "gui/labs/kv_lab_common.h"
+#include "gui/labs/lab_session.h"
+#include "tokenizer/tokenizer.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lmscope::gui::labs {
+namespace {
+
+// log(sum(exp(x))) of one row.
+double log_sum_exp(std::span<const float> x) {
+    const double m = double(*std::max_element(x.begin(), x.end()));
+    double s = 0.0;
+    for (float v : x) s += std::exp(double(v) - m);
+    return m + std::log(s);
+}
+
+size_t argmax(std::span<const float> x) { return size_t(std::max_element(x.begin(), x.end()) - x.begin()); }
+
+// Every row of one run: the prompt's rows, then one per decode step.
+struct Rows {
+    std::vector<float> logits;  // [row][n_vocab]
+    uint64_t measured_bytes = 0;
+    int32_t tokens = 0;
+};
+
+// Feeds the prompt (one step, every row's logits), then `decode` tokens one at a time; when
+// `generated` is null the tokens are chosen greedily from the run's own logits.
+Rows run_one(const LabModelPtr& model, kv::CacheType type, const KvExperimentOptions& options,
+             const std::vector<int32_t>& prompt, std::vector<int32_t>* generated,
+             const std::vector<int32_t>& forced, CancelToken& token, std::atomic<int>* progress) {
+    const size_t n_vocab = size_t(model->model->spec().n_vocab());
+    const size_t n_rows = prompt.size() + size_t(options.decode_steps);
+    LabSessionOptions so;
+    so.threads = options.threads;
+    so.kv_type = engine_kv_type(type);
+    so.n_ctx = int32_t(n_rows);
+    LabSession lab = make_lab_session(model, so);
+    engine::Backend& backend = *lab.backend;
+    const trace::CapturePolicy none{trace::CaptureMode::None, {}, false, 5};
+
+    Rows rows;
+    rows.logits.resize(n_rows * n_vocab);
+    token.check();
+    backend.forward(prompt, 0, none, nullptr, std::span<float>(rows.logits.data(), prompt.size() * n_vocab), true,
+                    nullptr);
+    if (progress) ++*progress;
+    for (int32_t s = 0; s < options.decode_steps; ++s) {
+        token.check();
+        const size_t row = prompt.size() + size_t(s);  // the row this step fills
+        const std::span<const float> last(rows.logits.data() + (row - 1) * n_vocab, n_vocab);
+        const int32_t id = generated ? int32_t(argmax(last)) : forced[size_t(s)];
+        if (generated) generated->push_back(id);
+        backend.forward(std::span<const int32_t>(&id, 1), int32_t(row), none, nullptr,
+                        std::span<float>(rows.logits.data() + row * n_vocab, n_vocab), false, nullptr);
+        if (progress) ++*progress;
+    }
+    const engine::KvStats stats = backend.kv_stats();
+    rows.measured_bytes = stats.total_bytes;
+    rows.tokens = stats.n_tokens;
+    return rows;
+}
+
+}  // namespace
+
+int kv_experiment_steps(const KvExperimentOptions& options) {
+    return int(kKvTypes.size()) * (1 + std::max(0, options.decode_steps));
+}
+
+double kl_divergence(std::span<const float> p_logits, std::span<const float> q_logits) {
+    if (p_logits.empty() || p_logits.size() != q_logits.size())
+        throw UsageError("kl_divergence: the rows differ in length or are empty");
+    const double lp = log_sum_exp(p_logits), lq = log_sum_exp(q_logits);
+    double kl = 0.0;
+    for (size_t i = 0; i < p_logits.size(); ++i) {
+        const double log_p = double(p_logits[i]) - lp;
+        kl += std::exp(log_p) * (log_p - (double(q_logits[i]) - lq));
+    }
+    return std::max(0.0, kl);
+}
+
+KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimentOptions& options,
+                                     CancelToken& token, std::atomic<int>* progress) {
+    if (!model || !model->model || !model->tokenizer) throw UsageError("KV experiment: no model is loaded");
+    if (options.decode_steps < 0 || options.decode_steps > 4096)
+        throw UsageError("KV experiment: decode steps must be 0..4096, not " + std::to_string(options.decode_steps));
+    if (options.prompt.empty()) throw UsageError("KV experiment: the prompt is empty");
+    KvExperimentResult result;
+    result.prompt = model->tokenizer->encode_ids(options.prompt, true, false);
+    if (result.prompt.empty()) throw UsageError("KV experiment: the prompt is empty");
+    const int64_t needed = int64_t(result.prompt.size()) + options.decode_steps;
+    const int32_t n_ctx = model->model->spec().n_ctx_train();
+    if (needed > n_ctx)
+        throw UsageError("KV experiment: " + std::to_string(needed) + " tokens exceed the model's context of " +
+                         std::to_string(n_ctx));
+
+    const model::ModelSpec& spec = model->model->spec();
+    // Two runs' logits are held at once: [rows][n_vocab] floats each, at most 256 MiB.
+    constexpr uint64_t kMaxLogits = uint64_t(1) << 26;
+    if (uint64_t(needed) * uint64_t(spec.n_vocab()) > kMaxLogits)
+        throw UsageError("KV experiment: " + std::to_string(needed) + " tokens x " + std::to_string(spec.n_vocab()) +
+                         " vocabulary logits are too many to compare; use a shorter prompt or fewer steps");
+    const kv::Shape shape{uint64_t(spec.n_layer()), uint64_t(spec.n_head()), uint64_t(spec.n_head_kv()),
+                          uint64_t(spec.head_dim())};
+    const size_t n_vocab = size_t(spec.n_vocab());
+    Rows reference;
+    for (kv::CacheType type : kKvTypes) {
+        const bool is_reference = type == kv::CacheType::F16;
+        Rows rows = run_one(model, type, options, result.prompt, is_reference ? &result.generated : nullptr,
+                            result.generated, token, progress);
+        KvRunResult run;
+        run.type = type;
+        run.tokens = rows.tokens;
+        run.measured_bytes = rows.measured_bytes;
+        run.formula_bytes = kv::cache_bytes(shape, type, uint64_t(rows.tokens));
+        const size_t n_rows = rows.logits.size() / n_vocab;
+        if (is_reference) reference = std::move(rows);
+        const std::vector<float>& mine = is_reference ? reference.logits : rows.logits;
+        size_t agree = 0;
+        double decode_sum = 0.0;
+        for (size_t r = 0; r < n_rows; ++r) {
+            const std::span<const float> p(reference.logits.data() + r * n_vocab, n_vocab);
+            const std::span<const float> q(mine.data() + r * n_vocab, n_vocab);
+            const double kl = kl_divergence(p, q);
+            run.kl.push_back(kl);
+            run.mean_kl += kl;
+            run.max_kl = std::max(run.max_kl, kl);
+            if (r >= result.prompt.size()) decode_sum += kl;
+            agree += argmax(p) == argmax(q) ? 1 : 0;
+        }
+        run.mean_kl /= double(n_rows);
+        run.kl_after_prompt = run.kl[result.prompt.size() - 1];
+        run.mean_kl_decode = options.decode_steps > 0 ? decode_sum / double(options.decode_steps) : 0.0;
+        run.top1_agreement = double(agree) / double(n_rows);
+        result.runs.push_back(std::move(run));
+    }
+    return result;
+}
+
+}  // namespace lmscope::gui::labs

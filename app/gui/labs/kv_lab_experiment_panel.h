@@ -1,0 +1,72 @@
+// The KV cache lab's experiment panel: a prompt, a number of decode steps, Run / Stop with a
+// progress bar, and a table per cache type (f16, q8_0, q4_0): measured bytes, the formula's,
+// and the KL of the next-token distributions against the f16 cache (kv_lab_experiment.h).
+#pragma once
+
+#include "gui/labs/kv_lab_experiment.h"
+#include "gui/labs/lab_job.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+
+namespace lmscope::gui::labs {
+
+class KvExperimentPanel : public QWidget {
+    Q_OBJECT
+public:
+    // Table columns.
+    enum Column { Type, Measured, Formula, MeanKl, KlAfterPrompt, MeanKlDecode, Top1, ColumnCount };
+
+    explicit KvExperimentPanel(QWidget* parent = nullptr);
+    ~KvExperimentPanel() override;
+
+    void setModel(const LabModelPtr& model);  // cancels a running experiment, clears the table
+    bool isRunning() const { return static_cast<bool>(job_); }
+    QTableWidget* table() const { return table_; }
+    const KvExperimentResult* result() const { return has_result_ ? &result_ : nullptr; }
+    QString prompt() const;
+    void retranslate();
+
+public slots:
+    void setPrompt(const QString& text);
+    void setDecodeSteps(int steps);
+    void runExperiment();
+    void stopExperiment();
+
+signals:
+    void finished();          // results shown
+    void failed(const QString& message);
+
+private:
+    void showResult(const KvExperimentResult& result);
+    void setRunning(bool running);
+
+    QLineEdit* prompt_;
+    QSpinBox* steps_;
+    QPushButton* run_;
+    QPushButton* stop_;
+    QProgressBar* progress_;
+    QTableWidget* table_;
+    QLabel* prompt_label_;
+    QLabel* steps_label_;
+    QLabel* status_;
+    QLabel* explain_;
+    QTimer* poll_;
+    LabModelPtr model_;
+    CancelPtr job_;
+    std::shared_ptr<std::atomic<int>> done_;  // forward steps done by the running job
+    KvExperimentResult result_;
+    bool has_result_ = false;
+    quint64 generation_ = 0;  // bumped by every run and stop; a stale job's result is dropped
+};
+
+}  // namespace lmscope::gui::labs
