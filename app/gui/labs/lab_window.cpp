@@ -1,6 +1,7 @@
 #include "gui/labs/lab_window.h"
 
 #include "gui/labs/context_compare_lab.h"
+#include "gui/labs/kv_lab.h"
 #include "gui/labs/lab.h"
 #include "gui/labs/lab_host.h"
 #include "gui/labs/tokenizer_lab.h"
@@ -22,6 +23,7 @@ LabWindow::LabWindow(LabHost* host, QWidget* parent) : QWidget(parent, Qt::Windo
 
     // One line per lab, in the order of the lesson (docs/lesson.md).
     add(new TokenizerLab(host));
+    add(new KvLab(host));
     (void)host;
     add(new ContextCompareLab(host));
 
