@@ -235,7 +235,10 @@ void KvFormulaPanel::recompute() {
     c.tokens = uint64_t(tokens_->value());
     c.batch = uint64_t(batch_->value());
     c.n_params = uint64_t(params_->value());
-    c.label = preset_->currentData().toString() == kCustomEntry ? tr("custom shape") : preset_->currentText();
+    const QString entry = preset_->currentData().toString();
+    c.label = entry == kCustomEntry                  ? tr("the custom shape")
+              : (entry == kModelEntry && model_) ? model_->name
+                                                 : preset_->currentText();
     QString error;
     bytes_ = 0;
     try {
