@@ -111,6 +111,7 @@ KvCostChart::KvCostChart(QWidget* parent)
     fit_->setMaximumHeight(fit_->fontMetrics().height() * 8);
     plot_->setMinimumSize(320, 220);
 
+    plot_->setAutoAddPlottableToLegend(false);  // relegend() lists the visible graphs in order
     for (kv::AttentionKind kind : {kv::AttentionKind::MHA, kv::AttentionKind::GQA, kv::AttentionKind::MQA}) {
         for (size_t t = 0; t < kKvTypes.size(); ++t) {
             QCPGraph* g = plot_->addGraph();
@@ -203,7 +204,7 @@ void KvCostChart::rebuild() {
     }
     const QVector<double> xs = sample_tokens(choice_.tokens);
     for (auto& row : curves_)
-        for (QCPGraph* g : row) g->setVisible(false), g->data()->clear(), g->removeFromLegend();
+        for (QCPGraph* g : row) g->setVisible(false), g->data()->clear();
     fit_->setRowCount(int(variants.size()));
     QStringList row_names;
     for (size_t v = 0; v < variants.size(); ++v) {
@@ -221,7 +222,6 @@ void KvCostChart::rebuild() {
                 g->setData(xs, ys, true);
                 g->setName(tr("%1 %2").arg(attention_kind_label(var.kind), cache_type_label(kKvTypes[t])));
                 g->setVisible(true);
-                g->addToLegend();
                 const uint64_t fit = kv::tokens_that_fit(var.shape, kKvTypes[t], choice_.batch, budget, weights_bytes_);
                 cell->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(fit));
                 cell->setText(loc.toString(qulonglong(fit)));
@@ -238,13 +238,11 @@ void KvCostChart::rebuild() {
     budget_->setName(tr("device budget %1").arg(format_si_bytes(budget)));
     const bool space = choice_.valid && weights_bytes_ > 0 && weights_bytes_ < budget;
     kv_space_->setVisible(space);
-    kv_space_->removeFromLegend();
     kv_space_->data()->clear();
     if (space) {
         const double left = double(budget - weights_bytes_);
         kv_space_->setData({x0, x1}, {left, left}, true);
         kv_space_->setName(tr("left after the weights (%1)").arg(format_si_bytes(budget - weights_bytes_)));
-        kv_space_->addToLegend();
     }
 
     // The chosen shape and type, in words.
@@ -290,13 +288,19 @@ void KvCostChart::rebuildMeasured() {
         }
     }
     measured_->setData(xs, ys, true);
-    measured_->removeFromLegend();
     measured_->setVisible(!xs.isEmpty());
-    if (!xs.isEmpty()) {
-        measured_->setName(tr("measured: the live run (%1)").arg(measured_dtype_));
-        measured_->addToLegend();
-    }
+    measured_->setName(tr("measured: the live run (%1)").arg(measured_dtype_));
+    relegend();
     rescale();
+}
+
+void KvCostChart::relegend() {
+    plot_->legend->clearItems();
+    for (auto& row : curves_)
+        for (QCPGraph* g : row)
+            if (g->visible()) g->addToLegend();
+    for (QCPGraph* g : {budget_, kv_space_, measured_})
+        if (g->visible()) g->addToLegend();
 }
 
 void KvCostChart::rescale() {

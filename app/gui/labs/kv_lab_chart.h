@@ -57,6 +57,7 @@ protected:
 private:
     void rebuild();
     void rebuildMeasured();
+    void relegend();
     void rescale();
 
     QCustomPlot* plot_;
