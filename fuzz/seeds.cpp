@@ -1,0 +1,278 @@
+// Writes the seed corpora of the harnesses, derived from the fixtures in ../shared/testdata
+// (and the sample model's chat template when it is there), so nothing large is committed:
+//   lmscope-fuzz-seeds OUT_DIR     -> OUT_DIR/<harness>/<seed files>
+// Seeds are small: each fixture GGUF is shrunk to one layer, a narrow width and a 300-token
+// vocabulary (the first rows of the real tensors, the first tokens of the real vocabulary), so
+// the fuzzer mutates real layouts quickly. The trace seeds are real sessions on a shrunk model.
+#include "fuzz_common.h"
+
+#include "engine/backend_factory.h"
+#include "engine/model.h"
+#include "engine/session.h"
+#include "gguf/gguf.h"
+#include "tokenizer/spm_proto.h"
+#include "tokenizer/tokenizer.h"
+#include "tokenizer/vocab.h"
+#include "trace/trace_file.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace lmscope;
+
+namespace {
+
+constexpr size_t kVocabKeep = 300;  // tokens kept of each vocabulary (all 256 byte pieces)
+// Chat turns after a template (chat_template harness): NUL, then role byte + text, 0x01 between.
+const std::string kTurns = std::string(1, '\0') + "\x03You are kind.\x01\x01Hi\x01\x02Hello!\x01\x01" "Bye";
+
+void write_file(const fs::path& path, const void* data, size_t size) {
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary);
+    out.write(static_cast<const char*>(data), std::streamsize(size));
+    if (!out) throw IoError(path.string() + ": cannot write");
+}
+void write_file(const fs::path& path, const std::string& s) { write_file(path, s.data(), s.size()); }
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The same scalar type as `v`, holding n.
+gguf::Value with_number(const gguf::Value& v, uint64_t n) {
+    return gguf::Value(std::visit(
+        [n](const auto& x) -> gguf::Value::Scalar {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, std::string>) return x;
+            else return static_cast<T>(n);
+        },
+        v.as_scalar()));
+}
+
+// Keeps the merges whose two parts and their join are all among the kept tokens.
+gguf::Value kept_merges(const gguf::Value& merges, const std::set<std::string>& tokens) {
+    std::vector<gguf::Value::Scalar> kept;
+    for (const gguf::Value::Scalar& m : merges.as_array().items) {
+        const std::string& s = std::get<std::string>(m);
+        const size_t space = s.find(' ');
+        if (space == std::string::npos) continue;
+        const std::string left = s.substr(0, space), right = s.substr(space + 1);
+        if (tokens.count(left) && tokens.count(right) && tokens.count(left + right)) kept.push_back(m);
+    }
+    return gguf::Value::array(gguf::ValueType::STRING, std::move(kept));
+}
+
+// A fixture GGUF shrunk to one layer, width E (a multiple of every tensor's block size) and
+// kVocabKeep tokens; a vocabulary-only file just gets its arrays cut.
+std::vector<uint8_t> shrink(const gguf::File& f) {
+    const std::string arch = f.opt_string("general.architecture").value_or("");
+    const uint64_t n_vocab = f.has("tokenizer.ggml.tokens") ? f.array_size("tokenizer.ggml.tokens") : 0;
+    const uint64_t keep = std::min<uint64_t>(n_vocab, kVocabKeep);
+
+    uint32_t block = 32;
+    for (const gguf::TensorInfo& t : f.tensors()) block = std::max(block, gguf::traits(t.type).block_size);
+    const int64_t E = block, F = block == 32 ? 64 : block;
+    std::map<int64_t, int64_t> dims;  // original dimension -> shrunk
+    if (!arch.empty() && f.has(arch + ".embedding_length")) {
+        const int64_t e0 = int64_t(f.get_uint(arch + ".embedding_length"));
+        const int64_t heads = int64_t(f.get_uint(arch + ".attention.head_count"));
+        const int64_t kv_heads = int64_t(f.opt_uint(arch + ".attention.head_count_kv").value_or(uint64_t(heads)));
+        dims[int64_t(f.get_uint(arch + ".feed_forward_length"))] = F;
+        dims[e0 / heads * kv_heads] = E / heads * kv_heads;
+        dims[e0] = E;
+        dims[int64_t(n_vocab)] = int64_t(keep);
+    }
+
+    std::set<std::string> kept_tokens;
+    gguf::Writer w;
+    for (const auto& [key, value] : f.metadata()) {
+        if (key == "general.alignment") continue;
+        if (value.is_array()) {
+            const gguf::Value::Array& a = value.as_array();
+            if (key == "tokenizer.ggml.merges") continue;  // after the tokens, below
+            if (key.rfind("tokenizer.ggml.", 0) == 0 && a.items.size() == n_vocab) {
+                std::vector<gguf::Value::Scalar> items(a.items.begin(), a.items.begin() + keep);
+                if (key == "tokenizer.ggml.tokens")
+                    for (const auto& s : items) kept_tokens.insert(std::get<std::string>(s));
+                w.set(key, gguf::Value::array(a.elem_type, std::move(items)));
+            } else {
+                w.set(key, value);
+            }
+            continue;
+        }
+        const gguf::ValueType type = value.type();
+        const bool integer = type != gguf::ValueType::STRING && type != gguf::ValueType::BOOL &&
+                             type != gguf::ValueType::FLOAT32 && type != gguf::ValueType::FLOAT64;
+        const std::optional<uint64_t> n = integer ? value.to_uint() : std::nullopt;
+        if (ends_with(key, "_token_id") && n && *n >= keep) continue;
+        if (!arch.empty() && n) {
+            const int64_t heads = int64_t(f.get_uint(arch + ".attention.head_count"));
+            if (key == arch + ".embedding_length") { w.set(key, with_number(value, E)); continue; }
+            if (key == arch + ".feed_forward_length") { w.set(key, with_number(value, F)); continue; }
+            if (key == arch + ".block_count") { w.set(key, with_number(value, 1)); continue; }
+            if (key == arch + ".context_length") { w.set(key, with_number(value, 64)); continue; }
+            if (key == arch + ".rope.dimension_count") { w.set(key, with_number(value, E / heads)); continue; }
+        }
+        w.set(key, value);
+    }
+    if (const gguf::Value* merges = f.find("tokenizer.ggml.merges"))
+        w.set("tokenizer.ggml.merges", kept_merges(*merges, kept_tokens));
+
+    for (const gguf::TensorInfo& t : f.tensors()) {
+        if (t.name.rfind("blk.", 0) == 0 && t.name.rfind("blk.0.", 0) != 0) continue;
+        std::vector<int64_t> ne(t.ne.begin(), t.ne.begin() + t.n_dims);
+        for (int64_t& d : ne)
+            if (auto it = dims.find(d); it != dims.end()) d = it->second;
+        int64_t rows = 1;
+        for (size_t i = 1; i < ne.size(); ++i) rows *= ne[i];
+        const size_t old_row = gguf::row_bytes(t.type, t.ne[0]), new_row = gguf::row_bytes(t.type, ne[0]);
+        std::vector<uint8_t> bytes;  // [rows][new_row]: the first bytes of the first rows
+        for (int64_t r = 0; r < rows; ++r)
+            bytes.insert(bytes.end(), t.data + size_t(r) * old_row, t.data + size_t(r) * old_row + new_row);
+        w.add_tensor(t.name, t.type, ne, bytes.data(), bytes.size());
+    }
+    return w.to_bytes();
+}
+
+// The strings of a vocab suite's .inp file (separated by "\n__ggml_vocab_test__\n").
+std::vector<std::string> suite_strings(const fs::path& inp) {
+    const std::string all = read_file(inp);
+    const std::string sep = "\n__ggml_vocab_test__\n";
+    std::vector<std::string> out;
+    for (size_t at = 0; at < all.size();) {
+        const size_t end = all.find(sep, at);
+        out.push_back(all.substr(at, end == std::string::npos ? std::string::npos : end - at));
+        if (end == std::string::npos) break;
+        at = end + sep.size();
+    }
+    return out;
+}
+
+// Traces of real sessions on a shrunk model: full capture, and summaries with a branch.
+void trace_seeds(const std::vector<uint8_t>& model_bytes, const fs::path& out) {
+    const gguf::File file = gguf::File::from_memory(model_bytes.data(), model_bytes.size(), "seed.gguf");
+    const std::unique_ptr<tok::Tokenizer> tokenizer = tok::load_tokenizer(file);
+    const std::shared_ptr<const engine::Model> model =
+        engine::Model::from_file(gguf::File::from_memory(model_bytes.data(), model_bytes.size(), "seed.gguf"));
+    engine::BackendOptions bo;
+    bo.n_threads = 1;
+    bo.n_ctx = 16;
+    for (int variant = 0; variant < 2; ++variant) {
+        std::unique_ptr<engine::Backend> backend = engine::make_backend("cpu", model, bo);
+        engine::SessionOptions so;
+        so.capture.mode = variant == 0 ? trace::CaptureMode::Full : trace::CaptureMode::Summary;
+        so.capture.logit_lens = variant == 1;
+        engine::Session session(*backend, *tokenizer, so);
+        const std::vector<int32_t> prompt = tokenizer->encode_ids("Hi there", true);
+        session.prefill(prompt);
+        session.decode();
+        session.decode();
+        if (variant == 1) {
+            session.rewind(1);
+            session.decode();
+        }
+        const std::vector<uint8_t> bytes = trace::serialize_trace(session.trace());
+        write_file(out / ("session-" + std::to_string(variant) + ".trace"), bytes.data(), bytes.size());
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: lmscope-fuzz-seeds OUT_DIR\n");
+        return 2;
+    }
+    const fs::path out(argv[1]);
+    const fs::path data(fuzz::testdata_dir());
+    int written = 0;
+    try {
+        // GGUF reader and model loading: shrunk models and vocabularies.
+        std::vector<uint8_t> tiny_f32;
+        for (const char* name : {"fx-gqa", "fx-mha-untied", "fx-gqa-Q8_0", "fx-gqa-Q4_1", "fx-gqa-Q4_K_M"}) {
+            const fs::path p = data / "models" / (std::string(name) + ".gguf");
+            if (!fs::exists(p)) continue;
+            const std::vector<uint8_t> small = shrink(gguf::File::open(p.string()));
+            if (std::string(name) == "fx-gqa") tiny_f32 = small;
+            write_file(out / "gguf_reader" / (std::string(name) + ".gguf"), small.data(), small.size());
+            write_file(out / "model_load" / (std::string(name) + ".gguf"), small.data(), small.size());
+            written += 2;
+        }
+        const char* vocabs[] = {"llama-spm", "phi-3", "gpt-2", "deepseek-coder", "falcon", "starcoder"};
+        for (size_t i = 0; i < std::size(vocabs); ++i) {
+            const fs::path p = data / "vocab" / ("ggml-vocab-" + std::string(vocabs[i]) + ".gguf");
+            if (!fs::exists(p)) continue;
+            const gguf::File vocab_file = gguf::File::open(p.string());
+            const std::vector<uint8_t> small = shrink(vocab_file);
+            write_file(out / "gguf_reader" / p.filename(), small.data(), small.size());
+            ++written;
+            if (auto tmpl = vocab_file.opt_string("tokenizer.chat_template")) {
+                write_file(out / "chat_template" / (std::string(vocabs[i]) + ".jinja"), *tmpl);
+                ++written;
+            }
+            // SentencePiece vocabularies as .model files.
+            if (vocab_file.get_string("tokenizer.ggml.model") == "llama") {
+                const gguf::File sf = gguf::File::from_memory(small.data(), small.size(), p.string());
+                write_file(out / "spm_model" / (std::string(vocabs[i]) + ".model"),
+                           tok::model_proto_from_vocab(tok::read_vocab(sf)));
+                ++written;
+            }
+            // Tokenizer: the suite's strings, for this tokenizer (plain) and the next (special on).
+            const std::vector<std::string> strings = suite_strings(p.string() + ".inp");
+            for (size_t s = 0; s < strings.size(); ++s) {
+                const std::string plain = char(i) + strings[s];
+                const std::string special = char((i + 1) | 0xC0) + strings[s];
+                write_file(out / "tokenizer" / (std::string(vocabs[i]) + "-" + std::to_string(s)), plain);
+                write_file(out / "tokenizer" / (std::string(vocabs[i]) + "-" + std::to_string(s) + "-special"), special);
+                written += 2;
+            }
+        }
+        const fs::path spm = data / "tokenizer" / "fx-spm-1024.model";
+        if (fs::exists(spm)) {
+            write_file(out / "spm_model" / spm.filename(), read_file(spm));
+            write_file(out / "tokenizer" / "fx-spm-chat", std::string(1, char(6 | 0x80)) + "<s>Hello <unk>\n\tworld 42");
+            written += 2;
+        }
+        if (!tiny_f32.empty()) {
+            trace_seeds(tiny_f32, out / "trace_file");
+            written += 2;
+        }
+        if (const char* sample = std::getenv("LMSCOPE_SAMPLE_MODEL"); sample && fs::exists(sample)) {
+            if (auto tmpl = gguf::File::open(sample).opt_string("tokenizer.chat_template")) {
+                write_file(out / "chat_template" / "sample-model.jinja", *tmpl + kTurns);
+                ++written;
+            }
+        }
+        // Short templates with each family's marker (the detector's own cues), with turns.
+        const char* markers[] = {
+            "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}",
+            "{{ bos_token }}[INST] <<SYS>>\n{{ system }}\n<</SYS>>\n\n{{ user }} [/INST]",
+            "<|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024",
+            "<|user|>\n{{ message['content'] }}</s>\n<|assistant|>",
+            "<start_of_turn>user\n{{ content }}<end_of_turn>\n<start_of_turn>model\n",
+        };
+        for (size_t i = 0; i < std::size(markers); ++i) {
+            write_file(out / "chat_template" / ("marker-" + std::to_string(i)), std::string(markers[i]) + kTurns);
+            ++written;
+        }
+    } catch (const Error& e) {
+        std::fprintf(stderr, "lmscope-fuzz-seeds: %s\n", e.what());
+        return 1;
+    }
+    std::printf("lmscope-fuzz-seeds: %d seeds in %s (test data %s)\n", written, out.c_str(), data.c_str());
+    return 0;
+}
