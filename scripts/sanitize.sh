@@ -1,36 +1,66 @@
 #!/usr/bin/env bash
-# Builds the core, the CLI and the tests with AddressSanitizer and UndefinedBehaviorSanitizer
-# (CMake preset "asan", folder build-asan/) and runs the `unit` tests under them. Any report
-# stops the test that made it (halt_on_error=1), so a pass means zero reports.
+# Runs the tests under sanitizers; any report fails (halt_on_error=1, and the log is scanned).
 #
-#   scripts/sanitize.sh                 build everything, run ctest -L unit
-#   scripts/sanitize.sh -R gguf         extra arguments go to ctest
-#   LMSCOPE_SANITIZE_TARGETS="test_gguf_reader test_gguf_writer" scripts/sanitize.sh -R gguf
-#                                       build only those targets (pair with a matching -R)
+#   scripts/sanitize.sh asan [ctest args]   AddressSanitizer + UndefinedBehaviorSanitizer
+#       (preset "asan", build-asan/): core, CLI, GUI and every test label but cuda (unit,
+#       fixture, model, gui, labs, fuzz replays), GUI tests on the offscreen platform.
+#   scripts/sanitize.sh tsan [ctest args]   ThreadSanitizer (preset "tsan", build-tsan/): the
+#       engine and worker tests: the thread pool under the forward pass and the Session
+#       (cancel included), random cancels, the GUI engine worker thread and the step flow.
+#
+#   scripts/sanitize.sh asan -R gguf        extra arguments go to ctest
+#   LMSCOPE_SANITIZE_TARGETS="test_gguf_reader" scripts/sanitize.sh asan -R gguf
+#                                           build only those targets (pair with a matching -R)
+#
+# Suppressions (scripts/sanitizers/): lsan.supp for leaks inside system libraries (fontconfig,
+# Qt's platform plugins), tsan.supp for Qt internals, which Debian does not build with TSan.
+# Neither suppresses anything in lmscope's own code.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-cmake --preset asan
-if [[ -n "${LMSCOPE_SANITIZE_TARGETS:-}" ]]; then
-  # shellcheck disable=SC2086
-  cmake --build --preset asan --parallel "$(nproc)" --target ${LMSCOPE_SANITIZE_TARGETS}
-else
-  cmake --build --preset asan --parallel "$(nproc)"
+preset=${1:-}
+case "$preset" in
+  asan|tsan) shift ;;
+  *) echo "usage: scripts/sanitize.sh asan|tsan [ctest args]" >&2; exit 2 ;;
+esac
+supp="$PWD/scripts/sanitizers"
+build="build-$preset"
+
+tsan_tests=(test_session test_cancel_random test_forward_reference test_gui_engine_worker test_gui_step_flow)
+targets=${LMSCOPE_SANITIZE_TARGETS:-}
+if [[ -z "$targets" && $preset == tsan ]]; then
+  targets="${tsan_tests[*]} lmscope-cli"
 fi
 
+cmake --preset "$preset"
+if [[ -n "$targets" ]]; then
+  # shellcheck disable=SC2086
+  cmake --build --preset "$preset" --parallel "$(nproc)" --target $targets
+else
+  cmake --build --preset "$preset" --parallel "$(nproc)"
+fi
+
+export QT_QPA_PLATFORM=offscreen
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-log="build-asan/sanitize-ctest.log"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
+
+filter=(-LE cuda)
+if [[ $preset == tsan ]]; then
+  filter=(-R "^($(IFS='|'; echo "${tsan_tests[*]}"))\$")
+fi
+log="$build/sanitize-ctest.log"
 set +e
-ctest --test-dir build-asan -L unit --output-on-failure --output-log "$log" "$@"
+ctest --test-dir "$build" "${filter[@]}" --output-on-failure --output-log "$log" "$@"
 status=$?
 set -e
 # A report that did not fail its test (should not happen with halt_on_error) still counts.
-if grep -Eq "runtime error:|ERROR: (Address|Leak)Sanitizer" "$log"; then
+if grep -Eq "runtime error:|ERROR: (Address|Leak)Sanitizer|WARNING: ThreadSanitizer" "$log"; then
   echo "sanitize.sh: sanitizer reports found, see $log" >&2
   exit 1
 fi
 if [[ $status -eq 0 ]]; then
-  echo "sanitize.sh: all unit tests passed under ASan + UBSan with zero reports"
+  echo "sanitize.sh: all selected tests passed under $preset with zero reports"
 fi
 exit $status
