@@ -12,6 +12,13 @@ namespace {
 // A count that could not be read (0) becomes null.
 nlohmann::json count_or_null(uint64_t v) { return v == 0 ? nlohmann::json(nullptr) : nlohmann::json(v); }
 
+// A string taken from the file (or its path), as JSON needs it: well-formed UTF-8, each
+// invalid byte replaced by U+FFFD (nlohmann's dump() throws on invalid UTF-8).
+std::string utf8_text(const std::string& s) {
+    const std::string quoted = nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return nlohmann::json::parse(quoted).get<std::string>();
+}
+
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 std::string or_dash(uint64_t v) { return v == 0 ? "-" : std::to_string(v); }
 
@@ -95,14 +102,14 @@ ModelSummary ModelSummary::of(const gguf::File& file) {
 nlohmann::json ModelSummary::to_json() const {
     const HParams& hp = hparams;
     nlohmann::json j;
-    j["file"] = file;
+    j["file"] = utf8_text(file);
     j["file_size"] = file_size;
     j["gguf_version"] = gguf_version;
     j["n_metadata"] = n_metadata;
     j["n_tensors"] = n_tensors;
-    j["architecture"] = hp.architecture.empty() ? nlohmann::json(nullptr) : nlohmann::json(hp.architecture);
+    j["architecture"] = hp.architecture.empty() ? nlohmann::json(nullptr) : nlohmann::json(utf8_text(hp.architecture));
     j["supported"] = supported;
-    j["name"] = hp.name;
+    j["name"] = utf8_text(hp.name);
     j["n_layer"] = count_or_null(hp.n_layer);
     j["n_embd"] = count_or_null(hp.n_embd);
     j["n_head"] = count_or_null(hp.n_head);
@@ -114,15 +121,15 @@ nlohmann::json ModelSummary::to_json() const {
     j["rope_freq_base"] = shortest_f32(hp.rope_freq_base);
     j["rope_dimension_count"] = count_or_null(hp.n_rot);
     if (hp.rope_scaling) {
-        j["rope_scaling"] = {{"type", hp.rope_scaling->type},
+        j["rope_scaling"] = {{"type", utf8_text(hp.rope_scaling->type)},
                              {"factor", hp.rope_scaling->factor},
                              {"original_context_length", count_or_null(hp.rope_scaling->original_context_length)}};
     } else {
         j["rope_scaling"] = nullptr;
     }
     j["rms_eps"] = hp.rms_eps == 0 ? nlohmann::json(nullptr) : nlohmann::json(shortest_f32(hp.rms_eps));
-    j["tokenizer_model"] = hp.tokenizer_model;
-    j["tokenizer_pre"] = hp.tokenizer_pre;
+    j["tokenizer_model"] = utf8_text(hp.tokenizer_model);
+    j["tokenizer_pre"] = utf8_text(hp.tokenizer_pre);
     if (hp.file_type)
         j["file_type"] = {{"id", *hp.file_type}, {"name", std::string(file_type_name(*hp.file_type))}};
     else
@@ -131,9 +138,11 @@ nlohmann::json ModelSummary::to_json() const {
     j["total_bytes"] = total_bytes;
     nlohmann::json tj = nlohmann::json::array();
     for (const TensorSummary& t : tensors)
-        tj.push_back({{"name", t.name}, {"type", t.type}, {"shape", t.dims}, {"bytes", t.bytes}});
+        tj.push_back({{"name", utf8_text(t.name)}, {"type", t.type}, {"shape", t.dims}, {"bytes", t.bytes}});
     j["tensors"] = std::move(tj);
-    j["problems"] = problems;
+    nlohmann::json pj = nlohmann::json::array();
+    for (const std::string& p : problems) pj.push_back(utf8_text(p));
+    j["problems"] = std::move(pj);
     return j;
 }
 
