@@ -3,6 +3,7 @@
 #include "util/error.h"
 
 #include <cstring>
+#include <unordered_map>
 
 namespace lmscope::tok {
 
@@ -199,12 +200,31 @@ Vocab vocab_from_model_proto(std::string_view serialized, const std::string& nam
                                                std::to_string(n) + " pieces");
         return id;
     };
+    if (mi.model_type < 1 || mi.model_type > 4)
+        throw FormatError(name, "trainer_spec.model_type",
+                          "is " + std::to_string(mi.model_type) + ", expected 1 (unigram) to 4 (char)");
     v.special.unk = check(unk, "trainer_spec.unk_id");
+    if (v.special.unk < 0 || v.types[v.special.unk] != TokenType::Unknown)
+        throw FormatError(name, "trainer_spec.unk_id",
+                          v.special.unk < 0 ? std::string("is -1, but SentencePiece needs an unknown piece")
+                                            : "piece " + std::to_string(v.special.unk) + " '" +
+                                                  v.pieces[v.special.unk].substr(0, 32) + "' has type " +
+                                                  std::string(token_type_name(v.types[v.special.unk])) +
+                                                  ", not unknown (SentencePiece needs an unknown piece)");
     v.special.bos = check(bos, "trainer_spec.bos_id");
     v.special.eos = check(eos, "trainer_spec.eos_id");
     v.special.pad = check(pad, "trainer_spec.pad_id");
     v.special.add_bos = v.special.bos >= 0;
     v.add_space_prefix = add_dummy_prefix;
+    std::unordered_map<std::string_view, int32_t> seen;
+    for (int32_t id = 0; id < n; ++id) {
+        const std::string field = "pieces[" + std::to_string(id) + "]";
+        if (v.pieces[id].empty()) throw FormatError(name, field, "is empty");
+        if (v.pieces[id].find('\0') != std::string::npos) throw FormatError(name, field, "contains a NUL byte");
+        if (auto [it, fresh] = seen.emplace(v.pieces[id], id); !fresh)
+            throw FormatError(name, field, "'" + v.pieces[id].substr(0, 32) + "' is a duplicate of pieces[" +
+                                               std::to_string(it->second) + "]");
+    }
     for (int32_t id = 0; id < n; ++id)
         if (v.types[id] == TokenType::Byte && !parse_byte_piece(v.pieces[id]))
             throw FormatError(name, "pieces[" + std::to_string(id) + "]",

@@ -1,6 +1,7 @@
 #include "tokenizer/vocab.h"
 
 #include "gguf/gguf.h"
+#include "tokenizer/pretokenizer.h"
 #include "util/error.h"
 
 #include <array>
@@ -125,7 +126,22 @@ Vocab read_vocab(const gguf::File& f) {
                                   v.pieces[i].substr(0, 32) + "', expected <0xHH>");
     }
 
+    if (v.model == "llama") {  // SentencePiece refuses these with a vaguer message
+        std::unordered_map<std::string_view, size_t> seen;
+        for (size_t i = 0; i < n; ++i) {
+            if (v.pieces[i].find('\0') != std::string::npos)
+                throw FormatError(f.path(), kTokens, "token " + std::to_string(i) + " contains a NUL byte");
+            if (auto [it, fresh] = seen.emplace(v.pieces[i], i); !fresh)
+                throw FormatError(f.path(), kTokens,
+                                  "token " + std::to_string(i) + " '" + v.pieces[i].substr(0, 32) +
+                                      "' is a duplicate of token " + std::to_string(it->second));
+        }
+    }
+
     if (v.model == "gpt2") {
+        if (PreTokenizer::expressions(v.pre).empty())
+            throw UnsupportedError(f.path() + ": tokenizer.ggml.pre: pre-tokenizer family '" + v.pre +
+                                   "' is not supported");
         v.merges = f.get_string_array(kMerges);
         for (size_t i = 0; i < v.merges.size(); ++i) {
             const std::string& m = v.merges[i];
@@ -165,6 +181,16 @@ Vocab read_vocab(const gguf::File& f) {
                               "missing, and no token has type unknown (SentencePiece needs one)");
     }
     v.build_index();
+    // Every merge joins two tokens into a token (true of every real BPE vocabulary).
+    for (size_t i = 0; i < v.merges.size(); ++i) {
+        const std::string& m = v.merges[i];
+        const size_t sp = m.find(' ', 1);
+        for (const std::string& part : {m.substr(0, sp), m.substr(sp + 1), m.substr(0, sp) + m.substr(sp + 1)})
+            if (!v.find(part))
+                throw FormatError(f.path(), kMerges,
+                                  "entry " + std::to_string(i) + " '" + m.substr(0, 32) + "' needs '" +
+                                      part.substr(0, 32) + "', which is not a token");
+    }
     return v;
 }
 
