@@ -101,6 +101,10 @@ private:
     const InTensor* take(const std::string& name, const char* dtype, const std::vector<uint64_t>& shape,
                          bool required);
     void read_arrays(StepTrace& s, const detail::StepHeader& h);
+    // Checks against the rest of the trace: token ids against the vocabulary size, positions
+    // and KV counts against the parent step, the model spec's counts against the steps'.
+    void check_step(const SessionTrace& trace, const StepTrace& s, int64_t n_vocab) const;
+    void check_spec(const SessionTrace& trace) const;
     const uint8_t* bytes(const InTensor& t) const { return data_ + data_start_ + t.begin; }
 
     const uint8_t* data_;
@@ -231,6 +235,69 @@ void Parser::read_arrays(StepTrace& s, const detail::StepHeader& h) {
     }
 }
 
+void Parser::check_step(const SessionTrace& trace, const StepTrace& s, int64_t n_vocab) const {
+    const std::string path = "steps[" + std::to_string(s.index) + "]";
+    auto check_id = [&](int64_t id, const std::string& field) {
+        if (n_vocab > 0 && id >= n_vocab)
+            fail(field, "token " + std::to_string(id) + " is outside the vocabulary of " + std::to_string(n_vocab) +
+                            " tokens (trace.tokenizer.n_vocab)");
+    };
+    for (size_t i = 0; i < s.tokens.size(); ++i) check_id(s.tokens[i], path + ".tokens[" + std::to_string(i) + "]");
+    check_id(s.logits.chosen, path + ".logits.chosen");
+    for (size_t k = 0; k < s.logits.stages.size(); ++k) {
+        const FilterStage& st = s.logits.stages[k];
+        const std::string p = path + ".logits.stages[" + std::to_string(k) + "]";
+        if (n_vocab > 0 && st.survivors > n_vocab)
+            fail(p + ".survivors", std::to_string(st.survivors) + " survivors exceed the vocabulary of " +
+                                       std::to_string(n_vocab) + " tokens");
+        for (size_t c = 0; c < st.top.size(); ++c) check_id(st.top[c].id, p + ".top[" + std::to_string(c) + "]");
+    }
+    for (size_t i = 0; i < s.lens.size(); ++i) check_id(s.lens[i].token, path + ".lens[" + std::to_string(i) + "]");
+
+    // Positions: the cache holds first_pos + tokens after the step; a decode feeds one token
+    // right after its parent, a prefill keeps at most what its parent left in the cache.
+    const int64_t parent_end = s.parent >= 0 ? int64_t(trace.step(s.parent).kv.tokens) : 0;
+    if (s.phase == Phase::Decode) {
+        if (s.tokens.size() != 1)
+            fail(path + ".tokens", "a decode step feeds one token, this one " + std::to_string(s.tokens.size()));
+        if (s.parent < 0) fail(path + ".parent", "a decode step needs a parent step");
+        if (s.first_pos != parent_end)
+            fail(path + ".first_pos", std::to_string(s.first_pos) + ", but the parent step ends at position " +
+                                          std::to_string(parent_end));
+    } else if (s.first_pos > parent_end) {
+        fail(path + ".first_pos", std::to_string(s.first_pos) + " is past the " + std::to_string(parent_end) +
+                                      " positions its parent step left in the cache");
+    }
+    const int64_t after = int64_t(s.first_pos) + int64_t(s.tokens.size());
+    if (s.kv.tokens != after)
+        fail(path + ".kv.tokens", std::to_string(s.kv.tokens) + " tokens in the cache, but the step fills positions up to " +
+                                      std::to_string(after));
+}
+
+void Parser::check_spec(const SessionTrace& trace) const {
+    const json& spec = trace.model.spec;
+    int32_t layers = 0, heads = 0;  // from the steps that recorded attention
+    for (const StepTrace& s : trace.steps())
+        if (s.attention.n_layer > 0) {
+            layers = s.attention.n_layer;
+            heads = s.attention.n_head;
+        }
+    auto count = [&](const char* key, int64_t hi, int64_t want) {
+        const auto it = spec.find(key);
+        if (it == spec.end() || it->is_null()) return;
+        const std::string field = std::string("trace.model.spec.") + key;
+        if (!it->is_number_integer()) fail(field, "is not an integer");
+        const int64_t v = it->get<int64_t>();
+        if (v < 0 || v > hi) fail(field, std::to_string(v) + " is outside [0, " + std::to_string(hi) + "]");
+        if (want > 0 && v != want)
+            fail(field, std::to_string(v) + " does not match the steps' attention (" + std::to_string(want) + ")");
+    };
+    count("n_layer", 4096, layers);
+    count("n_head", 4096, heads);
+    count("n_head_kv", 4096, 0);
+    count("head_dim", 1 << 16, 0);
+}
+
 SessionTrace Parser::parse() {
     if (size_ < 8) fail("header length", "the file is " + std::to_string(size_) + " bytes, too short for one");
     uint64_t n = 0;
@@ -292,13 +359,20 @@ SessionTrace Parser::parse() {
         if (!trace.pieces.emplace(id, std::move(text)).second) fail(p, "repeats token " + std::to_string(id));
     }
 
+    const auto vocab = trace.tokenizer.find("n_vocab");
+    const int64_t n_vocab = vocab == trace.tokenizer.end()
+                                ? 0
+                                : r_.integer(*vocab, "trace.tokenizer.n_vocab", 1, std::numeric_limits<int32_t>::max());
+
     const json& steps = r_.array(doc, "trace", "steps");
     if (steps.size() > size_t(std::numeric_limits<int32_t>::max())) fail("trace.steps", "too many steps");
     for (size_t i = 0; i < steps.size(); ++i) {
         detail::StepHeader h = detail::step_from_json(r_, steps[i], "steps[" + std::to_string(i) + "]", int32_t(i));
         read_arrays(h.step, h);
+        check_step(trace, h.step, n_vocab);
         trace.restore(std::move(h.step));
     }
+    check_spec(trace);
     const int64_t dropped = r_.integer(budget, "trace.budget", "dropped_steps", 0, int64_t(steps.size()));
     if (dropped != trace.dropped_steps())
         fail("trace.budget.dropped_steps", std::to_string(dropped) + " does not match the " +
