@@ -7,6 +7,7 @@
 
 #include "engine/backend_factory.h"
 #include "engine/model.h"
+#include "tokenizer/tokenizer.h"
 #include "util/error.h"
 
 #include <cerrno>
@@ -79,6 +80,7 @@ void add_dump_command(CLI::App& app) {
     cmd->callback([opt] {
         const std::vector<int32_t> ids = parse_ids(opt->ids);
         auto model = engine::Model::load(opt->model);
+        tok::load_tokenizer(model->file());  // the ids are its tokens: a broken vocabulary is a broken model file
         engine::BackendOptions bo;
         bo.n_threads = opt->threads;
         bo.n_ctx = std::max<int32_t>(int32_t(ids.size()), 1);

@@ -1,11 +1,16 @@
 // lmscope-cli info MODEL.gguf [--json]: validates a GGUF file and prints its spec and tensors.
-// A GGUF that fails validation is an error (exit 1). A valid GGUF whose metadata lmscope
-// cannot run (another architecture, inconsistent hyperparameters) is still described, with
-// its problems listed (JSON "problems", text "problem" lines) and a warning on stderr.
+// A GGUF that fails validation is an error (exit 1). A valid GGUF that lmscope cannot run
+// (another architecture, inconsistent hyperparameters, a tensor missing or of the wrong shape,
+// a broken vocabulary) is still described, with its metadata problems listed (JSON
+// "problems", text "problem" lines), and then reported as an error (exit 1): one line naming
+// the file, the field and the reason.
 #include "cli/commands.h"
 
 #include "gguf/gguf.h"
+#include "model/spec.h"
 #include "model/summary.h"
+#include "model/weights.h"
+#include "tokenizer/tokenizer.h"
 
 #include <iostream>
 #include <memory>
@@ -29,11 +34,10 @@ void add_info_command(CLI::App& app) {
             std::cout << summary.to_json().dump(2) << "\n";
         else
             std::cout << summary.to_text();
-        if (!summary.supported)
-            std::cerr << "lmscope-cli: warning: " << opt->model << ": lmscope cannot run this model"
-                      << (summary.problems.empty() ? " (architecture '" + summary.hparams.architecture + "')"
-                                                   : ": " + summary.problems.front())
-                      << "\n";
+        std::cout.flush();
+        // The strict checks a run makes: the spec, every tensor, the vocabulary.
+        model::Weights::bind(file, model::ModelSpec::from_file(file));
+        tok::load_tokenizer(file);
     });
 }
 
