@@ -259,7 +259,7 @@ void Parser::check_step(const SessionTrace& trace, const StepTrace& s, int64_t n
     const int64_t parent_end = s.parent >= 0 ? int64_t(trace.step(s.parent).kv.tokens) : 0;
     if (s.phase == Phase::Decode) {
         if (s.tokens.size() != 1)
-            fail(path + ".tokens", "a decode step feeds one token, this one " + std::to_string(s.tokens.size()));
+            fail(path + ".tokens", "a decode step feeds one token, this one feeds " + std::to_string(s.tokens.size()));
         if (s.parent < 0) fail(path + ".parent", "a decode step needs a parent step");
         if (s.first_pos != parent_end)
             fail(path + ".first_pos", std::to_string(s.first_pos) + ", but the parent step ends at position " +
