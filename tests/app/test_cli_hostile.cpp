@@ -1,0 +1,158 @@
+// Every inconsistent or corrupted file of tests/common/hostile_files through every CLI entry
+// point that reads it: info, tokenize, dump and run for GGUF models, tokenize for BPE
+// vocabularies and SentencePiece .model files, replay (text and --json) for trace files.
+// An entry point that reads the broken part exits 1 (no signal, no hang) with exactly one
+// line on stderr, "lmscope-cli: error: FILE: FIELD: REASON"; one that does not read it
+// (tokenize on a model whose weights are wrong) still works.
+#include "common/hostile_files.h"
+#include "common/testing.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace lmscope;
+using namespace lmscope::testing::hostile;
+using lmscope::testing::CliRun;
+using lmscope::testing::run_cli;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;  // a hang fails the row instead of the whole suite
+
+// The arguments of `command` on `path`.
+QStringList args_for(const QString& command, const QString& path) {
+    if (command == "info") return {"info", path};
+    if (command == "tokenize") return {"tokenize", path, "--text", "Hello world, 42 times!"};
+    if (command == "dump") return {"dump", path, "--ids", "1,5,9", "--logits", path + ".logits.f32"};
+    if (command == "run") return {"run", path, "--prompt", "Hello", "-n", "2", "--temp", "0", "--threads", "2"};
+    if (command == "replay") return {"replay", path};
+    return {"replay", path, "--json"};
+}
+
+// Whether `command` reads the part of a model file that `part` breaks.
+bool reads(const QString& command, Part part) {
+    if (command == "tokenize") return part == Part::Vocab;
+    return true;  // info, dump and run check the spec, every tensor and the vocabulary
+}
+
+void verify_error(const CliRun& r, const QString& path, const std::string& field, const std::string& reason) {
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(r.code != -1, "crashed, was killed by a signal or hung");
+    QVERIFY2(r.code == 1, qPrintable(QStringLiteral("exit %1: %2").arg(r.code).arg(err)));
+    QVERIFY2(err.startsWith("lmscope-cli: error: "), qPrintable(err));
+    QVERIFY2(err.endsWith('\n') && err.count('\n') == 1, qPrintable("not one line: " + err));
+    QVERIFY2(err.contains(path), qPrintable("no file name: " + err));
+    QVERIFY2(err.contains(QString::fromStdString(field)), qPrintable("no field: " + err));
+    QVERIFY2(err.contains(QString::fromStdString(reason)), qPrintable("no reason: " + err));
+}
+
+}  // namespace
+
+class TestCliHostile : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        if (testing::testdata_file(kModelBase).empty()) return;
+        // A real saved trace: a prefill of the prompt, then decode steps, full capture.
+        trace_ = dir_.filePath("real.lmtrace");
+        const CliRun r = run_cli({"run", QString::fromStdString(testing::testdata_file(kModelBase)), "--prompt",
+                                  "The quick brown fox jumps", "-n", "4", "--temp", "0", "--capture", "full",
+                                  "--threads", "2", "--trace", trace_},
+                                 {}, kTimeoutMs);
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+
+    void models_data() {
+        QTest::addColumn<int>("index");
+        QTest::addColumn<QString>("command");
+        for (size_t i = 0; i < model_cases().size(); ++i)
+            for (const char* command : {"info", "tokenize", "dump", "run"})
+                QTest::addRow("%s / %s", model_cases()[i].name.c_str(), command) << int(i) << QString(command);
+    }
+    void models() {
+        QFETCH(int, index);
+        QFETCH(QString, command);
+        const std::string base = testing::testdata_file(kModelBase);
+        LMSCOPE_REQUIRE_FILE(base, "the shared test data");
+        const GgufCase& c = model_cases()[size_t(index)];
+        const QString path = dir_.filePath(QStringLiteral("model %1.gguf").arg(index));
+        if (!QFile::exists(path)) {
+            GgufEdit edit(gguf::File::open(base));
+            c.edit(edit);
+            write_file(path.toStdString(), edit.bytes());
+        }
+        const CliRun r = run_cli(args_for(command, path), {}, kTimeoutMs);
+        if (reads(command, c.part)) {
+            verify_error(r, path, c.field, c.reason);
+        } else {
+            QVERIFY2(r.code == 0, r.err.constData());
+            QVERIFY2(r.err.isEmpty(), r.err.constData());
+        }
+    }
+
+    void bpe_vocabularies_data() {
+        QTest::addColumn<int>("index");
+        for (size_t i = 0; i < bpe_vocab_cases().size(); ++i) QTest::newRow(bpe_vocab_cases()[i].name.c_str()) << int(i);
+    }
+    void bpe_vocabularies() {
+        QFETCH(int, index);
+        const std::string base = testing::testdata_file(kBpeBase);
+        LMSCOPE_REQUIRE_FILE(base, "the shared test data");
+        const GgufCase& c = bpe_vocab_cases()[size_t(index)];
+        const QString path = dir_.filePath(QStringLiteral("vocab %1.gguf").arg(index));
+        GgufEdit edit(gguf::File::open(base));
+        c.edit(edit);
+        write_file(path.toStdString(), edit.bytes());
+        verify_error(run_cli(args_for("tokenize", path), {}, kTimeoutMs), path, c.field, c.reason);
+    }
+
+    void spm_model_files_data() {
+        QTest::addColumn<int>("index");
+        for (size_t i = 0; i < spm_model_cases().size(); ++i) QTest::newRow(spm_model_cases()[i].name.c_str()) << int(i);
+    }
+    void spm_model_files() {
+        QFETCH(int, index);
+        const std::string base = testing::testdata_file(kSpmBase);
+        LMSCOPE_REQUIRE_FILE(base, "the shared test data");
+        const BytesCase& c = spm_model_cases()[size_t(index)];
+        const QString path = dir_.filePath(QStringLiteral("tokenizer %1.model").arg(index));
+        write_file(path.toStdString(), c.make(testing::read_bytes(base)));
+        verify_error(run_cli(args_for("tokenize", path), {}, kTimeoutMs), path, c.field, c.reason);
+    }
+
+    void traces_data() {
+        QTest::addColumn<int>("index");
+        QTest::addColumn<QString>("command");
+        for (size_t i = 0; i < trace_cases().size(); ++i)
+            for (const char* command : {"replay", "replay --json"})
+                QTest::addRow("%s / %s", trace_cases()[i].name.c_str(), command) << int(i) << QString(command);
+    }
+    void traces() {
+        QFETCH(int, index);
+        QFETCH(QString, command);
+        LMSCOPE_REQUIRE_FILE(std::string(trace_.isEmpty() ? "" : "x"), "the shared test data");
+        const BytesCase& c = trace_cases()[size_t(index)];
+        const QString path = dir_.filePath(QStringLiteral("trace %1.lmtrace").arg(index));
+        write_file(path.toStdString(), c.make(testing::read_bytes(trace_.toStdString())));
+        const CliRun r = run_cli(args_for(command, path), {}, kTimeoutMs);
+        verify_error(r, path, c.field, c.reason);
+        QVERIFY2(r.out.isEmpty(), r.out.constData());  // nothing printed from a file that fails
+    }
+
+    void real_trace_replays() {
+        LMSCOPE_REQUIRE_FILE(std::string(trace_.isEmpty() ? "" : "x"), "the shared test data");
+        const CliRun r = run_cli({"replay", trace_, "--json"}, {}, kTimeoutMs);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(r.out.count('\n'), 4);  // the prefill and three decode steps
+    }
+
+private:
+    QTemporaryDir dir_;
+    QString trace_;
+};
+
+QTEST_APPLESS_MAIN(TestCliHostile)
+#include "test_cli_hostile.moc"
