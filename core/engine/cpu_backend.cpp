@@ -78,6 +78,7 @@ private:
 
     std::vector<LayerOps> layers_;
     Linear tok_embd_, output_;
+    PackedWeights packed_;  // x4 copies of the quantized matrices (layers_ and output_ point in)
     std::vector<float> output_norm_;  // [n_embd]
 
     // activations of one step (n = rows fed)
@@ -140,6 +141,11 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
         L.bk = to_float(lw.bk);
         L.bv = to_float(lw.bv);
     }
+    std::vector<Linear*> mats;  // every matrix the matmuls read (tok_embd_ is read by row)
+    for (LayerOps& L : layers_)
+        for (Linear* m : {&L.wq, &L.wk, &L.wv, &L.wo, &L.gate, &L.up, &L.down}) mats.push_back(m);
+    mats.push_back(&output_);
+    packed_.pack(mats);
 }
 
 std::string CpuBackend::name() const {

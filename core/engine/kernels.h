@@ -37,24 +37,24 @@ struct Kernels {
     float (*dot_q4_0)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q4_1)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q8_0)(const void* w, const BlockQ8* a, int64_t nb);
-    // One weight row against n_rows (1..4) activation rows a + r * a_stride (blocks), at once:
-    // out[r] = dot(w, row r). The weight blocks are decoded once for all rows (prefill).
-    void (*rows_q4_0)(const void* w, const BlockQ8* a, int64_t a_stride, int n_rows, int64_t nb, float* out);
-    void (*rows_q4_1)(const void* w, const BlockQ8* a, int64_t a_stride, int n_rows, int64_t nb, float* out);
-    void (*rows_q8_0)(const void* w, const BlockQ8* a, int64_t a_stride, int n_rows, int64_t nb, float* out);
-
-    // 4 weight rows (w + i * w_stride bytes) against 4 activation rows (a + j * a_stride
-    // blocks): out[i * 4 + j]. Prefill's inner kernel: every load serves 4 products.
-    void (*tile_q4_0)(const void* w, size_t w_stride, const BlockQ8* a, int64_t a_stride, int64_t nb, float* out);
-    void (*tile_q4_1)(const void* w, size_t w_stride, const BlockQ8* a, int64_t a_stride, int64_t nb, float* out);
-    void (*tile_q8_0)(const void* w, size_t w_stride, const BlockQ8* a, int64_t a_stride, int64_t nb, float* out);
-    // 4 weight rows against one activation row: out[i] (decode's inner kernel).
-    void (*col_q4_0)(const void* w, size_t w_stride, const BlockQ8* a, int64_t nb, float* out);
-    void (*col_q4_1)(const void* w, size_t w_stride, const BlockQ8* a, int64_t nb, float* out);
-    void (*col_q8_0)(const void* w, size_t w_stride, const BlockQ8* a, int64_t nb, float* out);
+    // A group of 4 packed weight rows (nb x4 chunks, layout below) against n_act (1..kMaxActs)
+    // activation rows a + j * a_stride (blocks): out[i * n_act + j] = dot(weight row i, row j).
+    // Each weight chunk is decoded once for all activation rows.
+    void (*packed_q4_0)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, float* out);
+    void (*packed_q4_1)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, float* out);
+    void (*packed_q8_0)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, float* out);
 };
 
-constexpr int kMaxTileRows = 4;  // n_rows limit of the rows_* kernels; tile_* size
+constexpr int kMaxActs = 4;  // n_act limit of the packed_* kernels
+
+// Weights repacked 4 rows at a time (x4 layouts; matmul.h packs them at load). Block b of rows
+// 4g .. 4g+3 becomes one chunk: the 4 rows' f16 scales, then their quants as in the GGUF block
+// (Q4: element j in the low nibble of byte j, element j + 16 in its high nibble).
+//   Q4_0x4 (72 bytes):  f16 d[4];           u8 qs[4][16]
+//   Q4_1x4 (80 bytes):  f16 d[4]; f16 m[4]; u8 qs[4][16]
+//   Q8_0x4 (136 bytes): f16 d[4];           i8 qs[4][32]
+constexpr int kPackRows = 4;
+constexpr int kChunkQ4_0 = 72, kChunkQ4_1 = 80, kChunkQ8_0 = 136;
 
 const Kernels& portable();
 // Every variant this CPU can run, fastest first (the portable one last).

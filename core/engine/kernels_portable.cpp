@@ -113,20 +113,32 @@ float dot_q8_0(const void* w, const BlockQ8* a, int64_t nb) {
     return s;
 }
 
-template <float (*Dot)(const void*, const BlockQ8*, int64_t)>
-void rows(const void* w, const BlockQ8* a, int64_t stride, int n, int64_t nb, float* out) {
-    for (int r = 0; r < n; ++r) out[r] = Dot(w, a + r * stride, nb);
-}
-
-template <float (*Dot)(const void*, const BlockQ8*, int64_t)>
-void tile(const void* w, size_t ws, const BlockQ8* a, int64_t as, int64_t nb, float* out) {
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) out[i * 4 + j] = Dot(static_cast<const uint8_t*>(w) + size_t(i) * ws, a + j * as, nb);
-}
-
-template <float (*Dot)(const void*, const BlockQ8*, int64_t)>
-void col(const void* w, size_t ws, const BlockQ8* a, int64_t nb, float* out) {
-    for (int i = 0; i < 4; ++i) out[i] = Dot(static_cast<const uint8_t*>(w) + size_t(i) * ws, a, nb);
+// One x4 chunk group (kernels.h) against n_act activation rows. Q4 types store unsigned
+// nibbles: value = d * q + m (Q4_0: m = -8 d); Q8_0 stores signed bytes: value = d * q.
+template <int Chunk, bool Nibbles, bool HasMin>
+void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, float* out) {
+    const uint8_t* base = static_cast<const uint8_t*>(w);
+    constexpr int kQs = HasMin ? 16 : 8;  // offset of the quants in a chunk
+    for (int i = 0; i < kPackRows; ++i)
+        for (int j = 0; j < n_act; ++j) {
+            float s = 0.0f;
+            for (int64_t b = 0; b < nb; ++b) {
+                const uint8_t* c = base + b * Chunk;
+                const BlockQ8& ab = a[j * a_stride + b];
+                const float d = half(load_u16(c + 2 * i));
+                int isum = 0;
+                if (Nibbles) {
+                    const uint8_t* qs = c + kQs + 16 * i;
+                    for (int e = 0; e < 16; ++e) isum += (qs[e] & 0x0F) * ab.q[e] + (qs[e] >> 4) * ab.q[e + 16];
+                } else {
+                    const int8_t* qs = reinterpret_cast<const int8_t*>(c + kQs + 32 * i);
+                    for (int e = 0; e < 32; ++e) isum += qs[e] * ab.q[e];
+                }
+                const float m = HasMin ? half(load_u16(c + 8 + 2 * i)) : Nibbles ? -8.0f * d : 0.0f;
+                s += d * (ab.d * float(isum)) + m * ab.s;
+            }
+            out[i * n_act + j] = s;
+        }
 }
 
 }  // namespace
@@ -134,9 +146,8 @@ void col(const void* w, size_t ws, const BlockQ8* a, int64_t nb, float* out) {
 const Kernels& portable() {
     static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, f16_to_f32,
                            f32_to_f16, quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
-                           rows<dot_q4_0>, rows<dot_q4_1>, rows<dot_q8_0>,
-                           tile<dot_q4_0>, tile<dot_q4_1>, tile<dot_q8_0>,
-                           col<dot_q4_0>,  col<dot_q4_1>,  col<dot_q8_0>};
+                           packed<kChunkQ4_0, true, false>, packed<kChunkQ4_1, true, true>,
+                           packed<kChunkQ8_0, false, false>};
     return k;
 }
 

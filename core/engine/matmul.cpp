@@ -2,8 +2,13 @@
 
 #include "gguf/quant.h"
 
+#include "util/error.h"
+
 #include <algorithm>
 #include <cblas.h>
+#include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
 
 // OpenBLAS's thread count setter, when the BLAS in use is OpenBLAS (weak: absent elsewhere).
 extern "C" void openblas_set_num_threads(int) __attribute__((weak));
@@ -17,8 +22,19 @@ using gguf::TensorType;
 constexpr int64_t kBlasMinRows = 16;  // from this many activation rows, dequantize + sgemm
 constexpr int64_t kTileRows = 128;  // weight rows dequantized per sgemm call
 
+constexpr size_t kHugePage = size_t(2) << 20;
+
 bool is_q8_dot_type(TensorType t) {
     return t == TensorType::Q4_0 || t == TensorType::Q4_1 || t == TensorType::Q8_0;
+}
+
+// Drops the whole pages of [p, p + n) from this process (a read-only file mapping: they are
+// read again from the page cache if touched later).
+void release_pages(const uint8_t* p, size_t n) {
+    const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+    const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
+    const uintptr_t e = (reinterpret_cast<uintptr_t>(p) + n) & ~(page - 1);
+    if (b < e) madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);
 }
 
 void blas_single_threaded() {
@@ -39,6 +55,66 @@ Linear Linear::from(const gguf::TensorInfo& t) {
     l.row_bytes = gguf::row_bytes(t.type, t.ne[0]);
     l.data = t.data;
     return l;
+}
+
+// A GGUF block is f16 d, (Q4_1: f16 m,) quants.
+void pack_x4(const Linear& w, uint8_t* dst) {
+    const int64_t nb = w.n_in / kernels::kQ8Block;
+    const size_t chunk = w.chunk_bytes();
+    const bool has_min = w.type == TensorType::Q4_1;
+    const size_t block = w.type == TensorType::Q4_0 ? 18 : w.type == TensorType::Q4_1 ? 20 : 34;
+    const size_t head = has_min ? 4 : 2, qs = block - head;  // block header, quant bytes
+    const size_t qs0 = has_min ? 16 : 8;                     // chunk offset of the quants
+    for (int64_t n = 0; n < w.n_out; ++n) {
+        const int64_t g = n / kernels::kPackRows, i = n % kernels::kPackRows;
+        for (int64_t b = 0; b < nb; ++b) {
+            const uint8_t* src = w.row(n) + size_t(b) * block;
+            uint8_t* c = dst + (size_t(g) * size_t(nb) + size_t(b)) * chunk;
+            std::memcpy(c + 2 * i, src, 2);
+            if (has_min) std::memcpy(c + 8 + 2 * i, src + 2, 2);
+            std::memcpy(c + qs0 + size_t(i) * qs, src + head, qs);
+        }
+    }
+}
+
+size_t Linear::chunk_bytes() const {
+    return type == TensorType::Q4_0 ? kernels::kChunkQ4_0 : type == TensorType::Q4_1 ? kernels::kChunkQ4_1 : kernels::kChunkQ8_0;
+}
+
+size_t Linear::packed_bytes() const {
+    if (!is_q8_dot_type(type) || n_in % kernels::kQ8Block != 0) return 0;
+    const size_t groups = size_t((n_out + kernels::kPackRows - 1) / kernels::kPackRows);
+    return groups * size_t(n_in / kernels::kQ8Block) * chunk_bytes();
+}
+
+PackedWeights::~PackedWeights() {
+    if (base_) munmap(base_, mapped_);
+}
+
+void PackedWeights::pack(std::span<Linear* const> ws) {
+    if (base_) throw UsageError("PackedWeights::pack: already packed");
+    size_t total = 0;  // each matrix 64-byte aligned
+    for (const Linear* w : ws) total += (w->packed_bytes() + 63) & ~size_t(63);
+    if (total == 0) return;
+    mapped_ = (total + kHugePage - 1) / kHugePage * kHugePage;
+    // map one huge page more, to start at a 2 MiB boundary; give the slack back
+    void* raw = mmap(nullptr, mapped_ + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) throw IoError("packed weights: cannot map " + std::to_string(mapped_) + " bytes");
+    uint8_t* r = static_cast<uint8_t*>(raw);
+    base_ = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(r) + kHugePage - 1) & ~(kHugePage - 1));
+    if (base_ > r) munmap(r, size_t(base_ - r));
+    if (base_ + mapped_ < r + mapped_ + kHugePage) munmap(base_ + mapped_, size_t(r + mapped_ + kHugePage - (base_ + mapped_)));
+    madvise(base_, mapped_, MADV_HUGEPAGE);  // a hint: without huge pages it still works
+    bytes_ = total;
+    size_t off = 0;
+    for (Linear* w : ws) {
+        const size_t n = w->packed_bytes();
+        if (n == 0) continue;
+        pack_x4(*w, base_ + off);
+        w->packed = base_ + off;
+        release_pages(w->data, w->row_bytes * size_t(w->n_out));
+        off += (n + 63) & ~size_t(63);
+    }
 }
 
 void dequantize_rows(const kernels::Kernels& k, const Linear& w, int64_t r0, int64_t r1, float* dst) {
@@ -67,7 +143,7 @@ void MatMul::run(std::span<const Linear* const> ws, const float* x, int64_t n_ro
     if (n_rows <= 0 || ws.empty()) return;
     bool fused = true;
     for (const Linear* w : ws)
-        fused = fused && is_q8_dot_type(w->type) && w->n_in % kernels::kQ8Block == 0 && w->n_in == ws[0]->n_in;
+        fused = fused && w->packed && w->n_in == ws[0]->n_in;
     if (fused) return run_q8(ws, x, n_rows, ys);
     for (size_t i = 0; i < ws.size(); ++i) {
         if (n_rows >= kBlasMinRows)
@@ -85,48 +161,29 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
     pool_.parallel_for(n_rows, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t) k_.quantize_q8(x + t * n_in, xq_.data() + t * nb, n_in);
     });
-    int64_t total = 0;  // the matrices' rows, one after another, split over the threads
-    for (const Linear* w : ws) total += w->n_out;
+    int64_t total = 0;  // the matrices' groups of 4 rows, one after another, split over the threads
+    for (const Linear* w : ws) total += (w->n_out + kernels::kPackRows - 1) / kernels::kPackRows;
     const kernels::BlockQ8* xq = xq_.data();
-    pool_.parallel_for(total, 16, [&](int64_t g0, int64_t g1, int) {
-        int64_t first = 0;  // global index of matrix i's row 0
-        for (size_t i = 0; i < ws.size(); first += ws[i]->n_out, ++i) {
+    pool_.parallel_for(total, 4, [&](int64_t g0, int64_t g1, int) {
+        int64_t first = 0;  // global index of matrix i's group 0
+        for (size_t i = 0; i < ws.size(); ++i) {
             const Linear& w = *ws[i];
-            const int64_t n0 = std::max<int64_t>(g0 - first, 0), n1 = std::min<int64_t>(g1 - first, w.n_out);
-            if (n0 >= n1) continue;
-            const bool q40 = w.type == TensorType::Q4_0, q41 = w.type == TensorType::Q4_1;
-            auto rows = q40 ? k_.rows_q4_0 : q41 ? k_.rows_q4_1 : k_.rows_q8_0;
-            auto tile = q40 ? k_.tile_q4_0 : q41 ? k_.tile_q4_1 : k_.tile_q8_0;
-            auto col = q40 ? k_.col_q4_0 : q41 ? k_.col_q4_1 : k_.col_q8_0;
-            constexpr int64_t R = kernels::kMaxTileRows;
+            const int64_t n_groups = (w.n_out + kernels::kPackRows - 1) / kernels::kPackRows;
+            const int64_t q0 = std::max<int64_t>(g0 - first, 0), q1 = std::min<int64_t>(g1 - first, n_groups);
+            first += n_groups;
+            if (q0 >= q1) continue;
+            auto kernel = w.type == TensorType::Q4_0 ? k_.packed_q4_0 : w.type == TensorType::Q4_1 ? k_.packed_q4_1 : k_.packed_q8_0;
+            const size_t group_bytes = size_t(nb) * w.chunk_bytes();
             float* y = ys[i];
-            int64_t n = n0;
-            // 4 weight rows at a time: 4 x 4 tiles (prefill), then single activation rows
-            for (; n + R <= n1; n += R) {
-                if (n_rows < R && n + 2 * R <= n1)  // decode: the next 4 rows from L3 in time
-                    for (size_t off = 0; off < R * w.row_bytes; off += 64) __builtin_prefetch(w.row(n + R) + off);
-                float out[R * R];
-                int64_t t = 0;
-                for (; t + R <= n_rows; t += R) {
-                    tile(w.row(n), w.row_bytes, xq + t * nb, nb, nb, out);
-                    for (int64_t a = 0; a < R; ++a)
-                        for (int64_t b = 0; b < R; ++b) y[(t + b) * w.n_out + n + a] = out[a * R + b];
-                }
-                for (; t < n_rows; ++t) {
-                    col(w.row(n), w.row_bytes, xq + t * nb, nb, out);
-                    for (int64_t a = 0; a < R; ++a) y[t * w.n_out + n + a] = out[a];
-                }
-            }
-            // one weight row at a time (decode, and the rows left over)
-            for (; n < n1; ++n) {
-                const uint8_t* wr = w.row(n);
-                if (n + 2 < n1)  // the row after next: from L3 in time
-                    for (size_t off = 0; off < w.row_bytes; off += 64) __builtin_prefetch(w.row(n + 2) + off);
-                float out[R];
-                for (int64_t t = 0; t < n_rows; t += R) {
-                    const int r = int(std::min<int64_t>(R, n_rows - t));
-                    rows(wr, xq + t * nb, nb, r, nb, out);
-                    for (int j = 0; j < r; ++j) y[(t + j) * w.n_out + n] = out[j];
+            for (int64_t g = q0; g < q1; ++g) {
+                const uint8_t* wg = w.packed + size_t(g) * group_bytes;
+                const int64_t rows = std::min<int64_t>(kernels::kPackRows, w.n_out - g * kernels::kPackRows);
+                for (int64_t t = 0; t < n_rows; t += kernels::kMaxActs) {
+                    const int na = int(std::min<int64_t>(kernels::kMaxActs, n_rows - t));
+                    float out[kernels::kPackRows * kernels::kMaxActs];  // [weight row][activation row]
+                    kernel(wg, nb, xq + t * nb, nb, na, out);
+                    for (int j = 0; j < na; ++j)
+                        for (int64_t r = 0; r < rows; ++r) y[(t + j) * w.n_out + g * kernels::kPackRows + r] = out[r * na + j];
                 }
             }
         }

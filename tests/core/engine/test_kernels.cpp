@@ -1,6 +1,8 @@
 // Every instruction-set variant of the CPU kernels against the portable reference, on random
-// data with lengths that exercise the vector bodies and the scalar tails.
+// data with lengths that exercise the vector bodies and the scalar tails, and the x4 weight
+// packing with the packed dot kernels.
 #include "engine/kernels.h"
+#include "engine/matmul.h"
 #include "gguf/quant.h"
 
 #include <QtTest>
@@ -100,15 +102,6 @@ private slots:
         auto dot_of = [&](const kernels::Kernels& k) {
             return t == gguf::TensorType::Q4_0 ? k.dot_q4_0 : t == gguf::TensorType::Q4_1 ? k.dot_q4_1 : k.dot_q8_0;
         };
-        auto rows_of = [&](const kernels::Kernels& k) {
-            return t == gguf::TensorType::Q4_0 ? k.rows_q4_0 : t == gguf::TensorType::Q4_1 ? k.rows_q4_1 : k.rows_q8_0;
-        };
-        auto col_of = [&](const kernels::Kernels& k) {
-            return t == gguf::TensorType::Q4_0 ? k.col_q4_0 : t == gguf::TensorType::Q4_1 ? k.col_q4_1 : k.col_q8_0;
-        };
-        auto tile_of = [&](const kernels::Kernels& k) {
-            return t == gguf::TensorType::Q4_0 ? k.tile_q4_0 : t == gguf::TensorType::Q4_1 ? k.tile_q4_1 : k.tile_q8_0;
-        };
         for (int r = 0; r < kRows; ++r) {
             const float exact = ref.dot_f32(wd.data(), x.data() + size_t(r) * size_t(n), n);
             const float q = dot_of(ref)(wq.data(), xq_ref.data() + size_t(r) * size_t(nb), nb);
@@ -126,29 +119,77 @@ private slots:
                 const float want = dot_of(ref)(wq.data(), xq_ref.data() + size_t(r) * size_t(nb), nb);
                 QVERIFY2(close(dot_of(*k)(wq.data(), xq.data() + size_t(r) * size_t(nb), nb), want, 1e-4f), k->name);
             }
-            for (int rows = 1; rows <= kernels::kMaxTileRows; ++rows) {
-                float out[kernels::kMaxTileRows];
-                rows_of(*k)(wq.data(), xq.data(), nb, rows, nb, out);
-                for (int r = 0; r < rows; ++r) {
-                    const float want = dot_of(ref)(wq.data(), xq_ref.data() + size_t(r) * size_t(nb), nb);
-                    QVERIFY2(close(out[r], want, 1e-4f), qPrintable(QString("%1 rows %2 row %3").arg(k->name).arg(rows).arg(r)));
-                }
-            }
-            float col[kRows];
-            col_of(*k)(wq.data(), wrow, xq.data() + nb, nb, col);  // activation row 1
-            for (int i = 0; i < kRows; ++i) {
-                const float want = dot_of(ref)(wq.data() + size_t(i) * wrow, xq_ref.data() + nb, nb);
-                QVERIFY2(close(col[i], want, 1e-4f), qPrintable(QString("%1 col %2").arg(k->name).arg(i)));
-            }
-            float tile[kRows * kRows];
-            tile_of(*k)(wq.data(), wrow, xq.data(), nb, nb, tile);
-            for (int i = 0; i < kRows; ++i)
-                for (int j = 0; j < kRows; ++j) {
-                    const float want = dot_of(ref)(wq.data() + size_t(i) * wrow, xq_ref.data() + size_t(j) * size_t(nb), nb);
-                    QVERIFY2(close(tile[i * kRows + j], want, 1e-4f),
-                             qPrintable(QString("%1 tile %2,%3: %4 vs %5").arg(k->name).arg(i).arg(j).arg(tile[i * kRows + j]).arg(want)));
-                }
         }
+    }
+
+    // The x4 packed kernels of every variant: weight rows packed 4 at a time (the last group
+    // padded with zero rows), against 1..kMaxActs activation rows at once; each product agrees
+    // with the portable one-row dot and, loosely, with a float dot of the dequantized row.
+    void packed_dots_data() {
+        QTest::addColumn<int>("type");
+        QTest::addColumn<int>("n_in");
+        QTest::addColumn<int>("n_out");
+        for (gguf::TensorType t : {gguf::TensorType::Q4_0, gguf::TensorType::Q4_1, gguf::TensorType::Q8_0})
+            for (int n_in : {32, 96, 576, 1536})
+                for (int n_out : {4, 7, 12})
+                    QTest::newRow(qPrintable(QString("%1 %2 x %3").arg(QString::fromUtf8(gguf::type_name(t).data(), int(gguf::type_name(t).size()))).arg(n_out).arg(n_in)))
+                        << int(t) << n_in << n_out;
+    }
+    void packed_dots() {
+        QFETCH(int, type);
+        QFETCH(int, n_in);
+        QFETCH(int, n_out);
+        const auto t = gguf::TensorType(type);
+        const kernels::Kernels& ref = kernels::portable();
+        const int nb = n_in / kernels::kQ8Block;
+        constexpr int kActs = kernels::kMaxActs;
+        const std::vector<float> w = random_floats(size_t(n_in) * size_t(n_out), 5, 0.1f);
+        const std::vector<float> x = random_floats(size_t(n_in) * kActs, 6);
+        engine::Linear lin;
+        lin.type = t;
+        lin.n_in = n_in;
+        lin.n_out = n_out;
+        lin.row_bytes = gguf::row_bytes(t, n_in);
+        std::vector<uint8_t> wq(lin.row_bytes * size_t(n_out));  // [n_out][row_bytes]
+        for (int r = 0; r < n_out; ++r)
+            gguf::quantize_row(t, w.data() + size_t(r) * size_t(n_in), wq.data() + size_t(r) * lin.row_bytes, n_in);
+        lin.data = wq.data();
+        const int n_groups = (n_out + kernels::kPackRows - 1) / kernels::kPackRows;
+        QCOMPARE(lin.packed_bytes(), size_t(n_groups) * size_t(nb) * lin.chunk_bytes());
+        QCOMPARE(lin.packed_bytes(), size_t(n_groups) * kernels::kPackRows * lin.row_bytes);  // same bytes as the rows
+        std::vector<uint8_t> packed(lin.packed_bytes(), 0);  // [group][nb][chunk]
+        engine::pack_x4(lin, packed.data());
+
+        std::vector<kernels::BlockQ8> xq(size_t(nb) * kActs);  // [act][nb]
+        ref.quantize_q8(x.data(), xq.data(), int64_t(n_in) * kActs);
+        auto dot_of = [&](const kernels::Kernels& k) {
+            return t == gguf::TensorType::Q4_0 ? k.dot_q4_0 : t == gguf::TensorType::Q4_1 ? k.dot_q4_1 : k.dot_q8_0;
+        };
+        auto packed_of = [&](const kernels::Kernels& k) {
+            return t == gguf::TensorType::Q4_0 ? k.packed_q4_0 : t == gguf::TensorType::Q4_1 ? k.packed_q4_1 : k.packed_q8_0;
+        };
+        std::vector<float> wd(static_cast<size_t>(n_in));
+        for (int r = 0; r < n_out; ++r) {  // the q8 dot against the float dot, loosely
+            gguf::dequantize_row(t, lin.row(r), wd.data(), n_in);
+            const float exact = ref.dot_f32(wd.data(), x.data(), n_in);
+            const float q = dot_of(ref)(lin.row(r), xq.data(), nb);
+            QVERIFY2(std::fabs(q - exact) <= 0.02f * std::sqrt(float(n_in)) * 0.1f + 1e-3f,
+                     qPrintable(QString("row %1: q8 dot %2 vs float %3").arg(r).arg(q).arg(exact)));
+        }
+        for (const kernels::Kernels* k : kernels::available())
+            for (int na = 1; na <= kActs; ++na)
+                for (int g = 0; g < n_groups; ++g) {
+                    float out[kernels::kPackRows * kActs];  // [weight row][activation row]
+                    packed_of(*k)(packed.data() + size_t(g) * size_t(nb) * lin.chunk_bytes(), nb, xq.data(), nb, na, out);
+                    for (int i = 0; i < kernels::kPackRows; ++i)
+                        for (int j = 0; j < na; ++j) {
+                            const int r = g * kernels::kPackRows + i;
+                            const float want = r < n_out ? dot_of(ref)(lin.row(r), xq.data() + size_t(j) * size_t(nb), nb) : 0.0f;
+                            QVERIFY2(close(out[i * na + j], want, 1e-4f),
+                                     qPrintable(QString("%1 n_act %2 row %3 act %4: %5 vs %6").arg(k->name).arg(na).arg(r).arg(j)
+                                                    .arg(out[i * na + j]).arg(want)));
+                        }
+                }
     }
 };
 
