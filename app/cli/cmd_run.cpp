@@ -1,12 +1,15 @@
 // lmscope-cli run MODEL.gguf (--prompt T | --chat) [-n N] [--temp T] [--top-k K] [--top-p P]
-//             [--min-p P] [--seed S] [--kv-type f16|q8_0|q4_0] [--trace OUT] [--jsonl]
+//             [--min-p P] [--seed S] [--kv-type f16|q8_0|q4_0] [--capture none|summary|full]
+//             [--trace-budget MIB] [--ignore-eos] [--trace OUT] [--jsonl]
 // Runs the loop one step at a time. Text mode streams the generated text (not the prompt) to
 // stdout as it is decoded, one line per reply; --chat reads one user turn per line of stdin
 // (until EOF), renders the whole history with the model's chat template, prefills it reusing
 // the common token prefix (--no-prefix-reuse: re-prefill everything) and streams each reply; --jsonl prints one JSON object per step instead (the objects of
 // trace/step_report.h, identical to `replay --json` of the saved trace). -n counts generated
 // tokens (= steps: the prefill picks the first); generation stops early at end-of-sequence or
-// end-of-turn. --trace saves the session trace (atomically) when the run ends.
+// end-of-turn unless --ignore-eos (long runs). --trace saves the session trace (atomically)
+// when the run ends; --trace-budget caps the memory its attention planes may hold (the oldest
+// steps' planes are released first, see trace/session_trace.h).
 #include "cli/commands.h"
 
 #include "engine/backend_factory.h"
@@ -41,6 +44,8 @@ struct RunOptions {
     engine::SamplerSettings sampling;
     std::string kv_type = "f16";
     std::string capture = "summary";
+    uint64_t trace_budget_mib = trace::SessionTrace::kDefaultBudget >> 20;
+    bool ignore_eos = false;
     std::string trace_path;
     bool jsonl = false;
     int threads = 0;
@@ -51,16 +56,16 @@ struct RunOptions {
 // Prints each step as it completes: JSON lines, or the chosen token's text (streamed).
 class Printer {
 public:
-    Printer(const engine::Session& session, bool jsonl)
-        : session_(session), jsonl_(jsonl), text_(session.tokenizer()) {}
+    Printer(const engine::Session& session, bool jsonl, bool ignore_eos)
+        : session_(session), jsonl_(jsonl), ignore_eos_(ignore_eos), text_(session.tokenizer()) {}
 
     // Reports the step; false when its choice ends the generation (that token is not printed).
     bool step(const trace::StepTrace& s) {
         if (jsonl_) {
             std::cout << trace::step_report_json(session_.trace(), s).dump() << std::endl;
-            return !session_.ends_turn();
+            return ignore_eos_ || !session_.ends_turn();
         }
-        if (session_.ends_turn()) return false;
+        if (session_.ends_turn() && !ignore_eos_) return false;
         std::cout << text_.push(s.logits.chosen) << std::flush;
         return true;
     }
@@ -72,6 +77,7 @@ public:
 private:
     const engine::Session& session_;
     bool jsonl_;
+    bool ignore_eos_;
     tok::StreamDecoder text_;
 };
 
@@ -103,9 +109,10 @@ void run(const RunOptions& o) {
     engine::SessionOptions so;
     so.sampling = o.sampling;
     so.capture = capture_policy(o.capture);
+    so.trace_budget = o.trace_budget_mib << 20;
     so.prefix_reuse = !o.no_prefix_reuse;
     engine::Session session(*backend, *tokenizer, so);
-    Printer out(session, o.jsonl);
+    Printer out(session, o.jsonl, o.ignore_eos);
 
     if (o.chat) {
         if (!session.chat_template().notice.empty())
@@ -140,6 +147,9 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--kv-type", o->kv_type, "KV cache storage: f16, q8_0 or q4_0")->capture_default_str();
     cmd->add_option("--capture", o->capture, "What the trace keeps: none, summary or full")
         ->capture_default_str()->check(CLI::IsMember({"none", "summary", "full"}));
+    cmd->add_option("--trace-budget", o->trace_budget_mib, "MiB the trace's attention planes may hold")
+        ->capture_default_str()->check(CLI::Range(uint64_t(1), uint64_t(1) << 30));
+    cmd->add_flag("--ignore-eos", o->ignore_eos, "Keep generating past end-of-sequence and end-of-turn");
     cmd->add_option("--trace", o->trace_path, "Save the session trace to this file");
     cmd->add_flag("--jsonl", o->jsonl, "One JSON object per step instead of the text");
     cmd->add_option("--threads", o->threads, "CPU threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
