@@ -19,6 +19,7 @@
 #include "trace/step_report.h"
 #include "trace/trace_file.h"
 #include "util/error.h"
+#include "util/resource_errors.h"
 
 #include <algorithm>
 #include <iostream>
@@ -98,33 +99,41 @@ void run(const RunOptions& o) {
     const auto kv = engine::kv_type_from_name(o.kv_type);
     if (!kv) throw UsageError("--kv-type: '" + o.kv_type + "' is not f16, q8_0 or q4_0");
     engine::validate(o.sampling);
-    auto model = engine::Model::load(o.model);
-    const std::unique_ptr<tok::Tokenizer> tokenizer = tok::load_tokenizer(model->file());
+    // Each phase names the model file when memory or threads run out (with_context).
+    auto model = with_context(o.model + ": loading the model", [&] { return engine::Model::load(o.model); });
+    const std::unique_ptr<tok::Tokenizer> tokenizer =
+        with_context(o.model + ": loading the tokenizer", [&] { return tok::load_tokenizer(model->file()); });
     engine::BackendOptions bo;
     bo.n_threads = o.threads;
     bo.kv_type = *kv;
     bo.n_ctx = std::min(o.ctx, model->spec().n_ctx_train());
-    const std::unique_ptr<engine::Backend> backend = engine::make_backend(o.backend, model, bo);
+    const std::unique_ptr<engine::Backend> backend =
+        with_context(o.model + ": starting the " + o.backend + " backend (context " + std::to_string(bo.n_ctx) + ")",
+                     [&] { return engine::make_backend(o.backend, model, bo); });
 
     engine::SessionOptions so;
     so.sampling = o.sampling;
     so.capture = capture_policy(o.capture);
     so.trace_budget = o.trace_budget_mib << 20;
     so.prefix_reuse = !o.no_prefix_reuse;
-    engine::Session session(*backend, *tokenizer, so);
+    engine::Session session = with_context(o.model + ": starting the session",
+                                           [&] { return engine::Session(*backend, *tokenizer, so); });
     Printer out(session, o.jsonl, o.ignore_eos);
 
-    if (o.chat) {
-        if (!session.chat_template().notice.empty())
-            std::cerr << "lmscope-cli: notice: " << session.chat_template().notice << "\n";
-        std::string line;
-        while (std::getline(std::cin, line)) generate(session, out, session.chat_turn(line), o.n_predict);
-    } else {
-        const std::vector<int32_t> ids = tokenizer->encode_ids(o.prompt, true, false);
-        if (ids.empty()) throw UsageError("--prompt: the prompt encodes to no tokens");
-        generate(session, out, session.prefill(ids), o.n_predict);
-    }
-    if (!o.trace_path.empty()) trace::save_trace(session.trace(), o.trace_path);
+    with_context(o.model + ": generating", [&] {
+        if (o.chat) {
+            if (!session.chat_template().notice.empty())
+                std::cerr << "lmscope-cli: notice: " << session.chat_template().notice << "\n";
+            std::string line;
+            while (std::getline(std::cin, line)) generate(session, out, session.chat_turn(line), o.n_predict);
+        } else {
+            const std::vector<int32_t> ids = tokenizer->encode_ids(o.prompt, true, false);
+            if (ids.empty()) throw UsageError("--prompt: the prompt encodes to no tokens");
+            generate(session, out, session.prefill(ids), o.n_predict);
+        }
+    });
+    if (!o.trace_path.empty())
+        with_context(o.trace_path + ": saving the trace", [&] { trace::save_trace(session.trace(), o.trace_path); });
 }
 
 }  // namespace
