@@ -1,0 +1,114 @@
+// lmscope-screenshots: the picture tour for docs/. Opens the real window on a model (the
+// sample model by default), types a prompt, steps, and saves what a user sees: the whole
+// window and each panel on its own (docs/screenshots/panel-*.png). scripts/screenshots.sh runs
+// it under Xvfb. Each picture is the widget's own rendering (QWidget::grab), at the size the
+// window gives it.
+// Usage: lmscope-screenshots [--model PATH] [--out DIR] [--prompt TEXT] [--steps N]
+#include "backend_factory.h"
+#include "gui/language.h"
+#include "gui/main_window.h"
+#include "gui/sample_model.h"
+#include "gui/session_view.h"
+#include "gui/step_controls.h"
+#include "tools/window_driver.h"
+#include "util/error.h"
+#include "widgets/trace_model.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QDockWidget>
+#include <QPixmap>
+#include <QTextStream>
+
+#include <exception>
+#include <functional>
+#include <vector>
+
+using namespace lmscope;
+
+namespace {
+
+class Tour {
+public:
+    Tour(tools::WindowDriver& driver, QString out) : driver_(driver), out_(std::move(out)) {}
+
+    // Saves `widget` as OUT/file.
+    void save(QWidget* widget, const QString& file) {
+        tools::WindowDriver::pump(300);  // queued replots and paints
+        const QString path = QDir(out_).filePath(file);
+        if (!widget->grab().save(path)) throw IoError(path.toStdString() + ": cannot write the picture");
+        QTextStream(stdout) << "wrote " << path << "\n";
+    }
+
+    // Raises the dock `name` (it may share a tab with another) and saves its panel.
+    void savePanel(const char* name, const QString& file) {
+        auto* dock = driver_.window().findChild<QDockWidget*>(QLatin1String(name));
+        if (!dock) throw Error(std::string("no dock named ") + name);
+        dock->raise();
+        save(dock, file);
+    }
+
+private:
+    tools::WindowDriver& driver_;
+    QString out_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("lmscope"));
+    QApplication::setApplicationName(QStringLiteral("lmscope-screenshots"));  // its own settings
+    app::register_compiled_backends();
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Saves pictures of the window and each panel."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("model"), QStringLiteral("GGUF model (default: the sample model)."), QStringLiteral("path")});
+    parser.addOption({QStringLiteral("out"), QStringLiteral("Folder for the pictures (default docs/screenshots)."), QStringLiteral("dir"), QStringLiteral("docs/screenshots")});
+    parser.addOption({QStringLiteral("prompt"), QStringLiteral("The prompt typed."), QStringLiteral("text"), QStringLiteral("The capital of France is")});
+    parser.addOption({QStringLiteral("steps"), QStringLiteral("Decode steps after the prefill (default 8)."), QStringLiteral("n"), QStringLiteral("8")});
+    parser.addOption({QStringLiteral("lang"), QStringLiteral("Interface language (en, zh_CN)."), QStringLiteral("code"), QStringLiteral("en")});
+    parser.process(app);
+
+    QTextStream err(stderr);
+    try {
+        const QString model = parser.isSet(QStringLiteral("model")) ? parser.value(QStringLiteral("model"))
+                                                                   : gui::find_sample_model();
+        if (model.isEmpty()) throw UsageError("no model: pass --model or run sample_models/fetch.sh");
+        bool ok = false;
+        const int steps = parser.value(QStringLiteral("steps")).toInt(&ok);
+        if (!ok || steps < 0 || steps > 1000) throw UsageError("--steps: expected 0..1000");
+        const QString out = parser.value(QStringLiteral("out"));
+        if (!QDir().mkpath(out)) throw IoError(out.toStdString() + ": cannot create the folder");
+
+        gui::Language language;
+        const QString lang = parser.value(QStringLiteral("lang"));
+        language.apply(lang == QLatin1String("en") ? QString() : lang);
+        tools::WindowDriver driver(&language, 1600, 1000);
+        gui::MainWindow& w = driver.window();
+        driver.openModel(model);
+        gui::SessionView* session = w.session();
+        session->controls()->setPrompt(parser.value(QStringLiteral("prompt")));
+        driver.step();
+        for (int i = 0; i < steps; ++i) driver.step();
+        widgets::TraceModel* trace = session->model();
+        trace->setSelectedQuery(trace->sequenceLength() - 1);
+
+        Tour tour(driver, out);
+        tour.save(&w, QStringLiteral("window.png"));
+        tour.savePanel("tokenDock", QStringLiteral("panel-tokens.png"));
+        tour.savePanel("heatmapDock", QStringLiteral("panel-attention.png"));
+        tour.savePanel("gridDock", QStringLiteral("panel-attention-grid.png"));
+        tour.savePanel("logitsDock", QStringLiteral("panel-logits.png"));
+        tour.savePanel("kvDock", QStringLiteral("panel-kv-cache.png"));
+        tour.savePanel("timelineDock", QStringLiteral("panel-timeline.png"));
+        tour.savePanel("samplingDock", QStringLiteral("panel-sampling.png"));
+        tour.savePanel("specDock", QStringLiteral("panel-model.png"));
+        return 0;
+    } catch (const std::exception& e) {
+        err << "lmscope-screenshots: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Makes the pictures in docs/screenshots/: the step-through window on the sample model and
+# each of its panels, then each lab, by running the real window under a virtual X display
+# (Xvfb) with lmscope-screenshots (app/tools/screenshots.cpp), which types, steps and clicks
+# through the public slots a user's actions call, and saves each widget's own rendering.
+# Usage: scripts/screenshots.sh [OUTPUT_FOLDER] [extra lmscope-screenshots arguments]
+#   e.g. scripts/screenshots.sh /tmp/zh --lang zh_CN
+#   LMSCOPE_BUILD selects the build folder.
+# Needs: the build's packages, plus xvfb and xauth.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+out="${1:-$LMSCOPE_ROOT/docs/screenshots}"
+shift || true
+lmscope_install_packages "${lmscope_packages[@]}" xvfb xauth
+lmscope_configure
+cmake --build "$LMSCOPE_BUILD" --target lmscope-screenshots --parallel "$(nproc)"
+bash "$LMSCOPE_ROOT/sample_models/fetch.sh"
+
+# A fresh settings folder: the default layout, no recent files, no remembered language.
+config="$(mktemp -d)"
+trap 'rm -rf "$config"' EXIT
+XDG_CONFIG_HOME="$config" LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+  xvfb-run --auto-servernum --server-args="-screen 0 1600x1000x24 -dpi 96" \
+  "$LMSCOPE_BUILD/app/tools/lmscope-screenshots" --out "$out" "$@"
