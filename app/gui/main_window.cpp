@@ -67,6 +67,12 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     spec_dock_->setWidget(spec_);
     addDockWidget(Qt::LeftDockWidgetArea, spec_dock_);
     session_ = new SessionView(this);
+    // The model's spec and the sampling controls share the left column as tabs: each gets its
+    // full height; the spec shows first.
+    if (auto* sampling = findChild<QDockWidget*>(QStringLiteral("samplingDock"))) {
+        tabifyDockWidget(spec_dock_, sampling);
+        spec_dock_->raise();
+    }
     lab_host_ = new labs::LabHost(session_->model(), this);
     lab_window_ = new labs::LabWindow(lab_host_, this);
 

@@ -140,7 +140,12 @@ void SessionView::createDocks(QMainWindow* window) {
         docks_ << d;
         return d;
     };
-    dock(top, "tokenDock", Qt::TopDockWidgetArea);
+    // The attention panels take the whole right side, top to bottom (the widest and tallest
+    // picture); the prompt, tokens and timeline run along the top of the rest, the logits
+    // and KV cache charts along its bottom.
+    window->setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    window->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    QDockWidget* tokens = dock(top, "tokenDock", Qt::TopDockWidgetArea);
     QDockWidget* heat = dock(heatmap_, "heatmapDock", Qt::RightDockWidgetArea);
     QDockWidget* grid = dock(grid_, "gridDock", Qt::RightDockWidgetArea);
     window->tabifyDockWidget(heat, grid);
@@ -148,8 +153,8 @@ void SessionView::createDocks(QMainWindow* window) {
     QDockWidget* logits = dock(logits_, "logitsDock", Qt::BottomDockWidgetArea);
     QDockWidget* kv = dock(kv_, "kvDock", Qt::BottomDockWidgetArea);
     window->splitDockWidget(logits, kv, Qt::Horizontal);
-    QDockWidget* timeline = dock(timeline_, "timelineDock", Qt::BottomDockWidgetArea);
-    window->splitDockWidget(kv, timeline, Qt::Horizontal);
+    QDockWidget* timeline = dock(timeline_, "timelineDock", Qt::TopDockWidgetArea);
+    window->splitDockWidget(tokens, timeline, Qt::Vertical);
     sampling_dock_ = dock(sampling_, "samplingDock", Qt::LeftDockWidgetArea);
     connect(grid_, &widgets::AttentionGrid::headActivated, heat, &QDockWidget::raise);
 }
@@ -167,10 +172,15 @@ void SessionView::createStatus(QMainWindow* window) {
 void SessionView::defaultLayout() {
     const QSize size = window_->size();
     // docks_: tokens, heatmap, grid, logits, kv, timeline, sampling
-    window_->resizeDocks({docks_[0], docks_[3]}, {size.height() * 26 / 100, size.height() * 34 / 100}, Qt::Vertical);
-    window_->resizeDocks({docks_[1]}, {size.width() * 55 / 100}, Qt::Horizontal);
-    window_->resizeDocks({docks_[3], docks_[4], docks_[5]},
-                         {size.width() * 36 / 100, size.width() * 34 / 100, size.width() * 30 / 100}, Qt::Horizontal);
+    QDockWidget* tokens = docks_[0];
+    QDockWidget* heat = docks_[1];
+    QDockWidget* logits = docks_[3];
+    QDockWidget* kv = docks_[4];
+    QDockWidget* timeline = docks_[5];
+    window_->resizeDocks({heat}, {size.width() * 44 / 100}, Qt::Horizontal);
+    window_->resizeDocks({tokens, timeline, logits},
+                         {size.height() * 19 / 100, size.height() * 15 / 100, size.height() * 36 / 100}, Qt::Vertical);
+    window_->resizeDocks({logits, kv}, {size.width() * 30 / 100, size.width() * 26 / 100}, Qt::Horizontal);
 }
 
 bool SessionView::eventFilter(QObject* watched, QEvent* event) {
