@@ -23,6 +23,12 @@ constexpr int64_t kBlasMinRows = 16;  // from this many activation rows, dequant
 constexpr int64_t kTileRows = 128;  // weight rows dequantized per sgemm call
 
 constexpr size_t kHugePage = size_t(2) << 20;
+// Decode streams every weight from L3 or DRAM once per token and is bound by its latency:
+// each thread prefetches its packed rows this far ahead into L2. Measured on SmolLM2 Q4_1,
+// 1 thread: 78 -> 105-114 tok/s of CPU time (8-48 KiB all similar; none: the stream stalls).
+constexpr int64_t kPrefetchBytes = 12 * 1024;
+
+inline void prefetch_l2(const uint8_t* p) { __builtin_prefetch(p, 0, 2); }  // x86: prefetcht1
 
 bool is_q8_dot_type(TensorType t) {
     return t == TensorType::Q4_0 || t == TensorType::Q4_1 || t == TensorType::Q8_0;
@@ -175,8 +181,11 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
             auto kernel = w.type == TensorType::Q4_0 ? k_.packed_q4_0 : w.type == TensorType::Q4_1 ? k_.packed_q4_1 : k_.packed_q8_0;
             const size_t group_bytes = size_t(nb) * w.chunk_bytes();
             float* y = ys[i];
+            const int64_t ahead = std::max<int64_t>(1, kPrefetchBytes / int64_t(group_bytes));  // groups
             for (int64_t g = q0; g < q1; ++g) {
                 const uint8_t* wg = w.packed + size_t(g) * group_bytes;
+                if (g + ahead < q1)  // into L2, some KiB ahead of the kernel
+                    for (size_t off = 0; off < group_bytes; off += 64) prefetch_l2(wg + size_t(ahead) * group_bytes + off);
                 const int64_t rows = std::min<int64_t>(kernels::kPackRows, w.n_out - g * kernels::kPackRows);
                 for (int64_t t = 0; t < n_rows; t += kernels::kMaxActs) {
                     const int na = int(std::min<int64_t>(kernels::kMaxActs, n_rows - t));
