@@ -105,7 +105,7 @@ QWidget* ContextCompareLab::buildCharts() {
     measure_line->addWidget(measure_caption_);
     measure_line->addWidget(measure_, 1);
     gl->addLayout(measure_line);
-    auto* row = new QHBoxLayout;
+    auto* row = new QVBoxLayout;
     for (int s = 0; s < kSides; ++s) {
         sides_[size_t(s)].grid = new HeadGrid(grids);
         sides_[size_t(s)].grid->setObjectName(s == 0 ? QStringLiteral("contextCompareGridA") : QStringLiteral("contextCompareGridB"));
@@ -156,8 +156,8 @@ QWidget* ContextCompareLab::buildCharts() {
         next->addWidget(side.next);
     }
     dl->addLayout(next, 1);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
 
     connect(layer_, &QSpinBox::valueChanged, this, [this] { showRows(); });
     connect(head_, &QSpinBox::valueChanged, this, [this] { showRows(); });

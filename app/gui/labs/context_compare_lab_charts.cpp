@@ -85,8 +85,7 @@ void LabelledBars::setBars(const QString& title, const QStringList& labels, cons
         top = std::max(top, v);
         if (!write) continue;
         auto* text = new QCPItemText(plot_);
-        text->position->setType(QCPItemPosition::ptPlotCoords);
-        text->position->setAxes(keys, vals);
+        text->position->setType(QCPItemPosition::ptPlotCoords);  // on xAxis, yAxis
         text->position->setCoords(rows ? v : i, rows ? i : v);
         text->setPositionAlignment(rows ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignHCenter | Qt::AlignBottom);
         text->setPadding(QMargins(4, 0, 0, 2));
@@ -131,9 +130,9 @@ void LabelledBars::changeEvent(QEvent* event) {
 
 HeadGrid::HeadGrid(QWidget* parent) : QWidget(parent) {
     plot_ = make_plot(this, &title_);
-    QCPAxis* heads = plot_->xAxis;
-    QCPAxis* layers = plot_->yAxis;
-    layers->setRangeReversed(true);  // layer 0 on top
+    QCPAxis* layers = plot_->xAxis;
+    QCPAxis* heads = plot_->yAxis;
+    heads->setRangeReversed(true);  // head 0 on top
     for (QCPAxis* a : {heads, layers}) {
         a->grid()->setVisible(false);
         a->setSubTicks(false);
@@ -144,7 +143,7 @@ HeadGrid::HeadGrid(QWidget* parent) : QWidget(parent) {
     auto* rows = new QCPMarginGroup(plot_);
     plot_->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, rows);
     scale_->setMarginGroup(QCP::msTop | QCP::msBottom, rows);
-    map_ = new QCPColorMap(heads, layers);
+    map_ = new QCPColorMap(layers, heads);
     map_->setInterpolate(false);
     map_->setTightBoundary(false);
     map_->setColorScale(scale_);
@@ -163,21 +162,21 @@ void HeadGrid::setGrid(const QString& title, qint32 n_layer, qint32 n_head, cons
     n_head_ = std::max(0, n_head);
     title_->setText(title);
     QCPColorMapData* cells = map_->data();
-    cells->setSize(std::max(n_head_, 1), std::max(n_layer_, 1));
-    cells->setRange(QCPRange(0, std::max(n_head_ - 1, 0)), QCPRange(0, std::max(n_layer_ - 1, 0)));
+    cells->setSize(std::max(n_layer_, 1), std::max(n_head_, 1));
+    cells->setRange(QCPRange(0, std::max(n_layer_ - 1, 0)), QCPRange(0, std::max(n_head_ - 1, 0)));
     cells->fill(std::numeric_limits<double>::quiet_NaN());
     for (qint32 l = 0; l < n_layer_; ++l)
         for (qint32 h = 0; h < n_head_; ++h) {
             const qsizetype i = qsizetype(l) * n_head_ + h;
-            if (i < values.size()) cells->setCell(h, l, values[i]);
+            if (i < values.size()) cells->setCell(l, h, values[i]);
         }
     map_->setGradient(gradient(diverging));
     map_->setDataRange(QCPRange(low, high > low ? high : low + 1e-6));
     scale_->setLabel(scale_label);
-    plot_->xAxis->setLabel(tr("head"));
-    plot_->yAxis->setLabel(tr("layer"));
-    plot_->xAxis->setRange(-0.5, std::max(n_head_, 1) - 0.5);
-    plot_->yAxis->setRange(-0.5, std::max(n_layer_, 1) - 0.5);
+    plot_->xAxis->setLabel(tr("layer"));
+    plot_->yAxis->setLabel(tr("head"));
+    plot_->xAxis->setRange(-0.5, std::max(n_layer_, 1) - 0.5);
+    plot_->yAxis->setRange(-0.5, std::max(n_head_, 1) - 0.5);
     widgets::apply_plot_fonts(plot_, font());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -185,24 +184,24 @@ void HeadGrid::setGrid(const QString& title, qint32 n_layer, qint32 n_head, cons
 void HeadGrid::setSelected(qint32 layer, qint32 head) {
     const bool inside = layer >= 0 && layer < n_layer_ && head >= 0 && head < n_head_;
     marker_->setVisible(inside);
-    marker_->topLeft->setCoords(head - 0.5, layer - 0.5);
-    marker_->bottomRight->setCoords(head + 0.5, layer + 0.5);
+    marker_->topLeft->setCoords(layer - 0.5, head - 0.5);
+    marker_->bottomRight->setCoords(layer + 0.5, head + 0.5);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 double HeadGrid::value(qint32 layer, qint32 head) const {
     if (layer < 0 || layer >= n_layer_ || head < 0 || head >= n_head_) return std::numeric_limits<double>::quiet_NaN();
-    return map_->data()->cell(head, layer);
+    return map_->data()->cell(layer, head);
 }
 
 QPoint HeadGrid::cellCenter(qint32 layer, qint32 head) const {
-    return QPoint(int(plot_->xAxis->coordToPixel(head)), int(plot_->yAxis->coordToPixel(layer)));
+    return QPoint(int(plot_->xAxis->coordToPixel(layer)), int(plot_->yAxis->coordToPixel(head)));
 }
 
 void HeadGrid::onMousePress(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton || !plot_->axisRect()->rect().contains(event->position().toPoint())) return;
-    const qint32 head = qint32(std::lround(plot_->xAxis->pixelToCoord(event->position().x())));
-    const qint32 layer = qint32(std::lround(plot_->yAxis->pixelToCoord(event->position().y())));
+    const qint32 layer = qint32(std::lround(plot_->xAxis->pixelToCoord(event->position().x())));
+    const qint32 head = qint32(std::lround(plot_->yAxis->pixelToCoord(event->position().y())));
     if (layer >= 0 && layer < n_layer_ && head >= 0 && head < n_head_) emit cellClicked(layer, head);
 }
 

@@ -1,6 +1,7 @@
 // The Context compare lab's two charts: labelled bars (an attention row over its keys, or the
 // next-token top-k), some of them highlighted, and a layer x head grid of one number per head
-// (clicking a cell picks that layer and head). Both read back what they draw, for the tests.
+// (layers left to right, heads top to bottom; clicking a cell picks that layer and head). Both
+// read back what they draw, for the tests.
 #pragma once
 
 #include <QStringList>

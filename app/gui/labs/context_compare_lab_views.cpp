@@ -56,7 +56,7 @@ void ContextCompareLab::showRows() {
             values << double(row[size_t(k)]);
             query << (k == pos);
         }
-        side.row->setBars(tr("%1: what '%2' (position %3) reads · layer %4, head %5")
+        side.row->setBars(tr("%1: what '%2' (position %3) reads\nlayer %4, head %5")
                               .arg(sideName(s), widgets::display_text(pickedText(s)))
                               .arg(pos)
                               .arg(layer())
