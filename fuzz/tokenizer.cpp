@@ -48,6 +48,13 @@ void check(bool ok) {
 
 }  // namespace
 
+// libFuzzer calls this once before the first input (outside the per-input timeout): loading
+// the seven vocabularies under ASan takes a while. The replay runner loads them lazily.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    (void)tokenizers();
+    return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const auto& all = tokenizers();
     if (all.empty() || size == 0) return 0;

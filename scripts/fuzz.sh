@@ -42,16 +42,18 @@ echo "fuzz.sh: running fuzz-$name for $minutes minute(s), log in $log"
 start=$(date +%s)
 set +e
 # -timeout: one input may take 25 s at most (a hang counts as a crash); -rss_limit_mb: memory.
-"build-fuzz/fuzz/fuzz-$name" "$corpus" "build-fuzz/seeds/$name" "tests/fuzz/corpus/$name" \
+TIMEFORMAT="%U %S"
+{ time "build-fuzz/fuzz/fuzz-$name" "$corpus" "build-fuzz/seeds/$name" "tests/fuzz/corpus/$name" \
   -max_total_time=$((minutes * 60)) -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
-  -artifact_prefix="$crashes/" "$@" >"$log" 2>&1
+  -artifact_prefix="$crashes/" "$@" >"$log" 2>&1 ; } 2>"$log.time"
 status=$?
+cpu=$(awk '{printf "%.1f", ($1 + $2) / 60}' "$log.time")
 set -e
 seconds=$(( $(date +%s) - start ))
 
 execs=$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{print $2}' | tail -1)
 grep -E '^#[0-9]+ +(INITED|DONE)' "$log" | tail -2 || true
-echo "fuzz.sh: $name: ${execs:-?} executions in ${seconds} s, corpus $(ls "$corpus" | wc -l) inputs"
+echo "fuzz.sh: $name: ${execs:-?} executions in ${seconds} s (${cpu} CPU-minutes), corpus $(ls "$corpus" | wc -l) inputs"
 if [[ $status -ne 0 ]]; then
   grep -E "ERROR: |runtime error:|==[0-9]+==|deadly signal|Test unit written|SUMMARY" "$log" | head -20 >&2 || true
   echo "fuzz.sh: $name: crash (exit $status), inputs in $crashes/, full report in $log" >&2
