@@ -1,9 +1,11 @@
 #include "gui/labs/lab_window.h"
 
+#include "gui/labs/chat_lab.h"
 #include "gui/labs/context_compare_lab.h"
 #include "gui/labs/kv_lab.h"
 #include "gui/labs/lab.h"
 #include "gui/labs/lab_host.h"
+#include "gui/labs/logit_lens_lab.h"
 #include "gui/labs/tokenizer_lab.h"
 
 #include <QEvent>
@@ -24,8 +26,10 @@ LabWindow::LabWindow(LabHost* host, QWidget* parent) : QWidget(parent, Qt::Windo
     // One line per lab, in the order of the lesson (docs/lesson.md).
     add(new TokenizerLab(host));
     add(new KvLab(host));
+    add(new ChatLab(host));
     (void)host;
     add(new ContextCompareLab(host));
+    add(new LogitLensLab(host));
 
     retranslate();
 }
