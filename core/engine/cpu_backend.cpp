@@ -91,6 +91,7 @@ private:
     std::vector<float> tmp_;   // [n][n_embd] projection output
     std::vector<float> g_;     // [n][n_ff]
     std::vector<float> u_;     // [n][n_ff]
+    std::vector<float> rope_cs_;  // [n][n_rot / 2][cos, sin] rotations of the rows' positions
     std::vector<float> lens_x_;       // [n_embd] normed residual of the last row
     std::vector<float> lens_logits_;  // [n_vocab] lens probabilities
     std::vector<int32_t> lens_idx_;   // [n_vocab] token ids sorted by lens probability
@@ -233,6 +234,9 @@ void CpuBackend::forward(std::span<const int32_t> tokens, int32_t pos0,
     v_new_.resize(k_new_.size());
     g_.resize(size_t(n) * size_t(n_ff_));
     u_.resize(g_.size());
+    rope_cs_.resize(size_t(n) * size_t(n_rot_));
+    for (int32_t t = 0; t < n; ++t)
+        ops::rope_angles(inv_freq_.data(), n_rot_, float(pos0 + t), rope_cs_.data() + size_t(t) * size_t(n_rot_));
 
     if (capture) prepare_capture(policy, *capture, n, pos0);
     const int32_t lens_k = capture && policy.logit_lens ? std::clamp(policy.lens_top_k, 1, n_vocab_) : 0;
@@ -295,9 +299,9 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCaptur
             if (!L.bq.empty()) ops::add(qt, L.bq.data(), int64_t(QD));
             if (!L.bk.empty()) ops::add(kt, L.bk.data(), int64_t(KD));
             if (!L.bv.empty()) ops::add(vt, L.bv.data(), int64_t(KD));
-            const float pos = float(pos0 + int32_t(t));
-            for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * size_t(hd_), n_rot_, inv_freq_.data(), pos, neox_);
-            for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * size_t(hd_), n_rot_, inv_freq_.data(), pos, neox_);
+            const float* cs = rope_cs_.data() + t * n_rot_;
+            for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * size_t(hd_), n_rot_, cs, neox_);
+            for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * size_t(hd_), n_rot_, cs, neox_);
             cache_.write(l, pos0 + int32_t(t), kt, vt);
         }
     });

@@ -12,11 +12,18 @@ void rms_norm(const float* x, const float* w, float eps, float* out, int64_t n) 
     for (int64_t i = 0; i < n; ++i) out[i] = x[i] * scale * w[i];
 }
 
-void rope(float* v, int32_t n_rot, const float* inv_freq, float pos, bool neox) {
+void rope_angles(const float* inv_freq, int32_t n_rot, float pos, float* cs) {
+    for (int32_t i = 0; i < n_rot / 2; ++i) {
+        const float theta = pos * inv_freq[i];
+        cs[2 * i] = std::cos(theta);
+        cs[2 * i + 1] = std::sin(theta);
+    }
+}
+
+void rope(float* v, int32_t n_rot, const float* cs, bool neox) {
     const int32_t half = n_rot / 2;
     for (int32_t i = 0; i < half; ++i) {
-        const float theta = pos * inv_freq[i];
-        const float c = std::cos(theta), s = std::sin(theta);
+        const float c = cs[2 * i], s = cs[2 * i + 1];
         const int32_t a = neox ? i : 2 * i;
         const int32_t b = neox ? i + half : 2 * i + 1;
         const float x0 = v[a], x1 = v[b];
