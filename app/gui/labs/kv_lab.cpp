@@ -8,6 +8,7 @@
 
 #include <QHBoxLayout>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 
@@ -30,11 +31,14 @@ KvLab::KvLab(LabHost* host, QWidget* parent)
     left->setWidget(formula_);
     left->setWidgetResizable(true);
     left->setFrameShape(QFrame::NoFrame);
+    left->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As wide as the fields need (they follow the font), plus room for the vertical scroll bar.
+    left->setMinimumWidth(formula_->sizeHint().width() + left->verticalScrollBar()->sizeHint().width());
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(left);
     split->addWidget(pages_);
     split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(1, 2);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);

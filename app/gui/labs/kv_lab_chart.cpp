@@ -20,18 +20,26 @@
 namespace lmscope::gui::labs {
 namespace {
 
+// "40 GB", "1.5 MB", "512 B": a tick label in decimal units, at most three significant digits.
+QString tick_bytes(double bytes) {
+    static const char* const units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    int unit = 0;
+    while (bytes >= 1000.0 && unit < 5) bytes /= 1000.0, ++unit;
+    return QStringLiteral("%1 %2").arg(QLocale().toString(bytes, 'g', 3), QLatin1String(units[unit]));
+}
+
 // Byte ticks labelled in decimal units ("40 GB"), on a linear axis.
 class LinearBytesTicker : public QCPAxisTicker {
 protected:
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        return tick < 0 ? QString() : format_si_bytes(uint64_t(std::llround(tick)));
+        return tick < 0 ? QString() : tick_bytes(tick);
     }
 };
 // The same on a logarithmic axis (ticks at powers of ten).
 class LogBytesTicker : public QCPAxisTickerLog {
 protected:
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        return tick <= 0 ? QString() : format_si_bytes(uint64_t(std::llround(tick)));
+        return tick <= 0 ? QString() : tick_bytes(tick);
     }
 };
 // Token counts at powers of ten, "100,000".
@@ -130,7 +138,9 @@ KvCostChart::KvCostChart(QWidget* parent)
     plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     plot_->legend->setWrap(int(kKvTypes.size()));
     plot_->legend->setBrush(QColor(255, 255, 255, 220));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // The legend goes below the axes, where it hides no curve.
+    plot_->plotLayout()->addElement(1, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(budget_label_);
@@ -265,11 +275,13 @@ void KvCostChart::rebuild() {
             } catch (const Error& e) {
                 need = QString::fromUtf8(e.what());
             }
-            text = tr("Device budget %1 − %2 leaves %3 for the cache: %4 tokens of %5's %6 cache fit "
-                      "(%7 sequences); %8 tokens need %9.")
+            text = tr("Device budget %1 − %2 leaves %3 for the cache: %4 tokens of %5's %6 cache fit; "
+                      "%7 tokens need %8.")
                        .arg(format_si_bytes(budget), weights, format_si_bytes(budget - weights_bytes_),
                             loc.toString(qulonglong(fit)), choice_.label, cache_type_label(choice_.type),
-                            loc.toString(qulonglong(choice_.batch)), loc.toString(qulonglong(choice_.tokens)), need);
+                            loc.toString(qulonglong(choice_.tokens)), need);
+            if (choice_.batch > 1)
+                text += QLatin1Char(' ') + tr("(Tokens per sequence, %1 sequences.)").arg(loc.toString(qulonglong(choice_.batch)));
         }
     }
     summary_->setText(text);

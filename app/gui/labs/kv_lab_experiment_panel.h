@@ -10,6 +10,9 @@
 
 #include <memory>
 
+class QCPGraph;
+class QCPItemStraightLine;
+class QCustomPlot;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -32,6 +35,8 @@ public:
     void setModel(const LabModelPtr& model);  // cancels a running experiment, clears the table
     bool isRunning() const { return static_cast<bool>(job_); }
     QTableWidget* table() const { return table_; }
+    // KL per row (x = the row's position: prompt positions, then decode steps) of q8_0 and q4_0.
+    QCPGraph* klGraph(kv::CacheType type) const;
     const KvExperimentResult* result() const { return has_result_ ? &result_ : nullptr; }
     QString prompt() const;
     void retranslate();
@@ -49,6 +54,7 @@ signals:
 private:
     void showResult(const KvExperimentResult& result);
     void setRunning(bool running);
+    void changeEvent(QEvent* e) override;
 
     QLineEdit* prompt_;
     QSpinBox* steps_;
@@ -56,6 +62,9 @@ private:
     QPushButton* stop_;
     QProgressBar* progress_;
     QTableWidget* table_;
+    QCustomPlot* kl_plot_;
+    QCPGraph* kl_graphs_[2];                // q8_0, q4_0
+    QCPItemStraightLine* decode_line_;      // where the decode steps start
     QLabel* prompt_label_;
     QLabel* steps_label_;
     QLabel* status_;

@@ -418,6 +418,15 @@ void TestKvLab::experimentMatchesCore() {
         if (r == 0) {
             QCOMPARE(shown, 0.0);
         } else {
+            // The per-row chart: one point per row, each the KL of that row.
+            QCPGraph* g = e.klGraph(type);
+            QCOMPARE(size_t(g->data()->size()), rows.size() / V);
+            for (size_t i = 0; i < rows.size() / V; ++i) {
+                const double row_kl = testing::mean_kl_rows(std::span<const float>(rows).subspan(i * V, V),
+                                                            std::span<const float>(reference).subspan(i * V, V), V);
+                const double point = (g->data()->constBegin() + qsizetype(i))->value;
+                QVERIFY2(std::abs(point - row_kl) <= 1e-9 + 1e-6 * row_kl, qPrintable(QString::number(i)));
+            }
             QVERIFY(kl > 0.0);
             QVERIFY2(kl > previous_kl, "q8_0 changes the distributions more than f16 and q4_0 more than q8_0");
             qInfo("%s: %s cache, mean KL vs f16 %.3g nats (after the prompt %.3g) over %zu rows",
