@@ -45,7 +45,7 @@ struct Kernels {
     void (*packed_q8_0)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, float* out);
 };
 
-constexpr int kMaxActs = 4;  // n_act limit of the packed_* kernels
+constexpr int kMaxActs = 8;  // n_act limit of the packed_* kernels
 
 // Weights repacked 4 rows at a time (x4 layouts; matmul.h packs them at load). Block b of rows
 // 4g .. 4g+3 becomes one chunk: the 4 rows' f16 scales, then their quants as in the GGUF block
