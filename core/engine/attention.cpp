@@ -22,6 +22,8 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
     const int64_t hd = head_dim_;
     const int64_t nb = hd / kernels::kQ8Block;
     const gguf::TensorType st = kv_storage_type(type);
+    // f16 cache: halves from a kv head's row at one position to its row at the next
+    const size_t f16_stride = size_t(n_kv_head_) * size_t(head_dim_);
 
     pool_.parallel_for(int64_t(n_head_) * n_rows, 1, [&](int64_t b, int64_t e, int ti) {
         std::vector<float>& sc = scores_[size_t(ti)];
@@ -37,8 +39,8 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
             const float* qv = q + (int64_t(t) * n_head_ + h) * hd;
             // scores[j] = q . K[j] / sqrt(head_dim)
             if (type == KvType::F16) {
-                for (int32_t j = 0; j < n_keys; ++j)
-                    sc[size_t(j)] = scale * k_.dot_f16(reinterpret_cast<const uint16_t*>(cache.k_row(layer, j, kvh)), qv, hd);
+                k_.dot_f16_rows(reinterpret_cast<const uint16_t*>(cache.k_row(layer, 0, kvh)), f16_stride, qv, hd, n_keys, sc.data());
+                for (int32_t j = 0; j < n_keys; ++j) sc[size_t(j)] *= scale;
             } else {
                 k_.quantize_q8(qv, qq.data(), hd);
                 auto dot = type == KvType::Q8_0 ? k_.dot_q8_0 : k_.dot_q4_0;
@@ -50,13 +52,12 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
             // out = sum_j w[j] V[j]
             float* o = out + (int64_t(t) * n_head_ + h) * hd;
             std::memset(o, 0, size_t(hd) * sizeof(float));
-            for (int32_t j = 0; j < n_keys; ++j) {
-                const float wj = sc[size_t(j)];
-                if (type == KvType::F16) {
-                    k_.axpy_f16(wj, reinterpret_cast<const uint16_t*>(cache.v_row(layer, j, kvh)), o, hd);
-                } else {
+            if (type == KvType::F16) {
+                k_.axpy_f16_rows(sc.data(), reinterpret_cast<const uint16_t*>(cache.v_row(layer, 0, kvh)), f16_stride, n_keys, o, hd);
+            } else {
+                for (int32_t j = 0; j < n_keys; ++j) {
                     gguf::dequantize_row(st, cache.v_row(layer, j, kvh), vt.data(), hd);
-                    k_.axpy_f32(wj, vt.data(), o, hd);
+                    k_.axpy_f32(sc[size_t(j)], vt.data(), o, hd);
                 }
             }
             if (!cap.capture) continue;

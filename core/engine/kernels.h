@@ -29,6 +29,10 @@ struct Kernels {
     void (*axpy_f32)(float alpha, const float* x, float* y, int64_t n);
     // y[i] += alpha * half(x[i])
     void (*axpy_f16)(float alpha, const uint16_t* x, float* y, int64_t n);
+    // out[r] = sum_i half(a[r * stride + i]) * b[i], r < rows (attention scores: cached keys)
+    void (*dot_f16_rows)(const uint16_t* a, size_t stride, const float* b, int64_t n, int64_t rows, float* out);
+    // y[i] += sum_r w[r] * half(x[r * stride + i]), i < n (attention output: cached values)
+    void (*axpy_f16_rows)(const float* w, const uint16_t* x, size_t stride, int64_t rows, float* y, int64_t n);
     void (*f16_to_f32)(const uint16_t* src, float* dst, int64_t n);
     void (*f32_to_f16)(const float* src, uint16_t* dst, int64_t n);  // round to nearest even
     // x[0..n) -> n / 32 blocks (n a multiple of 32)

@@ -33,6 +33,14 @@ void axpy_f16(float alpha, const uint16_t* x, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] += alpha * half(x[i]);
 }
 
+void dot_f16_rows(const uint16_t* a, size_t stride, const float* b, int64_t n, int64_t rows, float* out) {
+    for (int64_t r = 0; r < rows; ++r) out[r] = dot_f16(a + size_t(r) * stride, b, n);
+}
+
+void axpy_f16_rows(const float* w, const uint16_t* x, size_t stride, int64_t rows, float* y, int64_t n) {
+    for (int64_t r = 0; r < rows; ++r) axpy_f16(w[r], x + size_t(r) * stride, y, n);
+}
+
 void f16_to_f32(const uint16_t* src, float* dst, int64_t n) {
     for (int64_t i = 0; i < n; ++i) dst[i] = half(src[i]);
 }
@@ -144,7 +152,7 @@ void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n
 }  // namespace
 
 const Kernels& portable() {
-    static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, f16_to_f32,
+    static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, dot_f16_rows, axpy_f16_rows, f16_to_f32,
                            f32_to_f16, quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
                            packed<kChunkQ4_0, true, false>, packed<kChunkQ4_1, true, true>,
                            packed<kChunkQ8_0, false, false>};

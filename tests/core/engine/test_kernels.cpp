@@ -72,6 +72,34 @@ private slots:
         }
     }
 
+    // The many-row f16 kernels of attention (rows = cached positions, a stride apart) against
+    // the portable one-row dot and axpy, for row counts around the 4-row unrolling.
+    void f16_rows_data() { float_kernels_data(); }
+    void f16_rows() {
+        QFETCH(int, n);
+        const kernels::Kernels& ref = kernels::portable();
+        constexpr int kMaxRows = 9;
+        const size_t stride = size_t(n) + 3;  // halves from one row to the next
+        const std::vector<float> a = random_floats(stride * kMaxRows, 7), b = random_floats(size_t(n), 8);
+        const std::vector<float> w = random_floats(kMaxRows, 9);
+        std::vector<uint16_t> ah(a.size());  // [row][stride]
+        ref.f32_to_f16(a.data(), ah.data(), int64_t(a.size()));
+        for (const kernels::Kernels* k : kernels::available())
+            for (int rows : {1, 3, 4, 5, 8, 9}) {
+                float out[kMaxRows];
+                k->dot_f16_rows(ah.data(), stride, b.data(), n, rows, out);
+                for (int r = 0; r < rows; ++r) {
+                    const float want = ref.dot_f16(ah.data() + size_t(r) * stride, b.data(), n);
+                    QVERIFY2(close(out[r], want, 1e-5f), qPrintable(QString("%1 dot rows %2 row %3: %4 vs %5").arg(k->name).arg(rows).arg(r).arg(out[r]).arg(want)));
+                }
+                std::vector<float> y = b, y_ref = b;
+                k->axpy_f16_rows(w.data(), ah.data(), stride, rows, y.data(), n);
+                for (int r = 0; r < rows; ++r) ref.axpy_f16(w[size_t(r)], ah.data() + size_t(r) * stride, y_ref.data(), n);
+                for (int i = 0; i < n; ++i)
+                    QVERIFY2(close(y[size_t(i)], y_ref[size_t(i)], 1e-5f), qPrintable(QString("%1 axpy rows %2 [%3]").arg(k->name).arg(rows).arg(i)));
+            }
+    }
+
     void quantized_dots_data() {
         QTest::addColumn<int>("type");
         QTest::addColumn<int>("n");
