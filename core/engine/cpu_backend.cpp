@@ -321,7 +321,7 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCaptur
     }
     pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
         const size_t F = size_t(n_ff_);
-        ops::swiglu(g_.data() + size_t(t0) * F, u_.data() + size_t(t0) * F, int64_t(size_t(t1 - t0) * F));
+        k_.swiglu(g_.data() + size_t(t0) * F, u_.data() + size_t(t0) * F, int64_t(size_t(t1 - t0) * F));
     });
     mm_.run(L.down, g_.data(), n, tmp_.data());
     ops::add(x_.data(), tmp_.data(), int64_t(size_t(n) * E));

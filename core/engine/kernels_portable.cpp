@@ -49,6 +49,10 @@ void f32_to_f16(const float* src, uint16_t* dst, int64_t n) {
     for (int64_t i = 0; i < n; ++i) dst[i] = gguf::fp32_to_fp16(src[i]);
 }
 
+void swiglu(float* g, const float* u, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) g[i] = g[i] / (1.0f + std::exp(-g[i])) * u[i];
+}
+
 void quantize_q8(const float* x, BlockQ8* out, int64_t n) {
     for (int64_t b = 0; b < n / kQ8Block; ++b) {
         const float* xb = x + b * kQ8Block;
@@ -153,7 +157,7 @@ void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n
 
 const Kernels& portable() {
     static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, dot_f16_rows, axpy_f16_rows, f16_to_f32,
-                           f32_to_f16, quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
+                           f32_to_f16, swiglu,      quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
                            packed<kChunkQ4_0, true, false>, packed<kChunkQ4_1, true, true>,
                            packed<kChunkQ8_0, false, false>};
     return k;

@@ -59,10 +59,6 @@ float softmax_entropy(float* x, int64_t n) {
     return float(std::max(0.0, std::log(sum) - weighted / sum));
 }
 
-void swiglu(float* g, const float* u, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) g[i] = g[i] / (1.0f + std::exp(-g[i])) * u[i];
-}
-
 void add(float* y, const float* x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] += x[i];
 }

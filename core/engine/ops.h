@@ -24,9 +24,6 @@ void softmax(float* x, int64_t n);
 // H = log(sum) - sum_i e_i (x_i - max) / sum, with e_i = exp(x_i - max).
 float softmax_entropy(float* x, int64_t n);
 
-// g[i] = silu(g[i]) * u[i]  (SwiGLU)
-void swiglu(float* g, const float* u, int64_t n);
-
 // y[i] += x[i]
 void add(float* y, const float* x, int64_t n);
 

@@ -72,6 +72,28 @@ private slots:
         }
     }
 
+    // SwiGLU with the vectorised exp against the portable one (std::exp), from tiny to
+    // saturating inputs (silu(g) -> 0 far below zero, -> g far above).
+    void swiglu_data() {
+        QTest::addColumn<float>("scale");
+        for (float scale : {0.01f, 1.0f, 10.0f, 100.0f}) QTest::newRow(qPrintable(QString::number(double(scale)))) << scale;
+    }
+    void swiglu() {
+        QFETCH(float, scale);
+        const kernels::Kernels& ref = kernels::portable();
+        constexpr int n = 1000;  // vector body and scalar tail
+        const std::vector<float> g = random_floats(n, 10, scale), u = random_floats(n, 11);
+        std::vector<float> want = g;
+        ref.swiglu(want.data(), u.data(), n);
+        for (const kernels::Kernels* k : kernels::available()) {
+            std::vector<float> got = g;
+            k->swiglu(got.data(), u.data(), n);
+            for (int i = 0; i < n; ++i)
+                QVERIFY2(std::fabs(got[size_t(i)] - want[size_t(i)]) <= 1e-6f * std::fabs(want[size_t(i)]) + 1e-30f,
+                         qPrintable(QString("%1 g %2: %3 vs %4").arg(k->name).arg(double(g[size_t(i)])).arg(double(got[size_t(i)])).arg(double(want[size_t(i)]))));
+        }
+    }
+
     // The many-row f16 kernels of attention (rows = cached positions, a stride apart) against
     // the portable one-row dot and axpy, for row counts around the 4-row unrolling.
     void f16_rows_data() { float_kernels_data(); }
