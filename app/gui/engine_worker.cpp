@@ -10,6 +10,7 @@
 #include "trace/trace_file.h"
 #include "trace_adapter/trace_adapter.h"
 #include "util/error.h"
+#include "util/resource_errors.h"
 
 #include <QFileInfo>
 
@@ -107,6 +108,8 @@ void EngineWorker::guarded(const QString& what, F&& body) {
         body();
     } catch (const CancelledError&) {
         emit cancelled();
+    } catch (const std::bad_alloc&) {  // what() would read "std::bad_alloc"
+        fail(what, "out of memory");
     } catch (const std::exception& e) {  // lmscope::Error and the standard library's errors
         fail(what, e.what());
     }
@@ -122,17 +125,20 @@ void EngineWorker::load(const QString& path, const EngineOptions& options) {
         emit progress(tr("Loading %1…").arg(QFileInfo(path).fileName()));
         const auto kv = engine::kv_type_from_name(options.kv_type.toStdString());
         if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
-        auto model = engine::Model::load(path.toStdString());
-        auto tokenizer = tok::load_tokenizer(model->file());
+        const std::string file = path.toStdString();  // named when memory or threads run out
+        auto model = with_context(file + ": loading the model", [&] { return engine::Model::load(file); });
+        auto tokenizer = with_context(file + ": loading the tokenizer", [&] { return tok::load_tokenizer(model->file()); });
         engine::BackendOptions bo;
         bo.n_threads = options.threads;
         bo.kv_type = *kv;
         bo.n_ctx = std::min<int32_t>(options.n_ctx, model->spec().n_ctx_train());
-        auto backend = engine::make_backend(options.backend.toStdString(), model, bo);
+        auto backend = with_context(file + ": starting the backend",
+                                    [&] { return engine::make_backend(options.backend.toStdString(), model, bo); });
         engine::SessionOptions so;
         so.sampling = sampling_;
         so.capture.mode = trace::CaptureMode::Full;  // the heatmap and grid show any (layer, head)
-        auto session = std::make_unique<engine::Session>(*backend, *tokenizer, so);
+        auto session = with_context(file + ": starting the session",
+                                    [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
 
         replaceSession(nullptr);  // the old session refers to the old backend and tokenizer
         backend_ = std::move(backend);
