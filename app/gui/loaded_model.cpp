@@ -1,6 +1,9 @@
 #include "gui/loaded_model.h"
 
 #include "gguf/gguf.h"
+#include "model/spec.h"
+#include "model/weights.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -44,6 +47,11 @@ LoadedModel load_model(const QString& path) {
     LoadedModel m;
     m.path = path;
     m.summary = model::ModelSummary::of(file);
+    // The window shows models the engine can run: a file it would refuse (another
+    // architecture, inconsistent metadata, a tensor missing or misshapen, a broken vocabulary)
+    // fails to open with that error, and the previous model stays.
+    model::Weights::bind(file, model::ModelSpec::from_file(file));
+    tok::load_tokenizer(file);
     m.tensors.reserve(qsizetype(m.summary.tensors.size()));
     for (const model::TensorSummary& t : m.summary.tensors) {
         widgets::TensorRow row;

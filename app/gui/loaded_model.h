@@ -19,8 +19,9 @@ struct LoadedModel {
     qint64 load_ms = 0;                      // wall time of load_model()
 };
 
-// Opens and validates the file, summarises it and builds the rows. Throws lmscope::Error
-// (FormatError names the file, the field and the reason).
+// Opens and validates the file (the container, the spec, every tensor, the vocabulary),
+// summarises it and builds the rows. Throws lmscope::Error (FormatError names the file, the
+// field and the reason; UnsupportedError an architecture or type lmscope does not run).
 LoadedModel load_model(const QString& path);
 
 }  // namespace lmscope::gui
