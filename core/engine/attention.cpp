@@ -1,6 +1,5 @@
 #include "engine/attention.h"
 
-#include "engine/ops.h"
 #include "gguf/quant.h"
 
 #include <cmath>
@@ -48,7 +47,7 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
                     sc[size_t(j)] = scale * dot(cache.k_row(layer, j, kvh), qq.data(), nb);
             }
             const bool summarise = cap.capture && cap.summaries;
-            const float entropy = summarise ? ops::softmax_entropy(sc.data(), n_keys) : (ops::softmax(sc.data(), n_keys), 0.0f);
+            const float entropy = k_.softmax(sc.data(), n_keys);
             // out = sum_j w[j] V[j]
             float* o = out + (int64_t(t) * n_head_ + h) * hd;
             std::memset(o, 0, size_t(hd) * sizeof(float));

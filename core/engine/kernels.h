@@ -37,6 +37,9 @@ struct Kernels {
     void (*f32_to_f16)(const float* src, uint16_t* dst, int64_t n);  // round to nearest even
     // g[i] = silu(g[i]) * u[i] = g[i] / (1 + exp(-g[i])) * u[i]  (SwiGLU)
     void (*swiglu)(float* g, const float* u, int64_t n);
+    // x[i] = exp(x[i] - max) / sum in place (n >= 1); returns the entropy (nats) of the result
+    // (attention weights and their summary)
+    float (*softmax)(float* x, int64_t n);
     // x[0..n) -> n / 32 blocks (n a multiple of 32)
     void (*quantize_q8)(const float* x, BlockQ8* out, int64_t n);
     // Dot of one weight row of nb GGUF blocks (Q4_0 / Q4_1 / Q8_0 layout) with nb activation blocks.

@@ -2,6 +2,7 @@
 #include "engine/kernels.h"
 #include "engine/kernels_variants.h"
 
+#include "engine/ops.h"
 #include "gguf/quant.h"
 
 #include <cmath>
@@ -52,6 +53,8 @@ void f32_to_f16(const float* src, uint16_t* dst, int64_t n) {
 void swiglu(float* g, const float* u, int64_t n) {
     for (int64_t i = 0; i < n; ++i) g[i] = g[i] / (1.0f + std::exp(-g[i])) * u[i];
 }
+
+float softmax(float* x, int64_t n) { return ops::softmax_entropy(x, n); }
 
 void quantize_q8(const float* x, BlockQ8* out, int64_t n) {
     for (int64_t b = 0; b < n / kQ8Block; ++b) {
@@ -157,7 +160,7 @@ void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n
 
 const Kernels& portable() {
     static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, dot_f16_rows, axpy_f16_rows, f16_to_f32,
-                           f32_to_f16, swiglu,      quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
+                           f32_to_f16, swiglu,      softmax,     quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
                            packed<kChunkQ4_0, true, false>, packed<kChunkQ4_1, true, true>,
                            packed<kChunkQ8_0, false, false>};
     return k;

@@ -94,6 +94,32 @@ private slots:
         }
     }
 
+    // softmax with the vectorised exp against the portable one (ops::softmax_entropy): the
+    // weights within 1e-6 relative and the entropy returned.
+    void softmax_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<float>("scale");
+        for (int n : {1, 7, 8, 9, 64, 200})
+            for (float scale : {0.1f, 5.0f, 50.0f})
+                QTest::newRow(qPrintable(QString("%1 x %2").arg(n).arg(double(scale)))) << n << scale;
+    }
+    void softmax() {
+        QFETCH(int, n);
+        QFETCH(float, scale);
+        const kernels::Kernels& ref = kernels::portable();
+        const std::vector<float> x = random_floats(size_t(n), 12, scale);
+        std::vector<float> want = x;
+        const float h_want = ref.softmax(want.data(), n);
+        for (const kernels::Kernels* k : kernels::available()) {
+            std::vector<float> got = x;
+            const float h = k->softmax(got.data(), n);
+            QVERIFY2(std::fabs(h - h_want) <= 1e-5f * (1.0f + h_want), qPrintable(QString("%1 entropy %2 vs %3").arg(k->name).arg(double(h)).arg(double(h_want))));
+            for (int i = 0; i < n; ++i)
+                QVERIFY2(std::fabs(got[size_t(i)] - want[size_t(i)]) <= 1e-6f * want[size_t(i)] + 1e-30f,
+                         qPrintable(QString("%1 [%2]: %3 vs %4").arg(k->name).arg(i).arg(double(got[size_t(i)])).arg(double(want[size_t(i)]))));
+        }
+    }
+
     // The many-row f16 kernels of attention (rows = cached positions, a stride apart) against
     // the portable one-row dot and axpy, for row counts around the 4-row unrolling.
     void f16_rows_data() { float_kernels_data(); }
