@@ -61,7 +61,11 @@ void TokenizerCompareView::retranslate() {
 }
 
 void TokenizerCompareView::rebuild() {
-    for (const Row& r : rows_) delete r.frame;
+    for (const Row& r : rows_) {  // deleted later: a row's Remove button may be the caller
+        rows_layout_->removeWidget(r.frame);
+        r.frame->hide();
+        r.frame->deleteLater();
+    }
     rows_.clear();
     for (qsizetype i = 0; i < set_->size(); ++i) {
         const TokenizerEntry& e = set_->at(i);

@@ -124,6 +124,27 @@ void TokenizerLab::setText(const QString& text) { compare_->setText(text); }
 
 void TokenizerLab::showMode(int mode) { modes_->setCurrentIndex(mode); }
 
+void TokenizerLab::trainTokenizer(int vocabSize, bool unigram) {
+    showMode(0);
+    trainer_->setUnigram(unigram);
+    trainer_->setVocabSize(vocabSize);
+    trainer_->train();
+}
+
+void TokenizerLab::compareMisspelling(const QString& word, const QString& misspelling) {
+    showMode(1);
+    misspelling_->setWord(word);
+    if (!misspelling_->variants().contains(misspelling)) misspelling_->setOwnMisspellings(misspelling);
+    misspelling_->selectMisspelling(misspelling);
+    misspelling_->runNextToken();
+}
+
+void TokenizerLab::replayMerges(const QString& word, int tokenizerIndex) {
+    showMode(2);
+    if (tokenizerIndex >= 0) merges_->setTokenizer(tokenizerIndex);
+    merges_->setWord(word);
+}
+
 bool TokenizerLab::addTokenizerFile(const QString& path) {
     last_error_.clear();
     try {

@@ -50,6 +50,13 @@ public slots:
     void chooseTokenizerFile();
     // 0 side by side, 1 misspellings, 2 BPE merges.
     void showMode(int mode);
+    // Trains a SentencePiece model on the chosen corpus (the sample corpus unless a file was
+    // chosen in the trainer panel); it joins the set when done.
+    void trainTokenizer(int vocabSize, bool unigram);
+    // Misspelling mode on `word`, comparing the model's next token after `misspelling`.
+    void compareMisspelling(const QString& word, const QString& misspelling);
+    // BPE merges of `word` with set entry `tokenizerIndex` (-1: the view's choice).
+    void replayMerges(const QString& word, int tokenizerIndex = -1);
 
 signals:
     void sampleTrained();

@@ -15,6 +15,10 @@
 #include <QSlider>
 #include <QTimer>
 
+// The corpus lives in labs/tokenizer_lab.qrc, compiled into the static gui library: naming its
+// initializer here makes the linker keep it in every program that trains.
+static void init_tokenizer_lab_resources() { Q_INIT_RESOURCE(tokenizer_lab); }
+
 namespace lmscope::gui::labs {
 
 namespace {
@@ -24,6 +28,7 @@ constexpr int kVocabStep = 100;
 }  // namespace
 
 std::string sample_corpus_text() {
+    init_tokenizer_lab_resources();
     QFile f(QStringLiteral(":/labs/tokenizer_corpus.txt"));
     if (!f.open(QIODevice::ReadOnly)) throw IoError("the bundled sample corpus :/labs/tokenizer_corpus.txt is missing");
     return f.readAll().toStdString();
