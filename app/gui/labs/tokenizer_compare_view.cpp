@@ -41,6 +41,8 @@ TokenizerCompareView::TokenizerCompareView(TokenizerSet* set, QWidget* parent)
     split->addWidget(scroll);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 4);
+    // The text gets a few lines; the tokenizer rows get the rest.
+    split->setSizes({text_->fontMetrics().lineSpacing() * 7, text_->fontMetrics().lineSpacing() * 60});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
