@@ -10,11 +10,14 @@
 #include "gui/labs/context_compare_lab_charts.h"
 #include "gui/labs/lab_host.h"
 #include "tokenizer/tokenizer.h"
+#include "widgets/token_strip.h"
 #include "widgets/trace_model.h"
 
+#include <QCoreApplication>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
+#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
@@ -108,6 +111,8 @@ private slots:
     void rerunUpdatesEverything();
     void stopLeavesLabUsable();
     void tooLongPromptIsReported();
+    void clicksPickHeadAndToken();
+    void languageChangeKeepsState();
 
 private:
     // A lab on `which`, its first run (started by the model change) finished.
@@ -307,6 +312,51 @@ void TestContextCompareLab::tooLongPromptIsReported() {
     QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("at most 64")), qPrintable(failed.at(0).at(0).toString()));
     QVERIFY(lab->statusLabel()->text().contains(QStringLiteral("at most 64")));
     QVERIFY(!lab->isRunning());
+}
+
+void TestContextCompareLab::clicksPickHeadAndToken() {
+    LMSCOPE_REQUIRE_FILE(testing::testdata_file("models/fx-gqa.gguf"), "the fixture fx-gqa.gguf");
+    LabHost host(nullptr);
+    std::unique_ptr<ContextCompareLab> lab;
+    QVERIFY(start(QStringLiteral("fx-gqa"), host, lab));
+    lab->show();
+    QVERIFY(QTest::qWaitForWindowExposed(lab.get()));
+    // A cell of the difference grid picks its layer and head for both attention rows.
+    context_compare::HeadGrid* grid = lab->differenceGrid();
+    grid->plot()->replot();
+    const int32_t layer = grid->layers() - 1, head = 1;
+    lab->setLayerHead(0, 0);
+    QTest::mouseClick(grid->plot(), Qt::LeftButton, {}, grid->cellCenter(layer, head));
+    QCOMPARE(lab->layer(), layer);
+    QCOMPARE(lab->head(), head);
+    const CoreRun core = core_run(host.model(), lab->prompt(1));
+    // A chip of prompt B picks that token: its row and its prediction follow.
+    widgets::TokenStrip* strip = lab->strip(1);
+    lab->pickToken(1, qint32(core.ids.size()) - 1);
+    QCOMPARE(lab->pickedPosition(1), qint32(core.ids.size()) - 1);
+    QTest::mouseClick(strip, Qt::LeftButton, {}, strip->chipRect(1).center());
+    QCOMPARE(lab->pickedPosition(1), 1);
+    LMSCOPE_VERIFY_CLOSE(testing::compare(to_floats(lab->attentionBars(1)->values()), core.row(layer, head, 1), 2.5e-4, 1e-3));
+    std::vector<float> probs = prefix_logits(host.model(), core.ids, 1);
+    engine::ops::softmax(probs.data(), int64_t(probs.size()));
+    QVERIFY(std::fabs(lab->nextTokenBars(1)->values().front() - probs[size_t(lab->nextTokenIds(1).front())]) < 1e-4);
+}
+
+void TestContextCompareLab::languageChangeKeepsState() {
+    LMSCOPE_REQUIRE_FILE(testing::testdata_file("models/fx-gqa.gguf"), "the fixture fx-gqa.gguf");
+    LabHost host(nullptr);
+    std::unique_ptr<ContextCompareLab> lab;
+    QVERIFY(start(QStringLiteral("fx-gqa"), host, lab));
+    lab->setMeasure(int(HeadMeasure::FirstToken));
+    lab->setLayerHead(1, 1);
+    const QVector<double> row = lab->attentionBars(0)->values();
+    const double cell = lab->grid(0)->value(1, 1);
+    QEvent change(QEvent::LanguageChange);
+    QCoreApplication::sendEvent(lab.get(), &change);
+    QCOMPARE(lab->measure(), HeadMeasure::FirstToken);
+    QCOMPARE(lab->attentionBars(0)->values(), row);
+    QCOMPARE(lab->grid(0)->value(1, 1), cell);
+    QVERIFY(!lab->klLabel()->text().isEmpty());
 }
 
 QTEST_MAIN(TestContextCompareLab)
