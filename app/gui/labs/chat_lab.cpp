@@ -150,7 +150,10 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     without_total_->setPen(QPen(kWithout, 2, Qt::DashLine));
     for (QCPGraph* g : {with_total_, without_total_}) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
     chart_->legend->setVisible(true);
-    chart_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    chart_->plotLayout()->addElement(1, 0, chart_->legend);  // under the bars, two columns
+    chart_->plotLayout()->setRowStretchFactor(1, 0.001);
+    chart_->legend->setWrap(2);
+    chart_->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
     chart_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     widgets::apply_plot_fonts(chart_, font());
 

@@ -53,7 +53,7 @@ LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
     status_->setWordWrap(true);
     prompt_->setText(tr("The capital of France is"));
     tokens_->setSelectionMode(QAbstractItemView::SingleSelection);
-    tokens_->setMaximumHeight(fontMetrics().height() * 5);
+    tokens_->setMaximumHeight(fontMetrics().height() * 4);
     table_->setColumnCount(kTopK);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
@@ -77,15 +77,17 @@ LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
     chart_->yAxis2->setVisible(true);
     chart_->yAxis2->setRange(0, 1);
     chart_->legend->setVisible(true);
-    chart_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    chart_->plotLayout()->addElement(1, 0, chart_->legend);  // under the chart
+    chart_->plotLayout()->setRowStretchFactor(1, 0.001);
     chart_->setMinimumWidth(fontMetrics().averageCharWidth() * 40);
     widgets::apply_plot_fonts(chart_, font());
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(table_);
     split->addWidget(chart_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({1100, 900});  // proportions: the table a little wider than the chart
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(explanation_);
