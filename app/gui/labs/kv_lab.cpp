@@ -32,13 +32,14 @@ KvLab::KvLab(LabHost* host, QWidget* parent)
     left->setWidgetResizable(true);
     left->setFrameShape(QFrame::NoFrame);
     left->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // As wide as the fields need (they follow the font), plus room for the vertical scroll bar.
-    left->setMinimumWidth(formula_->sizeHint().width() + left->verticalScrollBar()->sizeHint().width());
+    // At least as wide as the fields need (they follow the font), plus the vertical scroll bar.
+    left->setMinimumWidth(formula_->minimumSizeHint().width() + left->verticalScrollBar()->sizeHint().width());
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(left);
     split->addWidget(pages_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
+    split->setSizes({1, 2});  // a ratio: a third for the formula, two for the pages
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);

@@ -209,12 +209,12 @@ void KvExperimentPanel::showResult(const KvExperimentResult& result) {
         auto* type = new QTableWidgetItem(cache_type_label(run.type));
         type->setData(Qt::UserRole, cache_type_id(run.type));
         table_->setItem(r, Type, type);
-        table_->setItem(r, Measured, number_item(tr("%1 (%2 B)").arg(format_si_bytes(run.measured_bytes),
-                                                                     format_byte_count(run.measured_bytes)),
+        table_->setItem(r, Measured, number_item(tr("%1 B").arg(format_byte_count(run.measured_bytes)),
                                                  QVariant::fromValue<qulonglong>(run.measured_bytes)));
-        table_->setItem(r, Formula, number_item(tr("%1 (%2 B)").arg(format_si_bytes(run.formula_bytes),
-                                                                    format_byte_count(run.formula_bytes)),
+        table_->setItem(r, Formula, number_item(tr("%1 B").arg(format_byte_count(run.formula_bytes)),
                                                 QVariant::fromValue<qulonglong>(run.formula_bytes)));
+        table_->item(r, Measured)->setToolTip(format_si_bytes(run.measured_bytes));
+        table_->item(r, Formula)->setToolTip(format_si_bytes(run.formula_bytes));
         table_->setItem(r, MeanKl, number_item(kl_text(run.mean_kl), run.mean_kl));
         table_->setItem(r, KlAfterPrompt, number_item(kl_text(run.kl_after_prompt), run.kl_after_prompt));
         table_->setItem(r, MeanKlDecode, number_item(kl_text(run.mean_kl_decode), run.mean_kl_decode));

@@ -72,6 +72,8 @@ KvFormulaPanel::KvFormulaPanel(QWidget* parent)
     kind_->setObjectName(QStringLiteral("kvKind"));
     error_->setObjectName(QStringLiteral("kvFormulaError"));
 
+    preset_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    preset_->setMinimumContentsLength(16);  // long model names are elided, not widening the column
     params_->setDecimals(0);
     params_->setRange(0, 1e15);
     params_->setGroupSeparatorShown(true);
