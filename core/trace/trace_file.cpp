@@ -384,28 +384,47 @@ SessionTrace Parser::parse() {
 
 }  // namespace
 
-std::vector<uint8_t> serialize_trace(const SessionTrace& trace) {
-    std::deque<std::vector<uint8_t>> scratch;
-    const std::vector<OutTensor> tensors = collect_tensors(trace, scratch);
+namespace {
 
+// The bytes before the arrays (length prefix and padded JSON header) and the arrays after it,
+// which still point into the trace (or into `scratch`): save_trace() writes them from there
+// instead of copying the whole trace into one buffer first.
+struct Layout {
+    std::string prefix;
+    std::vector<OutTensor> tensors;
+    uint64_t data_bytes = 0;
+};
+
+Layout layout(const SessionTrace& trace, std::deque<std::vector<uint8_t>>& scratch) {
+    Layout l;
+    l.tensors = collect_tensors(trace, scratch);
     json header = json::object();
     header["__metadata__"] = {{"format", kTraceFormat},
                               {"version", std::to_string(kTraceVersion)},
                               {"trace", detail::session_to_json(trace).dump()}};
-    uint64_t at = 0;
-    for (const OutTensor& t : tensors) {
-        header[t.name] = {{"dtype", t.dtype.name}, {"shape", t.shape}, {"data_offsets", {at, at + t.bytes}}};
-        at += t.bytes;
+    for (const OutTensor& t : l.tensors) {
+        header[t.name] = {{"dtype", t.dtype.name},
+                          {"shape", t.shape},
+                          {"data_offsets", {l.data_bytes, l.data_bytes + t.bytes}}};
+        l.data_bytes += t.bytes;
     }
     std::string text = header.dump();
     text.append((8 - text.size() % 8) % 8, ' ');
     if (text.size() > kMaxTraceHeader) throw Error("trace header is larger than the format allows");
+    for (int b = 0; b < 8; ++b) l.prefix.push_back(char(uint8_t(uint64_t(text.size()) >> (8 * b))));
+    l.prefix += text;
+    return l;
+}
 
+}  // namespace
+
+std::vector<uint8_t> serialize_trace(const SessionTrace& trace) {
+    std::deque<std::vector<uint8_t>> scratch;
+    const Layout l = layout(trace, scratch);
     std::vector<uint8_t> out;
-    out.reserve(8 + text.size() + size_t(at));
-    for (int b = 0; b < 8; ++b) out.push_back(uint8_t(uint64_t(text.size()) >> (8 * b)));
-    out.insert(out.end(), text.begin(), text.end());
-    for (const OutTensor& t : tensors) {
+    out.reserve(l.prefix.size() + size_t(l.data_bytes));
+    out.insert(out.end(), l.prefix.begin(), l.prefix.end());
+    for (const OutTensor& t : l.tensors) {
         const auto* p = static_cast<const uint8_t*>(t.data);
         out.insert(out.end(), p, p + t.bytes);
     }
@@ -417,7 +436,8 @@ SessionTrace parse_trace(const uint8_t* data, size_t size, const std::string& na
 }
 
 void save_trace(const SessionTrace& trace, const std::string& path) {
-    const std::vector<uint8_t> bytes = serialize_trace(trace);
+    std::deque<std::vector<uint8_t>> scratch;
+    const Layout l = layout(trace, scratch);
     const std::filesystem::path target(path);
     std::string tmp_name = target.filename().string();
     tmp_name.insert(tmp_name.begin(), '.');
@@ -431,13 +451,19 @@ void save_trace(const SessionTrace& trace, const std::string& path) {
         ::unlink(tmp.c_str());
         throw IoError(path + ": " + what + ": " + std::strerror(err));
     };
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) fail("write failed");
-        done += size_t(w);
-    }
+    auto write_all = [&](const void* data, size_t size) {
+        const auto* p = static_cast<const uint8_t*>(data);
+        size_t done = 0;
+        while (done < size) {
+            const ssize_t w = ::write(fd, p + done, size - done);
+            if (w < 0 && errno == EINTR) continue;
+            if (w == 0) errno = ENOSPC;  // no progress and no error: treat as a full device
+            if (w <= 0) fail("write failed");
+            done += size_t(w);
+        }
+    };
+    write_all(l.prefix.data(), l.prefix.size());
+    for (const OutTensor& t : l.tensors) write_all(t.data, t.bytes);
     if (::fchmod(fd, 0644) != 0) fail("chmod failed");
     if (::fsync(fd) != 0) fail("fsync failed");
     if (::close(fd) != 0) {
