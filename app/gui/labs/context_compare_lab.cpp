@@ -54,8 +54,9 @@ ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent) : Lab(host,
     layout->addWidget(status_);
     layout->addWidget(buildCharts(), 1);
 
-    sides_[0].prompt->setText(tr("I sat on the river bank"));
-    sides_[1].prompt->setText(tr("I opened a bank account"));
+    // Model input, not UI text (not translated): the English example whose shared word is "bank".
+    sides_[0].prompt->setText(QStringLiteral("I sat on the river bank"));
+    sides_[1].prompt->setText(QStringLiteral("I opened a bank account"));
     connect(run_, &QPushButton::clicked, this, &ContextCompareLab::run);
     connect(stop_, &QPushButton::clicked, this, &ContextCompareLab::stop);
     setRunning(false);
