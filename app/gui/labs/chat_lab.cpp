@@ -76,7 +76,7 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     max_reply_->setRange(1, 1024);
     max_reply_->setValue(96);
     stop_->setEnabled(false);
-    input_->setText(tr("What is the capital of France?"));
+    input_->setText(tr("Hi! Who are you?"));
 
     // Left: the conversation.
     auto* left = new QWidget;
