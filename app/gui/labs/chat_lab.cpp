@@ -76,7 +76,7 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     max_reply_->setRange(1, 1024);
     max_reply_->setValue(96);
     stop_->setEnabled(false);
-    input_->setText(tr("Hi! Who are you?"));
+    input_->setText(QStringLiteral("Hi! Who are you?"));  // model input, not UI text: not translated
 
     // Left: the conversation.
     auto* left = new QWidget;

@@ -51,7 +51,7 @@ LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
     explanation_->setWordWrap(true);
     summary_->setWordWrap(true);
     status_->setWordWrap(true);
-    prompt_->setText(tr("The capital of France is"));
+    prompt_->setText(QStringLiteral("The capital of France is"));  // model input, not UI text: not translated
     tokens_->setSelectionMode(QAbstractItemView::SingleSelection);
     tokens_->setMaximumHeight(fontMetrics().height() * 4);
     table_->setColumnCount(kTopK);
