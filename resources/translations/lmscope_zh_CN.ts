@@ -21,6 +21,46 @@
     </message>
 </context>
 <context>
+    <name>KvLab</name>
+    <message>
+        <source>fp16</source>
+        <translation>fp16</translation>
+    </message>
+    <message>
+        <source>int8 (q8_0)</source>
+        <translation>int8 (q8_0)</translation>
+    </message>
+    <message>
+        <source>int4 (q4_0)</source>
+        <translation>int4 (q4_0)</translation>
+    </message>
+    <message>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+</context>
+<context>
+    <name>TokenizerLab</name>
+    <message>
+        <source>id %1
+piece %2
+bytes %3..%4 of the text%5</source>
+        <translation>ID %1
+片段 %2
+文本字节 %3..%4%5</translation>
+    </message>
+    <message>
+        <source>
+byte piece: part of a character</source>
+        <translation>
+字节片段：某个字符的一部分</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::EngineWorker</name>
     <message>
         <source>No model is loaded.</source>
@@ -284,6 +324,10 @@
     <message>
         <source>%1: unknown export format (use .png, .pdf, .csv or .json)</source>
         <translation>%1：未知的导出格式（请使用 .png、.pdf、.csv 或 .json）</translation>
+    </message>
+    <message>
+        <source>La&amp;bs</source>
+        <translation>实验室(&amp;B)</translation>
     </message>
 </context>
 <context>
@@ -624,6 +668,1037 @@
         <translation>
             <numerusform>每秒 %n 步</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::BpeMergesView</name>
+    <message>
+        <source>id %1
+piece %2</source>
+        <translation>ID %1
+片段 %2</translation>
+    </message>
+    <message>
+        <source>%1 (not in the vocabulary)</source>
+        <translation>%1（不在词表中）</translation>
+    </message>
+    <message>
+        <source>Tokenizer:</source>
+        <translation>分词器：</translation>
+    </message>
+    <message>
+        <source>Word:</source>
+        <translation>单词：</translation>
+    </message>
+    <message>
+        <source>The tokenizer&apos;s own result for the word (after a space):</source>
+        <translation>分词器对该单词（前面带空格）的实际切分结果：</translation>
+    </message>
+    <message>
+        <source>Pick a tokenizer and type a word.</source>
+        <translation>请选择一个分词器并输入一个单词。</translation>
+    </message>
+    <message>
+        <source>No merges to replay: %1</source>
+        <translation>没有可重放的合并：%1</translation>
+    </message>
+    <message>
+        <source>%1 merges in %2; %3 of them build this word.</source>
+        <translation>%2 共有 %1 条合并规则，其中 %3 条用于构成这个单词。</translation>
+    </message>
+    <message>
+        <source>Start: the characters</source>
+        <translation>开始：单个字符</translation>
+    </message>
+    <message>
+        <source>Step %1: merge “%2” + “%3” → “%4” (merge #%5)</source>
+        <translation>第 %1 步：合并“%2” + “%3” → “%4”（合并规则 #%5）</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::ChatLab</name>
+    <message>
+        <source>Chat: no memory</source>
+        <translation>聊天：没有记忆</translation>
+    </message>
+    <message>
+        <source>Model: %1. Type a message and press Send.</source>
+        <translation>模型：%1。输入一条消息，然后点击“发送”。</translation>
+    </message>
+    <message>
+        <source>Open a model to chat.</source>
+        <translation>请先打开模型再聊天。</translation>
+    </message>
+    <message>
+        <source>This model has no chat template lmscope recognises, so the chat is plain &quot;User: ... Assistant: ...&quot; text: %1</source>
+        <translation>此模型没有 lmscope 能识别的聊天模板，因此聊天使用纯文本格式“User: ... Assistant: ...”：%1</translation>
+    </message>
+    <message>
+        <source>A new conversation: the cache is empty.</source>
+        <translation>新对话：缓存为空。</translation>
+    </message>
+    <message>
+        <source>Prefilling the whole conversation...</source>
+        <translation>正在预填充整段对话…</translation>
+    </message>
+    <message>
+        <source>Stopping...</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Stopped before the reply began; the conversation is as it was.</source>
+        <translation>在回复开始前已停止；对话保持原样。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n reply token(s).</source>
+        <translation>
+            <numerusform>已在回复 %n 个词元后停止。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The reply reached the maximum length (%n token(s)).</source>
+        <translation>
+            <numerusform>回复已达到最大长度（%n 个词元）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The model ended its turn after %n token(s).</source>
+        <translation>
+            <numerusform>模型在 %n 个词元后结束了本轮回复。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>turn %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>The turn failed: %1</source>
+        <translation>本轮失败：%1</translation>
+    </message>
+    <message>
+        <source>You:</source>
+        <translation>你：</translation>
+    </message>
+    <message>
+        <source>turn %1: %2 tokens sent, %3 computed</source>
+        <translation>第 %1 轮：发送 %2 个词元，计算 %3 个</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>maximum length</source>
+        <translation>达到最大长度</translation>
+    </message>
+    <message>
+        <source>Send a message: the whole token sequence the model receives appears here.</source>
+        <translation>发送一条消息后，模型收到的完整词元序列会显示在这里。</translation>
+    </message>
+    <message>
+        <source>kept in the cache (prefix reuse)</source>
+        <translation>保留在缓存中（前缀复用）</translation>
+    </message>
+    <message>
+        <source>an earlier turn, computed again</source>
+        <translation>之前的轮次，重新计算</translation>
+    </message>
+    <message>
+        <source>new this turn</source>
+        <translation>本轮新增</translation>
+    </message>
+    <message>
+        <source>position %1, id %2, %3</source>
+        <translation>位置 %1，ID %2，%3</translation>
+    </message>
+    <message>
+        <source>Turn %1 sent %2 tokens: %3 re-send the earlier turns, %4 are new. The engine computed %5 of them; %6 were kept in the cache.</source>
+        <translation>第 %1 轮发送了 %2 个词元：其中 %3 个是重新发送的之前轮次，%4 个是新的。引擎计算了其中 %5 个；%6 个保留在缓存中。</translation>
+    </message>
+    <message>
+        <source>No turns yet.</source>
+        <translation>还没有对话轮次。</translation>
+    </message>
+    <message>
+        <source>Tokens processed so far (prefill + %1 generated): %2 with prefix reuse, %3 without (reuse saves %4%).</source>
+        <translation>到目前为止处理的词元数（预填充 + 生成的 %1 个）：使用前缀复用为 %2 个，不使用为 %3 个（复用节省 %4%）。</translation>
+    </message>
+    <message>
+        <source>A language model keeps no memory between calls: all it ever sees is one token sequence. To &quot;remember&quot; a conversation, the chat app renders the whole history with the model&apos;s chat template and sends all of it again every turn, so each turn costs more than the last. Prefix reuse keeps the part of the sequence the KV cache already holds and computes only the rest; the model still reads the whole history.</source>
+        <translation>语言模型在两次调用之间不保留任何记忆：它每次看到的只是一个词元序列。为了“记住”对话，聊天应用会用模型的聊天模板渲染整段历史，并在每一轮把它全部重新发送，因此每一轮的开销都比上一轮更大。前缀复用会保留 KV 缓存中已有的那部分序列，只计算其余部分；模型仍然会读取完整的历史。</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <source>Prefix reuse (keep the cached history)</source>
+        <translation>前缀复用（保留已缓存的历史）</translation>
+    </message>
+    <message>
+        <source>Max reply tokens:</source>
+        <translation>最大回复词元数：</translation>
+    </message>
+    <message>
+        <source>Type a message</source>
+        <translation>输入消息</translation>
+    </message>
+    <message>
+        <source>Sequence the model received in:</source>
+        <translation>显示模型收到的序列：</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;background:%1&quot;&gt;&amp;nbsp;earlier turns, kept in the cache&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:%2&quot;&gt;&amp;nbsp;earlier turns, computed again&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:%3&quot;&gt;&amp;nbsp;new this turn&amp;nbsp;&lt;/span&gt; &lt;b style=&quot;color:#6a1b9a&quot;&gt;bold purple&lt;/b&gt;: the template&apos;s special tokens</source>
+        <translation>&lt;span style=&quot;background:%1&quot;&gt;&amp;nbsp;之前的轮次，保留在缓存中&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:%2&quot;&gt;&amp;nbsp;之前的轮次，重新计算&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:%3&quot;&gt;&amp;nbsp;本轮新增&amp;nbsp;&lt;/span&gt; &lt;b style=&quot;color:#6a1b9a&quot;&gt;紫色粗体&lt;/b&gt;：模板的特殊词元</translation>
+    </message>
+    <message>
+        <source>prefilled with prefix reuse</source>
+        <translation>使用前缀复用时预填充</translation>
+    </message>
+    <message>
+        <source>prefilled without (whole history)</source>
+        <translation>不复用时预填充（整段历史）</translation>
+    </message>
+    <message>
+        <source>running total with reuse (incl. generated)</source>
+        <translation>复用时的累计（含生成）</translation>
+    </message>
+    <message>
+        <source>running total without reuse</source>
+        <translation>不复用时的累计</translation>
+    </message>
+    <message>
+        <source>turn</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>tokens prefilled this turn</source>
+        <translation>本轮预填充的词元数</translation>
+    </message>
+    <message>
+        <source>tokens processed so far</source>
+        <translation>累计处理的词元数</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::ContextCompareLab</name>
+    <message>
+        <source>Context compare</source>
+        <translation>上下文对比</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Open a model to compare the two contexts.</source>
+        <translation>请先打开模型，再比较两个上下文。</translation>
+    </message>
+    <message>
+        <source>Running both prompts through %1…</source>
+        <translation>正在用 %1 运行两个提示词…</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Stopped; the results of the last finished run stay.</source>
+        <translation>已停止；保留上一次完成的运行结果。</translation>
+    </message>
+    <message>
+        <source>Picked &apos;%1&apos; in A and &apos;%2&apos; in B: click a token to pick another, a grid cell for a layer and head.</source>
+        <translation>已在 A 中选中“%1”，在 B 中选中“%2”：点击词元可改选其他词元，点击网格单元可选择层和头。</translation>
+    </message>
+    <message>
+        <source>The same word in two contexts. Pick a token in each prompt: its attention row shows which earlier tokens it reads in a layer and head, the grids compare one measure of that row over every layer and head, and the bars below show what the model expects next.</source>
+        <translation>同一个词出现在两个上下文中。在每个提示词中选一个词元：它的注意力行显示它在某层某个头中读取了哪些更早的词元；网格在所有层和头上比较该行的某一项度量；下方的条形图显示模型预期的下一个词元。</translation>
+    </message>
+    <message>
+        <source>Prompt %1:</source>
+        <translation>提示词 %1：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Grid:</source>
+        <translation>网格：</translation>
+    </message>
+    <message>
+        <source>attention entropy (nats)</source>
+        <translation>注意力熵（奈特）</translation>
+    </message>
+    <message>
+        <source>weight on the previous token</source>
+        <translation>前一个词元上的权重</translation>
+    </message>
+    <message>
+        <source>weight on the first token</source>
+        <translation>第一个词元上的权重</translation>
+    </message>
+    <message>
+        <source>weight on the token itself</source>
+        <translation>词元自身上的权重</translation>
+    </message>
+    <message>
+        <source>largest weight</source>
+        <translation>最大权重</translation>
+    </message>
+    <message>
+        <source>%1: attention row (no run yet)</source>
+        <translation>%1：注意力行（尚未运行）</translation>
+    </message>
+    <message>
+        <source>%1: what &apos;%2&apos; (position %3) reads
+layer %4, head %5</source>
+        <translation>%1：“%2”（位置 %3）读取的内容
+第 %4 层，头 %5</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>nats</source>
+        <translation>奈特</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos;</source>
+        <translation>%1：“%2”</translation>
+    </message>
+    <message>
+        <source>%1: no run yet</source>
+        <translation>%1：尚未运行</translation>
+    </message>
+    <message>
+        <source>A − B</source>
+        <translation>A − B</translation>
+    </message>
+    <message>
+        <source>%1: next token (no run yet)</source>
+        <translation>%1：下一个词元（尚未运行）</translation>
+    </message>
+    <message>
+        <source>%1: next token after &apos;%2&apos;</source>
+        <translation>%1：“%2”之后的下一个词元</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>Next-token distributions: run both prompts to compare them.</source>
+        <translation>下一个词元的分布：运行两个提示词即可比较。</translation>
+    </message>
+    <message>
+        <source>Next-token distributions after the picked tokens (top %1; orange: in both lists). KL(A‖B) = %2 nats, KL(B‖A) = %3 nats (0: the same prediction).</source>
+        <translation>所选词元之后的下一个词元分布（前 %1 个；橙色：两个列表中都有）。KL(A‖B) = %2 奈特，KL(B‖A) = %3 奈特（0 表示预测相同）。</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::KvCostChart</name>
+    <message>
+        <source>%1 (%2 KV heads)</source>
+        <translation>%1（%2 个 KV 头）</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>device budget %1</source>
+        <translation>设备预算 %1</translation>
+    </message>
+    <message>
+        <source>left after the weights (%1)</source>
+        <translation>扣除权重后剩余（%1）</translation>
+    </message>
+    <message>
+        <source>The fields do not describe a valid KV cache (see the formula panel).</source>
+        <translation>这些字段无法构成有效的 KV 缓存（见公式面板）。</translation>
+    </message>
+    <message>
+        <source>weights %1 (%2 parameters at %3)</source>
+        <translation>权重 %1（%2 个参数，以 %3 存储）</translation>
+    </message>
+    <message>
+        <source>Device budget %1 − %2: the weights alone do not fit, nothing is left for the cache.</source>
+        <translation>设备预算 %1 − %2：仅权重就放不下，没有留给缓存的空间。</translation>
+    </message>
+    <message>
+        <source>Device budget %1 − %2 leaves %3 for the cache: %4 tokens of %5&apos;s %6 cache fit; %7 tokens need %8.</source>
+        <translation>设备预算 %1 − %2，剩余 %3 可用于缓存：%5 的 %6 缓存可容纳 %4 个词元；%7 个词元需要 %8。</translation>
+    </message>
+    <message>
+        <source>(Tokens per sequence, %1 sequences.)</source>
+        <translation>（词元数按每条序列计，共 %1 条序列。）</translation>
+    </message>
+    <message>
+        <source>measured: the live run (%1)</source>
+        <translation>实测：当前运行（%1）</translation>
+    </message>
+    <message>
+        <source>Device memory</source>
+        <translation>设备内存</translation>
+    </message>
+    <message>
+        <source>Weights stored as</source>
+        <translation>权重存储格式</translation>
+    </message>
+    <message>
+        <source>Logarithmic axes</source>
+        <translation>对数坐标轴</translation>
+    </message>
+    <message>
+        <source>tokens that fit, %1</source>
+        <translation>可容纳的词元数，%1</translation>
+    </message>
+    <message>
+        <source>context length (tokens)</source>
+        <translation>上下文长度（词元）</translation>
+    </message>
+    <message>
+        <source>KV cache bytes</source>
+        <translation>KV 缓存字节数</translation>
+    </message>
+    <message>
+        <source>GPU memory, e.g. 80 GB; the weights take their share first</source>
+        <translation>GPU 显存，例如 80 GB；权重先占用其所需部分</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::KvExperimentPanel</name>
+    <message>
+        <source>Open a model first.</source>
+        <translation>请先打开模型。</translation>
+    </message>
+    <message>
+        <source>Running the prompt with f16, q8_0 and q4_0 caches…</source>
+        <translation>正在分别用 f16、q8_0 和 q4_0 缓存运行提示词…</translation>
+    </message>
+    <message>
+        <source>The experiment failed: %1</source>
+        <translation>实验失败：%1</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 B</translation>
+    </message>
+    <message>
+        <source>%1 prompt tokens + %2 decode steps (f16&apos;s greedy continuation: “%3”), fed to every cache. KL(P_f16 ‖ P_cache) in nats over the whole vocabulary; the mean is over every prompt position&apos;s next-token distribution and every decode step.</source>
+        <translation>%1 个提示词词元 + %2 个解码步（f16 的贪心续写：“%3”），依次输入每种缓存。KL(P_f16 ‖ P_cache) 在整个词表上计算，单位为奈特；平均值取自每个提示词位置的下一个词元分布以及每个解码步。</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Decode steps</source>
+        <translation>解码步数</translation>
+    </message>
+    <message>
+        <source>Run f16 / q8_0 / q4_0</source>
+        <translation>运行 f16 / q8_0 / q4_0</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Cache</source>
+        <translation>缓存</translation>
+    </message>
+    <message>
+        <source>Measured KV bytes</source>
+        <translation>实测 KV 字节数</translation>
+    </message>
+    <message>
+        <source>Formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>Mean KL vs f16</source>
+        <translation>相对 f16 的平均 KL</translation>
+    </message>
+    <message>
+        <source>KL after the prompt</source>
+        <translation>提示词之后的 KL</translation>
+    </message>
+    <message>
+        <source>Mean KL, decode steps</source>
+        <translation>解码步的平均 KL</translation>
+    </message>
+    <message>
+        <source>Same top token</source>
+        <translation>首选词元相同</translation>
+    </message>
+    <message>
+        <source>The same prompt runs three times, with the cache stored as fp16, int8 (q8_0) and int4 (q4_0). A smaller cache saves memory; the KL divergence shows how much each one changes what the model predicts next (0 = identical).</source>
+        <translation>同一个提示词运行三次，缓存分别以 fp16、int8 (q8_0) 和 int4 (q4_0) 存储。缓存越小越省内存；KL 散度显示每种缓存对模型下一个词元预测的改变程度（0 = 完全相同）。</translation>
+    </message>
+    <message>
+        <source>KL, %1 vs fp16</source>
+        <translation>KL，%1 相对 fp16</translation>
+    </message>
+    <message>
+        <source>position (the prompt, then the decode steps after the dashed line)</source>
+        <translation>位置（先是提示词，虚线之后是解码步）</translation>
+    </message>
+    <message>
+        <source>KL (nats)</source>
+        <translation>KL（奈特）</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::KvFormulaPanel</name>
+    <message>
+        <source>Loaded model: %1</source>
+        <translation>已加载的模型：%1</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>the custom shape</source>
+        <translation>自定义形状</translation>
+    </message>
+    <message>
+        <source>2 × %1 layers × %2 KV heads × %3 head dim × %4 tokens</source>
+        <translation>2 × %1 层 × %2 个 KV 头 × %3 头维度 × %4 个词元</translation>
+    </message>
+    <message>
+        <source> × %1 sequences</source>
+        <translation> × %1 条序列</translation>
+    </message>
+    <message>
+        <source> × %1 B</source>
+        <translation> × %1 B</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>%1 bytes per token (all layers, K and V)</source>
+        <translation>每个词元 %1 字节（所有层，K 和 V）</translation>
+    </message>
+    <message>
+        <source>%1: %2 query heads share %3 KV heads</source>
+        <translation>%1：%2 个查询头共享 %3 个 KV 头</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>Query heads</source>
+        <translation>查询头</translation>
+    </message>
+    <message>
+        <source>KV heads</source>
+        <translation>KV 头</translation>
+    </message>
+    <message>
+        <source>Head dimension</source>
+        <translation>头维度</translation>
+    </message>
+    <message>
+        <source>Tokens (context)</source>
+        <translation>词元数（上下文）</translation>
+    </message>
+    <message>
+        <source>Sequences</source>
+        <translation>序列数</translation>
+    </message>
+    <message>
+        <source>Cache type</source>
+        <translation>缓存类型</translation>
+    </message>
+    <message>
+        <source>Parameters (weights)</source>
+        <translation>参数量（权重）</translation>
+    </message>
+    <message>
+        <source>KV cache size</source>
+        <translation>KV 缓存大小</translation>
+    </message>
+    <message>
+        <source>Every layer keeps a key and a value vector (the 2) for every KV head and every token seen, so the cache grows linearly with the context. Grouped-query attention shares one KV head among several query heads; a quantized cache stores fewer bytes per value.</source>
+        <translation>每一层都要为每个 KV 头和每个已见过的词元保存一个键向量和一个值向量（即公式中的 2），因此缓存随上下文线性增长。分组查询注意力让多个查询头共用一个 KV 头；量化缓存则让每个值占用更少的字节。</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::KvLab</name>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>Cost against context</source>
+        <translation>开销随上下文的变化</translation>
+    </message>
+    <message>
+        <source>Experiment: quantized cache</source>
+        <translation>实验：量化缓存</translation>
+    </message>
+    <message>
+        <source>Offload to host memory</source>
+        <translation>卸载到主机内存</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::KvOffloadPanel</name>
+    <message>
+        <source>The fields do not describe a valid KV cache (see the formula panel).</source>
+        <translation>这些字段无法构成有效的 KV 缓存（见公式面板）。</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个词元</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1（%2 字节）</translation>
+    </message>
+    <message>
+        <source>Context (tokens)</source>
+        <translation>上下文（词元）</translation>
+    </message>
+    <message>
+        <source>Device memory for the cache</source>
+        <translation>用于缓存的设备内存</translation>
+    </message>
+    <message>
+        <source>When the cache does not fit on the device, keep only the most recent tokens&apos; keys and values there (a window) and the older ones in host memory. Every decode step then moves one token&apos;s KV out of the window and streams the host part back to attend over the whole context.</source>
+        <translation>当缓存在设备上放不下时，只在设备上保留最近若干词元的键和值（一个窗口），更早的则放在主机内存中。此后每个解码步都会把一个词元的 KV 移出窗口，并把主机中的部分流式传回，以便对整个上下文计算注意力。</translation>
+    </message>
+    <message>
+        <source>Device window</source>
+        <translation>设备窗口</translation>
+    </message>
+    <message>
+        <source>Device bytes</source>
+        <translation>设备字节数</translation>
+    </message>
+    <message>
+        <source>In host memory</source>
+        <translation>位于主机内存</translation>
+    </message>
+    <message>
+        <source>Host bytes</source>
+        <translation>主机字节数</translation>
+    </message>
+    <message>
+        <source>Evicted per decode step</source>
+        <translation>每个解码步移出</translation>
+    </message>
+    <message>
+        <source>Streamed from host per decode step</source>
+        <translation>每个解码步从主机传回</translation>
+    </message>
+    <message>
+        <source>Moved per decode step</source>
+        <translation>每个解码步的传输量</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::KvOffloadStrip</name>
+    <message>
+        <source>host: tokens 0–%1</source>
+        <translation>主机：词元 0–%1</translation>
+    </message>
+    <message>
+        <source>device window: last %1 tokens</source>
+        <translation>设备窗口：最近 %1 个词元</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::LabWindow</name>
+    <message>
+        <source>lmscope labs</source>
+        <translation>lmscope 实验室</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::LogitLensLab</name>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit 透镜</translation>
+    </message>
+    <message>
+        <source>position %1, id %2: click to read the lens here</source>
+        <translation>位置 %1，ID %2：点击可在此处读取透镜</translation>
+    </message>
+    <message>
+        <source>Type a prompt.</source>
+        <translation>请输入提示词。</translation>
+    </message>
+    <message>
+        <source>Open a model to read its logit lens.</source>
+        <translation>请先打开模型，再读取它的 logit 透镜。</translation>
+    </message>
+    <message>
+        <source>Reading every layer at position %1...</source>
+        <translation>正在读取位置 %1 处的每一层…</translation>
+    </message>
+    <message>
+        <source>The lens failed: %1</source>
+        <translation>透镜读取失败：%1</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>id %1, probability %2</source>
+        <translation>ID %1，概率 %2</translation>
+    </message>
+    <message>
+        <source>After &quot;%1&quot; (position %2) the model predicts &quot;%3&quot; (p = %4). It is the lens&apos;s top token from layer %5 on; the table shows each layer&apos;s top %6, the chart its rank.</source>
+        <translation>在“%1”（位置 %2）之后，模型预测“%3”（p = %4）。从第 %5 层起，它就是透镜给出的首选词元；表格列出每一层的前 %6 个词元，图表显示它的排名。</translation>
+    </message>
+    <message>
+        <source>The logit lens reads the model&apos;s mind half-way: after every layer, the residual stream is passed through the final norm and the output head as if it were the last layer. Early layers give vague guesses; the final answer usually forms in the upper layers. Click a token to read the lens at that position.</source>
+        <translation>logit 透镜在中途读取模型的“想法”：在每一层之后，都把残差流当作最后一层的输出，送入最终的归一化层和输出头。浅层给出的猜测比较模糊；最终答案通常在较高的层中形成。点击一个词元，即可读取该位置的透镜结果。</translation>
+    </message>
+    <message>
+        <source>Prompt:</source>
+        <translation>提示词：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>top %1</source>
+        <translation>第 %1 名</translation>
+    </message>
+    <message>
+        <source>rank of the final prediction</source>
+        <translation>最终预测的排名</translation>
+    </message>
+    <message>
+        <source>its probability</source>
+        <translation>其概率</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>rank (1 = top)</source>
+        <translation>排名（1 = 最高）</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::MisspellingView</name>
+    <message>
+        <source>Word:</source>
+        <translation>单词：</translation>
+    </message>
+    <message>
+        <source>Your own misspellings (comma-separated):</source>
+        <translation>你自己的错误拼写（用逗号分隔）：</translation>
+    </message>
+    <message>
+        <source>Token counts of the word after a space, as inside a sentence. Orange: the count differs from the correct spelling&apos;s. Pick a row to compare the model&apos;s next token.</source>
+        <translation>单词前带一个空格（如同在句子中）时的词元数。橙色：与正确拼写的词元数不同。选择一行，比较模型预测的下一个词元。</translation>
+    </message>
+    <message>
+        <source>Prompt ({word} = the word):</source>
+        <translation>提示词（{word} = 该单词）：</translation>
+    </message>
+    <message>
+        <source>Compare next token</source>
+        <translation>比较下一个词元</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>Enter a word first.</source>
+        <translation>请先输入一个单词。</translation>
+    </message>
+    <message>
+        <source>Open a model to compare its next-token distributions.</source>
+        <translation>请先打开模型，再比较它的下一个词元分布。</translation>
+    </message>
+    <message>
+        <source>Running the model on both prompts…</source>
+        <translation>正在对两个提示词运行模型…</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>After the correct prompt</source>
+        <translation>正确拼写的提示词之后</translation>
+    </message>
+    <message>
+        <source>After the misspelled prompt</source>
+        <translation>错误拼写的提示词之后</translation>
+    </message>
+    <message>
+        <source>After “%1” (%2 tokens)</source>
+        <translation>“%1”之后（%2 个词元）</translation>
+    </message>
+    <message>
+        <source>KL(correct ‖ misspelled) = %1 nats over all %2 tokens</source>
+        <translation>KL(正确 ‖ 错误) = %1 奈特（在全部 %2 个词元上计算）</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::TokenizerCompareView</name>
+    <message>
+        <source>Tokenizers split text into pieces. I will definitely come, not definately!
+Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
+        <translation>分词器会把文本切成小块。I will definitely come, not definately!
+数字：12345 和 3.14159。重音符号与表情：naïve café 🙂</translation>
+    </message>
+    <message>
+        <source>Text (every tokenizer below splits it as you type):</source>
+        <translation>文本（输入时，下方每个分词器都会实时切分）：</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>%1 tokens · %2 characters · %3 characters per token · %4 byte pieces</source>
+        <translation>%1 个词元 · %2 个字符 · 每个词元 %3 个字符 · %4 个字节片段</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::TokenizerLab</name>
+    <message>
+        <source>Tokenizers</source>
+        <translation>分词器</translation>
+    </message>
+    <message>
+        <source>A model reads tokens, not letters. Type a text and see how each tokenizer splits it; dashed orange chips are byte pieces, hover a chip for its id.</source>
+        <translation>模型读取的是词元，而不是字母。输入一段文本，看看每个分词器如何切分它；橙色虚线框的小块是字节片段，鼠标悬停在小块上可查看其 ID。</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>并排对比</translation>
+    </message>
+    <message>
+        <source>Misspellings</source>
+        <translation>拼写错误</translation>
+    </message>
+    <message>
+        <source>BPE merges</source>
+        <translation>BPE 合并</translation>
+    </message>
+    <message>
+        <source>Add a tokenizer file (.gguf, .model)…</source>
+        <translation>添加分词器文件（.gguf、.model）…</translation>
+    </message>
+    <message>
+        <source>The sample tokenizer could not be trained: %1</source>
+        <translation>无法训练示例分词器：%1</translation>
+    </message>
+    <message>
+        <source>The sample tokenizer (BPE %1) was trained from the bundled corpus.</source>
+        <translation>示例分词器（BPE %1）已用内置语料训练完成。</translation>
+    </message>
+    <message>
+        <source>Training the sample tokenizer from the bundled corpus…</source>
+        <translation>正在用内置语料训练示例分词器…</translation>
+    </message>
+    <message>
+        <source>Sample BPE %1</source>
+        <translation>示例 BPE %1</translation>
+    </message>
+    <message>
+        <source>trained at first use from the bundled sample corpus: %1</source>
+        <translation>首次使用时用内置示例语料训练：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot add %1</source>
+        <translation>无法添加 %1</translation>
+    </message>
+    <message>
+        <source>Add a tokenizer</source>
+        <translation>添加分词器</translation>
+    </message>
+    <message>
+        <source>Tokenizers (*.gguf *.model);;GGUF models and vocabularies (*.gguf);;SentencePiece models (*.model);;All files (*)</source>
+        <translation>分词器 (*.gguf *.model);;GGUF 模型和词表 (*.gguf);;SentencePiece 模型 (*.model);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::TokenizerSet</name>
+    <message>
+        <source>the loaded model: %1</source>
+        <translation>已加载的模型：%1</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::TokenizerTrainerPanel</name>
+    <message>
+        <source>Training… %1 s</source>
+        <translation>正在训练… %1 秒</translation>
+    </message>
+    <message>
+        <source>Train a SentencePiece tokenizer</source>
+        <translation>训练 SentencePiece 分词器</translation>
+    </message>
+    <message>
+        <source>Method:</source>
+        <translation>方法：</translation>
+    </message>
+    <message>
+        <source>BPE (merges pairs)</source>
+        <translation>BPE（合并相邻对）</translation>
+    </message>
+    <message>
+        <source>Unigram (prunes pieces)</source>
+        <translation>Unigram（剪除片段）</translation>
+    </message>
+    <message>
+        <source>Vocabulary: %1</source>
+        <translation>词表大小：%1</translation>
+    </message>
+    <message>
+        <source>Use the sample corpus</source>
+        <translation>使用示例语料</translation>
+    </message>
+    <message>
+        <source>Choose a corpus file…</source>
+        <translation>选择语料文件…</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Corpus: the sample corpus (about 10 KB of English prose)</source>
+        <translation>语料：示例语料（约 10 KB 英文散文）</translation>
+    </message>
+    <message>
+        <source>Corpus: %1</source>
+        <translation>语料：%1</translation>
+    </message>
+    <message>
+        <source>Choose a training corpus</source>
+        <translation>选择训练语料</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>文本文件 (*.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>sample corpus</source>
+        <translation>示例语料</translation>
+    </message>
+    <message>
+        <source>Unigram</source>
+        <translation>Unigram</translation>
+    </message>
+    <message>
+        <source>BPE</source>
+        <translation>BPE</translation>
+    </message>
+    <message>
+        <source>Trained %1 %2 on the %3 in %4 s.</source>
+        <translation>已基于“%3”训练 %1 %2，用时 %4 秒。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>trained here on %1: %2</source>
+        <translation>在此基于“%1”训练：%2</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation>训练失败：%1</translation>
+    </message>
+    <message>
+        <source>Training cancelled.</source>
+        <translation>训练已取消。</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::context_compare::HeadGrid</name>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
     </message>
 </context>
 <context>
