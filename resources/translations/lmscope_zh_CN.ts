@@ -1378,7 +1378,7 @@ layer %4, head %5</source>
     </message>
     <message>
         <source>Open a model to read its logit lens.</source>
-        <translation>请先打开模型，再读取它的 logit 透镜。</translation>
+        <translation>请先打开模型，再读取它的 Logit 透镜。</translation>
     </message>
     <message>
         <source>Reading every layer at position %1...</source>
@@ -1402,7 +1402,7 @@ layer %4, head %5</source>
     </message>
     <message>
         <source>The logit lens reads the model&apos;s mind half-way: after every layer, the residual stream is passed through the final norm and the output head as if it were the last layer. Early layers give vague guesses; the final answer usually forms in the upper layers. Click a token to read the lens at that position.</source>
-        <translation>logit 透镜在中途读取模型的“想法”：在每一层之后，都把残差流当作最后一层的输出，送入最终的归一化层和输出头。浅层给出的猜测比较模糊；最终答案通常在较高的层中形成。点击一个词元，即可读取该位置的透镜结果。</translation>
+        <translation>Logit 透镜在中途读取模型的“想法”：在每一层之后，都把残差流当作最后一层的输出，送入最终的归一化层和输出头。浅层给出的猜测比较模糊；最终答案通常在较高的层中形成。点击一个词元，即可读取该位置的透镜结果。</translation>
     </message>
     <message>
         <source>Prompt:</source>
@@ -1501,7 +1501,7 @@ layer %4, head %5</source>
     </message>
     <message>
         <source>After “%1” (%2 tokens)</source>
-        <translation>“%1”之后（%2 个词元）</translation>
+        <translation>“%1”之后（共 %2 个词元）</translation>
     </message>
     <message>
         <source>KL(correct ‖ misspelled) = %1 nats over all %2 tokens</source>
