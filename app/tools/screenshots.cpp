@@ -1,6 +1,7 @@
 // lmscope-screenshots: the picture tour for docs/. Opens the real window on a model (the
 // sample model by default), types a prompt, steps, and saves what a user sees: the whole
-// window and each panel on its own (docs/screenshots/panel-*.png). scripts/screenshots.sh runs
+// window and each panel on its own (docs/screenshots/panel-*.png), then each lab
+// (lab-*.png, app/tools/lab_tour.cpp). scripts/screenshots.sh runs
 // it under Xvfb. Each picture is the widget's own rendering (QWidget::grab), at the size the
 // window gives it.
 // Usage: lmscope-screenshots [--model PATH] [--out DIR] [--prompt TEXT] [--steps N]
@@ -10,6 +11,7 @@
 #include "gui/sample_model.h"
 #include "gui/session_view.h"
 #include "gui/step_controls.h"
+#include "tools/lab_tour.h"
 #include "tools/window_driver.h"
 #include "util/error.h"
 #include "widgets/trace_model.h"
@@ -69,6 +71,7 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("out"), QStringLiteral("Folder for the pictures (default docs/screenshots)."), QStringLiteral("dir"), QStringLiteral("docs/screenshots")});
     parser.addOption({QStringLiteral("prompt"), QStringLiteral("The prompt typed."), QStringLiteral("text"), QStringLiteral("The capital of France is")});
     parser.addOption({QStringLiteral("steps"), QStringLiteral("Decode steps after the prefill (default 8)."), QStringLiteral("n"), QStringLiteral("8")});
+    parser.addOption({QStringLiteral("no-labs"), QStringLiteral("Only the window and its panels.")});
     parser.addOption({QStringLiteral("lang"), QStringLiteral("Interface language (en, zh_CN)."), QStringLiteral("code"), QStringLiteral("en")});
     parser.process(app);
 
@@ -106,6 +109,7 @@ int main(int argc, char** argv) {
         tour.savePanel("timelineDock", QStringLiteral("panel-timeline.png"));
         tour.savePanel("samplingDock", QStringLiteral("panel-sampling.png"));
         tour.savePanel("specDock", QStringLiteral("panel-model.png"));
+        if (!parser.isSet(QStringLiteral("no-labs"))) tools::lab_tour(w, out);
         return 0;
     } catch (const std::exception& e) {
         err << "lmscope-screenshots: " << e.what() << "\n";

@@ -1,0 +1,123 @@
+#include "tools/lab_tour.h"
+
+#include "gui/labs/chat_lab.h"
+#include "gui/labs/context_compare_lab.h"
+#include "gui/labs/kv_lab.h"
+#include "gui/labs/kv_lab_experiment_panel.h"
+#include "gui/labs/lab_host.h"
+#include "gui/labs/lab_window.h"
+#include "gui/labs/logit_lens_lab.h"
+#include "gui/labs/misspelling_view.h"
+#include "gui/labs/tokenizer_lab.h"
+#include "gui/labs/tokenizer_trainer_panel.h"
+#include "gui/main_window.h"
+#include "tools/window_driver.h"
+#include "util/error.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QPixmap>
+#include <QTextStream>
+
+namespace lmscope::tools {
+namespace {
+
+constexpr int kTimeoutMs = 300000;
+
+template <class Pred>
+void wait_until(Pred done, const char* what) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > kTimeoutMs) throw Error(std::string("lab tour: timed out waiting for ") + what);
+        QApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+    }
+}
+
+// Calls `action`, then runs the event loop until `sender` emits `signal`.
+template <class Sender, class Signal, class Action>
+void act_and_wait(Sender* sender, Signal signal, Action action, const char* what) {
+    bool fired = false;
+    QObject guard;
+    QObject::connect(sender, signal, &guard, [&fired] { fired = true; });
+    action();
+    wait_until([&] { return fired; }, what);
+}
+
+template <class T>
+T* lab_at(gui::labs::LabWindow* labs, int index) {
+    auto* lab = qobject_cast<T*>(labs->labs().value(index));
+    if (!lab) throw Error("lab tour: the Labs window has no lab of the expected kind at tab " + std::to_string(index));
+    return lab;
+}
+
+void save(QWidget* widget, const QString& out, const QString& file) {
+    WindowDriver::pump(400);  // queued replots and paints
+    const QString path = QDir(out).filePath(file);
+    if (!widget->grab().save(path)) throw IoError(path.toStdString() + ": cannot write the picture");
+    QTextStream(stdout) << "wrote " << path << "\n";
+}
+
+}  // namespace
+
+void lab_tour(gui::MainWindow& window, const QString& out) {
+    using namespace gui::labs;
+    LabWindow* labs = window.labWindow();
+    labs->resize(1600, 1000);
+    wait_until([&] { return window.labHost()->model() != nullptr; }, "the labs' model");
+
+    // Tokenizers: the model's, the sample one, a BPE and a Unigram trained live; then a misspelling.
+    auto* tok = lab_at<TokenizerLab>(labs, 0);
+    labs->showLab(0);
+    wait_until([&] { return tok->sampleReady(); }, "the sample tokenizer");
+    tok->showMode(0);
+    act_and_wait(tok->trainer(), &TokenizerTrainerPanel::trained, [&] { tok->trainTokenizer(400, false); },
+                 "training a BPE tokenizer");
+    act_and_wait(tok->trainer(), &TokenizerTrainerPanel::trained, [&] { tok->trainTokenizer(800, true); },
+                 "training a Unigram tokenizer");
+    tok->setText(QStringLiteral("Tokenizers split unfamiliar words, like tokenisation or definately, into more pieces."));
+    save(labs, out, QStringLiteral("lab-tokenizer.png"));
+    act_and_wait(tok->misspellingView(), &MisspellingView::finished,
+                 [&] { tok->compareMisspelling(QStringLiteral("definitely"), QStringLiteral("definately")); },
+                 "the misspelling comparison");
+    tok->showMode(1);
+    save(labs, out, QStringLiteral("lab-tokenizer-misspelling.png"));
+    tok->replayMerges(QStringLiteral("tokenization"));
+    tok->showMode(2);
+    save(labs, out, QStringLiteral("lab-tokenizer-merges.png"));
+
+    // The KV cache: the cost chart, then the f16 / q8_0 / q4_0 experiment, then offload.
+    auto* kv = lab_at<KvLab>(labs, 1);
+    labs->showLab(1);
+    kv->showPage(KvLab::ChartPage);
+    save(labs, out, QStringLiteral("lab-kv-cache.png"));
+    act_and_wait(kv->experiment(), &KvExperimentPanel::finished, [&] { kv->runExperiment(); }, "the KV experiment");
+    save(labs, out, QStringLiteral("lab-kv-experiment.png"));
+    kv->showPage(KvLab::OffloadPage);
+    save(labs, out, QStringLiteral("lab-kv-offload.png"));
+
+    // Chat: three turns, each re-sending the ones before.
+    auto* chat = lab_at<ChatLab>(labs, 2);
+    labs->showLab(2);
+    chat->setMaxReplyTokens(48);
+    for (const char* message : {"Hi! Who are you?", "What is the capital of France?", "Thanks!"})
+        act_and_wait(chat, &ChatLab::turnFinished, [&] { chat->sendMessage(QString::fromUtf8(message)); }, "a chat turn");
+    save(labs, out, QStringLiteral("lab-chat.png"));
+
+    // Context: "bank" by a river and in a bank account.
+    auto* context = lab_at<ContextCompareLab>(labs, 3);
+    labs->showLab(3);
+    act_and_wait(context, &ContextCompareLab::runFinished, [&] { context->run(); }, "the context comparison");
+    save(labs, out, QStringLiteral("lab-context-compare.png"));
+
+    // The logit lens on the classroom prompt.
+    auto* lens = lab_at<LogitLensLab>(labs, 4);
+    labs->showLab(4);
+    act_and_wait(lens, &LogitLensLab::lensFinished,
+                 [&] { lens->setPrompt(QStringLiteral("The capital of France is")); }, "the logit lens");
+    save(labs, out, QStringLiteral("lab-logit-lens.png"));
+    labs->hide();
+}
+
+}  // namespace lmscope::tools
