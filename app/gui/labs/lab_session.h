@@ -17,11 +17,17 @@ class Session;
 namespace lmscope::gui::labs {
 
 struct LabSessionOptions {
+    static engine::SamplerSettings greedy() {
+        engine::SamplerSettings s;
+        s.temperature = 0.0f;
+        return s;
+    }
+
     std::string backend = "cpu";
     int threads = 0;                           // 0: every core
     engine::KvType kv_type = engine::KvType::F16;
     int32_t n_ctx = 2048;                      // capped at the model's training context
-    engine::SamplerSettings sampling;          // greedy by default
+    engine::SamplerSettings sampling = greedy(); // a lab's run is reproducible unless it asks otherwise
     trace::CapturePolicy capture;              // summaries by default
     bool prefix_reuse = true;                  // chat turns keep the common token prefix
 };
