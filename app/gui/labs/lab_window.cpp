@@ -27,7 +27,6 @@ LabWindow::LabWindow(LabHost* host, QWidget* parent) : QWidget(parent, Qt::Windo
     add(new TokenizerLab(host));
     add(new KvLab(host));
     add(new ChatLab(host));
-    (void)host;
     add(new ContextCompareLab(host));
     add(new LogitLensLab(host));
 
