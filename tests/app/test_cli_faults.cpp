@@ -128,8 +128,12 @@ void TestCliFaults::address_limit_sweep() {
     // A CUDA build links cuBLAS, whose own initializer crashes (before our main) when it
     // cannot allocate, over a band of limits just above what the loader needs: outside lmscope.
     const ChildRun version = run_sh(QStringLiteral("exec \"$@\""), {cli(), QStringLiteral("--version")});
-    if (version.out.contains("cuda: compiled"))
-        QSKIP("this lmscope-cli links the CUDA libraries, whose initializers fail under low limits before main");
+    if (version.out.contains("cuda: compiled")) {
+        // Not a QSKIP: CTest would then report the whole suite as skipped.
+        qInfo("not swept: this lmscope-cli links the CUDA libraries, whose initializers fail under low limits "
+              "before main");
+        return;
+    }
     int ran = 0, clean_errors = 0, not_started = 0;
     QStringList seen;
     int limits = 0;
