@@ -1,5 +1,7 @@
 #include "widgets/chips_row.h"
 
+#include "widgets/chip_flow.h"
+
 #include <QEvent>
 #include <QHelpEvent>
 #include <QPainter>
@@ -55,17 +57,7 @@ void ChipsRow::relayout() {
 
 int ChipsRow::layoutChips(int width, QVector<QRect>* out) const {
     const int chip_h = QFontMetrics(chipFont()).height() + 2 * kPadY;
-    int x = kMargin, y = kMargin;
-    for (const int natural : widths_) {
-        const int w = std::min(natural, std::max(30, width - 2 * kMargin));
-        if (x > kMargin && x + w > width - kMargin) {
-            x = kMargin;
-            y += chip_h + kGap;
-        }
-        if (out) out->push_back(QRect(x, y, w, chip_h));
-        x += w + kGap;
-    }
-    return y + chip_h + kMargin;
+    return flow_chips(widths_, width, chip_h, kMargin, ChipFlow{kMargin, kGap, 30}, out);
 }
 
 const QVector<QRect>& ChipsRow::rects() const {

@@ -1,5 +1,6 @@
 #include "widgets/token_strip.h"
 
+#include "widgets/chip_flow.h"
 #include "widgets/trace_colors.h"
 #include "widgets/trace_model.h"
 
@@ -61,20 +62,9 @@ QString TokenStrip::legendText() const {
 }
 
 int TokenStrip::layoutChips(int width, QVector<QRect>* out) const {
-    const QFontMetrics fm(chipFont());
-    const int chip_h = fm.height() + 2 * kPadY;
+    const int chip_h = QFontMetrics(chipFont()).height() + 2 * kPadY;
     const int top = kMargin + QFontMetrics(font()).height() + kGap;  // below the legend line
-    int x = kMargin, y = top;
-    for (const int natural : widths_) {
-        const int w = std::min(natural, std::max(40, width - 2 * kMargin));
-        if (x > kMargin && x + w > width - kMargin) {
-            x = kMargin;
-            y += chip_h + kGap;
-        }
-        if (out) out->push_back(QRect(x, y, w, chip_h));
-        x += w + kGap;
-    }
-    return y + chip_h + kMargin;
+    return flow_chips(widths_, width, chip_h, top, ChipFlow{kMargin, kGap, 40}, out);
 }
 
 void TokenStrip::relayout() {
