@@ -22,8 +22,8 @@ std::optional<E> parse_name(const std::array<std::string_view, N>& names, std::s
     return std::nullopt;
 }
 
-template <typename T>
-uint64_t vector_bytes(const std::vector<T>& v) {
+template <typename T, typename A>
+uint64_t vector_bytes(const std::vector<T, A>& v) {
     return uint64_t(v.capacity()) * sizeof(T);
 }
 
@@ -128,7 +128,7 @@ uint64_t StepTrace::held_bytes() const {
 
 void StepTrace::drop_planes() {
     std::vector<PlaneRef>().swap(attention.planes);
-    std::vector<uint16_t>().swap(attention.weights);
+    HalfBuffer().swap(attention.weights);
     attention.planes_dropped = true;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "trace/capture.h"
+#include "util/page_allocator.h"
 
 #include <cstdint>
 #include <optional>
@@ -74,6 +75,10 @@ struct KvTrace {
 std::string_view kv_dtype_name(uint8_t dtype);
 std::optional<uint8_t> parse_kv_dtype(std::string_view s);
 
+// Half floats of a step's attention planes; each large buffer is its own mapping (see
+// util/page_allocator.h), so that the budget's dropping of planes returns their memory.
+using HalfBuffer = std::vector<uint16_t, PageAllocator<uint16_t>>;
+
 // One stored attention plane: `count()` half floats at `offset` in AttentionTrace::weights.
 struct PlaneRef {
     LayerHead at;
@@ -91,7 +96,7 @@ uint64_t packed_plane_count(int64_t first_row_pos, int64_t n_rows);
 struct AttentionTrace {
     int32_t n_layer = 0, n_head = 0, n_rows = 0;
     std::vector<PlaneRef> planes;
-    std::vector<uint16_t> weights;        // half floats, the planes' packed rows back to back
+    HalfBuffer weights;                   // half floats, the planes' packed rows back to back
     std::vector<HeadSummary> summaries;   // [layer][head][row], empty when not captured
     bool planes_dropped = false;          // the budget removed this step's planes
     bool operator==(const AttentionTrace&) const = default;
