@@ -78,8 +78,8 @@ CudaBackend::Impl::Impl(std::shared_ptr<const engine::Model> model, const engine
       stream_{create_stream()},
       kv_(engine::KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
           o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train(), c.offload_window, stream_.s) {
-    LMSCOPE_CUBLAS_CHECK(cublasCreate(&blas_.h));
-    LMSCOPE_CUBLAS_CHECK(cublasSetStream(blas_.h, stream_.s));
+    LMSCOPE_CUBLAS_CHECK(cublas().create(&blas_.h));
+    LMSCOPE_CUBLAS_CHECK(cublas().set_stream(blas_.h, stream_.s));
     events_.e.assign(size_t(n_layer_) + 1, nullptr);
     for (cudaEvent_t& e : events_.e) LMSCOPE_CUDA_CHECK(cudaEventCreate(&e));
     w_ = DeviceWeights::upload(spec_, model_->weights(), model_->file().path());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gpu/cuda_backend.h"
+#include "gpu/cublas_loader.h"
 #include "gpu/device_kv.h"
 #include "gpu/device_memory.h"
 #include "gpu/device_weights.h"
@@ -30,7 +31,7 @@ struct BlasHandle {
     BlasHandle() = default;
     BlasHandle(const BlasHandle&) = delete;
     BlasHandle& operator=(const BlasHandle&) = delete;
-    ~BlasHandle() { if (h) cublasDestroy(h); }
+    ~BlasHandle() { if (h) cublas().destroy(h); }
 };
 struct EventHandles {
     std::vector<cudaEvent_t> e;

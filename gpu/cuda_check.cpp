@@ -1,4 +1,5 @@
 #include "gpu/cuda_check.h"
+#include "gpu/cublas_loader.h"
 
 #include "util/error.h"
 
@@ -27,7 +28,7 @@ void throw_cuda_error(cudaError_t err, const char* call, const char* file, int l
 
 void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) {
     throw Error("cuBLAS error at " + where(file, line) + " (" + call + "): " +
-                cublasGetStatusName(status) + ": " + cublasGetStatusString(status));
+                cublas().status_name(status) + ": " + cublas().status_string(status));
 }
 
 void throw_out_of_memory(size_t bytes, const std::string& what) {
