@@ -52,33 +52,19 @@ EngineWorker::~EngineWorker() { replaceSession(nullptr); }
 void EngineWorker::cancel() {
     std::lock_guard lock(session_mutex_);
     if (!session_ || !running_) return;
-    cancelled_id_ = run_id_;
     session_->request_cancel();
 }
 
 template <class F>
 void EngineWorker::cancellable(F&& body) {
-    for (int attempt = 0;; ++attempt) {
-        quint64 id = 0;
-        {
-            std::lock_guard lock(session_mutex_);
-            id = ++run_id_;
-            running_ = true;
-        }
-        bool stale = false;
-        try {
-            body();
-        } catch (const CancelledError&) {
-            std::lock_guard lock(session_mutex_);
-            running_ = false;
-            stale = cancelled_id_ != id;
-            if (!stale || attempt > 0) throw;
-        }
-        if (stale) continue;
+    {
         std::lock_guard lock(session_mutex_);
-        running_ = false;
-        return;
+        running_ = true;
+        // A Stop that reached the session after the previous computation's last forward pass
+        // was meant for that one, not for this.
+        if (session_) session_->clear_cancel();
     }
+    body();  // guarded() sets running_ back, whether it returns or throws
 }
 
 void EngineWorker::replaceSession(std::unique_ptr<engine::Session> next) {

@@ -130,10 +130,8 @@ private:
     std::map<int32_t, std::string> pieces_;  // vocabulary entries by id (tooltips, byte marks)
     qint32 sent_steps_ = 0;                  // steps already in a snapshot
     qint32 sent_dropped_ = 0;                // dropped_steps() already reported
-    std::mutex session_mutex_;               // guards the three below against cancel() from the UI
+    std::mutex session_mutex_;               // guards session_ and running_ against cancel() from the UI
     bool running_ = false;                   // a computation is running
-    quint64 run_id_ = 0;                     // counts the computations
-    quint64 cancelled_id_ = 0;               // the one the last cancel() was meant for
 };
 
 // Owns the worker's thread. The destructor cancels a running step, quits the thread and waits

@@ -11,11 +11,12 @@
 //                 prefill it, keeping the longest common token prefix already in the cache
 //                 when prefix reuse is on (the prefill step records reused vs fed tokens)
 //   cancel        request_cancel() (any thread) stops the running step between layers: it
-//                 throws CancelledError and the session is exactly as before that step
+//                 throws CancelledError and the session is exactly as before that step;
+//                 clear_cancel() drops a request that came too late for any step
 //
 // The Session refers to a Backend (which owns the KV cache and shares the Model) and a
 // Tokenizer; both must outlive it. It owns the Sampler and the SessionTrace (with its budget).
-// Not thread-safe except request_cancel(). The StepTrace references returned stay valid until
+// Not thread-safe except request_cancel() and clear_cancel(). The StepTrace references returned stay valid until
 // the next step is added.
 #pragma once
 
@@ -68,6 +69,10 @@ public:
     void set_prefix_reuse(bool on) { options_.prefix_reuse = on; }
 
     void request_cancel() { cancel_.store(true); }
+    // Drops a request that no step consumed (it came after the step it was meant for had
+    // finished its forward pass). Callers starting new work call it, so that a late Stop for
+    // earlier work cannot cancel the next step.
+    void clear_cancel() { cancel_.store(false); }
 
     // The pending token is end-of-sequence or end-of-turn.
     bool ends_turn() const;

@@ -72,17 +72,7 @@ ChatTurnRecord ChatEngine::run_turn(const std::string& user, int32_t max_reply, 
     r.reuse_on = prefix_reuse;
     session.set_prefix_reuse(prefix_reuse);
     const std::vector<int32_t> before = session.tokens();
-    // A CancelledError leaves the session as it was. When this job was not cancelled, it came
-    // from a Stop that reached the session after the previous turn's last step: that request is
-    // consumed now, so the turn runs again.
-    const trace::StepTrace* step_ptr = nullptr;
-    try {
-        step_ptr = &session.chat_turn(user);
-    } catch (const CancelledError&) {
-        if (token.cancelled()) throw;
-        step_ptr = &session.chat_turn(user);
-    }
-    const trace::StepTrace& step = *step_ptr;
+    const trace::StepTrace& step = session.chat_turn(user);
     r.sequence = session.tokens();
     r.reused = step.reused_tokens;
     r.fed = int32_t(step.tokens.size());

@@ -17,6 +17,7 @@ void CancelToken::check() const {
 CancelToken::Attach::Attach(CancelToken& token, engine::Session& session) : token_(token) {
     std::lock_guard lock(token_.mutex_);
     token_.session_ = &session;
+    session.clear_cancel();  // a request left from an earlier job on this session is not ours
     if (token_.cancelled_.load()) session.request_cancel();
 }
 

@@ -35,7 +35,8 @@ public:
     void check() const;
 
     // While an Attach lives, cancel() also stops `session` (Session::request_cancel). A cancel
-    // that came before the attach is passed on at once.
+    // that came before the attach is passed on at once; a request an earlier job left on the
+    // session is dropped.
     class Attach {
     public:
         Attach(CancelToken& token, engine::Session& session);

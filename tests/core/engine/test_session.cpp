@@ -79,6 +79,7 @@ private slots:
     void rewind_and_force_give_a_branch();
     void cancel_leaves_a_session_that_continues();
     void cancel_from_another_thread();
+    void clear_cancel_drops_a_late_request();
     void quantized_cache_recorded();
     void budget_applies();
     void trace_round_trips();
@@ -269,6 +270,25 @@ void TestSession::cancel_leaves_a_session_that_continues() {
     QCOMPARE(chosen_ids(s), chosen_ids(plain));  // no random draw was spent on the cancelled step
     for (size_t i = 0; i < s.trace().size(); ++i)
         QCOMPARE(s.trace().step(int32_t(i)).logits, plain.trace().step(int32_t(i)).logits);
+}
+
+void TestSession::clear_cancel_drops_a_late_request() {
+    // A Stop that arrives after the step it meant has finished stays pending (it would stop
+    // the next step); clear_cancel() drops it, and the next step runs as if it never came.
+    Loaded a = load(fx_);
+    Session plain(*a.backend, *a.tokenizer, greedy());
+    plain.prefill(prompt_);
+    const trace::StepTrace& want = plain.decode();
+
+    Loaded b = load(fx_);
+    Session s(*b.backend, *b.tokenizer, greedy());
+    s.prefill(prompt_);
+    s.request_cancel();
+    s.clear_cancel();
+    const trace::StepTrace& got = s.decode();
+    QCOMPARE(got.logits, want.logits);
+    s.request_cancel();  // not cleared: the next step is stopped
+    QVERIFY_THROWS_EXCEPTION(CancelledError, s.decode());
 }
 
 void TestSession::cancel_from_another_thread() {
