@@ -111,7 +111,11 @@ void BpeMergesView::rebuildChoices() {
 
 void BpeMergesView::replay() {
     steps_.clear();
-    while (steps_layout_->count() > 1) delete steps_layout_->takeAt(0)->widget();
+    while (steps_layout_->count() > 1) {  // the stretch stays last
+        QLayoutItem* item = steps_layout_->takeAt(0);  // ours to delete, with its widget
+        delete item->widget();
+        delete item;
+    }
     final_chips_->setChips({});
     const int index = tokenizerIndex();
     const std::string word = word_->text().trimmed().toStdString();
