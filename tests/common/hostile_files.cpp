@@ -104,7 +104,8 @@ const char* part_name(Part p) {
 void write_file(const std::string& path, const Bytes& bytes) {
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) throw IoError(path + ": cannot write: " + std::strerror(errno));
-    const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    // (an empty file: no fwrite, whose buffer must not be null even for 0 bytes)
+    const bool ok = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
     if (std::fclose(f) != 0 || !ok) throw IoError(path + ": write failed");
 }
 

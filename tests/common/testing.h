@@ -25,6 +25,40 @@ std::string sample_model();
 // The lmscope-cli binary built beside the tests.
 std::string cli_path();
 
+// Built with AddressSanitizer (the asan preset; the tests and lmscope-cli share the flags).
+// ASan reserves terabytes of address space for its shadow memory and keeps freed memory in
+// quarantine, so the tests skip what measures resident memory or runs under ulimit -v.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
+// Built with ThreadSanitizer (the tsan preset).
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool kThreadSanitizer = true;
+#else
+inline constexpr bool kThreadSanitizer = false;
+#endif
+#else
+inline constexpr bool kThreadSanitizer = false;
+#endif
+
+// A timeout for work that runs several times slower under a sanitizer (ASan about 3x, TSan
+// about 10x): `ms` in a normal build, more under one.
+constexpr int sanitizer_timeout_ms(int ms) {
+    return kThreadSanitizer ? ms * 10 : kAddressSanitizer ? ms * 4 : ms;
+}
+
 // One run of the built lmscope-cli (see cli_path()).
 struct CliRun {
     int code = -1;     // exit code; -1 when it crashed, did not start or timed out

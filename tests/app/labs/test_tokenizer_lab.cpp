@@ -203,7 +203,7 @@ void TestTokenizerLab::trainedCountsMatchCore() {
     trainer->setVocabSize(vocab);
     trainer->train();
     QVERIFY(trainer->isTraining());
-    QTRY_VERIFY2_WITH_TIMEOUT(!trainer->isTraining(), qPrintable(trainer->lastError()), 60000);
+    QTRY_VERIFY2_WITH_TIMEOUT(!trainer->isTraining(), qPrintable(trainer->lastError()), testing::sanitizer_timeout_ms(60000));
     QCOMPARE(trained.count(), 1);
     const qsizetype row = row_of(*lab.tokenizers(), TokenizerEntry::Kind::Trained);
     QVERIFY(row >= 0);
@@ -240,7 +240,7 @@ void TestTokenizerLab::cancelStopsTraining() {
     const QString path = write_file(dir, QStringLiteral("big.txt"), corpus);
     LabHost host(nullptr);
     TokenizerLab lab(&host);
-    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady(), testing::sanitizer_timeout_ms(60000));
     TokenizerTrainerPanel* trainer = lab.trainer();
     QSignalSpy trained(trainer, &TokenizerTrainerPanel::trained);
     QSignalSpy running(trainer, &TokenizerTrainerPanel::runningChanged);
@@ -264,7 +264,7 @@ void TestTokenizerLab::cancelStopsTraining() {
     trainer->setUnigram(false);
     trainer->setVocabSize(500);
     trainer->train();
-    QTRY_VERIFY2_WITH_TIMEOUT(trained.count() == 1, qPrintable(trainer->lastError()), 60000);
+    QTRY_VERIFY2_WITH_TIMEOUT(trained.count() == 1, qPrintable(trainer->lastError()), testing::sanitizer_timeout_ms(60000));
 }
 
 void TestTokenizerLab::misspellingTableMatchesCore_data() {
@@ -283,7 +283,7 @@ void TestTokenizerLab::misspellingTableMatchesCore() {
     LabHost host(nullptr);
     host.setModel(load_lab_model(QString::fromStdString(path)));
     TokenizerLab lab(&host);
-    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady() && row_of(*lab.tokenizers(), TokenizerEntry::Kind::Model) == 0, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady() && row_of(*lab.tokenizers(), TokenizerEntry::Kind::Model) == 0, testing::sanitizer_timeout_ms(60000));
     // A GGUF vocabulary added as a file (Llama 2's), when the peer suites are present.
     const std::string llama = testing::testdata_file("vocab/ggml-vocab-llama-spm.gguf");
     if (!llama.empty()) QVERIFY(lab.addTokenizerFile(QString::fromStdString(llama)));
@@ -330,13 +330,13 @@ void TestTokenizerLab::nextTokenKlMatchesCore() {
     MisspellingView* view = lab.misspellingView();
     QSignalSpy finished(view, &MisspellingView::finished);
     // The lab compares at once when the model arrives; then with the misspelling picked here.
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 1 && !view->isRunning(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 1 && !view->isRunning(), testing::sanitizer_timeout_ms(60000));
     view->setWord(QStringLiteral("definitely"));
     view->setPromptTemplate(QStringLiteral("I will {word}"));
     view->selectMisspelling(QStringLiteral("definately"));
     const int before = int(finished.count());
     view->runNextToken();
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() > before && !view->isRunning(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() > before && !view->isRunning(), testing::sanitizer_timeout_ms(60000));
     QVERIFY(view->comparison().has_value());
 
     const std::vector<double> p = softmax(next_logits(m, "I will definitely"));
@@ -379,7 +379,7 @@ void TestTokenizerLab::mergesReplayEndsAtTokenization() {
         host.setModel(load_lab_model(QString::fromStdString(testing::sample_model())));
     }
     TokenizerLab lab(&host);
-    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady(), testing::sanitizer_timeout_ms(60000));
     qsizetype row = -1;
     if (source == QLatin1String("sample")) {
         row = row_of(*lab.tokenizers(), TokenizerEntry::Kind::Sample);
