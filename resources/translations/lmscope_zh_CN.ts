@@ -1507,6 +1507,10 @@ layer %4, head %5</source>
         <source>KL(correct ‖ misspelled) = %1 nats over all %2 tokens</source>
         <translation>KL(正确 ‖ 错误) = %1 奈特（在全部 %2 个词元上计算）</translation>
     </message>
+    <message>
+        <source>%1  (id %2)</source>
+        <translation>%1（ID %2）</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::labs::TokenizerCompareView</name>

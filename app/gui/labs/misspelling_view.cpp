@@ -248,7 +248,7 @@ void MisspellingView::fillTop(QTableWidget* table, const std::vector<NextToken>&
     table->setRowCount(int(top.size()));
     for (int i = 0; i < int(top.size()); ++i) {
         const std::string bytes = model_ ? model_->tokenizer->token_bytes(top[i].id, true) : std::string();
-        auto* token = new QTableWidgetItem(QStringLiteral("%1  (id %2)").arg(visible_text(bytes)).arg(top[i].id));
+        auto* token = new QTableWidgetItem(tr("%1  (id %2)").arg(visible_text(bytes)).arg(top[i].id));
         token->setData(Qt::UserRole, top[i].id);
         auto* prob = new QTableWidgetItem(QStringLiteral("%1 %").arg(top[i].prob * 100.0, 0, 'f', 2));
         prob->setData(Qt::UserRole, top[i].prob);
