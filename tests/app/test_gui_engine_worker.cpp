@@ -8,19 +8,12 @@
 #include <QtTest>
 
 using namespace lmscope;
+using lmscope::testing::wait_for;
 using lmscope::gui::EngineThread;
 using lmscope::gui::EngineWorker;
 using lmscope::gui::SnapshotPtr;
 
 namespace {
-
-// Waits until `spy` holds `count` signals (a signal may come before the wait starts: the
-// engine runs on its own thread).
-bool wait_for(QSignalSpy& spy, int count = 1) {
-    while (spy.count() < count)
-        if (!spy.wait(60000)) return spy.count() >= count;
-    return true;
-}
 
 QString fixture(const char* name) {
     return QString::fromStdString(testing::testdata_file(std::string("models/") + name));

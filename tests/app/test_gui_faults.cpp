@@ -8,6 +8,7 @@
 //   - opening a model larger than the address-space limit (RLIMIT_AS lowered for a moment):
 //     a clear error naming the file, and the window opens the fixture model afterwards.
 #include "common/testing.h"
+#include "gui_testing.h"
 #include "gui/engine_worker.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
@@ -30,6 +31,9 @@
 #include <unistd.h>
 
 using namespace lmscope;
+using lmscope::testing::fixture_model;
+using lmscope::testing::open_window;
+using lmscope::testing::wait_for;
 using lmscope::gui::EngineWorker;
 using lmscope::gui::MainWindow;
 using lmscope::gui::SessionView;
@@ -37,25 +41,6 @@ using lmscope::gui::SessionView;
 namespace {
 
 constexpr int kStops = 100;
-
-bool wait_for(QSignalSpy& spy, int count = 1) {
-    while (spy.count() < count)
-        if (!spy.wait(60000)) return spy.count() >= count;
-    return true;
-}
-
-QString fixture_model() { return QString::fromStdString(testing::testdata_file("models/fx-gqa.gguf")); }
-
-std::unique_ptr<MainWindow> open_window(gui::Language* language, const QString& prompt) {
-    auto w = std::make_unique<MainWindow>(language);
-    w->show();
-    if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
-    QSignalSpy loaded(w->session(), &SessionView::engineLoaded);
-    w->openFile(fixture_model());
-    if (!wait_for(loaded)) return nullptr;
-    w->session()->controls()->setPrompt(prompt);
-    return w;
-}
 
 // One Step through the window; true when it reached the panels.
 bool step_once(SessionView* s) {

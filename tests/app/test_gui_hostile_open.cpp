@@ -5,15 +5,10 @@
 // replayed before stays usable. The window survives every case.
 #include "common/hostile_files.h"
 #include "common/testing.h"
-#include "engine/backend_factory.h"
-#include "engine/model.h"
-#include "engine/session.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/model_document.h"
 #include "gui/session_view.h"
-#include "tokenizer/tokenizer.h"
-#include "trace/trace_file.h"
 #include "widgets/spec_panel.h"
 #include "widgets/tensor_table_model.h"
 #include "widgets/trace_model.h"
@@ -27,17 +22,12 @@
 #include <QtTest>
 
 using namespace lmscope;
+using lmscope::testing::wait_for;
 using namespace lmscope::testing::hostile;
 using lmscope::gui::MainWindow;
 using lmscope::gui::SessionView;
 
 namespace {
-
-bool wait_for(QSignalSpy& spy, int count = 1) {
-    while (spy.count() < count)
-        if (!spy.wait(60000)) return spy.count() >= count;
-    return true;
-}
 
 // The informative text of the message box `object_name` the window shows, which is then
 // dismissed with OK; "<no box>" when none comes.
@@ -51,23 +41,6 @@ QString dismiss_box(const char* object_name) {
     const QString text = box->informativeText();
     box->button(QMessageBox::Ok)->click();
     return text;
-}
-
-// A real saved trace: fx-gqa-Q8_0, a prefill then three decode steps, full capture.
-Bytes real_trace(const std::string& model_path) {
-    auto model = engine::Model::load(model_path);
-    const auto tokenizer = tok::load_tokenizer(model->file());
-    engine::BackendOptions bo;
-    bo.n_threads = 2;
-    bo.n_ctx = 64;
-    const auto backend = engine::make_backend("cpu", model, bo);
-    engine::SessionOptions so;
-    so.sampling.temperature = 0.0f;
-    so.capture.mode = trace::CaptureMode::Full;
-    engine::Session session(*backend, *tokenizer, so);
-    session.prefill(tokenizer->encode_ids("The quick brown fox jumps", true));
-    for (int i = 0; i < 3; ++i) session.decode();
-    return trace::serialize_trace(session.trace());
 }
 
 bool contains_all(const QString& message, const QString& path, const std::string& field, const std::string& reason) {

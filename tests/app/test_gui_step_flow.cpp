@@ -3,6 +3,7 @@
 // click forces a token, a timeline click rewinds, a saved trace replays in a window without
 // any model, and closing the window while playing is clean.
 #include "common/testing.h"
+#include "gui_testing.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/session_view.h"
@@ -22,32 +23,13 @@
 #include <qcustomplot.h>
 
 using namespace lmscope;
+using lmscope::testing::fixture_model;
+using lmscope::testing::open_window;
+using lmscope::testing::wait_for;
 using lmscope::gui::MainWindow;
 using lmscope::gui::SessionView;
 
 namespace {
-
-// Waits until `spy` holds `count` signals (a signal may come before the wait starts: the
-// engine runs on its own thread).
-bool wait_for(QSignalSpy& spy, int count = 1) {
-    while (spy.count() < count)
-        if (!spy.wait(60000)) return spy.count() >= count;
-    return true;
-}
-
-QString fixture_model() { return QString::fromStdString(testing::testdata_file("models/fx-gqa.gguf")); }
-
-// A shown window with the fixture model loaded into the engine and `prompt` typed.
-std::unique_ptr<MainWindow> open_window(gui::Language* language, const QString& prompt) {
-    auto w = std::make_unique<MainWindow>(language);
-    w->show();
-    if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
-    QSignalSpy loaded(w->session(), &SessionView::engineLoaded);
-    w->openFile(fixture_model());
-    if (!wait_for(loaded)) return nullptr;
-    w->session()->controls()->setPrompt(prompt);
-    return w;
-}
 
 // Presses `key` on the token strip (focus outside the prompt editor) and waits until the
 // step has reached the panels.

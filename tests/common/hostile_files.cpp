@@ -1,6 +1,11 @@
 #include "common/hostile_files.h"
 
+#include "engine/backend_factory.h"
+#include "engine/model.h"
+#include "engine/session.h"
 #include "tokenizer/spm_proto.h"
+#include "tokenizer/tokenizer.h"
+#include "trace/trace_file.h"
 #include "util/error.h"
 
 #include <nlohmann/json.hpp>
@@ -99,6 +104,22 @@ const char* part_name(Part p) {
     case Part::Vocab: return "vocabulary";
     }
     return "?";
+}
+
+Bytes real_trace(const std::string& model_path) {
+    auto model = engine::Model::load(model_path);
+    const auto tokenizer = tok::load_tokenizer(model->file());
+    engine::BackendOptions bo;
+    bo.n_threads = 2;
+    bo.n_ctx = 64;
+    const auto backend = engine::make_backend("cpu", model, bo);
+    engine::SessionOptions so;
+    so.sampling.temperature = 0.0f;
+    so.capture.mode = trace::CaptureMode::Full;
+    engine::Session session(*backend, *tokenizer, so);
+    session.prefill(tokenizer->encode_ids("The quick brown fox jumps", true));
+    for (int i = 0; i < 3; ++i) session.decode();
+    return trace::serialize_trace(session.trace());
 }
 
 void write_file(const std::string& path, const Bytes& bytes) {

@@ -89,6 +89,10 @@ inline constexpr const char* kModelBase = "models/fx-gqa-Q8_0.gguf";
 inline constexpr const char* kBpeBase = "vocab/ggml-vocab-gpt-2.gguf";
 inline constexpr const char* kSpmBase = "tokenizer/fx-spm-1024.model";
 
+// The saved trace of a short greedy run on `model_path` with full capture (a prefill of "The
+// quick brown fox jumps", then three decode steps): the base trace_cases() corrupts.
+Bytes real_trace(const std::string& model_path);
+
 // Writes bytes to `path` (throws IoError).
 void write_file(const std::string& path, const Bytes& bytes);
 

@@ -67,6 +67,12 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
     return bytes;
 }
 
+bool wait_for(QSignalSpy& spy, int count, int timeout_ms) {
+    while (spy.count() < count)
+        if (!spy.wait(timeout_ms)) return spy.count() >= count;
+    return true;
+}
+
 std::vector<float> read_f32_file(const std::string& path) {
     std::vector<uint8_t> bytes = read_bytes(path);
     if (bytes.size() % 4 != 0) throw IoError(path + ": size is not a multiple of 4");

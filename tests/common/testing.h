@@ -68,6 +68,10 @@ struct CliRun {
 // Runs lmscope-cli with `args`, feeding `input` on stdin; kills it after timeout_ms.
 CliRun run_cli(const QStringList& args, const QByteArray& input = {}, int timeout_ms = 600000);
 
+// Waits until `spy` holds `count` signals, up to `timeout_ms` for each wait (a signal may have
+// come before the wait starts: engines and jobs run on their own threads).
+bool wait_for(QSignalSpy& spy, int count = 1, int timeout_ms = 60000);
+
 // Reads a whole file of little-endian float32 values. Throws lmscope::IoError.
 std::vector<float> read_f32_file(const std::string& path);
 // Reads a whole file. Throws lmscope::IoError.

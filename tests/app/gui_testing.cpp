@@ -1,0 +1,25 @@
+#include "gui_testing.h"
+
+#include "common/testing.h"
+#include "gui/session_view.h"
+#include "gui/step_controls.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+namespace lmscope::testing {
+
+QString fixture_model() { return QString::fromStdString(testdata_file("models/fx-gqa.gguf")); }
+
+std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QString& prompt) {
+    auto w = std::make_unique<gui::MainWindow>(language);
+    w->show();
+    if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
+    QSignalSpy loaded(w->session(), &gui::SessionView::engineLoaded);
+    w->openFile(fixture_model());
+    if (!wait_for(loaded)) return nullptr;
+    w->session()->controls()->setPrompt(prompt);
+    return w;
+}
+
+}  // namespace lmscope::testing

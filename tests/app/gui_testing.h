@@ -1,0 +1,22 @@
+// Helpers for the suites that drive the main window (test_gui_step_flow, test_gui_faults).
+#pragma once
+
+#include "gui/main_window.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace lmscope::gui {
+class Language;
+}
+
+namespace lmscope::testing {
+
+// ../shared/testdata/models/fx-gqa.gguf (empty when the test data is absent).
+QString fixture_model();
+// A shown window with the fixture model loaded into the engine and `prompt` typed; null when
+// the window was not exposed or the model did not load within the wait.
+std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QString& prompt);
+
+}  // namespace lmscope::testing
