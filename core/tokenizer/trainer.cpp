@@ -2,8 +2,6 @@
 
 #include "util/error.h"
 
-#include <sentencepiece_trainer.h>
-
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -12,9 +10,10 @@
 #include <fstream>
 #include <iterator>
 #include <thread>
-#include <unordered_map>
+#include <vector>
 
 #include <fcntl.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +38,7 @@ public:
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
     std::string file(const char* name) const { return (path_ / name).string(); }
+    std::string path() const { return path_.string(); }
 
 private:
     fs::path path_;
@@ -49,29 +49,43 @@ std::string slurp(const std::string& path) {
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// Runs in the child: trains, writes error.txt on failure, never returns.
-[[noreturn]] void child_train(const std::unordered_map<std::string, std::string>& args, const TempDir& dir) {
-    const int log = ::open(dir.file("log.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (log >= 0) {
-        ::dup2(log, STDERR_FILENO);
-        ::dup2(log, STDOUT_FILENO);
-        ::close(log);
-    }
-    int code = 0;
-    try {
-        const auto status = sentencepiece::SentencePieceTrainer::Train(args);
-        if (!status.ok()) {
-            std::ofstream(dir.file("error.txt")) << status.ToString();
-            code = 1;
-        }
-    } catch (const std::exception& e) {
-        std::ofstream(dir.file("error.txt")) << e.what();
-        code = 1;
-    }
-    ::_exit(code);
+bool is_executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
+
+// Starts the trainer program with its stdout and stderr in `log`; returns its process id.
+pid_t spawn_trainer(const std::string& program, const std::vector<std::string>& args, const std::string& log) {
+    std::vector<char*> argv;
+    argv.reserve(args.size() + 2);
+    argv.push_back(const_cast<char*>(program.c_str()));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    if (posix_spawn_file_actions_init(&actions) != 0) throw IoError("cannot start the trainer process: out of memory");
+    int rc = posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid = -1;
+    if (rc == 0) rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) throw IoError(program + ": cannot start the trainer process: " + std::strerror(rc));
+    return pid;
 }
 
 }  // namespace
+
+std::string trainer_program() {
+    if (const char* env = std::getenv("LMSCOPE_SPM_TRAIN"); env && *env) {
+        if (!is_executable(env)) throw IoError(std::string(env) + " (LMSCOPE_SPM_TRAIN): not an executable program");
+        return env;
+    }
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const std::string beside = (self.parent_path() / "lmscope-spm-train").string();
+        if (is_executable(beside)) return beside;
+    }
+    if (is_executable(LMSCOPE_SPM_TRAIN_BUILT)) return LMSCOPE_SPM_TRAIN_BUILT;  // a build tree
+    throw IoError("cannot find the trainer program lmscope-spm-train beside " +
+                  (ec ? std::string("this program") : self.parent_path().string()) + " (or set LMSCOPE_SPM_TRAIN)");
+}
 
 TrainResult train_sentencepiece(const TrainOptions& o, const std::atomic<bool>* cancel) {
     if (o.vocab_size < 8 || o.vocab_size > 1'000'000)
@@ -90,20 +104,18 @@ TrainResult train_sentencepiece(const TrainOptions& o, const std::atomic<bool>* 
     } else if (!fs::is_regular_file(input)) {
         throw IoError(input + ": no such corpus file");
     }
-    const std::unordered_map<std::string, std::string> args = {
-        {"input", input},
-        {"model_prefix", dir.file("model")},
-        {"model_type", o.model == TrainOptions::Model::Bpe ? "bpe" : "unigram"},
-        {"vocab_size", std::to_string(o.vocab_size)},
-        {"byte_fallback", o.byte_fallback ? "true" : "false"},
-        {"split_digits", o.split_digits ? "true" : "false"},
-        {"character_coverage", std::to_string(o.character_coverage)},
-        {"num_threads", std::to_string(o.num_threads)},
+    const std::vector<std::string> args = {
+        dir.path(),
+        "input=" + input,
+        "model_prefix=" + dir.file("model"),
+        std::string("model_type=") + (o.model == TrainOptions::Model::Bpe ? "bpe" : "unigram"),
+        "vocab_size=" + std::to_string(o.vocab_size),
+        std::string("byte_fallback=") + (o.byte_fallback ? "true" : "false"),
+        std::string("split_digits=") + (o.split_digits ? "true" : "false"),
+        "character_coverage=" + std::to_string(o.character_coverage),
+        "num_threads=" + std::to_string(o.num_threads),
     };
-
-    const pid_t pid = ::fork();
-    if (pid < 0) throw IoError("cannot start the trainer process: " + std::string(std::strerror(errno)));
-    if (pid == 0) child_train(args, dir);
+    const pid_t pid = spawn_trainer(trainer_program(), args, dir.file("log.txt"));
 
     int status = 0;
     for (;;) {

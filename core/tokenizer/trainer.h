@@ -3,10 +3,10 @@
 //
 // Why a child process: SentencePieceTrainer::Train() cannot be interrupted (no callback, no
 // cancel flag), and abandoning it on a thread would leave it burning CPU and memory until it
-// finishes. So train_sentencepiece() forks; the child runs the trainer and writes the model into
-// the temporary folder, the parent polls waitpid() and the cancel flag, and on cancel kills the
-// child (SIGKILL), reaps it and removes the folder. The child calls only the trainer and
-// _exit(); glibc keeps malloc usable after fork(), and the trainer starts its own threads.
+// finishes. So train_sentencepiece() starts the program lmscope-spm-train (posix_spawn: a
+// fork() without exec in a threaded program may deadlock the child on a lock another thread
+// held); it trains and writes the model into the temporary folder, the caller polls waitpid()
+// and the cancel flag, and on cancel kills it (SIGKILL), reaps it and removes the folder.
 #pragma once
 
 #include <atomic>
@@ -31,7 +31,11 @@ struct TrainResult {
 };
 
 // Throws UsageError for bad options, Error when training fails (with the trainer's message),
-// CancelledError when *cancel becomes true, IoError when the temporary folder fails.
+// CancelledError when *cancel becomes true, IoError when the temporary folder fails or the
+// trainer program cannot be found or started.
 TrainResult train_sentencepiece(const TrainOptions& options, const std::atomic<bool>* cancel = nullptr);
 
+// Where lmscope-spm-train is: $LMSCOPE_SPM_TRAIN when set, else beside the running program,
+// else where this build made it. Throws IoError naming where it looked.
+std::string trainer_program();
 }  // namespace lmscope::tok

@@ -1,4 +1,4 @@
-// Tokenizer lab core: SentencePiece training in a child process (BPE and unigram, cancellable),
+// Tokenizer lab core: SentencePiece training in its own process (lmscope-spm-train) (BPE and unigram, cancellable),
 // merges of BPE models in order, comparing tokenizers, and the misspelling generator.
 #include "common/testing.h"
 
@@ -84,6 +84,33 @@ private slots:
         too_big.vocab_size = 5000;
         too_big.byte_fallback = false;
         QVERIFY_THROWS_EXCEPTION(Error, train_sentencepiece(too_big));
+    }
+
+    void trainer_program_problems_are_named() {
+        // The trainer runs as its own program; a missing one or one that fails is reported.
+        TrainOptions o;
+        o.corpus_text = corpus(2000);
+        o.vocab_size = 300;
+        const QByteArray saved = qgetenv("LMSCOPE_SPM_TRAIN");
+        qputenv("LMSCOPE_SPM_TRAIN", "/nonexistent/lmscope-spm-train");
+        try {
+            train_sentencepiece(o);
+            QFAIL("a missing trainer program was not reported");
+        } catch (const IoError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("/nonexistent/lmscope-spm-train") != std::string::npos, e.what());
+            QVERIFY2(what.find("LMSCOPE_SPM_TRAIN") != std::string::npos, e.what());
+        }
+        qputenv("LMSCOPE_SPM_TRAIN", "/bin/false");  // exits 1 and says nothing
+        try {
+            train_sentencepiece(o);
+            QFAIL("a failing trainer program was not reported");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("training failed") != std::string::npos, e.what());
+        }
+        if (saved.isNull()) qunsetenv("LMSCOPE_SPM_TRAIN");
+        else qputenv("LMSCOPE_SPM_TRAIN", saved);
+        QVERIFY(!train_sentencepiece(o).serialized_model.empty());  // found again
     }
 
     void cancel_from_another_thread() {
