@@ -90,6 +90,7 @@ void TestCliFaults::init() {
 }
 
 void TestCliFaults::model_over_the_address_limit() {
+    if (testing::kAddressSanitizer) QSKIP("AddressSanitizer cannot start under an address-space limit");
     // The fixture model followed by zeros up to 6 GiB (sparse: no disk space): a valid model
     // (GGUF ignores bytes after the last tensor) whose mapping alone needs 6 GiB.
     QTemporaryDir dir;
