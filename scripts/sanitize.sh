@@ -6,7 +6,8 @@
 #       fixture, model, gui, labs, fuzz replays), GUI tests on the offscreen platform.
 #   scripts/sanitize.sh tsan [ctest args]   ThreadSanitizer (preset "tsan", build-tsan/): the
 #       engine and worker tests: the thread pool under the forward pass and the Session
-#       (cancel included), random cancels, the GUI engine worker thread and the step flow.
+#       (cancel included), random cancels, the GUI engine worker thread, the step flow and its
+#       100 Stops, and the labs' jobs (lab host, chat lab, tokenizer training and cancel).
 #
 #   scripts/sanitize.sh asan -R gguf        extra arguments go to ctest
 #   LMSCOPE_SANITIZE_TARGETS="test_gguf_reader" scripts/sanitize.sh asan -R gguf
@@ -26,7 +27,8 @@ esac
 supp="$PWD/scripts/sanitizers"
 build="build-$preset"
 
-tsan_tests=(test_session test_cancel_random test_forward_reference test_gui_engine_worker test_gui_step_flow)
+tsan_tests=(test_session test_cancel_random test_forward_reference test_gui_engine_worker test_gui_step_flow
+            test_gui_faults test_lab_host test_chat_lab test_lab_tokenizer)
 targets=${LMSCOPE_SANITIZE_TARGETS:-}
 if [[ -z "$targets" && $preset == tsan ]]; then
   targets="${tsan_tests[*]} lmscope-cli"
@@ -41,6 +43,8 @@ else
 fi
 
 export QT_QPA_PLATFORM=offscreen
+# Qt Test stops a test function after 5 minutes; the sanitizers slow some down several times.
+export QTEST_FUNCTION_TIMEOUT=1800000
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
