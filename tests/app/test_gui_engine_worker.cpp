@@ -28,16 +28,37 @@ SnapshotPtr last_snapshot(const QSignalSpy& spy) { return spy.last().at(0).value
 
 }  // namespace
 
+// The worker's signals, re-emitted on the test's thread. A QSignalSpy records on the thread
+// that emits, so spying the worker directly would append on the engine thread while the test
+// reads the spy (ThreadSanitizer reports it); the spies watch this relay instead.
+class WorkerSignals : public QObject {
+    Q_OBJECT
+public:
+    explicit WorkerSignals(EngineWorker* w) {
+        connect(w, &EngineWorker::loaded, this, &WorkerSignals::loaded, Qt::QueuedConnection);
+        connect(w, &EngineWorker::stepDone, this, &WorkerSignals::stepDone, Qt::QueuedConnection);
+        connect(w, &EngineWorker::cancelled, this, &WorkerSignals::cancelled, Qt::QueuedConnection);
+        connect(w, &EngineWorker::error, this, &WorkerSignals::error, Qt::QueuedConnection);
+    }
+signals:
+    void loaded(const lmscope::gui::EngineInfo& info);
+    void stepDone(const lmscope::gui::SnapshotPtr& snapshot);
+    void cancelled();
+    void error(const QString& message);
+};
+
 class TestGuiEngineWorker : public QObject {
     Q_OBJECT
 
     std::unique_ptr<EngineThread> engine_;
+    std::unique_ptr<WorkerSignals> signals_;
     EngineWorker* worker() { return engine_->worker(); }
+    WorkerSignals* sig() { return signals_.get(); }
 
     // Loads the fixture model and prefills `prompt`; returns the prefill snapshot.
     SnapshotPtr loadAndPrefill(const QString& prompt) {
-        QSignalSpy loaded(worker(), &EngineWorker::loaded);
-        QSignalSpy done(worker(), &EngineWorker::stepDone);
+        QSignalSpy loaded(sig(), &WorkerSignals::loaded);
+        QSignalSpy done(sig(), &WorkerSignals::stepDone);
         const QString path = fixture("fx-gqa.gguf");
         post(worker(), [path](EngineWorker* w) { w->load(path, gui::EngineOptions{}); });
         if (!wait_for(loaded)) return nullptr;
@@ -47,7 +68,7 @@ class TestGuiEngineWorker : public QObject {
     }
 
     SnapshotPtr stepOnce() {
-        QSignalSpy done(worker(), &EngineWorker::stepDone);
+        QSignalSpy done(sig(), &WorkerSignals::stepDone);
         post(worker(), [](EngineWorker* w) { w->step(); });
         if (!wait_for(done)) return nullptr;
         return last_snapshot(done);
@@ -58,11 +79,15 @@ private slots:
         const std::string model = testing::testdata_file("models/fx-gqa.gguf");
         LMSCOPE_REQUIRE_FILE(model, "the fixture model");
         engine_ = std::make_unique<EngineThread>();
+        signals_ = std::make_unique<WorkerSignals>(worker());
     }
-    void cleanup() { engine_.reset(); }
+    void cleanup() {
+        engine_.reset();
+        signals_.reset();
+    }
 
     void prefillThenSteps() {
-        QSignalSpy errors(worker(), &EngineWorker::error);
+        QSignalSpy errors(sig(), &WorkerSignals::error);
         const SnapshotPtr first = loadAndPrefill(QStringLiteral("Hello world, the"));
         QVERIFY(first);
         QCOMPARE(first->new_steps.size(), 1);
@@ -112,7 +137,7 @@ private slots:
         const SnapshotPtr first = loadAndPrefill(QStringLiteral("One two three"));
         QVERIFY(first);
         for (int i = 0; i < 3; ++i) QVERIFY(stepOnce());
-        QSignalSpy done(worker(), &EngineWorker::stepDone);
+        QSignalSpy done(sig(), &WorkerSignals::stepDone);
         post(worker(), [](EngineWorker* w) { w->rewind(1); });
         QVERIFY(wait_for(done));
         const SnapshotPtr r = last_snapshot(done);
@@ -133,9 +158,9 @@ private slots:
     void cancelLeavesAUsableSession() {
         const SnapshotPtr first = loadAndPrefill(QStringLiteral("Counting: one, two"));
         QVERIFY(first);
-        QSignalSpy done(worker(), &EngineWorker::stepDone);
-        QSignalSpy cancelled(worker(), &EngineWorker::cancelled);
-        QSignalSpy errors(worker(), &EngineWorker::error);
+        QSignalSpy done(sig(), &WorkerSignals::stepDone);
+        QSignalSpy cancelled(sig(), &WorkerSignals::cancelled);
+        QSignalSpy errors(sig(), &WorkerSignals::error);
         constexpr int kQueued = 12;
         for (int i = 0; i < kQueued; ++i) post(worker(), [](EngineWorker* w) { w->step(); });
         for (int i = 0; i < 2000 && done.count() + cancelled.count() < kQueued; ++i) {
@@ -153,7 +178,7 @@ private slots:
     }
 
     void errorsBecomeSignals() {
-        QSignalSpy errors(worker(), &EngineWorker::error);
+        QSignalSpy errors(sig(), &WorkerSignals::error);
         post(worker(), [](EngineWorker* w) { w->step(); });  // no model yet
         QVERIFY(wait_for(errors, 1));
         const QString missing = QStringLiteral("/nonexistent/model.gguf");
