@@ -5,9 +5,9 @@
 #       (preset "asan", build-asan/): core, CLI, GUI and every test label but cuda (unit,
 #       fixture, model, gui, labs, fuzz replays), GUI tests on the offscreen platform.
 #   scripts/sanitize.sh tsan [ctest args]   ThreadSanitizer (preset "tsan", build-tsan/): the
-#       engine and worker tests: the thread pool under the forward pass and the Session
-#       (cancel included), random cancels, the GUI engine worker thread, the step flow and its
-#       100 Stops, and the labs' jobs (lab host, chat lab, tokenizer training and cancel).
+#       engine's threads: the thread pool under the forward pass (reference and sample model),
+#       the Session with cancels from another thread, 100 random cancels, and the trainer
+#       process cancelled from another thread (see tsan_tests below for what is left out).
 #
 #   scripts/sanitize.sh asan -R gguf        extra arguments go to ctest
 #   LMSCOPE_SANITIZE_TARGETS="test_gguf_reader" scripts/sanitize.sh asan -R gguf
@@ -27,8 +27,12 @@ esac
 supp="$PWD/scripts/sanitizers"
 build="build-$preset"
 
-tsan_tests=(test_session test_cancel_random test_forward_reference test_gui_engine_worker test_gui_step_flow
-            test_gui_faults test_lab_host test_chat_lab test_lab_tokenizer)
+# The engine's threads are std::threads and lmscope's own ThreadPool, which TSan sees whole. The
+# GUI worker and the labs' jobs hand data over through Qt's event queue and thread pool, whose
+# locks (futexes inside Debian's Qt, not built with TSan) it cannot see: it reports every such
+# hand-over as a race, so those suites are not in this list (ASan runs them, and their 100
+# random Stops run in every build).
+tsan_tests=(test_session test_cancel_random test_forward_reference test_forward_sample test_tokenizer_lab)
 targets=${LMSCOPE_SANITIZE_TARGETS:-}
 if [[ -z "$targets" && $preset == tsan ]]; then
   targets="${tsan_tests[*]} lmscope-cli"
@@ -48,7 +52,7 @@ export QTEST_FUNCTION_TIMEOUT=1800000
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions=$supp/tsan.supp"
 
 filter=(-LE cuda)
 if [[ $preset == tsan ]]; then
