@@ -146,6 +146,44 @@ std::string model_proto_from_vocab(const Vocab& v) {
     return model.data();
 }
 
+namespace {
+
+// A precompiled_charsmap is what SentencePiece's normalizer walks for every input byte, without
+// bounds checks: a uint32 (little-endian) byte size of a darts-clone double array, the array of
+// uint32 units, then NUL-terminated replacement strings. A non-leaf unit's children lie at
+// index ^ offset ^ byte; a leaf unit (bit 31) holds an offset into the strings. Every such
+// index must stay inside the array and every string offset inside the strings, which must end
+// with a NUL.
+void check_precompiled_charsmap(std::string_view blob, const std::string& name, const char* spec) {
+    const std::string field = std::string(spec) + ".precompiled_charsmap";
+    if (blob.empty()) return;  // no normalization table
+    if (blob.size() < 4) throw FormatError(name, field, "is " + std::to_string(blob.size()) + " bytes, too short");
+    const auto* b = reinterpret_cast<const uint8_t*>(blob.data());
+    const uint64_t trie_bytes = uint64_t(b[0]) | uint64_t(b[1]) << 8 | uint64_t(b[2]) << 16 | uint64_t(b[3]) << 24;
+    if (trie_bytes == 0 || trie_bytes % 4 != 0 || trie_bytes > blob.size() - 4)
+        throw FormatError(name, field, "trie size " + std::to_string(trie_bytes) + " does not fit its " +
+                                           std::to_string(blob.size()) + " bytes");
+    const uint64_t n = trie_bytes / 4;
+    const std::string_view strings = blob.substr(size_t(4 + trie_bytes));
+    if (strings.empty() || strings.back() != '\0')
+        throw FormatError(name, field, "replacement strings are missing or not NUL-terminated");
+    for (uint64_t i = 0; i < n; ++i) {
+        const size_t at = size_t(4 + 4 * i);
+        const uint32_t u = uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
+        if (u >> 31) {  // a leaf: the offset of its replacement
+            if ((u & 0x7fffffffu) >= strings.size())
+                throw FormatError(name, field, "unit " + std::to_string(i) + " points past the replacement strings");
+            continue;
+        }
+        const uint64_t offset = uint64_t(u >> 10) << ((u & (1u << 9)) >> 6);
+        if (((i ^ offset) | 0xff) >= n)
+            throw FormatError(name, field, "unit " + std::to_string(i) + " points outside the " + std::to_string(n) +
+                                               "-unit trie");
+    }
+}
+
+}  // namespace
+
 Vocab vocab_from_model_proto(std::string_view serialized, const std::string& name, SpmModelInfo* info) {
     Vocab v;
     v.source = name;
@@ -184,9 +222,13 @@ Vocab vocab_from_model_proto(std::string_view serialized, const std::string& nam
                 default: break;
                 }
             }
-        } else if (top.field() == 3) {
-            ProtoReader n(top.as_bytes(), name, "normalizer_spec");
+        } else if (top.field() == 3 || top.field() == 5) {
+            const bool denormalizer = top.field() == 5;
+            const char* where = denormalizer ? "denormalizer_spec" : "normalizer_spec";
+            ProtoReader n(top.as_bytes(), name, where);
             while (n.next()) {
+                if (n.field() == 2) check_precompiled_charsmap(n.as_bytes(), name, where);
+                if (denormalizer) continue;
                 if (n.field() == 1) mi.normalizer = std::string(n.as_bytes());
                 else if (n.field() == 3) add_dummy_prefix = n.as_varint() != 0;
             }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <functional>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -243,6 +244,24 @@ const std::vector<GgufCase>& bpe_vocab_cases() {
 
 namespace {
 
+// The base with the bytes of normalizer_spec.precompiled_charsmap changed in place by `edit`.
+Bytes edit_charsmap(const Bytes& in, const std::function<void(uint8_t* charsmap, size_t size)>& edit) {
+    Bytes out = in;
+    const std::string_view data(reinterpret_cast<const char*>(in.data()), in.size());
+    tok::ProtoReader top(data, "base", "ModelProto");
+    while (top.next()) {
+        if (top.field() != 3) continue;
+        tok::ProtoReader n(top.as_bytes(), "base", "normalizer_spec");
+        while (n.next()) {
+            if (n.field() != 2) continue;
+            const std::string_view map = n.as_bytes();
+            edit(out.data() + (map.data() - data.data()), map.size());
+            return out;
+        }
+    }
+    throw Error("base: no precompiled_charsmap to edit");
+}
+
 // Re-encodes a ModelProto with each piece (piece, score, type) passed through `edit`; a
 // piece the function drops (returns false) is left out.
 using PieceEdit = std::function<bool(size_t index, std::string& piece, float& score, int& type)>;
@@ -310,6 +329,16 @@ const std::vector<BytesCase>& spm_model_cases() {
              return b;
          }, "ModelProto", ""},
         {"empty", [](const Bytes&) { return Bytes(); }, "pieces", "no pieces"},
+        // Found by fuzzing: SentencePiece's normalizer walks the table without bounds checks.
+        {"charsmap unit points outside its trie", [](const Bytes& b) {
+             return edit_charsmap(b, [](uint8_t* m, size_t) {
+                 const uint32_t unit = uint32_t(0xfffff) << 10;  // a non-leaf unit (bit 31 clear), offset 1M
+                 for (int k = 0; k < 4; ++k) m[8 + k] = uint8_t(unit >> (8 * k));  // unit 1
+             });
+         }, "normalizer_spec.precompiled_charsmap", "outside"},
+        {"charsmap trie size past its end", [](const Bytes& b) {
+             return edit_charsmap(b, [](uint8_t* m, size_t) { m[3] = 0x7f; });
+         }, "normalizer_spec.precompiled_charsmap", "does not fit"},
         {"truncated", [](const Bytes& b) { return Bytes(b.begin(), b.begin() + long(b.size() / 2)); }, "ModelProto", "runs past the end"},
         {"one byte cut", [](const Bytes& b) { return Bytes(b.begin(), b.end() - 1); }, "ModelProto", ""},
         {"duplicate pieces", [](const Bytes& b) {
