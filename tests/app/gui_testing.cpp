@@ -4,10 +4,20 @@
 #include "gui/session_view.h"
 #include "gui/step_controls.h"
 
+#include <QApplication>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QtTest>
 
 namespace lmscope::testing {
+
+void use_test_settings(const char* app_name) {
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication::setOrganizationName(QStringLiteral("lmscope-tests"));
+    QApplication::setApplicationName(QString::fromLatin1(app_name));
+    QSettings().clear();
+}
 
 QString fixture_model() { return QString::fromStdString(testdata_file("models/fx-gqa.gguf")); }
 

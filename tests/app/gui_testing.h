@@ -13,6 +13,10 @@ class Language;
 
 namespace lmscope::testing {
 
+// Qt's test mode for standard paths and a cleared QSettings under the organisation
+// "lmscope-tests" and `app_name`, so a suite neither reads nor writes the user's settings.
+void use_test_settings(const char* app_name);
+
 // ../shared/testdata/models/fx-gqa.gguf (empty when the test data is absent).
 QString fixture_model();
 // A shown window with the fixture model loaded into the engine and `prompt` typed; null when

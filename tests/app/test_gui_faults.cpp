@@ -83,10 +83,7 @@ class TestGuiFaults : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("lmscope-tests"));
-        QApplication::setApplicationName(QStringLiteral("test_gui_faults"));
-        QSettings().clear();
+        testing::use_test_settings("test_gui_faults");
     }
     void init() {
         const std::string model = testing::testdata_file("models/fx-gqa.gguf");

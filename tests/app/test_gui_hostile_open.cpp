@@ -5,6 +5,7 @@
 // replayed before stays usable. The window survives every case.
 #include "common/hostile_files.h"
 #include "common/testing.h"
+#include "gui_testing.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/model_document.h"
@@ -56,9 +57,7 @@ class TestGuiHostileOpen : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("lmscope-tests"));
-        QApplication::setApplicationName(QStringLiteral("test_gui_hostile_open"));
+        testing::use_test_settings("test_gui_hostile_open");
         QVERIFY(dir_.isValid());
         const std::string base = testing::testdata_file(kModelBase);
         if (base.empty()) return;

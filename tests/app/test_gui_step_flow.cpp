@@ -47,10 +47,7 @@ class TestGuiStepFlow : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("lmscope-tests"));
-        QApplication::setApplicationName(QStringLiteral("test_gui_step_flow"));
-        QSettings().clear();
+        testing::use_test_settings("test_gui_step_flow");
     }
     void init() {
         const std::string model = testing::testdata_file("models/fx-gqa.gguf");

@@ -28,29 +28,23 @@ std::string cli_path();
 // Built with AddressSanitizer (the asan preset; the tests and lmscope-cli share the flags).
 // ASan reserves terabytes of address space for its shadow memory and keeps freed memory in
 // quarantine, so the tests skip what measures resident memory or runs under ulimit -v.
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kAddressSanitizer = true;
+#if defined(__has_feature)
+#define LMSCOPE_HAS_FEATURE(x) __has_feature(x)  // clang
 #else
-inline constexpr bool kAddressSanitizer = false;
+#define LMSCOPE_HAS_FEATURE(x) 0
 #endif
+inline constexpr bool kAddressSanitizer =
+#if defined(__SANITIZE_ADDRESS__) || LMSCOPE_HAS_FEATURE(address_sanitizer)
+    true;
 #else
-inline constexpr bool kAddressSanitizer = false;
+    false;
 #endif
-
 // Built with ThreadSanitizer (the tsan preset).
-#if defined(__SANITIZE_THREAD__)
-inline constexpr bool kThreadSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-inline constexpr bool kThreadSanitizer = true;
+inline constexpr bool kThreadSanitizer =
+#if defined(__SANITIZE_THREAD__) || LMSCOPE_HAS_FEATURE(thread_sanitizer)
+    true;
 #else
-inline constexpr bool kThreadSanitizer = false;
-#endif
-#else
-inline constexpr bool kThreadSanitizer = false;
+    false;
 #endif
 
 // A timeout for work that runs several times slower under a sanitizer (ASan about 3x, TSan
