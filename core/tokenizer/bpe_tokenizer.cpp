@@ -43,7 +43,7 @@ std::string BpeTokenizer::describe() const {
            std::to_string(vocab_.merges.size()) + " merges";
 }
 
-void BpeTokenizer::bpe_word(std::string_view word, std::vector<Piece>& out) const {
+void BpeTokenizer::bpe_word(std::string_view word, std::vector<BpePiece>& out) const {
     if (ignore_merges_) {
         std::string mapped;
         ByteLevel::instance().encode(word, mapped);
@@ -114,31 +114,14 @@ void BpeTokenizer::bpe_word(std::string_view word, std::vector<Piece>& out) cons
 }
 
 void BpeTokenizer::encode_text(std::string_view text, size_t offset, std::vector<Token>& out) const {
-    std::vector<Piece> pieces;
-    auto emit = [&](const std::vector<Piece>& ps, size_t pos) {
-        for (const Piece& p : ps) {
+    std::vector<BpePiece> scratch;
+    auto encode = [this](std::string_view word, std::vector<BpePiece>& ps) { bpe_word(word, ps); };
+    for (auto [b, e] : pre_.split(text)) {
+        size_t pos = offset + b;
+        for (const BpePiece& p : cache_.get(text.substr(b, e - b), scratch, encode)) {
             if (p.id >= 0) out.push_back({p.id, vocab_.pieces[p.id], pos, pos + p.bytes});
             pos += p.bytes;
         }
-    };
-    for (auto [b, e] : pre_.split(text)) {
-        const std::string_view word = text.substr(b, e - b);
-        if (word.size() <= kCacheWordLimit) {
-            std::lock_guard lock(cache_mutex_);
-            auto it = cache_.find(word);
-            if (it != cache_.end()) {
-                emit(it->second, offset + b);
-                continue;
-            }
-        }
-        pieces.clear();
-        bpe_word(word, pieces);
-        if (word.size() <= kCacheWordLimit) {
-            std::lock_guard lock(cache_mutex_);
-            if (cache_.size() >= kCacheLimit) cache_.clear();
-            cache_.emplace(std::string(word), pieces);
-        }
-        emit(pieces, offset + b);
     }
 }
 

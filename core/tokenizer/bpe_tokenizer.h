@@ -6,9 +6,9 @@
 
 #include "tokenizer/pretokenizer.h"
 #include "tokenizer/tokenizer.h"
+#include "tokenizer/word_cache.h"
 
 #include <array>
-#include <mutex>
 #include <unordered_map>
 
 namespace lmscope::tok {
@@ -27,12 +27,8 @@ protected:
     void encode_text(std::string_view text, size_t offset, std::vector<Token>& out) const override;
 
 private:
-    struct Piece {
-        int32_t id;      // token id, or -1 for a byte without a token
-        uint32_t bytes;  // how many input bytes it covers
-    };
     // BPE of one pre-tokenized word (raw bytes).
-    void bpe_word(std::string_view word, std::vector<Piece>& out) const;
+    void bpe_word(std::string_view word, std::vector<BpePiece>& out) const;
     int32_t intern(const std::string& s);
 
     PreTokenizer pre_;
@@ -46,15 +42,7 @@ private:
         int32_t result;
     };
     std::unordered_map<uint64_t, Merge> merges_;        // (left << 32 | right) -> merge
-
-    static constexpr size_t kCacheLimit = 1u << 16;     // words kept before the cache is reset
-    static constexpr size_t kCacheWordLimit = 256;      // longer words are not cached (bytes)
-    mutable std::mutex cache_mutex_;
-    struct Hash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-    };
-    mutable std::unordered_map<std::string, std::vector<Piece>, Hash, std::equal_to<>> cache_;
+    WordCache cache_;
 };
 
 }  // namespace lmscope::tok

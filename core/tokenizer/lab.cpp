@@ -38,7 +38,9 @@ std::vector<Merge> merges_of_byte_bpe(const Vocab& v) {
     return out;
 }
 
-std::vector<Merge> merges_of_spm_bpe(const Vocab& v) {
+// The merges of a vocabulary ranked by score (SentencePiece BPE; tiktoken, whose scores are
+// minus the ranks): each multi-character piece is split as the encoder builds it.
+std::vector<Merge> merges_of_ranked_pieces(const Vocab& v) {
     // Rank of each multi-character mergeable piece: higher score first, then lower id.
     std::vector<int32_t> order;
     for (int32_t id = 0; id < v.size(); ++id)
@@ -81,12 +83,13 @@ bool is_byte_piece(const Tokenizer& t, const Token& k, std::string_view text) {
 }  // namespace
 
 std::vector<Merge> list_merges(const Tokenizer& t) {
+    if (t.vocab().model == "tiktoken") return merges_of_ranked_pieces(t.vocab());
     if (t.family() == Family::ByteLevelBpe) return merges_of_byte_bpe(t.vocab());
     if (const auto* spm = dynamic_cast<const SpmTokenizer*>(&t); spm && spm->model_info().model_type != 2)
         throw UnsupportedError(t.vocab().source + ": a SentencePiece " +
                                std::string(spm_model_type_name(spm->model_info().model_type)) +
                                " model has no merges");
-    return merges_of_spm_bpe(t.vocab());
+    return merges_of_ranked_pieces(t.vocab());
 }
 
 size_t Comparison::total_tokens(size_t k) const {

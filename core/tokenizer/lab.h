@@ -20,7 +20,8 @@ struct Merge {
 // The merges of a BPE model, first applied first. Byte-level BPE: tokenizer.ggml.merges.
 // SentencePiece BPE (GGUF "llama" vocabularies and BPE .model files): derived from the pieces
 // by score: each multi-character piece is split the way the encoder would build it from
-// the pieces ranked above it; pieces that cannot be built that way are left out.
+// the pieces ranked above it; pieces that cannot be built that way are left out. tiktoken
+// encodings: the same, by rank (each token's bytes merged with the lower ranks only).
 // Throws UnsupportedError for a unigram (or word/char) model: it has no merges.
 std::vector<Merge> list_merges(const Tokenizer& tokenizer);
 

@@ -18,6 +18,13 @@ const std::string kLlama3 =
 const std::string kQwen2 =
     R"((?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 const std::string kCjk = "[\u4e00-\u9fa5\u0800-\u4e00\uac00-\ud7ff]+";
+// tiktoken's encodings (tiktoken_ext/openai_public.py): GPT-4's cl100k_base, GPT-4o's o200k_base.
+const std::string kCl100k =
+    R"('(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s)";
+const std::string kO200k =
+    R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?)"
+    R"(|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?)"
+    R"(|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 
 const std::map<std::string, std::vector<std::string>>& table() {
     static const std::map<std::string, std::vector<std::string>> t = [] {
@@ -33,6 +40,8 @@ const std::map<std::string, std::vector<std::string>>& table() {
         for (const char* name : {"starcoder", "refact", "command-r", "smollm", "codeshell",
                                  "exaone", "minerva-7b"})
             m[name] = {R"(\p{N})", kGpt2};
+        m["cl100k_base"] = {kCl100k};
+        m["o200k_base"] = {kO200k};
         m["falcon"] = {R"([\p{P}\$\+<=>\^~\|`]+)", kGpt2, "[0-9][0-9][0-9]"};
         m["deepseek-coder"] = {"[\r\n]", R"(\s?\p{L}+)", R"(\s?\p{P}+)", kCjk, R"(\p{N})"};
         m["deepseek-llm"] = {

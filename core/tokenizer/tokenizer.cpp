@@ -4,6 +4,7 @@
 #include "tokenizer/bpe_tokenizer.h"
 #include "tokenizer/byte_level.h"
 #include "tokenizer/spm_tokenizer.h"
+#include "tokenizer/tiktoken_tokenizer.h"
 #include "tokenizer/utf8.h"
 #include "util/error.h"
 
@@ -124,6 +125,7 @@ std::unique_ptr<Tokenizer> load_tokenizer(const gguf::File& file) {
 }
 
 std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path) {
+    if (is_tiktoken_path(path)) return std::make_unique<TiktokenTokenizer>(path);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
     char magic[4] = {};

@@ -2,6 +2,7 @@
 // input it covers) and ids -> text. Two families implement it:
 //   - SentencePiece (GGUF tokenizer.ggml.model = "llama", and .model files): spm_tokenizer.h
 //   - byte-level BPE (GGUF tokenizer.ggml.model = "gpt2"): bpe_tokenizer.h
+//   - tiktoken rank files (GPT-4's cl100k_base, GPT-4o's o200k_base): tiktoken_tokenizer.h
 // load_tokenizer() picks the right one from a file.
 #pragma once
 
@@ -106,8 +107,8 @@ private:
     std::string pending_;
 };
 
-// Loads the tokenizer of a GGUF model or vocabulary (by its content), or of a SentencePiece
-// .model file. Throws IoError, FormatError (naming the file and field) or UnsupportedError.
+// Loads the tokenizer of a GGUF model or vocabulary (by its content), of a tiktoken rank file
+// (by its name: NAME.tiktoken[.gz]), or of a SentencePiece .model file. Throws IoError, FormatError (naming the file and field) or UnsupportedError.
 std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path);
 std::unique_ptr<Tokenizer> load_tokenizer(const gguf::File& file);
 // A serialized SentencePiece ModelProto (a .model file's content); `name` names it in errors.

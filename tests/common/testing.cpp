@@ -40,6 +40,14 @@ std::string sample_model() {
     return (!p.empty() && fs::is_regular_file(p, ec)) ? p : std::string();
 }
 
+std::string sample_tokenizer(const std::string& name) {
+    const std::string dir = env_or("LMSCOPE_SAMPLE_TOKENIZERS", "");
+    if (dir.empty()) return {};
+    const std::string p = dir + "/" + name;
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) ? p : std::string();
+}
+
 std::string cli_path() { return env_or("LMSCOPE_CLI", "lmscope-cli"); }
 
 CliRun run_cli(const QStringList& args, const QByteArray& input, int timeout_ms) {

@@ -22,6 +22,9 @@ std::string testdata_dir();
 std::string testdata_file(const std::string& relative);
 // The sample model (SmolLM2-135M Q4_1), or empty when it has not been fetched.
 std::string sample_model();
+// A tokenizer file fetched beside it (sample_models/tokenizers/NAME: cl100k_base.tiktoken.gz,
+// o200k_base.tiktoken.gz, bert-base-uncased-vocab.txt), or empty when it has not been fetched.
+std::string sample_tokenizer(const std::string& name);
 // The lmscope-cli binary built beside the tests.
 std::string cli_path();
 
