@@ -83,6 +83,8 @@ bool is_byte_piece(const Tokenizer& t, const Token& k, std::string_view text) {
 }  // namespace
 
 std::vector<Merge> list_merges(const Tokenizer& t) {
+    if (t.family() == Family::WordPiece)
+        throw UnsupportedError(t.vocab().source + ": WordPiece has no merges (it matches the longest piece)");
     if (t.vocab().model == "tiktoken") return merges_of_ranked_pieces(t.vocab());
     if (t.family() == Family::ByteLevelBpe) return merges_of_byte_bpe(t.vocab());
     if (const auto* spm = dynamic_cast<const SpmTokenizer*>(&t); spm && spm->model_info().model_type != 2)

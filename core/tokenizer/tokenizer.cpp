@@ -6,6 +6,8 @@
 #include "tokenizer/spm_tokenizer.h"
 #include "tokenizer/tiktoken_tokenizer.h"
 #include "tokenizer/utf8.h"
+#include "tokenizer/wordpiece_tokenizer.h"
+#include "tokenizer/wordpiece_vocab.h"
 #include "util/error.h"
 
 #include <cstring>
@@ -54,6 +56,10 @@ std::vector<int32_t> Tokenizer::encode_ids(std::string_view text, bool add_speci
 std::string Tokenizer::token_bytes(int32_t id, bool render_special) const {
     check_id(id);
     const std::string& p = vocab_.pieces[id];
+    if (family() == Family::WordPiece) {  // "##" continues a word, any other piece starts one
+        if (vocab_.types[id] == TokenType::Control && !render_special) return {};
+        return p.size() > 2 && p.starts_with("##") ? p.substr(2) : " " + p;
+    }
     switch (vocab_.types[id]) {
     case TokenType::Control: return render_special ? p : std::string();
     case TokenType::UserDefined: return p;
@@ -81,11 +87,12 @@ std::string Tokenizer::token_bytes(int32_t id, bool render_special) const {
 std::string Tokenizer::decode(std::span<const int32_t> ids, bool render_special) const {
     std::string out;
     bool at_start = true;
-    const bool strip = family() == Family::SentencePiece && vocab_.add_space_prefix;
+    const bool wordpiece = family() == Family::WordPiece;
+    const bool strip = wordpiece || (family() == Family::SentencePiece && vocab_.add_space_prefix);
     for (int32_t id : ids) {
         std::string s = token_bytes(id, render_special);
         if (at_start && !s.empty()) {
-            if (strip && vocab_.types[id] == TokenType::Normal && s[0] == ' ') s.erase(0, 1);
+            if (strip && (wordpiece || vocab_.types[id] == TokenType::Normal) && s[0] == ' ') s.erase(0, 1);
             at_start = false;
         }
         out += s;
@@ -116,6 +123,7 @@ std::unique_ptr<Tokenizer> load_sentencepiece_model(std::string serialized, cons
 std::unique_ptr<Tokenizer> load_tokenizer(const gguf::File& file) {
     Vocab v = read_vocab(file);
     if (v.model == "gpt2") return std::make_unique<BpeTokenizer>(std::move(v));
+    if (v.model == "bert") return std::make_unique<WordPieceTokenizer>(std::move(v));
     const std::string proto = model_proto_from_vocab(v);
     SpmModelInfo info;
     info.model_type = 2;
@@ -135,6 +143,7 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path) {
         const gguf::File file = gguf::File::open(path);
         return load_tokenizer(file);
     }
+    if (is_wordpiece_vocab_name(path)) return std::make_unique<WordPieceTokenizer>(read_wordpiece_vocab(path));
     in.clear();
     in.seekg(0);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

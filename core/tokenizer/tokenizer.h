@@ -2,6 +2,7 @@
 // input it covers) and ids -> text. Two families implement it:
 //   - SentencePiece (GGUF tokenizer.ggml.model = "llama", and .model files): spm_tokenizer.h
 //   - byte-level BPE (GGUF tokenizer.ggml.model = "gpt2"): bpe_tokenizer.h
+//   - WordPiece, BERT's (GGUF tokenizer.ggml.model = "bert", HF vocab.txt): wordpiece_tokenizer.h
 //   - tiktoken rank files (GPT-4's cl100k_base, GPT-4o's o200k_base): tiktoken_tokenizer.h
 // load_tokenizer() picks the right one from a file.
 #pragma once
@@ -35,7 +36,7 @@ struct Token {
     size_t end = 0;
 };
 
-enum class Family { SentencePiece, ByteLevelBpe };
+enum class Family { SentencePiece, ByteLevelBpe, WordPiece };
 
 class Tokenizer {
 public:
@@ -54,8 +55,9 @@ public:
     // Control tokens give their text when render_special, else nothing. Throws UsageError
     // for an id outside the vocabulary.
     std::string token_bytes(int32_t id, bool render_special = false) const;
-    // Concatenated token_bytes; a SentencePiece vocabulary with a space prefix drops the one
-    // space its encoder added at the start. Throws UsageError for an id outside the vocabulary.
+    // WordPiece: "##llo" gives "llo", any other piece " " + its text (rendered specials too).
+    // Concatenated token_bytes; a SentencePiece vocabulary with a space prefix, and WordPiece,
+    // drop the one space at the start. Throws UsageError for an id outside the vocabulary.
     std::string decode(std::span<const int32_t> ids, bool render_special = false) const;
 
     int32_t vocab_size() const { return static_cast<int32_t>(vocab_.pieces.size()); }
@@ -108,7 +110,8 @@ private:
 };
 
 // Loads the tokenizer of a GGUF model or vocabulary (by its content), of a tiktoken rank file
-// (by its name: NAME.tiktoken[.gz]), or of a SentencePiece .model file. Throws IoError, FormatError (naming the file and field) or UnsupportedError.
+// (by its name: NAME.tiktoken[.gz]), of an HF WordPiece vocab.txt (by its name: *.txt),
+// or of a SentencePiece .model file. Throws IoError, FormatError (naming the file and field) or UnsupportedError.
 std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path);
 std::unique_ptr<Tokenizer> load_tokenizer(const gguf::File& file);
 // A serialized SentencePiece ModelProto (a .model file's content); `name` names it in errors.

@@ -2,6 +2,7 @@
 
 #include "gguf/gguf.h"
 #include "tokenizer/pretokenizer.h"
+#include "tokenizer/wordpiece_vocab.h"
 #include "util/error.h"
 
 #include <array>
@@ -85,9 +86,9 @@ Vocab read_vocab(const gguf::File& f) {
     Vocab v;
     v.source = f.path();
     v.model = f.get_string("tokenizer.ggml.model");
-    if (v.model != "llama" && v.model != "gpt2")
+    if (v.model != "llama" && v.model != "gpt2" && v.model != "bert")
         throw UnsupportedError(f.path() + ": tokenizer.ggml.model: '" + v.model +
-                               "' is not supported (supported: llama, gpt2)");
+                               "' is not supported (supported: llama, gpt2, bert)");
     v.pre = f.opt_string("tokenizer.ggml.pre").value_or("default");
 
     v.pieces = f.get_string_array(kTokens);
@@ -126,7 +127,9 @@ Vocab read_vocab(const gguf::File& f) {
                                   v.pieces[i].substr(0, 32) + "', expected <0xHH>");
     }
 
-    if (v.model == "llama") {  // SentencePiece refuses these with a vaguer message
+    if (v.model == "bert")  // back to HF's piece form, which the duplicate check below sees
+        for (std::string& p : v.pieces) p = wordpiece_piece_from_gguf(p);
+    if (v.model == "llama" || v.model == "bert") {  // SentencePiece refuses these with a vaguer message
         std::unordered_map<std::string_view, size_t> seen;
         for (size_t i = 0; i < n; ++i) {
             if (v.pieces[i].find('\0') != std::string::npos)
@@ -153,23 +156,26 @@ Vocab read_vocab(const gguf::File& f) {
         }
     }
 
-    v.special.bos = read_special_id(f, "tokenizer.ggml.bos_token_id", n);
-    v.special.eos = read_special_id(f, "tokenizer.ggml.eos_token_id", n);
+    const bool bert = v.model == "bert";  // [CLS] and [SEP] play BOS and EOS
+    const char* bos_key = bert ? "tokenizer.ggml.cls_token_id" : "tokenizer.ggml.bos_token_id";
+    const char* eos_key = bert ? "tokenizer.ggml.seperator_token_id" : "tokenizer.ggml.eos_token_id";
+    v.special.bos = read_special_id(f, bos_key, n);
+    v.special.eos = read_special_id(f, eos_key, n);
     v.special.eot = read_special_id(f, "tokenizer.ggml.eot_token_id", n);
     v.special.unk = read_special_id(f, "tokenizer.ggml.unknown_token_id", n);
     v.special.pad = read_special_id(f, "tokenizer.ggml.padding_token_id", n);
     const bool spm = v.model == "llama";
     // Without the key, SentencePiece vocabularies and Llama 3's byte-level BPE start with BOS.
     const bool llama3 = v.pre == "llama-bpe" || v.pre == "llama3" || v.pre == "llama-v3";
-    v.special.add_bos = f.opt_bool("tokenizer.ggml.add_bos_token").value_or(spm || llama3);
-    v.special.add_eos = f.opt_bool("tokenizer.ggml.add_eos_token").value_or(false);
+    v.special.add_bos = f.opt_bool("tokenizer.ggml.add_bos_token").value_or(spm || llama3 || bert);
+    v.special.add_eos = f.opt_bool("tokenizer.ggml.add_eos_token").value_or(bert);
     v.add_space_prefix = f.opt_bool("tokenizer.ggml.add_space_prefix").value_or(spm);
+    if (bert)
+        complete_wordpiece_specials(v, {"tokenizer.ggml.unknown_token_id", bos_key, eos_key});
     if (v.special.add_bos && v.special.bos < 0)
-        throw FormatError(f.path(), "tokenizer.ggml.bos_token_id",
-                          "missing, but tokenizer.ggml.add_bos_token is true");
+        throw FormatError(f.path(), bos_key, "missing, but tokenizer.ggml.add_bos_token is true");
     if (v.special.add_eos && v.special.eos < 0)
-        throw FormatError(f.path(), "tokenizer.ggml.eos_token_id",
-                          "missing, but tokenizer.ggml.add_eos_token is true");
+        throw FormatError(f.path(), eos_key, "missing, but tokenizer.ggml.add_eos_token is true");
     if (spm && v.special.unk < 0) {
         for (size_t i = 0; i < n; ++i)
             if (v.types[i] == TokenType::Unknown) {

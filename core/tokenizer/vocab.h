@@ -34,7 +34,7 @@ struct SpecialTokens {
 
 struct Vocab {
     std::string source;                // file name, for error messages
-    std::string model;                 // "llama" (SentencePiece) or "gpt2" (byte-level BPE)
+    std::string model;                 // "llama" (SentencePiece), "gpt2" (byte-level BPE), "bert" (WordPiece)
     std::string pre;                   // pre-tokenizer family (gpt2 model only)
     std::vector<std::string> pieces;   // [n_vocab]
     std::vector<float> scores;         // [n_vocab] (zeros when the file has none)
@@ -51,7 +51,8 @@ struct Vocab {
 };
 
 // Reads and validates the vocabulary of a GGUF file. Throws FormatError(file, key, reason)
-// or UnsupportedError for a tokenizer model other than "llama" and "gpt2".
+// or UnsupportedError for a tokenizer model other than "llama", "gpt2" and "bert" (whose pieces
+// it converts to HF's form, wordpiece_vocab.h).
 Vocab read_vocab(const gguf::File& file);
 
 // Parses "<0xHH>" (upper- or lower-case hex); nullopt for anything else.
