@@ -1,5 +1,7 @@
 #include "tokenizer/trainer.h"
 
+#include "tokenizer/tokenizer.h"
+#include "tokenizer/wordpiece_trainer.h"
 #include "util/error.h"
 
 #include <chrono>
@@ -88,6 +90,8 @@ std::string trainer_program() {
 }
 
 TrainResult train_sentencepiece(const TrainOptions& o, const std::atomic<bool>* cancel) {
+    if (o.model == TrainOptions::Model::WordPiece)
+        throw UsageError("WordPiece is not a SentencePiece model (train_tokenizer trains it)");
     if (o.vocab_size < 8 || o.vocab_size > 1'000'000)
         throw UsageError("vocabulary size " + std::to_string(o.vocab_size) + " is outside 8..1000000");
     if (o.num_threads < 1 || o.num_threads > 256) throw UsageError("thread count must be 1..256");
@@ -140,6 +144,11 @@ TrainResult train_sentencepiece(const TrainOptions& o, const std::atomic<bool>* 
     result.serialized_model = slurp(dir.file("model.model"));
     if (result.serialized_model.empty()) throw Error("SentencePiece training wrote no model");
     return result;
+}
+
+std::unique_ptr<Tokenizer> train_tokenizer(const TrainOptions& o, const std::atomic<bool>* cancel) {
+    if (o.model == TrainOptions::Model::WordPiece) return train_wordpiece(o, cancel);
+    return load_sentencepiece_model(train_sentencepiece(o, cancel).serialized_model, "trained SentencePiece model");
 }
 
 }  // namespace lmscope::tok

@@ -10,14 +10,19 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <string>
 
 namespace lmscope::tok {
 
+class Tokenizer;
+
 struct TrainOptions {
     std::string corpus_file;  // a text file, one sentence per line ...
     std::string corpus_text;  // ... or the text itself (used when corpus_file is empty)
-    enum class Model { Bpe, Unigram } model = Model::Bpe;
+    // WordPiece is trained in this process (wordpiece_trainer.h) and reads only the corpus and
+    // vocab_size; train_tokenizer() runs any of the three.
+    enum class Model { Bpe, Unigram, WordPiece } model = Model::Bpe;
     int vocab_size = 1000;
     bool byte_fallback = true;
     bool split_digits = false;
@@ -30,10 +35,15 @@ struct TrainResult {
     std::string log;               // what the trainer printed
 };
 
-// Throws UsageError for bad options, Error when training fails (with the trainer's message),
+// Throws UsageError for bad options (WordPiece among them: it is no SentencePiece model),
+// Error when training fails (with the trainer's message),
 // CancelledError when *cancel becomes true, IoError when the temporary folder fails or the
 // trainer program cannot be found or started.
 TrainResult train_sentencepiece(const TrainOptions& options, const std::atomic<bool>* cancel = nullptr);
+
+// Trains options.model (SentencePiece BPE or unigram with train_sentencepiece, or WordPiece)
+// and returns the tokenizer; throws as the trainer does.
+std::unique_ptr<Tokenizer> train_tokenizer(const TrainOptions& options, const std::atomic<bool>* cancel = nullptr);
 
 // Where lmscope-spm-train is: $LMSCOPE_SPM_TRAIN when set, else beside the running program,
 // else where this build made it. Throws IoError naming where it looked.
