@@ -67,15 +67,15 @@ void lab_tour(gui::MainWindow& window, const QString& out) {
     labs->resize(1600, 1000);
     wait_until([&] { return window.labHost()->model() != nullptr; }, "the labs' model");
 
-    // Tokenizers: the model's, the sample one, a BPE and a Unigram trained live; then a misspelling.
+    // Tokenizers: the model's, GPT-4's, GPT-4o's, BERT's, the sample one and a WordPiece trained
+    // live; then a misspelling.
     auto* tok = lab_at<TokenizerLab>(labs, 0);
     labs->showLab(0);
-    wait_until([&] { return tok->sampleReady(); }, "the sample tokenizer");
+    wait_until([&] { return tok->sampleReady() && tok->referencesReady(); }, "the sample and reference tokenizers");
     tok->showMode(0);
-    act_and_wait(tok->trainer(), &TokenizerTrainerPanel::trained, [&] { tok->trainTokenizer(400, false); },
-                 "training a BPE tokenizer");
-    act_and_wait(tok->trainer(), &TokenizerTrainerPanel::trained, [&] { tok->trainTokenizer(800, true); },
-                 "training a Unigram tokenizer");
+    act_and_wait(tok->trainer(), &TokenizerTrainerPanel::trained,
+                 [&] { tok->trainTokenizer(800, lmscope::tok::TrainOptions::Model::WordPiece); },
+                 "training a WordPiece tokenizer");
     tok->setText(QStringLiteral("Tokenizers split unfamiliar words, like tokenisation or definately, into more pieces."));
     save(labs, out, QStringLiteral("lab-tokenizer.png"));
     act_and_wait(tok->misspellingView(), &MisspellingView::finished,

@@ -94,6 +94,17 @@ std::vector<Merge> list_merges(const Tokenizer& t) {
     return merges_of_ranked_pieces(t.vocab());
 }
 
+Algorithm algorithm_of(const Tokenizer& t) {
+    if (t.vocab().model == "tiktoken") return Algorithm::TiktokenBpe;
+    switch (t.family()) {
+    case Family::ByteLevelBpe: return Algorithm::ByteLevelBpe;
+    case Family::WordPiece: return Algorithm::WordPiece;
+    case Family::SentencePiece: break;
+    }
+    const auto* spm = dynamic_cast<const SpmTokenizer*>(&t);
+    return spm && spm->model_info().model_type == 2 ? Algorithm::SentencePieceBpe : Algorithm::SentencePieceUnigram;
+}
+
 size_t Comparison::total_tokens(size_t k) const {
     size_t n = 0;
     for (const auto& row : cells) n += row.at(k).ids.size();

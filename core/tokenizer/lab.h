@@ -25,6 +25,16 @@ struct Merge {
 // Throws UnsupportedError for a unigram (or word/char) model: it has no merges.
 std::vector<Merge> list_merges(const Tokenizer& tokenizer);
 
+// How a tokenizer splits words, for the lab's labels.
+enum class Algorithm {
+    ByteLevelBpe,          // GGUF "gpt2" vocabularies: merges by their list's rank
+    TiktokenBpe,           // tiktoken rank files: merges by the rank of the merged bytes
+    SentencePieceBpe,
+    SentencePieceUnigram,  // also SentencePiece's word and char models (no merges either)
+    WordPiece,             // BERT: the longest piece first, "##" continues a word
+};
+Algorithm algorithm_of(const Tokenizer& tokenizer);
+
 // One tokenizer's result on one string.
 struct Tokenization {
     std::vector<int32_t> ids;

@@ -59,6 +59,26 @@ byte piece: part of a character</source>
         <translation>
 字节片段：某个字符的一部分</translation>
     </message>
+    <message>
+        <source>byte-level BPE (merge list)</source>
+        <translation>字节级 BPE（合并表）</translation>
+    </message>
+    <message>
+        <source>byte-level BPE (tiktoken ranks)</source>
+        <translation>字节级 BPE（tiktoken 排名）</translation>
+    </message>
+    <message>
+        <source>SentencePiece BPE</source>
+        <translation>SentencePiece BPE</translation>
+    </message>
+    <message>
+        <source>SentencePiece Unigram</source>
+        <translation>SentencePiece Unigram</translation>
+    </message>
+    <message>
+        <source>WordPiece</source>
+        <translation>WordPiece</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::EngineWorker</name>
@@ -1556,10 +1576,6 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <translation>BPE 合并</translation>
     </message>
     <message>
-        <source>Add a tokenizer file (.gguf, .model)…</source>
-        <translation>添加分词器文件（.gguf、.model）…</translation>
-    </message>
-    <message>
         <source>The sample tokenizer could not be trained: %1</source>
         <translation>无法训练示例分词器：%1</translation>
     </message>
@@ -1592,8 +1608,28 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <translation>添加分词器</translation>
     </message>
     <message>
-        <source>Tokenizers (*.gguf *.model);;GGUF models and vocabularies (*.gguf);;SentencePiece models (*.model);;All files (*)</source>
-        <translation>分词器 (*.gguf *.model);;GGUF 模型和词表 (*.gguf);;SentencePiece 模型 (*.model);;所有文件 (*)</translation>
+        <source>Add a tokenizer file (.gguf, .model, .tiktoken, vocab.txt)…</source>
+        <translation>添加分词器文件（.gguf、.model、.tiktoken、vocab.txt）…</translation>
+    </message>
+    <message>
+        <source>Loading the GPT-4, GPT-4o and BERT tokenizers…</source>
+        <translation>正在加载 GPT-4、GPT-4o 和 BERT 分词器…</translation>
+    </message>
+    <message>
+        <source>GPT-4, GPT-4o and BERT: the tokenizers fetched by sample_models/fetch.sh.</source>
+        <translation>GPT-4、GPT-4o 和 BERT：由 sample_models/fetch.sh 获取的分词器。</translation>
+    </message>
+    <message>
+        <source>Not shown (run sample_models/fetch.sh to fetch them): %1</source>
+        <translation>未显示（运行 sample_models/fetch.sh 获取）：%1</translation>
+    </message>
+    <message>
+        <source>%1 was not found</source>
+        <translation>未找到 %1</translation>
+    </message>
+    <message>
+        <source>Tokenizers (*.gguf *.model *.tiktoken *.tiktoken.gz *.txt);;GGUF models and vocabularies (*.gguf);;SentencePiece models (*.model);;tiktoken rank files (*.tiktoken *.tiktoken.gz);;WordPiece vocabularies (*.txt);;All files (*)</source>
+        <translation>分词器 (*.gguf *.model *.tiktoken *.tiktoken.gz *.txt);;GGUF 模型和词表 (*.gguf);;SentencePiece 模型 (*.model);;tiktoken 排名文件 (*.tiktoken *.tiktoken.gz);;WordPiece 词表 (*.txt);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -1608,10 +1644,6 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>Training… %1 s</source>
         <translation>正在训练… %1 秒</translation>
-    </message>
-    <message>
-        <source>Train a SentencePiece tokenizer</source>
-        <translation>训练 SentencePiece 分词器</translation>
     </message>
     <message>
         <source>Method:</source>
@@ -1692,6 +1724,18 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>Training cancelled.</source>
         <translation>训练已取消。</translation>
+    </message>
+    <message>
+        <source>Train a tokenizer</source>
+        <translation>训练分词器</translation>
+    </message>
+    <message>
+        <source>WordPiece (merges the likeliest pairs, BERT)</source>
+        <translation>WordPiece（合并似然最高的相邻对，BERT）</translation>
+    </message>
+    <message>
+        <source>WordPiece</source>
+        <translation>WordPiece</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "gui/labs/tokenizer_chips.h"
 
+#include "tokenizer/lab.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/utf8.h"
 
@@ -27,6 +28,17 @@ bool is_byte_piece(const tok::Tokenizer& t, const tok::Token& k, std::string_vie
 
 std::string word_in_context(const tok::Tokenizer& tokenizer, const std::string& word) {
     return tokenizer.family() == tok::Family::ByteLevelBpe ? " " + word : word;
+}
+
+QString algorithm_name(const tok::Tokenizer& tokenizer) {
+    switch (tok::algorithm_of(tokenizer)) {
+    case tok::Algorithm::ByteLevelBpe: return QCoreApplication::translate("TokenizerLab", "byte-level BPE (merge list)");
+    case tok::Algorithm::TiktokenBpe: return QCoreApplication::translate("TokenizerLab", "byte-level BPE (tiktoken ranks)");
+    case tok::Algorithm::SentencePieceBpe: return QCoreApplication::translate("TokenizerLab", "SentencePiece BPE");
+    case tok::Algorithm::SentencePieceUnigram: return QCoreApplication::translate("TokenizerLab", "SentencePiece Unigram");
+    case tok::Algorithm::WordPiece: return QCoreApplication::translate("TokenizerLab", "WordPiece");
+    }
+    return {};
 }
 
 QString visible_text(std::string_view bytes) {
@@ -65,7 +77,8 @@ QVector<widgets::Chip> token_chips(const tok::Tokenizer& tokenizer, std::string_
         c.id = k.id;
         c.byte = is_byte_piece(tokenizer, k, text);
         const std::string bytes = tokenizer.token_bytes(k.id, true);
-        c.label = c.byte ? hex_bytes(bytes) : visible_text(bytes);
+        if (tokenizer.family() == tok::Family::WordPiece) c.label = visible_text(k.piece);
+        else c.label = c.byte ? hex_bytes(bytes) : visible_text(bytes);
         c.tooltip = QCoreApplication::translate("TokenizerLab", "id %1\npiece %2\nbytes %3..%4 of the text%5")
                         .arg(k.id)
                         .arg(QString::fromUtf8(k.piece.data(), static_cast<qsizetype>(k.piece.size())))

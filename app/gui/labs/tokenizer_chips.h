@@ -22,7 +22,12 @@ namespace lmscope::gui::labs {
 std::string word_in_context(const tok::Tokenizer& tokenizer, const std::string& word);
 
 // One chip per token of tokenizer.encode(text) (no BOS/EOS, special-token text not parsed).
+// WordPiece chips show the vocabulary piece ("un", "##believ"): its text is normalised (lower
+// case, no accents) and its spaces are gone.
 QVector<widgets::Chip> token_chips(const tok::Tokenizer& tokenizer, std::string_view text);
+
+// How the tokenizer splits words, for the lab's labels ("byte-level BPE (merge list)", ...).
+QString algorithm_name(const tok::Tokenizer& tokenizer);
 
 // Bytes as display text: ␣ for a space, ↵ for a newline, → for a tab; bytes that are not
 // valid UTF-8 as <0xHH>.

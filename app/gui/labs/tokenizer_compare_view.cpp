@@ -75,7 +75,9 @@ void TokenizerCompareView::rebuild() {
         r.frame = new QFrame;
         static_cast<QFrame*>(r.frame)->setFrameShape(QFrame::StyledPanel);
         r.frame->setObjectName(QStringLiteral("tokenizerRow%1").arg(i));
-        r.title = new QLabel(QStringLiteral("<b>%1</b>").arg(e.name.toHtmlEscaped()));
+        r.title = new QLabel(QStringLiteral("<b>%1</b> · %2").arg(e.name.toHtmlEscaped(),
+                                                                   algorithm_name(*e.tokenizer).toHtmlEscaped()));
+        r.title->setObjectName(QStringLiteral("tokenizerTitle%1").arg(i));
         r.title->setToolTip(e.detail);
         r.stats = new QLabel;
         r.stats->setObjectName(QStringLiteral("tokenizerStats%1").arg(i));

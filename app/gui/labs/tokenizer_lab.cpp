@@ -5,6 +5,7 @@
 #include "gui/labs/tokenizer_compare_view.h"
 #include "gui/labs/tokenizer_set.h"
 #include "gui/labs/tokenizer_trainer_panel.h"
+#include "gui/sample_model.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QFileDialog>
@@ -21,24 +22,45 @@ namespace lmscope::gui::labs {
 
 namespace {
 constexpr int kSampleVocab = 1000;
-}
+
+// The tokenizers a class asks about, in the order the lab shows them (sample_models/fetch.sh).
+struct Reference {
+    const char* name;
+    const char* file;
+};
+constexpr Reference kReferences[] = {
+    {"GPT-4 (cl100k_base)", "cl100k_base.tiktoken.gz"},
+    {"GPT-4o (o200k_base)", "o200k_base.tiktoken.gz"},
+    {"BERT (bert-base-uncased)", "bert-base-uncased-vocab.txt"},
+};
+
+// One reference tokenizer as loaded on a pool thread: the tokenizer, or why there is none.
+struct LoadedReference {
+    QString path;  // empty: not fetched
+    std::shared_ptr<const tok::Tokenizer> tokenizer;
+    QString error;
+};
+}  // namespace
 
 TokenizerLab::TokenizerLab(LabHost* host, QWidget* parent)
     : Lab(host, parent), set_(new TokenizerSet(this)), modes_(new QTabWidget), compare_(new TokenizerCompareView(set_)),
       trainer_(new TokenizerTrainerPanel), misspelling_(new MisspellingView(set_)), merges_(new BpeMergesView(set_)),
-      intro_(new QLabel), add_file_(new QPushButton), sample_status_(new QLabel) {
+      intro_(new QLabel), add_file_(new QPushButton), sample_status_(new QLabel), references_status_(new QLabel) {
     setObjectName(QStringLiteral("tokenizerLab"));
     modes_->setObjectName(QStringLiteral("tokenizerModes"));
     add_file_->setObjectName(QStringLiteral("addTokenizerFile"));
     sample_status_->setObjectName(QStringLiteral("sampleStatus"));
+    references_status_->setObjectName(QStringLiteral("referenceStatus"));
     intro_->setWordWrap(true);
     sample_status_->setWordWrap(true);
+    references_status_->setWordWrap(true);
 
     auto* side = new QWidget;
     auto* side_layout = new QVBoxLayout(side);
     side_layout->setContentsMargins(0, 0, 0, 0);
     side_layout->addWidget(add_file_);
     side_layout->addWidget(trainer_);
+    side_layout->addWidget(references_status_);
     side_layout->addWidget(sample_status_);
     side_layout->addStretch(1);
     auto* split = new QSplitter(Qt::Horizontal);
@@ -58,10 +80,14 @@ TokenizerLab::TokenizerLab(LabHost* host, QWidget* parent)
     connect(compare_, &TokenizerCompareView::removeRequested, set_, &TokenizerSet::remove);
     connect(trainer_, &TokenizerTrainerPanel::trained, set_, &TokenizerSet::add);
     retranslate();
+    loadReferences();
     trainSample();
 }
 
-TokenizerLab::~TokenizerLab() { sample_job_.stop(); }
+TokenizerLab::~TokenizerLab() {
+    sample_job_.stop();
+    if (references_job_) references_job_->cancel();
+}
 
 QString TokenizerLab::title() const { return tr("Tokenizers"); }
 
@@ -71,11 +97,18 @@ void TokenizerLab::retranslate() {
     modes_->setTabText(0, tr("Side by side"));
     modes_->setTabText(1, tr("Misspellings"));
     modes_->setTabText(2, tr("BPE merges"));
-    add_file_->setText(tr("Add a tokenizer file (.gguf, .model)…"));
+    add_file_->setText(tr("Add a tokenizer file (.gguf, .model, .tiktoken, vocab.txt)…"));
     compare_->retranslate();
     trainer_->retranslate();
     misspelling_->retranslate();
     merges_->retranslate();
+    if (!references_ready_)
+        references_status_->setText(tr("Loading the GPT-4, GPT-4o and BERT tokenizers…"));
+    else if (references_missing_.isEmpty())
+        references_status_->setText(tr("GPT-4, GPT-4o and BERT: the tokenizers fetched by sample_models/fetch.sh."));
+    else
+        references_status_->setText(tr("Not shown (run sample_models/fetch.sh to fetch them): %1")
+                                        .arg(references_missing_.join(QStringLiteral("; "))));
     if (!sample_error_.isEmpty())
         sample_status_->setText(tr("The sample tokenizer could not be trained: %1").arg(sample_error_));
     else if (sample_ready_)
@@ -96,7 +129,7 @@ void TokenizerLab::trainSample() {
     options.model = tok::TrainOptions::Model::Bpe;
     options.vocab_size = kSampleVocab;
     sample_job_ = start_training(
-        this, std::move(options), "sample corpus BPE",
+        this, std::move(options),
         [this](std::shared_ptr<const tok::Tokenizer> t) {
             sample_job_.finished();
             TokenizerEntry e;
@@ -115,6 +148,62 @@ void TokenizerLab::trainSample() {
         });
 }
 
+void TokenizerLab::loadReferences() {
+    QStringList paths;
+    for (const Reference& r : kReferences) paths << find_sample_tokenizer(QString::fromLatin1(r.file));
+    references_job_ = run_job(
+        this,
+        [paths](CancelToken& token) {
+            QVector<LoadedReference> out;
+            for (const QString& path : paths) {
+                token.check();
+                LoadedReference r;
+                r.path = path;
+                if (!path.isEmpty()) {
+                    try {
+                        r.tokenizer = tok::load_tokenizer(path.toStdString());
+                    } catch (const std::exception& e) {
+                        r.error = QString::fromUtf8(e.what());
+                    }
+                }
+                out.push_back(std::move(r));
+            }
+            return out;
+        },
+        [this](const QVector<LoadedReference>& loaded) {
+            references_job_.reset();
+            QVector<TokenizerEntry> entries;
+            references_missing_.clear();
+            for (qsizetype i = 0; i < loaded.size(); ++i) {
+                const QString name = QString::fromLatin1(kReferences[i].name);
+                const LoadedReference& r = loaded[i];
+                if (!r.tokenizer) {
+                    const QString why = r.path.isEmpty()
+                                            ? tr("%1 was not found").arg(QString::fromLatin1(kReferences[i].file))
+                                            : r.error;
+                    references_missing_ << tr("%1: %2").arg(name, why);
+                    continue;
+                }
+                TokenizerEntry e;
+                e.name = name;
+                e.detail = tr("%1: %2").arg(r.path, QString::fromStdString(r.tokenizer->describe()));
+                e.tokenizer = r.tokenizer;
+                entries.push_back(std::move(e));
+            }
+            references_ready_ = true;
+            set_->setReferences(std::move(entries));
+            retranslate();
+            emit referencesLoaded();
+        },
+        [this](const QString& message) {
+            references_job_.reset();
+            references_ready_ = true;
+            references_missing_ = QStringList{message};
+            retranslate();
+            emit referencesLoaded();
+        });
+}
+
 void TokenizerLab::modelChanged(const LabModelPtr& model) {
     set_->setModel(model ? model->name : QString(), model ? model->tokenizer : nullptr);
     misspelling_->setModel(model);
@@ -124,9 +213,9 @@ void TokenizerLab::setText(const QString& text) { compare_->setText(text); }
 
 void TokenizerLab::showMode(int mode) { modes_->setCurrentIndex(mode); }
 
-void TokenizerLab::trainTokenizer(int vocabSize, bool unigram) {
+void TokenizerLab::trainTokenizer(int vocabSize, tok::TrainOptions::Model method) {
     showMode(0);
-    trainer_->setUnigram(unigram);
+    trainer_->setMethod(method);
     trainer_->setVocabSize(vocabSize);
     trainer_->train();
 }
@@ -167,7 +256,9 @@ bool TokenizerLab::addTokenizerFile(const QString& path) {
 void TokenizerLab::chooseTokenizerFile() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Add a tokenizer"), QString(),
-        tr("Tokenizers (*.gguf *.model);;GGUF models and vocabularies (*.gguf);;SentencePiece models (*.model);;All files (*)"));
+        tr("Tokenizers (*.gguf *.model *.tiktoken *.tiktoken.gz *.txt);;GGUF models and vocabularies (*.gguf);;"
+           "SentencePiece models (*.model);;tiktoken rank files (*.tiktoken *.tiktoken.gz);;"
+           "WordPiece vocabularies (*.txt);;All files (*)"));
     if (!path.isEmpty()) addTokenizerFile(path);
 }
 

@@ -1,6 +1,8 @@
-// The tokenizer lab: one text split by several tokenizers side by side (the loaded model's, the
-// sample tokenizer trained at first use from the bundled corpus, .model / GGUF files the user
-// adds, and SentencePiece models trained live), a misspelling mode (token counts per tokenizer
+// The tokenizer lab: one text split by several tokenizers side by side (the loaded model's,
+// GPT-4's and GPT-4o's tiktoken encodings and BERT's WordPiece vocabulary as fetched by
+// sample_models/fetch.sh, the sample tokenizer trained at first use from the bundled corpus,
+// tokenizer files the user adds, and BPE, Unigram and WordPiece models trained live), a
+// misspelling mode (token counts per tokenizer
 // and the model's next-token distributions after the correct and the misspelled prompt) and a
 // BPE merges replay.
 //
@@ -12,8 +14,10 @@
 
 #include "gui/labs/lab.h"
 #include "gui/labs/tokenizer_job.h"
+#include "tokenizer/trainer.h"
 
 #include <QString>
+#include <QStringList>
 
 class QLabel;
 class QPushButton;
@@ -40,19 +44,21 @@ public:
     MisspellingView* misspellingView() const { return misspelling_; }
     BpeMergesView* mergesView() const { return merges_; }
     bool sampleReady() const { return sample_ready_; }
+    bool referencesReady() const { return references_ready_; }
     QString lastError() const { return last_error_; }  // of the last file added
 
 public slots:
     void setText(const QString& text);
-    // Adds a GGUF model / vocabulary or a SentencePiece .model file; on failure a message box
+    // Adds a GGUF model / vocabulary, a SentencePiece .model, a tiktoken rank file or a WordPiece
+    // vocab.txt; on failure a message box
     // names the file, the field and the reason, and false is returned.
     bool addTokenizerFile(const QString& path);
     void chooseTokenizerFile();
     // 0 side by side, 1 misspellings, 2 BPE merges.
     void showMode(int mode);
-    // Trains a SentencePiece model on the chosen corpus (the sample corpus unless a file was
-    // chosen in the trainer panel); it joins the set when done.
-    void trainTokenizer(int vocabSize, bool unigram);
+    // Trains a tokenizer on the chosen corpus (the sample corpus unless a file was chosen in
+    // the trainer panel); it joins the set when done.
+    void trainTokenizer(int vocabSize, lmscope::tok::TrainOptions::Model method);
     // Misspelling mode on `word`, comparing the model's next token after `misspelling`.
     void compareMisspelling(const QString& word, const QString& misspelling);
     // BPE merges of `word` with set entry `tokenizerIndex` (-1: the view's choice).
@@ -60,6 +66,7 @@ public slots:
 
 signals:
     void sampleTrained();
+    void referencesLoaded();
 
 protected:
     void modelChanged(const LabModelPtr& model) override;
@@ -67,6 +74,7 @@ protected:
 
 private:
     void trainSample();
+    void loadReferences();
     void showError(const QString& title, const QString& message);
 
     TokenizerSet* set_;
@@ -78,7 +86,11 @@ private:
     QLabel* intro_;
     QPushButton* add_file_;
     QLabel* sample_status_;
+    QLabel* references_status_;
     StopHandle sample_job_;
+    CancelPtr references_job_;
+    bool references_ready_ = false;
+    QStringList references_missing_;  // "GPT-4o: why it is not shown"
     bool sample_ready_ = false;
     QString sample_error_;  // why the sample tokenizer could not be trained
     QString last_error_;

@@ -24,11 +24,27 @@ void TokenizerSet::setModel(const QString& name, std::shared_ptr<const tok::Toke
     emit changed();
 }
 
+qsizetype TokenizerSet::insertionPoint(TokenizerEntry::Kind kind) const {
+    qsizetype at = 0;
+    while (at < entries_.size() && entries_[at].kind <= kind) ++at;
+    return at;
+}
+
+void TokenizerSet::setReferences(QVector<TokenizerEntry> entries) {
+    entries_.removeIf([](const TokenizerEntry& e) { return e.kind == TokenizerEntry::Kind::Reference; });
+    qsizetype at = insertionPoint(TokenizerEntry::Kind::Reference);
+    for (TokenizerEntry& e : entries) {
+        e.kind = TokenizerEntry::Kind::Reference;
+        entries_.insert(at++, std::move(e));
+    }
+    emit changed();
+}
+
 void TokenizerSet::setSample(TokenizerEntry entry) {
     entry.kind = TokenizerEntry::Kind::Sample;
     const qsizetype at = indexOf(TokenizerEntry::Kind::Sample);
     if (at >= 0) entries_[at] = std::move(entry);
-    else entries_.insert(indexOf(TokenizerEntry::Kind::Model) + 1, std::move(entry));
+    else entries_.insert(insertionPoint(TokenizerEntry::Kind::Sample), std::move(entry));
     emit changed();
 }
 

@@ -34,16 +34,15 @@ std::string sample_corpus_text() {
     return f.readAll().toStdString();
 }
 
-StopHandle start_training(QObject* context, tok::TrainOptions options, const std::string& name,
+StopHandle start_training(QObject* context, tok::TrainOptions options,
                           std::function<void(std::shared_ptr<const tok::Tokenizer>)> done,
                           std::function<void(const QString&)> failed) {
     StopHandle job;
     auto flag = job.renew();
     job.token = run_job(
         context,
-        [options = std::move(options), name, flag](CancelToken&) -> std::shared_ptr<const tok::Tokenizer> {
-            const tok::TrainResult result = tok::train_sentencepiece(options, flag.get());
-            return tok::load_sentencepiece_model(result.serialized_model, name);
+        [options = std::move(options), flag](CancelToken&) -> std::shared_ptr<const tok::Tokenizer> {
+            return tok::train_tokenizer(options, flag.get());
         },
         std::move(done), std::move(failed));
     return job;
@@ -56,7 +55,8 @@ TokenizerTrainerPanel::TokenizerTrainerPanel(QWidget* parent)
       status_(new QLabel), tick_(new QTimer(this)) {
     setObjectName(QStringLiteral("trainerPanel"));
     method_->setObjectName(QStringLiteral("trainMethod"));
-    method_->addItems({QString(), QString()});
+    using Model = tok::TrainOptions::Model;
+    for (Model m : {Model::Bpe, Model::Unigram, Model::WordPiece}) method_->addItem(QString(), static_cast<int>(m));
     vocab_->setObjectName(QStringLiteral("trainVocabSlider"));
     vocab_->setRange(kVocabMin, kVocabMax);
     vocab_->setSingleStep(kVocabStep);
@@ -110,10 +110,11 @@ TokenizerTrainerPanel::~TokenizerTrainerPanel() { job_.stop(); }
 int TokenizerTrainerPanel::vocabSize() const { return vocab_->value(); }
 
 void TokenizerTrainerPanel::retranslate() {
-    setTitle(tr("Train a SentencePiece tokenizer"));
+    setTitle(tr("Train a tokenizer"));
     method_label_->setText(tr("Method:"));
     method_->setItemText(0, tr("BPE (merges pairs)"));
     method_->setItemText(1, tr("Unigram (prunes pieces)"));
+    method_->setItemText(2, tr("WordPiece (merges the likeliest pairs, BERT)"));
     vocab_label_->setText(tr("Vocabulary: %1").arg(vocab_->value()));
     sample_button_->setText(tr("Use the sample corpus"));
     corpus_button_->setText(tr("Choose a corpus file…"));
@@ -131,7 +132,13 @@ void TokenizerTrainerPanel::updateCorpusLabel() {
 
 void TokenizerTrainerPanel::setVocabSize(int size) { vocab_->setValue(size); }
 
-void TokenizerTrainerPanel::setUnigram(bool unigram) { method_->setCurrentIndex(unigram ? 1 : 0); }
+tok::TrainOptions::Model TokenizerTrainerPanel::method() const {
+    return static_cast<tok::TrainOptions::Model>(method_->currentData().toInt());
+}
+
+void TokenizerTrainerPanel::setMethod(tok::TrainOptions::Model method) {
+    method_->setCurrentIndex(method_->findData(static_cast<int>(method)));
+}
 
 void TokenizerTrainerPanel::setCorpusFile(const QString& path) {
     corpus_file_ = path;
@@ -162,8 +169,7 @@ void TokenizerTrainerPanel::train() {
     job_.stop();
     last_error_.clear();
     tok::TrainOptions options;
-    const bool unigram = method_->currentIndex() == 1;
-    options.model = unigram ? tok::TrainOptions::Model::Unigram : tok::TrainOptions::Model::Bpe;
+    options.model = method();
     options.vocab_size = vocab_->value();
     if (corpus_file_.isEmpty()) {
         try {
@@ -178,12 +184,13 @@ void TokenizerTrainerPanel::train() {
         options.corpus_file = corpus_file_.toStdString();
     }
     const QString corpus = corpus_file_.isEmpty() ? tr("sample corpus") : QFileInfo(corpus_file_).fileName();
-    const QString method = unigram ? tr("Unigram") : tr("BPE");
+    const QString method = options.model == tok::TrainOptions::Model::Unigram     ? tr("Unigram")
+                           : options.model == tok::TrainOptions::Model::WordPiece ? tr("WordPiece")
+                                                                                  : tr("BPE");
     const int vocab = options.vocab_size;
-    const std::string name = QStringLiteral("%1 %2 (%3)").arg(method).arg(vocab).arg(corpus).toStdString();
     setRunning(true);
     job_ = start_training(
-        this, std::move(options), name,
+        this, std::move(options),
         [this, method, vocab, corpus](std::shared_ptr<const tok::Tokenizer> t) {
             job_.finished();
             setRunning(false);

@@ -1,7 +1,7 @@
-// Tokenizer lab: trains SentencePiece models live (BPE or Unigram, vocabulary size from a
-// slider, on the bundled sample corpus or a file of the user's) in a child process through
-// run_job; the trainer reports no progress, so the panel shows a busy bar and the time spent,
-// and Cancel kills the training. A trained model joins the lab's tokenizer set.
+// Tokenizer lab: trains tokenizers live (SentencePiece BPE or Unigram in a child process, or
+// WordPiece in this one; vocabulary size from a slider, on the bundled sample corpus or a file
+// of the user's) through run_job; the trainers report no progress, so the panel shows a busy
+// bar and the time spent, and Cancel stops the training. A trained model joins the lab's set.
 #pragma once
 
 #include "gui/labs/tokenizer_job.h"
@@ -27,9 +27,9 @@ namespace lmscope::gui::labs {
 // The bundled sample corpus (resources/labs/tokenizer_corpus.txt, self-written English prose).
 std::string sample_corpus_text();
 
-// Trains on a pool thread; done() gets the trained tokenizer (named `name` in errors), failed()
-// the trainer's message. Stop the returned handle to kill the training.
-StopHandle start_training(QObject* context, tok::TrainOptions options, const std::string& name,
+// Trains on a pool thread; done() gets the trained tokenizer, failed() the trainer's message.
+// Stop the returned handle to stop the training.
+StopHandle start_training(QObject* context, tok::TrainOptions options,
                           std::function<void(std::shared_ptr<const tok::Tokenizer>)> done,
                           std::function<void(const QString&)> failed);
 
@@ -41,13 +41,14 @@ public:
 
     bool isTraining() const { return job_.running(); }
     int vocabSize() const;
+    tok::TrainOptions::Model method() const;
     QString corpusFile() const { return corpus_file_; }  // empty: the sample corpus
     QString lastError() const { return last_error_; }
     void retranslate();
 
 public slots:
     void setVocabSize(int size);
-    void setUnigram(bool unigram);
+    void setMethod(lmscope::tok::TrainOptions::Model method);
     // Trains on `path` (one sentence per line); an empty path selects the sample corpus.
     void setCorpusFile(const QString& path);
     void chooseCorpusFile();

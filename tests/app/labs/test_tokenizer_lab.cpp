@@ -1,5 +1,6 @@
 // The tokenizer lab: the chips and counts it shows are the core tokenizer's encode (for the
-// loaded model, added files and models trained in the lab), bad files are reported with their
+// loaded model, GPT-4's, GPT-4o's and BERT's tokenizers, added files and BPE, Unigram and
+// WordPiece models trained in the lab), bad files are reported with their
 // name while the lab keeps working, training can be cancelled, the misspelling table and the
 // next-token KL equal what the core computes, and the BPE merges replay ends at the word's
 // tokenization.
@@ -92,6 +93,8 @@ private slots:
     void chipsMatchModelTokenizer_data();
     void chipsMatchModelTokenizer();
     void addedModelFileIsShown();
+    void referenceTokenizersShown_data();
+    void referenceTokenizersShown();
     void badFileReportedLabStaysAlive_data();
     void badFileReportedLabStaysAlive();
     void trainedCountsMatchCore_data();
@@ -154,6 +157,53 @@ void TestTokenizerLab::addedModelFileIsShown() {
     }
 }
 
+// GPT-4, GPT-4o and BERT sit after the model and before the sample tokenizer, say which
+// algorithm they are, and show exactly the core tokenizer's ids.
+void TestTokenizerLab::referenceTokenizersShown_data() {
+    QTest::addColumn<int>("offset");  // rows after the model's
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("algorithm");
+    QTest::addRow("GPT-4") << 0 << QStringLiteral("GPT-4 (cl100k_base)") << QStringLiteral("cl100k_base.tiktoken.gz")
+                           << QStringLiteral("byte-level BPE (tiktoken ranks)");
+    QTest::addRow("GPT-4o") << 1 << QStringLiteral("GPT-4o (o200k_base)") << QStringLiteral("o200k_base.tiktoken.gz")
+                            << QStringLiteral("byte-level BPE (tiktoken ranks)");
+    QTest::addRow("BERT") << 2 << QStringLiteral("BERT (bert-base-uncased)")
+                          << QStringLiteral("bert-base-uncased-vocab.txt") << QStringLiteral("WordPiece");
+}
+
+void TestTokenizerLab::referenceTokenizersShown() {
+    QFETCH(int, offset);
+    QFETCH(QString, name);
+    QFETCH(QString, file);
+    QFETCH(QString, algorithm);
+    for (const char* f : {"cl100k_base.tiktoken.gz", "o200k_base.tiktoken.gz", "bert-base-uncased-vocab.txt"})
+        LMSCOPE_REQUIRE_FILE(testing::sample_tokenizer(f), "the reference tokenizers (sample_models/fetch.sh)");
+    const std::string model = testing::testdata_file("models/fx-gqa.gguf");
+    LMSCOPE_REQUIRE_FILE(model, "the fixture models");
+    LabHost host(nullptr);
+    host.setModel(load_lab_model(QString::fromStdString(model)));
+    TokenizerLab lab(&host);
+    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady() && lab.referencesReady(), testing::sanitizer_timeout_ms(60000));
+    const TokenizerSet& set = *lab.tokenizers();
+    QCOMPARE(row_of(set, TokenizerEntry::Kind::Model), 0);
+    QCOMPARE(row_of(set, TokenizerEntry::Kind::Sample), 4);
+    const qsizetype row = 1 + offset;
+    QCOMPARE(set.at(row).kind, TokenizerEntry::Kind::Reference);
+    QCOMPARE(set.at(row).name, name);
+    const auto* title = lab.compareView()->findChild<QLabel*>(QStringLiteral("tokenizerTitle%1").arg(row));
+    QVERIFY(title);
+    QVERIFY2(title->text().contains(algorithm), qPrintable(title->text()));
+    const auto core = tok::load_tokenizer(testing::sample_tokenizer(file.toStdString()));
+    for (const QString& text : {QStringLiteral("Tokenizers split unfamiliar words, like tokenisation or definately."),
+                                QStringLiteral("Naïve café 12345 🙂 語言模型")}) {
+        lab.setText(text);
+        QCOMPARE(shown_ids(lab.compareView()->chipsRow(row)), core->encode_ids(text.toStdString()));
+    }
+    const auto* status = lab.findChild<QLabel*>(QStringLiteral("referenceStatus"));
+    QVERIFY(status && !status->text().contains(QStringLiteral("Not shown")));
+}
+
 void TestTokenizerLab::badFileReportedLabStaysAlive_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QByteArray>("bytes");
@@ -171,6 +221,7 @@ void TestTokenizerLab::badFileReportedLabStaysAlive() {
     if (bytes == "-") QFile::remove(path);
     LabHost host(nullptr);
     TokenizerLab lab(&host);
+    QTRY_VERIFY_WITH_TIMEOUT(lab.referencesReady(), testing::sanitizer_timeout_ms(60000));
     const qsizetype before = lab.tokenizers()->size();
     QVERIFY(!lab.addTokenizerFile(path));
     QVERIFY2(lab.lastError().contains(name), qPrintable(lab.lastError()));
@@ -186,20 +237,22 @@ void TestTokenizerLab::badFileReportedLabStaysAlive() {
 }
 
 void TestTokenizerLab::trainedCountsMatchCore_data() {
-    QTest::addColumn<bool>("unigram");
+    QTest::addColumn<int>("method");  // tok::TrainOptions::Model
     QTest::addColumn<int>("vocab");
-    QTest::addRow("bpe 500") << false << 500;
-    QTest::addRow("unigram 500") << true << 500;
+    using Model = tok::TrainOptions::Model;
+    QTest::addRow("bpe 500") << int(Model::Bpe) << 500;
+    QTest::addRow("unigram 500") << int(Model::Unigram) << 500;
+    QTest::addRow("wordpiece 500") << int(Model::WordPiece) << 500;
 }
 
 void TestTokenizerLab::trainedCountsMatchCore() {
-    QFETCH(bool, unigram);
+    QFETCH(int, method);
     QFETCH(int, vocab);
     LabHost host(nullptr);
     TokenizerLab lab(&host);
     TokenizerTrainerPanel* trainer = lab.trainer();
     QSignalSpy trained(trainer, &TokenizerTrainerPanel::trained);
-    trainer->setUnigram(unigram);
+    trainer->setMethod(tok::TrainOptions::Model(method));
     trainer->setVocabSize(vocab);
     trainer->train();
     QVERIFY(trainer->isTraining());
@@ -212,9 +265,9 @@ void TestTokenizerLab::trainedCountsMatchCore() {
     // The same training, done here with the core trainer, gives the chips the lab shows.
     tok::TrainOptions options;
     options.corpus_text = sample_corpus_text();
-    options.model = unigram ? tok::TrainOptions::Model::Unigram : tok::TrainOptions::Model::Bpe;
+    options.model = tok::TrainOptions::Model(method);
     options.vocab_size = vocab;
-    const auto core = tok::load_sentencepiece_model(tok::train_sentencepiece(options).serialized_model, "test");
+    const auto core = tok::train_tokenizer(options);
     for (const QString& text : {QStringLiteral("The weather report says that a heron stood by the river."),
                                 QStringLiteral("Tokenizers definately split 12345 naïve 🙂")}) {
         lab.setText(text);
@@ -240,12 +293,12 @@ void TestTokenizerLab::cancelStopsTraining() {
     const QString path = write_file(dir, QStringLiteral("big.txt"), corpus);
     LabHost host(nullptr);
     TokenizerLab lab(&host);
-    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady(), testing::sanitizer_timeout_ms(60000));
+    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady() && lab.referencesReady(), testing::sanitizer_timeout_ms(60000));
     TokenizerTrainerPanel* trainer = lab.trainer();
     QSignalSpy trained(trainer, &TokenizerTrainerPanel::trained);
     QSignalSpy running(trainer, &TokenizerTrainerPanel::runningChanged);
     trainer->setCorpusFile(path);
-    trainer->setUnigram(true);
+    trainer->setMethod(tok::TrainOptions::Model::Unigram);
     trainer->setVocabSize(4000);
     const qsizetype before = lab.tokenizers()->size();
     trainer->train();
@@ -261,7 +314,7 @@ void TestTokenizerLab::cancelStopsTraining() {
     QCOMPARE(lab.tokenizers()->size(), before);
     // The panel trains again afterwards.
     trainer->setCorpusFile(QString());
-    trainer->setUnigram(false);
+    trainer->setMethod(tok::TrainOptions::Model::Bpe);
     trainer->setVocabSize(500);
     trainer->train();
     QTRY_VERIFY2_WITH_TIMEOUT(trained.count() == 1, qPrintable(trainer->lastError()), testing::sanitizer_timeout_ms(60000));
@@ -283,7 +336,9 @@ void TestTokenizerLab::misspellingTableMatchesCore() {
     LabHost host(nullptr);
     host.setModel(load_lab_model(QString::fromStdString(path)));
     TokenizerLab lab(&host);
-    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady() && row_of(*lab.tokenizers(), TokenizerEntry::Kind::Model) == 0, testing::sanitizer_timeout_ms(60000));
+    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady() && lab.referencesReady() &&
+                                 row_of(*lab.tokenizers(), TokenizerEntry::Kind::Model) == 0,
+                             testing::sanitizer_timeout_ms(60000));
     // A GGUF vocabulary added as a file (Llama 2's), when the peer suites are present.
     const std::string llama = testing::testdata_file("vocab/ggml-vocab-llama-spm.gguf");
     if (!llama.empty()) QVERIFY(lab.addTokenizerFile(QString::fromStdString(llama)));
