@@ -1,4 +1,4 @@
-// lmscope-cli tokenize MODEL.gguf|TOKENIZER.model (--text T | --file F | --batch F.inp)
+// lmscope-cli tokenize MODEL.gguf|TOKENIZER.model|NAME.tiktoken[.gz]|vocab.txt (--text T | --file F | --batch F.inp)
 //                      [--add-special] [--parse-special] [--json]
 // Default output: one line of token ids separated by single spaces. --batch: one line per
 // string of a peer-suite file, in the suites' .out format (each id preceded by a space, so an
@@ -66,7 +66,8 @@ void add_tokenize_command(CLI::App& app) {
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("tokenize", "Tokenize text with a model's tokenizer");
-    cmd->add_option("MODEL", opt->model, "GGUF model or vocabulary, or a SentencePiece .model")->required();
+    cmd->add_option("MODEL", opt->model, "GGUF model or vocabulary, SentencePiece .model, tiktoken rank file (cl100k_base.tiktoken.gz, "
+                    "o200k_base.tiktoken.gz) or WordPiece vocab.txt")->required();
     auto* o_text = cmd->add_option("--text", opt->text, "The text to tokenize");
     auto* o_file = cmd->add_option("--file", opt->file, "Tokenize the whole content of a file");
     auto* o_batch = cmd->add_option("--batch", opt->batch,

@@ -1,4 +1,5 @@
-// lmscope-cli tokenize: --batch reproduces every peer suite's .out file byte for byte; the
+// lmscope-cli tokenize: --batch reproduces every peer suite's .out file byte for byte (and the
+// tiktoken suites' ids for GPT-4's and GPT-4o's rank files); the
 // default and JSON outputs; exit codes for usage errors (2) and bad files (1).
 #include "common/testing.h"
 
@@ -27,7 +28,7 @@ class TestCliTokenize : public QObject {
 private slots:
     void batch_reproduces_suite_data() {
         QTest::addColumn<QString>("name");
-        for (const char* n : {"llama-spm", "phi-3", "gpt-2", "deepseek-coder", "falcon", "starcoder"})
+        for (const char* n : {"llama-spm", "phi-3", "gpt-2", "deepseek-coder", "falcon", "starcoder", "bert-bge"})
             QTest::newRow(n) << QString(n);
     }
     void batch_reproduces_suite() {
@@ -45,6 +46,37 @@ private slots:
                      qPrintable(QString("line %1: expected '%2', got '%3'").arg(i + 1)
                                     .arg(QString(want_lines[i]), QString(got_lines[i]))));
         QCOMPARE(r.out, expected);
+    }
+
+    // The tiktoken suites' .out lines hold the ids without the leading space of the peer suites.
+    void batch_reproduces_tiktoken_suite_data() {
+        QTest::addColumn<QString>("encoding");
+        for (const char* n : {"cl100k_base", "o200k_base"}) QTest::newRow(n) << QString(n);
+    }
+    void batch_reproduces_tiktoken_suite() {
+        QFETCH(QString, encoding);
+        const std::string ranks = testing::sample_tokenizer(encoding.toStdString() + ".tiktoken.gz");
+        const std::string inp = testing::testdata_file("vocab/tiktoken-" + encoding.toStdString() + ".inp");
+        LMSCOPE_REQUIRE_FILE(ranks, "the tiktoken rank files (sample_models/fetch.sh)");
+        LMSCOPE_REQUIRE_FILE(inp, "the tiktoken suites");
+        const CliRun r = run_cli({"tokenize", QString::fromStdString(ranks), "--batch", QString::fromStdString(inp)});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QList<QByteArray> want = read_file(testing::testdata_file("vocab/tiktoken-" + encoding.toStdString() + ".out")).split('\n');
+        const QList<QByteArray> got = r.out.split('\n');
+        QCOMPARE(got.size(), want.size());
+        for (qsizetype i = 0; i < want.size(); ++i)
+            QVERIFY2(got[i].trimmed() == want[i], qPrintable(QString("line %1: expected '%2', got '%3'")
+                                                                 .arg(i + 1).arg(QString(want[i]), QString(got[i]))));
+        // A damaged rank file: exit 1, one line naming the file, the line and the reason.
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(encoding + ".tiktoken");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("IQ== 0\nnot base64! 1\n");
+        f.close();
+        const CliRun e = run_cli({"tokenize", bad, "--text", "x"});
+        QCOMPARE(e.code, 1);
+        QCOMPARE(e.err, "lmscope-cli: error: " + bad.toUtf8() + ": line 2: expected 'BASE64 RANK' (one space)\n");
     }
 
     void text_and_json() {
