@@ -16,6 +16,8 @@
 #include "trace/trace_file.h"
 #include "util/error.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -46,6 +48,23 @@ void write_file(const fs::path& path, const std::string& s) { write_file(path, s
 std::string read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A gzip stream of `bytes` (RFC 1952), for the seeds of readers that take gzip.
+std::string gzip(const std::string& bytes) {
+    z_stream zs{};
+    if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        throw Error("gzip: cannot start the compressor");
+    std::string out(deflateBound(&zs, static_cast<uLong>(bytes.size())), '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+    zs.avail_in = static_cast<uInt>(bytes.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    const int rc = deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    if (rc != Z_STREAM_END) throw Error("gzip: compression failed");
+    return out;
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
@@ -192,6 +211,43 @@ void trace_seeds(const std::vector<uint8_t>& model_bytes, const fs::path& out) {
 
 }  // namespace
 
+// vocab_text harness: BERT's vocabulary as a vocab.txt (its first pieces and the specials), and
+// a small tiktoken rank file (the 256 bytes, then merges of printable pairs), plain and gzip.
+int vocab_text_seeds(const fs::path& data, const fs::path& out) {
+    int n = 0;
+    const fs::path bert = data / "vocab" / "ggml-vocab-bert-bge.gguf";
+    if (fs::exists(bert)) {
+        const tok::Vocab v = tok::read_vocab(gguf::File::open(bert.string()));
+        std::string txt(1, '\0');
+        for (int32_t id = 0; id < std::min<int32_t>(v.size(), 2500); ++id) txt += v.pieces[id] + "\n";
+        write_file(out / "bert-vocab.txt", txt);
+        ++n;
+    }
+    static const char* b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    auto base64 = [](const std::string& bytes) {
+        std::string o;
+        for (size_t i = 0; i < bytes.size(); i += 3) {
+            const uint32_t a = uint8_t(bytes[i]), b = i + 1 < bytes.size() ? uint8_t(bytes[i + 1]) : 0,
+                           c = i + 2 < bytes.size() ? uint8_t(bytes[i + 2]) : 0;
+            const uint32_t w = a << 16 | b << 8 | c;
+            o += b64[w >> 18];
+            o += b64[(w >> 12) & 63];
+            o += i + 1 < bytes.size() ? b64[(w >> 6) & 63] : '=';
+            o += i + 2 < bytes.size() ? b64[w & 63] : '=';
+        }
+        return o;
+    };
+    std::string ranks;
+    int rank = 0;
+    for (int b = 0; b < 256; ++b) ranks += base64(std::string(1, char(b))) + " " + std::to_string(rank++) + "\n";
+    for (const char* merge : {"  ", "th", "he", " t", "the", " the", "in", "er", "an", "ing"})
+        ranks += base64(merge) + " " + std::to_string(rank++) + "\n";
+    const std::string tiktoken(1, '\x01');  // the first byte picks the rank-file reader
+    write_file(out / "ranks.tiktoken", tiktoken + ranks);
+    write_file(out / "ranks.tiktoken.gz", tiktoken + gzip(ranks));
+    return n + 2;
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         std::fprintf(stderr, "usage: lmscope-fuzz-seeds OUT_DIR\n");
@@ -241,6 +297,7 @@ int main(int argc, char** argv) {
                 written += 2;
             }
         }
+        written += vocab_text_seeds(data, out / "vocab_text");
         const fs::path spm = data / "tokenizer" / "fx-spm-1024.model";
         if (fs::exists(spm)) {
             write_file(out / "spm_model" / spm.filename(), read_file(spm));

@@ -121,7 +121,13 @@ const TiktokenEncoding* tiktoken_encoding_of(const std::string& path) {
 }
 
 std::vector<std::string> read_tiktoken_ranks(const std::string& path) {
-    const std::string text = read_maybe_gzip(path, kMaxFileBytes);
+    return parse_tiktoken_ranks(read_maybe_gzip(path, kMaxFileBytes), path);
+}
+
+std::vector<std::string> parse_tiktoken_ranks(std::string_view text, const std::string& path) {
+    if (text.size() > kMaxFileBytes)
+        throw FormatError(path, "size", std::to_string(text.size()) + " bytes, more than the " +
+                                            std::to_string(kMaxFileBytes) + " allowed");
     // Ranks run 0..n-1 over n lines, so no rank can reach the line count.
     const auto lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
     const auto max_rank = static_cast<int32_t>(std::min<size_t>(lines, kMaxRanks));

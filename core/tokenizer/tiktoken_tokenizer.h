@@ -41,6 +41,8 @@ bool is_tiktoken_path(const std::string& path);
 // 0..n-1 once each, no two ranks may share bytes, and every single byte must have a rank.
 // Throws FormatError(path, "line N" / "ranks", reason) or IoError.
 std::vector<std::string> read_tiktoken_ranks(const std::string& path);
+// The same from the (decompressed) content; `path` names it in errors.
+std::vector<std::string> parse_tiktoken_ranks(std::string_view text, const std::string& path);
 
 class TiktokenTokenizer final : public Tokenizer {
 public:

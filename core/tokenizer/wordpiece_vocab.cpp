@@ -2,12 +2,9 @@
 
 #include "tokenizer/utf8.h"
 #include "util/error.h"
+#include "util/gzip.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <unordered_map>
 
 #include <utf8proc.h>
@@ -27,20 +24,6 @@ int32_t find_linear(const Vocab& v, std::string_view piece) {
 }
 
 std::string line_field(size_t line) { return "line " + std::to_string(line); }
-
-std::string slurp_bounded(const std::string& path) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
-    const std::streamoff size = in.tellg();
-    if (size < 0) throw IoError(path + ": cannot tell its size");
-    if (static_cast<uint64_t>(size) > kMaxVocabTxtBytes)
-        throw FormatError(path, "", "the file is " + std::to_string(size) + " bytes, more than a vocab.txt may be (" +
-                                        std::to_string(kMaxVocabTxtBytes) + ")");
-    in.seekg(0);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw IoError(path + ": read failed");
-    return bytes;
-}
 
 // Checks one line (number `line`, from 1) and returns its piece; `seen` maps pieces to lines.
 std::string_view checked_piece(const std::string& path, std::string_view text, size_t line,
@@ -97,7 +80,13 @@ bool wordpiece_uncased(const Vocab& v) {
 bool is_wordpiece_vocab_name(std::string_view path) { return path.ends_with(".txt"); }
 
 Vocab read_wordpiece_vocab(const std::string& path) {
-    const std::string bytes = slurp_bounded(path);
+    return parse_wordpiece_vocab(read_maybe_gzip(path, kMaxVocabTxtBytes), path);
+}
+
+Vocab parse_wordpiece_vocab(std::string_view bytes, const std::string& path) {
+    if (bytes.size() > kMaxVocabTxtBytes)
+        throw FormatError(path, "size", std::to_string(bytes.size()) + " bytes, more than the " +
+                                            std::to_string(kMaxVocabTxtBytes) + " allowed");
     if (bytes.empty()) throw FormatError(path, line_field(1), "the file is empty");
     Vocab v;
     v.source = path;
@@ -109,7 +98,7 @@ Vocab read_wordpiece_vocab(const std::string& path) {
         if (lines.size() == kMaxVocabTxtLines)
             throw FormatError(path, line_field(lines.size() + 1),
                               "more than " + std::to_string(kMaxVocabTxtLines) + " lines");
-        lines.push_back(checked_piece(path, std::string_view(bytes).substr(pos, nl - pos), lines.size() + 1, seen));
+        lines.push_back(checked_piece(path, bytes.substr(pos, nl - pos), lines.size() + 1, seen));
         pos = nl + 1;
     }
     for (std::string_view l : lines) {

@@ -38,5 +38,7 @@ inline constexpr size_t kMaxVocabTxtBytes = 64u << 20;
 inline constexpr size_t kMaxVocabTxtLines = 1'000'000;
 inline constexpr size_t kMaxVocabTxtLine = 1024;
 Vocab read_wordpiece_vocab(const std::string& path);
+// The same from the file's bytes (`path` names it in errors).
+Vocab parse_wordpiece_vocab(std::string_view bytes, const std::string& path);
 
 }  // namespace lmscope::tok
