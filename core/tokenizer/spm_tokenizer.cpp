@@ -10,7 +10,6 @@ SpmTokenizer::SpmTokenizer(Vocab vocab, const std::string& serialized, bool from
     : Tokenizer(std::move(vocab), from_gguf),
       sp_(std::make_unique<sentencepiece::SentencePieceProcessor>()),
       info_(std::move(info)),
-      from_gguf_(from_gguf),
       serialized_(serialized) {
     const auto status = sp_->LoadFromSerializedProto(serialized);
     if (!status.ok())

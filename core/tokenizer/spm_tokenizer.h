@@ -33,7 +33,6 @@ protected:
 private:
     std::unique_ptr<sentencepiece::SentencePieceProcessor> sp_;
     SpmModelInfo info_;
-    bool from_gguf_;
     std::string serialized_;
 };
 
