@@ -110,6 +110,9 @@ private:
     void onEngineIdle();
     void applyPending();
     void replayStep();
+    void startRun(const QString& prompt);  // prefill `prompt` after emptying the cache
+    void decodeNext(qint32 token);         // the next decode, which feeds `token`
+    void flushPending();                   // applies the snapshots now, not after the timer
     void scheduleNext();
     void updateStatus();
     void updateActions();
@@ -145,6 +148,7 @@ private:
     bool playing_ = false;
     bool ends_turn_ = false;
     SnapshotPtr last_;
+    QString run_prompt_;  // the prompt the engine's run was prefilled from
     Chart focused_ = Chart::Heatmap;
 };
 

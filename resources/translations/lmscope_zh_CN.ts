@@ -475,7 +475,7 @@ byte piece: part of a character</source>
     </message>
     <message>
         <source>Logits</source>
-        <translation>Logits</translation>
+        <translation>Logits（对数几率）</translation>
     </message>
     <message>
         <source>KV Cache</source>
