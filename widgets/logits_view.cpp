@@ -185,7 +185,10 @@ QPointF LogitsView::rowCenter(qint32 row) const {
 }
 
 void LogitsView::onMousePress(QMouseEvent* e) {
-    if (e->button() != Qt::LeftButton || !plot_->axisRect()->rect().contains(e->position().toPoint())) return;
+    // A row's bars and its token label (left of the bars) both force it.
+    const QRect bars = plot_->axisRect()->rect();
+    const QPoint p = e->position().toPoint();
+    if (e->button() != Qt::LeftButton || p.x() > bars.right() || p.y() < bars.top() || p.y() > bars.bottom()) return;
     const qint32 row = qint32(std::lround(plot_->yAxis->pixelToCoord(e->position().y())));
     if (row >= 0 && row < rows_.size()) emit forceToken(rows_[row].id);
 }

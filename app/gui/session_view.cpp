@@ -21,6 +21,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -301,6 +302,7 @@ void SessionView::replayStep() {
 void SessionView::setPlaying(bool on) {
     playing_ = on && (replay_ || hasEngine());
     play_->setChecked(playing_);
+    retranslatePlay();
     if (!playing_) {
         play_timer_.stop();
         return;
@@ -431,8 +433,7 @@ void SessionView::updateStatus() {
 void SessionView::retranslate() {
     step_->setText(tr("Step"));
     step_->setToolTip(tr("Prefill the prompt, then decode one token per step (Space)"));
-    play_->setText(tr("Play"));
-    play_->setToolTip(tr("Step repeatedly at the chosen speed (P)"));
+    retranslatePlay();
     stop_->setText(tr("Stop"));
     stop_->setToolTip(tr("Stop the running step (Esc)"));
     reset_->setText(tr("Reset"));
@@ -443,6 +444,12 @@ void SessionView::retranslate() {
     controls_->retranslate();
     sampling_->retranslate();
     updateStatus();
+}
+
+void SessionView::retranslatePlay() {
+    play_->setText(playing_ ? tr("Pause") : tr("Play"));
+    play_->setIcon(window_->style()->standardIcon(playing_ ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    play_->setToolTip(playing_ ? tr("Pause after the running step (P)") : tr("Step repeatedly at the chosen speed (P)"));
 }
 
 void SessionView::saveSettings() const {

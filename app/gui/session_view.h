@@ -113,6 +113,7 @@ private:
     void startRun(const QString& prompt);  // prefill `prompt` after emptying the cache
     void decodeNext(qint32 token);         // the next decode, which feeds `token`
     void flushPending();                   // applies the snapshots now, not after the timer
+    void retranslatePlay();                // Play or Pause
     void scheduleNext();
     void updateStatus();
     void updateActions();

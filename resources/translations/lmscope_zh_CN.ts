@@ -489,6 +489,22 @@ byte piece: part of a character</source>
         <source>Sampling</source>
         <translation>采样</translation>
     </message>
+    <message>
+        <source>Type a prompt first: Step reads it, splits it into tokens and runs the model on them.</source>
+        <translation>请先输入提示词：单步会读取它，把它切分成词元，再让模型处理这些词元。</translation>
+    </message>
+    <message>
+        <source>The prompt has changed: this Step starts a new run from it.</source>
+        <translation>提示词已更改：这一步将从新的提示词重新开始运行。</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Pause after the running step (P)</source>
+        <translation>在当前这一步完成后暂停 (P)</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::SpecText</name>

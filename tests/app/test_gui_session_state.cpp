@@ -2,9 +2,12 @@
 // Step, a rewind, stepping again on the same token after a rewind, reopening the model and
 // opening it after a replay, each panel's view state (chips, heatmap, KV chart, logits,
 // timeline, status bar, window title) equals the session's; a language switch retranslates
-// every chart at once, both ways. The fixture model on the offscreen platform.
+// every chart at once, both ways. Play turns into Pause; the Labs window's shortcuts work while
+// it has the focus; a token is forced by clicking its label as well as its bar. The fixture
+// model on the offscreen platform.
 #include "common/testing.h"
 #include "gui_testing.h"
+#include "gui/labs/lab_window.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/session_view.h"
@@ -20,6 +23,7 @@
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -173,6 +177,62 @@ private slots:
         QVERIFY(s->docks()[3]->windowTitle().contains(QStringLiteral("Logits")));
         QCOMPARE(s->docks()[3]->windowTitle() == QStringLiteral("Logits"), code == QLatin1String("en"));
         QVERIFY(language_.apply(QStringLiteral("en")));
+    }
+
+    void playTurnsIntoPause() {
+        auto w = open_window(&language_, QStringLiteral("A B C"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QCOMPARE(s->playAction()->text(), QStringLiteral("Play"));
+        s->controls()->setSpeed(20);
+        s->setPlaying(true);
+        QCOMPARE(s->playAction()->text(), QStringLiteral("Pause"));
+        s->setPlaying(false);
+        QCOMPARE(s->playAction()->text(), QStringLiteral("Play"));
+        QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+    }
+
+    void labShortcutsWorkInTheLabWindow_data() {
+        QTest::addColumn<QKeySequence>("key");
+        QTest::addColumn<int>("tab");  // -1: the window closes
+        QTest::newRow("Ctrl+Alt+2") << QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_2) << 1;
+        QTest::newRow("Ctrl+Alt+5") << QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_5) << 4;
+        QTest::newRow("Ctrl+W") << QKeySequence(Qt::CTRL | Qt::Key_W) << -1;
+    }
+    void labShortcutsWorkInTheLabWindow() {
+        QFETCH(QKeySequence, key);
+        QFETCH(int, tab);
+        MainWindow w(&language_);
+        w.show();
+        gui::labs::LabWindow* labs = w.labWindow();
+        labs->showLab(0);
+        QVERIFY(QTest::qWaitForWindowActive(labs));
+        QTest::keySequence(labs->tabs(), key);
+        if (tab < 0) {
+            QTRY_VERIFY(!labs->isVisible());
+        } else {
+            QCOMPARE(labs->tabs()->currentIndex(), tab);
+            QVERIFY(labs->isVisible());
+        }
+        labs->close();
+    }
+
+    // Clicking a candidate's label forces it, as clicking its bar does.
+    void forcingByTheLabel() {
+        auto w = open_window(&language_, QStringLiteral("Once upon"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QVERIFY(step_and_wait(s));
+        const widgets::LogitsView* logits = s->logits();
+        QVERIFY(logits->rows().size() >= 2);
+        QSignalSpy forced(logits, &widgets::LogitsView::forceToken);
+        const QPoint label(logits->plot()->axisRect()->left() / 2, int(logits->rowCenter(1).y()));
+        QSignalSpy applied(s, &SessionView::applied);
+        QTest::mouseClick(logits->plot(), Qt::LeftButton, {}, label);
+        QCOMPARE(forced.count(), 1);
+        QCOMPARE(forced.first().at(0).toInt(), logits->rows()[1].id);
+        QVERIFY(wait_for(applied));
+        QCOMPARE(s->model()->current()->tokens.front().origin, widgets::TokenOrigin::Forced);
     }
 };
 
