@@ -664,6 +664,10 @@ byte piece: part of a character</source>
         <source>no</source>
         <translation>否</translation>
     </message>
+    <message>
+        <source>name in the file: %1</source>
+        <translation>文件中的名称：%1</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::StepControls</name>
