@@ -51,8 +51,22 @@ AttentionHeatmap::AttentionHeatmap(TraceModel* model, QWidget* parent) : QWidget
         rebuild();
     });
     connect(model_, &TraceModel::queryChanged, this, &AttentionHeatmap::updateRow);
-    syncControls();
-    rebuild();
+    retranslate();
+}
+
+void AttentionHeatmap::retranslate() {
+    mean_box_->setText(tr("Mean over heads"));
+    mean_box_->setToolTip(tr("Average the weights of every head of the layer"));
+    log_box_->setText(tr("Log colours"));
+    log_box_->setToolTip(tr("Colour weights on a logarithmic scale, so small weights show too"));
+    layer_label_->setText(tr("Layer"));
+    head_label_->setText(tr("Head"));
+    map_rect_->axis(QCPAxis::atBottom)->setLabel(tr("key (attended-to token)"));
+    map_rect_->axis(QCPAxis::atLeft)->setLabel(tr("query (attending token)"));
+    scale_->setLabel(tr("weight"));
+    row_rect_->axis(QCPAxis::atLeft)->setLabel(tr("weight"));
+    syncControls();  // the GQA line
+    rebuild();       // the title and the row's axis
 }
 
 void AttentionHeatmap::buildControls() {
@@ -61,21 +75,20 @@ void AttentionHeatmap::buildControls() {
     layer_box_->setObjectName(QStringLiteral("layerBox"));
     head_box_ = new QSpinBox(this);
     head_box_->setObjectName(QStringLiteral("headBox"));
-    mean_box_ = new QCheckBox(tr("Mean over heads"), this);
+    mean_box_ = new QCheckBox(this);
     mean_box_->setObjectName(QStringLiteral("meanBox"));
-    mean_box_->setToolTip(tr("Average the weights of every head of the layer"));
-    log_box_ = new QCheckBox(tr("Log colours"), this);
+    log_box_ = new QCheckBox(this);
     log_box_->setObjectName(QStringLiteral("logBox"));
-    log_box_->setToolTip(tr("Colour weights on a logarithmic scale, so small weights show too"));
     group_label_ = new QLabel(this);
-    auto* layer_label = new QLabel(tr("Layer"), this);
-    auto* head_label = new QLabel(tr("Head"), this);
-    layer_label->setBuddy(layer_box_);
-    head_label->setBuddy(head_box_);
-    row->addWidget(layer_label);
+    group_label_->setObjectName(QStringLiteral("groupLabel"));
+    layer_label_ = new QLabel(this);
+    head_label_ = new QLabel(this);
+    layer_label_->setBuddy(layer_box_);
+    head_label_->setBuddy(head_box_);
+    row->addWidget(layer_label_);
     row->addWidget(layer_box_);
     row->addSpacing(12);
-    row->addWidget(head_label);
+    row->addWidget(head_label_);
     row->addWidget(head_box_);
     row->addSpacing(12);
     row->addWidget(mean_box_);
@@ -129,8 +142,6 @@ void AttentionHeatmap::buildPlot() {
     QCPAxis* keys = map_rect_->axis(QCPAxis::atBottom);
     QCPAxis* queries = map_rect_->axis(QCPAxis::atLeft);
     queries->setRangeReversed(true);  // position 0 at the top
-    keys->setLabel(tr("key (attended-to token)"));
-    queries->setLabel(tr("query (attending token)"));
     keys->setTickLabelRotation(-60);
     for (QCPAxis* a : {keys, queries}) {
         a->grid()->setVisible(false);
@@ -142,7 +153,6 @@ void AttentionHeatmap::buildPlot() {
     map_->setColorScale(scale_);  // before the gradient: the scale hands its own to the map
     map_->setGradient(weight_gradient());
     scale_->setType(QCPAxis::atRight);
-    scale_->setLabel(tr("weight"));
 
     row_marker_ = new QCPItemRect(plot_);
     row_marker_->setClipAxisRect(map_rect_);
@@ -156,7 +166,6 @@ void AttentionHeatmap::buildPlot() {
     bar_keys->setTickLabelRotation(-60);
     bar_keys->grid()->setVisible(false);
     bar_keys->setSubTicks(false);
-    bar_values->setLabel(tr("weight"));
     bars_ = new QCPBars(bar_keys, bar_values);
     bars_->setWidth(0.8);
     bars_->setPen(QPen(QColor(0x08, 0x30, 0x6b)));
@@ -184,6 +193,10 @@ void AttentionHeatmap::syncControls() {
         group_label_->setText(m.n_head > 0 ? tr("each head has its own keys and values (MHA)") : QString());
     }
     syncing_ = false;
+}
+
+QString AttentionHeatmap::title() const {
+    return static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))->text();
 }
 
 bool AttentionHeatmap::meanOverHeads() const { return mean_box_->isChecked(); }
@@ -337,6 +350,8 @@ void AttentionHeatmap::changeEvent(QEvent* e) {
     if (e->type() == QEvent::FontChange) {
         apply_plot_fonts(plot_, font());
         plot_->replot(QCustomPlot::rpQueuedReplot);
+    } else if (e->type() == QEvent::LanguageChange) {
+        retranslate();
     }
 }
 

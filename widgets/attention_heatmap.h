@@ -38,6 +38,10 @@ public:
     // Colours on a log scale (weights span orders of magnitude): 1e-4 x the largest weight and
     // below share the lightest colour.
     QCheckBox* logBox() const { return log_box_; }
+    QLabel* layerLabel() const { return layer_label_; }
+    QLabel* headLabel() const { return head_label_; }
+    QLabel* groupLabel() const { return group_label_; }  // which query heads share the KV head
+    QString title() const;                               // "Layer 3 · head 5"
     const AttentionMatrix& matrix() const { return matrix_; }
 
     bool meanOverHeads() const;
@@ -57,6 +61,7 @@ protected:
 private:
     void buildControls();
     void buildPlot();
+    void retranslate();  // every text, in the language installed now
     void rebuild();      // new matrix: steps, current step, layer/head or mean changed
     void updateRow();    // the selected query row changed
     void syncControls();
@@ -71,6 +76,8 @@ private:
     QCheckBox* mean_box_ = nullptr;
     QCheckBox* log_box_ = nullptr;
     QLabel* group_label_ = nullptr;
+    QLabel* layer_label_ = nullptr;
+    QLabel* head_label_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QCPAxisRect* map_rect_ = nullptr;
     QCPColorMap* map_ = nullptr;

@@ -39,26 +39,19 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
 
     plot_->plotLayout()->insertRow(0);
     plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_));
-    plot_->xAxis->setLabel(tr("tokens in the cache"));
-    plot_->yAxis->setLabel(tr("bytes held"));
     plot_->yAxis->setTicker(QSharedPointer<ByteTicker>::create());
 
     formula_ = plot_->addGraph();
-    formula_->setName(tr("formula"));
-    plot_->setToolTip(tr("formula: 2 (K and V) × layers × KV heads × head dim × tokens × bytes per value"));
     formula_->setPen(QPen(QColor(0x60, 0x60, 0x60, 160), 7, Qt::DotLine));  // wide, under the measured line
     measured_ = plot_->addGraph();
-    measured_->setName(tr("measured, all layers"));
     measured_->setPen(QPen(colors::phase(StepPhase::Prefill), 3));
     layer_ = plot_->addGraph();
     layer_->setPen(QPen(colors::chosen(), 2));
     prefill_ = plot_->addGraph();
-    prefill_->setName(tr("prefill step"));
     prefill_->setLineStyle(QCPGraph::lsNone);
     prefill_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colors::phase(StepPhase::Prefill),
                                               colors::fill(TokenOrigin::Prompt), 14));
     decode_ = plot_->addGraph();
-    decode_->setName(tr("decode step"));
     decode_->setLineStyle(QCPGraph::lsNone);
     decode_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors::phase(StepPhase::Decode), 9));
 
@@ -69,7 +62,18 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     connect(model_, &TraceModel::currentStepChanged, this, &KvChart::rebuild);
     connect(model_, &TraceModel::headChanged, this, &KvChart::rebuild);
     connect(model_, &TraceModel::modelChanged, this, &KvChart::rebuild);
-    rebuild();
+    retranslate();
+}
+
+void KvChart::retranslate() {
+    plot_->xAxis->setLabel(tr("tokens in the cache"));
+    plot_->yAxis->setLabel(tr("bytes held"));
+    plot_->setToolTip(tr("formula: 2 (K and V) × layers × KV heads × head dim × tokens × bytes per value"));
+    formula_->setName(tr("formula"));
+    measured_->setName(tr("measured, all layers"));
+    prefill_->setName(tr("prefill step"));
+    decode_->setName(tr("decode step"));
+    rebuild();  // the title and the layer's name
 }
 
 void KvChart::rebuild() {
@@ -117,7 +121,13 @@ void KvChart::changeEvent(QEvent* e) {
     if (e->type() == QEvent::FontChange) {
         apply_plot_fonts(plot_, font());
         plot_->replot(QCustomPlot::rpQueuedReplot);
+    } else if (e->type() == QEvent::LanguageChange) {
+        retranslate();
     }
+}
+
+QString KvChart::title() const {
+    return static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))->text();
 }
 
 ChartTable KvChart::table() const {

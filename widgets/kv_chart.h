@@ -25,12 +25,14 @@ public:
     QCPGraph* layerGraph() const { return layer_; }        // tokens -> the selected layer's bytes
     QCPGraph* prefillMarks() const { return prefill_; }    // the prefill steps' points
     QCPGraph* decodeMarks() const { return decode_; }      // the decode steps' points
+    QString title() const;  // "KV cache: 1.5 MiB holding 12 tokens (f16)"
     ChartTable table() const;
 
 protected:
     void changeEvent(QEvent* e) override;
 
 private:
+    void retranslate();
     void rebuild();
 
     TraceModel* model_;

@@ -53,7 +53,6 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
     ranks->grid()->setVisible(false);
     ranks->setSubTicks(false);
     ranks->setTickLength(0, 0);
-    probs->setLabel(tr("probability"));
     probs->setRange(0, 1);
 
     chosen_marker_ = new QCPItemRect(plot_);
@@ -65,11 +64,9 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
 
     auto* group = new QCPBarsGroup(plot_);
     before_ = new QCPBars(ranks, probs);
-    before_->setName(tr("before the filters"));
     before_->setPen(QPen(QColor(0x8a, 0x9b, 0xb0)));
     before_->setBrush(QColor(0xc9, 0xd3, 0xdf));
     after_ = new QCPBars(ranks, probs);
-    after_->setName(tr("after the filters"));
     after_->setPen(QPen(QColor(0x08, 0x30, 0x6b)));
     after_->setBrush(QColor(0x31, 0x82, 0xbd));
     for (QCPBars* b : {before_, after_}) {
@@ -136,12 +133,14 @@ void LogitsView::rebuild() {
     chosen_marker_->topLeft->setCoords(plot_->xAxis->range().lower, row - 0.45);
     chosen_marker_->bottomRight->setCoords(plot_->xAxis->range().upper, row + 0.45);
 
+    plot_->xAxis->setLabel(tr("probability"));
+    before_->setName(tr("before the filters"));
     if (lg.empty()) {
+        after_->setName(tr("after the filters"));
         heading_->setText(tr("No distribution yet: run a step"));
     } else {
         QStringList filters;
         for (qsizetype i = 1; i < lg.stages.size(); ++i) filters << filter_title(lg.stages[i].filter);
-        before_->setName(tr("before the filters"));
         after_->setName(filters.isEmpty() ? tr("after the filters (none)")
                                           : tr("after %1 (%2 tokens left)")
                                                 .arg(filters.join(QStringLiteral(", ")))
@@ -170,6 +169,8 @@ void LogitsView::changeEvent(QEvent* e) {
     if (e->type() == QEvent::FontChange) {
         applyFonts();
         plot_->replot(QCustomPlot::rpQueuedReplot);
+    } else if (e->type() == QEvent::LanguageChange) {
+        rebuild();  // every text is set there
     }
 }
 
@@ -184,7 +185,10 @@ QPointF LogitsView::rowCenter(qint32 row) const {
 }
 
 void LogitsView::onMousePress(QMouseEvent* e) {
-    if (e->button() != Qt::LeftButton || !plot_->axisRect()->rect().contains(e->position().toPoint())) return;
+    // A row's bars and its token label (left of the bars) both force it.
+    const QRect bars = plot_->axisRect()->rect();
+    const QPoint p = e->position().toPoint();
+    if (e->button() != Qt::LeftButton || p.x() > bars.right() || p.y() < bars.top() || p.y() > bars.bottom()) return;
     const qint32 row = qint32(std::lround(plot_->yAxis->pixelToCoord(e->position().y())));
     if (row >= 0 && row < rows_.size()) emit forceToken(rows_[row].id);
 }

@@ -1,8 +1,8 @@
 // The next-token distribution of the current step: the top candidates as horizontal bars, their
 // probability before the sampling filters (raw softmax) beside the probability after them
 // (temperature, top-k, top-p, min-p), the logit written at each bar, the chosen token
-// highlighted and the entropy in the heading. Clicking a candidate asks for it to be forced
-// (forceToken: the app starts a branch with it).
+// highlighted and the entropy in the heading. Clicking a candidate (its bars or its label) asks
+// for it to be forced (forceToken: the app starts a branch with it).
 #pragma once
 
 #include "widgets/export.h"

@@ -59,6 +59,8 @@ QSize SpecPanel::sizeHint() const {
     return {widget()->sizeHint().width() + chrome, widget()->sizeHint().height()};
 }
 
+QString SpecPanel::subtitle() const { return subtitle_->text(); }
+
 QString SpecPanel::title() const { return title_->text(); }
 
 QLabel* SpecPanel::valueLabel(const QString& id) const {

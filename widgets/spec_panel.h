@@ -27,6 +27,7 @@ public:
     void setSpec(const QString& title, const QString& subtitle, const QList<SpecFigure>& figures);
     const QList<SpecFigure>& figures() const { return figures_; }
     QString title() const;
+    QString subtitle() const;
     // The value label of a figure, or nullptr.
     QLabel* valueLabel(const QString& id) const;
 

@@ -141,14 +141,14 @@ Timeline::Timeline(TraceModel* model, QWidget* parent) : QWidget(parent), model_
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
-    auto* label = new QLabel(tr("Branch"), this);
+    branch_label_ = new QLabel(this);
     branch_box_ = new QComboBox(this);
     branch_box_->setObjectName(QStringLiteral("branchBox"));
     branch_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    label->setBuddy(branch_box_);
+    branch_label_->setBuddy(branch_box_);
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("timelineSummary"));
-    top->addWidget(label);
+    top->addWidget(branch_label_);
     top->addWidget(branch_box_);
     top->addSpacing(16);
     top->addWidget(summary_, 1);
@@ -167,7 +167,17 @@ Timeline::Timeline(TraceModel* model, QWidget* parent) : QWidget(parent), model_
         refreshSummary();
         canvas_->update();
     });
-    refreshBranches();
+    retranslate();
+}
+
+void Timeline::retranslate() {
+    branch_label_->setText(tr("Branch"));
+    refreshBranches();  // the entries and the summary
+}
+
+void Timeline::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::LanguageChange) retranslate();
 }
 
 QWidget* Timeline::canvas() const { return canvas_; }

@@ -21,6 +21,7 @@ class Timeline : public QWidget {
 public:
     explicit Timeline(TraceModel* model, QWidget* parent = nullptr);
 
+    QLabel* branchLabel() const { return branch_label_; }
     QComboBox* branchBox() const { return branch_box_; }
     QLabel* summary() const { return summary_; }
     QWidget* canvas() const;
@@ -30,11 +31,16 @@ signals:
     void rewindTo(qint32 step);
     void branchSelected(qint32 leaf);
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
+    void retranslate();
     void refreshBranches();
     void refreshSummary();
 
     TraceModel* model_;
+    QLabel* branch_label_;
     QComboBox* branch_box_;
     QLabel* summary_;
     TimelineCanvas* canvas_;

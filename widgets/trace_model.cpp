@@ -111,6 +111,12 @@ void TraceModel::setCurrentStep(qint32 index) {
     moveTo(index, on_branch ? leaf_ : index);
 }
 
+void TraceModel::clearCurrentStep() {
+    if (current_ < 0 && leaf_ < 0) return;
+    query_ = -1;
+    moveTo(-1, -1);
+}
+
 void TraceModel::selectBranch(qint32 leaf) {
     if (!step(leaf)) return;
     moveTo(leaf, leaf);

@@ -54,6 +54,9 @@ public:
     qint32 currentStep() const { return current_; }  // -1: no steps
     const StepView* current() const { return step(current_); }
     void setCurrentStep(qint32 index);
+    // No current step (the engine emptied its cache: Reset): every panel shows an empty
+    // sequence; the steps stay, for the branch list and a later rewind.
+    void clearCurrentStep();
 
     QVector<qint32> pathTo(qint32 index) const;  // first step .. index, following parents
     QVector<qint32> path() const { return pathTo(current_); }

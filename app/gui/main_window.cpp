@@ -227,7 +227,10 @@ void MainWindow::retranslate() {
     rebuildRecentMenu();
     updateLanguageMenu();
     retranslateSession();
+    showTitles();
+}
 
+void MainWindow::showTitles() {
     const std::shared_ptr<const LoadedModel> m = document_->model();
     if (!m) {
         setWindowTitle(QStringLiteral("lmscope"));

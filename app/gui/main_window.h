@@ -79,6 +79,7 @@ private:
     void createMenus();
     void createStatusBar();
     void retranslate();
+    void showTitles();  // the window title, the spec panel and the status bar's model figures
     void rebuildRecentMenu();
     void rebuildLabsMenu();
     void createLanguageMenu();

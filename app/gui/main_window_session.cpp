@@ -45,6 +45,7 @@ void MainWindow::createSessionActions() {
     }
 
     connect(session_, &SessionView::engineError, this, &MainWindow::showEngineError);
+    connect(session_, &SessionView::engineLoaded, this, &MainWindow::showTitles);  // a replay's title goes
     connect(session_, &SessionView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
     connect(session_, &SessionView::traceSaved, this, [this](const QString& path) {
         statusBar()->showMessage(tr("Saved the trace to %1").arg(QDir::toNativeSeparators(path)), 8000);

@@ -21,6 +21,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -73,6 +74,7 @@ SessionView::SessionView(QMainWindow* window)
     });
     connect(logits_, &widgets::LogitsView::forceToken, this, &SessionView::forceToken);
     connect(timeline_, &widgets::Timeline::rewindTo, this, &SessionView::rewindTo);
+    connect(timeline_, &widgets::Timeline::branchSelected, this, &SessionView::rewindTo);  // the engine follows
     updateActions();
     retranslate();
 }
@@ -216,6 +218,7 @@ void SessionView::onLoaded(const EngineInfo& info) {
     model_->clear();
     model_->setModel(info.model);
     onEngineIdle();
+    updateStatus();  // a replay's figures go with it
     emit engineLoaded(info);
 }
 
@@ -225,19 +228,57 @@ void SessionView::step() {
         if (!hasEngine()) emit statusMessage(tr("Open a model (Ctrl+O) or a trace (Ctrl+Shift+O) first."));
         return;
     }
-    if (engine_head_ >= 0 && ends_turn_) {
+    const QString prompt = controls_->prompt();
+    if (engine_head_ < 0 || prompt != run_prompt_) return startRun(prompt);
+    if (ends_turn_) {
         setPlaying(false);
         emit statusMessage(tr("The reply has ended; Reset to start again."));
         return;
     }
+    decodeNext(model_->current() ? model_->current()->logits.chosen : -1);
+}
+
+void SessionView::startRun(const QString& prompt) {
+    if (prompt.isEmpty()) {
+        setPlaying(false);
+        emit statusMessage(tr("Type a prompt first: Step reads it, splits it into tokens and runs the model on them."));
+        return;
+    }
+    if (engine_head_ >= 0) emit statusMessage(tr("The prompt has changed: this Step starts a new run from it."));
+    // The engine empties its cache before it prefills (and stays empty when the prefill is
+    // stopped): every panel shows that at once.
+    flushPending();
+    engine_head_ = -1;
+    ends_turn_ = false;
+    last_.reset();
+    model_->clearCurrentStep();
+    updateStatus();
+    run_prompt_ = prompt;
     in_flight_ = true;
     updateActions();
-    if (engine_head_ < 0) {
-        const QString prompt = controls_->prompt();
-        post([prompt](EngineWorker* e) { e->prefill(prompt); });
-    } else {
-        post([](EngineWorker* e) { e->step(); });
+    post([prompt](EngineWorker* e) { e->prefill(prompt); });
+}
+
+void SessionView::decodeNext(qint32 token) {
+    in_flight_ = true;
+    updateActions();
+    // The step after the current one already fed this token (a rewind came back here): walk
+    // on to it instead of computing a duplicate branch.
+    flushPending();
+    for (const widgets::StepView& v : model_->steps()) {
+        if (v.parent != engine_head_ || v.phase != widgets::StepPhase::Decode || v.tokens.isEmpty() || v.tokens.front().id != token)
+            continue;
+        const qint32 child = v.index;
+        post([child](EngineWorker* e) { e->rewind(child); });
+        return;
     }
+    post([](EngineWorker* e) { e->step(); });
+}
+
+void SessionView::flushPending() {
+    if (pending_.isEmpty()) return;
+    refresh_.stop();
+    applyPending();
 }
 
 void SessionView::replayStep() {
@@ -261,6 +302,7 @@ void SessionView::replayStep() {
 void SessionView::setPlaying(bool on) {
     playing_ = on && (replay_ || hasEngine());
     play_->setChecked(playing_);
+    retranslatePlay();
     if (!playing_) {
         play_timer_.stop();
         return;
@@ -296,7 +338,7 @@ void SessionView::forceToken(qint32 id) {
     if (replay_ || in_flight_ || engine_head_ < 0) return;
     post([id](EngineWorker* e) { e->force(id); });
     ends_turn_ = false;
-    step();
+    decodeNext(id);
 }
 
 void SessionView::rewindTo(qint32 step) {
@@ -356,6 +398,7 @@ void SessionView::applyPending() {
         for (qint32 i : s->dropped) model_->dropPlanes(i);
         for (const widgets::StepView& v : s->new_steps) model_->appendStep(v);
         if (s->kind == EngineSnapshot::Kind::Rewind && s->head >= 0) model_->setCurrentStep(s->head);
+        if (s->kind == EngineSnapshot::Kind::Reset) model_->clearCurrentStep();
     }
     pending_.clear();
     updateStatus();
@@ -390,8 +433,7 @@ void SessionView::updateStatus() {
 void SessionView::retranslate() {
     step_->setText(tr("Step"));
     step_->setToolTip(tr("Prefill the prompt, then decode one token per step (Space)"));
-    play_->setText(tr("Play"));
-    play_->setToolTip(tr("Step repeatedly at the chosen speed (P)"));
+    retranslatePlay();
     stop_->setText(tr("Stop"));
     stop_->setToolTip(tr("Stop the running step (Esc)"));
     reset_->setText(tr("Reset"));
@@ -402,6 +444,12 @@ void SessionView::retranslate() {
     controls_->retranslate();
     sampling_->retranslate();
     updateStatus();
+}
+
+void SessionView::retranslatePlay() {
+    play_->setText(playing_ ? tr("Pause") : tr("Play"));
+    play_->setIcon(window_->style()->standardIcon(playing_ ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    play_->setToolTip(playing_ ? tr("Pause after the running step (P)") : tr("Step repeatedly at the chosen speed (P)"));
 }
 
 void SessionView::saveSettings() const {

@@ -110,6 +110,10 @@ private:
     void onEngineIdle();
     void applyPending();
     void replayStep();
+    void startRun(const QString& prompt);  // prefill `prompt` after emptying the cache
+    void decodeNext(qint32 token);         // the next decode, which feeds `token`
+    void flushPending();                   // applies the snapshots now, not after the timer
+    void retranslatePlay();                // Play or Pause
     void scheduleNext();
     void updateStatus();
     void updateActions();
@@ -145,6 +149,7 @@ private:
     bool playing_ = false;
     bool ends_turn_ = false;
     SnapshotPtr last_;
+    QString run_prompt_;  // the prompt the engine's run was prefilled from
     Chart focused_ = Chart::Heatmap;
 };
 

@@ -34,10 +34,7 @@ QString short_count(double n) {
 
 }  // namespace
 
-QString SpecText::title(const LoadedModel& m) {
-    const std::string& name = m.summary.hparams.name;
-    return name.empty() ? QFileInfo(m.path).fileName() : QString::fromStdString(name);
-}
+QString SpecText::title(const LoadedModel& m) { return QFileInfo(m.path).completeBaseName(); }
 
 QString SpecText::subtitle(const LoadedModel& m) {
     const model::HParams& hp = m.summary.hparams;
@@ -47,6 +44,7 @@ QString SpecText::subtitle(const LoadedModel& m) {
     parts << tr("GGUF v%1").arg(m.summary.gguf_version);
     QString text = parts.join(QStringLiteral(" · "));
     text += QLatin1Char('\n') + QFileInfo(m.path).fileName();
+    if (!hp.name.empty()) text += QLatin1Char('\n') + tr("name in the file: %1").arg(QString::fromStdString(hp.name));
     return text;
 }
 

@@ -13,9 +13,10 @@ namespace lmscope::gui {
 class SpecText {
     Q_DECLARE_TR_FUNCTIONS(lmscope::gui::SpecText)
 public:
-    // general.name, or the file name when the model has none.
+    // The file's base name ("SmolLM2-135M-Instruct.Q4_1"): readable, and what the teacher chose.
     static QString title(const LoadedModel& m);
-    // "llama · Q4_1 · GGUF v3", and a warning when lmscope cannot run the model.
+    // "llama · Q4_1 · GGUF v3", the file name, the metadata's general.name when it has one, and
+    // a warning when lmscope cannot run the model.
     static QString subtitle(const LoadedModel& m);
     // Ids: layers, embd, heads, kv_heads, attention, head_dim, ff, vocab, context, params,
     // tensors, weights, kv_per_token, rope_base, rms_eps, tokenizer, runnable.

@@ -495,7 +495,7 @@ byte piece: part of a character</source>
     </message>
     <message>
         <source>Logits</source>
-        <translation>Logits</translation>
+        <translation>Logits（对数几率）</translation>
     </message>
     <message>
         <source>KV Cache</source>
@@ -508,6 +508,22 @@ byte piece: part of a character</source>
     <message>
         <source>Sampling</source>
         <translation>采样</translation>
+    </message>
+    <message>
+        <source>Type a prompt first: Step reads it, splits it into tokens and runs the model on them.</source>
+        <translation>请先输入提示词：单步会读取它，把它切分成词元，再让模型处理这些词元。</translation>
+    </message>
+    <message>
+        <source>The prompt has changed: this Step starts a new run from it.</source>
+        <translation>提示词已更改：这一步将从新的提示词重新开始运行。</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Pause after the running step (P)</source>
+        <translation>在当前这一步完成后暂停 (P)</translation>
     </message>
 </context>
 <context>
@@ -667,6 +683,10 @@ byte piece: part of a character</source>
     <message>
         <source>no</source>
         <translation>否</translation>
+    </message>
+    <message>
+        <source>name in the file: %1</source>
+        <translation>文件中的名称：%1</translation>
     </message>
 </context>
 <context>

@@ -116,6 +116,9 @@ private slots:
         QCOMPARE(spec_value(w, "attention"), attention);
         QCOMPARE(w.metadataModel()->rowCount(), int(gguf_file.metadata().size()));
         QVERIFY(w.windowTitle().contains(QFileInfo(path).fileName()));
+        QCOMPARE(w.specPanel()->title(), QFileInfo(path).completeBaseName());  // not the raw general.name
+        const std::string& raw_name = w.document()->model()->summary.hparams.name;  // general.name
+        if (!raw_name.empty()) QVERIFY(w.specPanel()->subtitle().contains(QString::fromStdString(raw_name)));
         auto* arch = w.findChild<QLabel*>(QStringLiteral("statusArchitecture"));
         QVERIFY(arch);
         QCOMPARE(arch->text(), QStringLiteral("llama"));

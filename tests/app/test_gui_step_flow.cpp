@@ -111,22 +111,38 @@ private slots:
         QCOMPARE(s->model()->current()->tokens.front().origin, widgets::TokenOrigin::Forced);
     }
 
+    // A timeline click rewinds; stepping on the same token walks on to the step made before
+    // (no duplicate branch); forcing another token starts a branch, which is reused in turn.
     void timelineClickRewinds() {
         auto w = open_window(&language_, QStringLiteral("Red green blue"));
         QVERIFY(w);
         SessionView* s = w->session();
         for (int i = 0; i < 4; ++i) QVERIFY(press_and_wait(*w, Qt::Key_Space));
         QCOMPARE(s->model()->stepCount(), 4);
-        const QRect r = s->timeline()->stepRect(1);
-        QVERIFY(!r.isEmpty());
-        QSignalSpy applied(s, &SessionView::applied);
-        QTest::mouseClick(s->timeline()->canvas(), Qt::LeftButton, {}, r.center());
-        QVERIFY(wait_for(applied));
-        QCOMPARE(s->model()->currentStep(), 1);
-        QVERIFY(press_and_wait(*w, Qt::Key_Space));  // a branch from step 1
-        QCOMPARE(s->model()->stepCount(), 5);
-        QCOMPARE(s->model()->current()->parent, 1);
-        QCOMPARE(s->model()->leaves().size(), 2);
+        auto rewind_to_1 = [&] {
+            const QRect r = s->timeline()->stepRect(1);
+            QSignalSpy applied(s, &SessionView::applied);
+            QTest::mouseClick(s->timeline()->canvas(), Qt::LeftButton, {}, r.center());
+            return !r.isEmpty() && wait_for(applied) && s->model()->currentStep() == 1;
+        };
+        QVERIFY(rewind_to_1());
+        QVERIFY(press_and_wait(*w, Qt::Key_Space));  // the same token as before
+        QCOMPARE(s->model()->stepCount(), 4);
+        QCOMPARE(s->model()->currentStep(), 2);
+        QCOMPARE(s->model()->leaves().size(), 1);
+        for (int round = 0; round < 2; ++round) {  // a new branch, then the same one again
+            QVERIFY(rewind_to_1());
+            const widgets::LogitsView* logits = s->logits();
+            qint32 row = 0;
+            while (row < logits->rows().size() && row == logits->chosenRow()) ++row;
+            QVERIFY(row < logits->rows().size());
+            QSignalSpy applied(s, &SessionView::applied);
+            QTest::mouseClick(logits->plot(), Qt::LeftButton, {}, logits->rowCenter(row).toPoint());
+            QVERIFY(wait_for(applied));
+            QCOMPARE(s->model()->stepCount(), 5);
+            QCOMPARE(s->model()->current()->parent, 1);
+            QCOMPARE(s->model()->leaves().size(), 2);
+        }
     }
 
     void saveThenReplayWithoutModel() {

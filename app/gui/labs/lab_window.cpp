@@ -8,6 +8,7 @@
 #include "gui/labs/logit_lens_lab.h"
 #include "gui/labs/tokenizer_lab.h"
 
+#include <QAction>
 #include <QEvent>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -29,8 +30,25 @@ LabWindow::LabWindow(LabHost* host, QWidget* parent) : QWidget(parent, Qt::Windo
     add(new ChatLab(host));
     add(new ContextCompareLab(host));
     add(new LogitLensLab(host));
+    addShortcuts();
 
     retranslate();
+}
+
+void LabWindow::addShortcuts() {
+    // The main window's Labs menu shortcuts, and Close, work while this window has the focus.
+    for (int i = 0; i < labs_.size() && i < 9; ++i) {
+        auto* a = new QAction(this);
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key(Qt::Key_1 + i)));
+        connect(a, &QAction::triggered, this, [this, i] { tabs_->setCurrentIndex(i); });
+        addAction(a);
+    }
+    auto* close_action = new QAction(this);
+    QList<QKeySequence> close_keys = QKeySequence::keyBindings(QKeySequence::Close);
+    if (!close_keys.contains(QKeySequence(Qt::CTRL | Qt::Key_W))) close_keys << QKeySequence(Qt::CTRL | Qt::Key_W);
+    close_action->setShortcuts(close_keys);
+    connect(close_action, &QAction::triggered, this, &QWidget::close);
+    addAction(close_action);
 }
 
 void LabWindow::add(Lab* lab) {

@@ -32,6 +32,7 @@ protected:
 
 private:
     void add(Lab* lab);
+    void addShortcuts();  // Ctrl+Alt+1 … 5 (a lab), Ctrl+W (close)
     void retranslate();
 
     QTabWidget* tabs_;

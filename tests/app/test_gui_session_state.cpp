@@ -1,0 +1,240 @@
+// Every panel shows the session as it is now: after Reset, a prompt edited after the first
+// Step, a rewind, stepping again on the same token after a rewind, reopening the model and
+// opening it after a replay, each panel's view state (chips, heatmap, KV chart, logits,
+// timeline, status bar, window title) equals the session's; a language switch retranslates
+// every chart at once, both ways. Play turns into Pause; the Labs window's shortcuts work while
+// it has the focus; a token is forced by clicking its label as well as its bar. The fixture
+// model on the offscreen platform.
+#include "common/testing.h"
+#include "gui_testing.h"
+#include "gui/labs/lab_window.h"
+#include "gui/language.h"
+#include "gui/main_window.h"
+#include "gui/session_view.h"
+#include "gui/step_controls.h"
+#include "widgets/attention_heatmap.h"
+#include "widgets/kv_chart.h"
+#include "widgets/logits_view.h"
+#include "widgets/timeline.h"
+#include "widgets/token_strip.h"
+#include "widgets/trace_model.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+using namespace lmscope;
+using lmscope::gui::MainWindow;
+using lmscope::gui::SessionView;
+using lmscope::testing::open_window;
+using lmscope::testing::wait_for;
+
+namespace {
+
+bool step_and_wait(SessionView* s) {
+    QSignalSpy applied(s, &SessionView::applied);
+    s->step();
+    return wait_for(applied);
+}
+
+// Runs `action` and waits until its snapshot reached the panels.
+template <class F> bool apply_and_wait(SessionView* s, F&& action) {
+    QSignalSpy applied(s, &SessionView::applied);
+    action();
+    return wait_for(applied);
+}
+
+}  // namespace
+
+class TestGuiSessionState : public QObject {
+    Q_OBJECT
+    gui::Language language_;
+
+    // The panels agree with each other and show `tokens` positions (0: an empty session).
+    static void comparePanels(MainWindow& w, qint32 tokens) {
+        SessionView* s = w.session();
+        const widgets::TraceModel* m = s->model();
+        QCOMPARE(m->sequenceLength(), tokens);
+        QCOMPARE(s->tokenStrip()->chipCount(), tokens);
+        QCOMPARE(s->heatmap()->matrix().n, tokens);
+        QCOMPARE(s->kvChart()->measuredGraph()->data()->size(), qsizetype(m->path().size()));
+        if (tokens > 0) QCOMPARE(qint32(s->kvChart()->measuredGraph()->data()->at(m->path().size() - 1)->key), tokens);
+        QCOMPARE(s->logits()->rows().isEmpty(), tokens == 0);
+        QCOMPARE(s->timeline()->stepRect(m->currentStep()).isEmpty(), tokens == 0);
+        const QString status = s->statusLabels()[1]->text();
+        QVERIFY2(status.startsWith(QString::number(tokens) + QLatin1Char(' ')), qPrintable(status));
+        QVERIFY2(!s->statusLabels()[0]->text().startsWith(QStringLiteral("Replay")), qPrintable(s->statusLabels()[0]->text()));
+        QVERIFY2(!w.windowTitle().contains(QStringLiteral("replay")), qPrintable(w.windowTitle()));
+    }
+
+private slots:
+    void initTestCase() { testing::use_test_settings("test_gui_session_state"); }
+    void init() {
+        const std::string model = testing::testdata_file("models/fx-gqa.gguf");
+        LMSCOPE_REQUIRE_FILE(model, "the fixture model");
+    }
+
+    void panelsFollowTheSession_data() {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<qint32>("generated");  // tokens after the prompt; -1: the session is empty
+        QTest::addColumn<qint32>("steps");      // steps in the trace afterwards
+        QTest::newRow("reset") << "reset" << -1 << 3;
+        QTest::newRow("edited prompt") << "edit" << 0 << 4;
+        QTest::newRow("rewind") << "rewind" << 1 << 3;
+        QTest::newRow("same token after a rewind") << "rewindStep" << 2 << 3;
+        QTest::newRow("model reopened") << "reopen" << -1 << 0;
+        QTest::newRow("model after a replay") << "replayThenModel" << -1 << 0;
+    }
+    void panelsFollowTheSession() {
+        QFETCH(QString, action);
+        QFETCH(qint32, generated);
+        QFETCH(qint32, steps);
+        auto w = open_window(&language_, QStringLiteral("Red green blue"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        for (int i = 0; i < 3; ++i) QVERIFY(step_and_wait(s));  // prefill and two decodes
+        const qint32 prompt = s->model()->step(0)->tokens.size();
+        QTemporaryDir dir;
+        if (action == QLatin1String("reset")) {
+            QVERIFY(apply_and_wait(s, [s] { s->reset(); }));
+        } else if (action == QLatin1String("edit")) {
+            s->controls()->setPrompt(QStringLiteral("Yellow"));
+            QVERIFY(step_and_wait(s));  // a new run from the edited prompt
+            QCOMPARE(s->model()->current()->parent, -1);
+        } else if (action == QLatin1String("rewind")) {
+            QVERIFY(apply_and_wait(s, [s] { s->rewindTo(1); }));
+        } else if (action == QLatin1String("rewindStep")) {
+            QVERIFY(apply_and_wait(s, [s] { s->rewindTo(1); }));
+            QVERIFY(step_and_wait(s));  // the same token again: the step already made is reused
+            QCOMPARE(s->model()->currentStep(), 2);
+            QCOMPARE(s->model()->leaves().size(), 1);
+        } else if (action == QLatin1String("reopen") || action == QLatin1String("replayThenModel")) {
+            if (action == QLatin1String("replayThenModel")) {
+                const QString path = dir.filePath(QStringLiteral("t.lmtrace"));
+                QSignalSpy saved(s, &SessionView::traceSaved);
+                s->saveTrace(path);
+                QVERIFY(wait_for(saved));
+                QSignalSpy opened(s, &SessionView::traceOpened);
+                s->openTrace(path);
+                QVERIFY(wait_for(opened));
+                QVERIFY(step_and_wait(s));
+                QVERIFY(s->statusLabels()[0]->text().startsWith(QStringLiteral("Replay")));
+            }
+            QSignalSpy loaded(s, &SessionView::engineLoaded);
+            w->openFile(testing::fixture_model());
+            QVERIFY(wait_for(loaded));
+        }
+        QCOMPARE(s->model()->stepCount(), steps);
+        const qint32 shown_prompt = generated < 0 ? 0 : s->model()->step(s->model()->path().front())->tokens.size();
+        if (action != QLatin1String("edit") && generated >= 0) QCOMPARE(shown_prompt, prompt);
+        comparePanels(*w, generated < 0 ? 0 : shown_prompt + generated);
+    }
+
+    // Every chart changes language at once, and back, without a step in between.
+    void chartsFollowTheLanguage_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("layer");
+        QTest::addColumn<QString>("mean");
+        QTest::addColumn<QString>("branch");
+        QTest::addColumn<QString>("probability");
+        QTest::addColumn<QString>("kvAxis");
+        QTest::addColumn<QString>("noDistribution");
+        QTest::newRow("zh_CN") << "zh_CN" << "层" << "各头平均" << "分支" << "概率" << "缓存中的词元数"
+                               << "尚无分布：请先运行一步";
+        QTest::newRow("en") << "en" << "Layer" << "Mean over heads" << "Branch" << "probability"
+                            << "tokens in the cache" << "No distribution yet: run a step";
+    }
+    void chartsFollowTheLanguage() {
+        QFETCH(QString, code);
+        QFETCH(QString, layer);
+        QFETCH(QString, mean);
+        QFETCH(QString, branch);
+        QFETCH(QString, probability);
+        QFETCH(QString, kvAxis);
+        QFETCH(QString, noDistribution);
+        MainWindow w(&language_);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        SessionView* s = w.session();
+        const QString other = code == QLatin1String("en") ? QStringLiteral("zh_CN") : QStringLiteral("en");
+        QVERIFY(language_.apply(other));
+        QCoreApplication::processEvents();
+        QVERIFY(language_.apply(code));
+        QTRY_COMPARE(s->heatmap()->layerLabel()->text(), layer);
+        QCOMPARE(s->heatmap()->meanBox()->text(), mean);
+        QVERIFY2(s->heatmap()->title().startsWith(code == QLatin1String("en") ? QStringLiteral("Layer") : QStringLiteral("第")),
+                 qPrintable(s->heatmap()->title()));
+        QCOMPARE(s->timeline()->branchLabel()->text(), branch);
+        QCOMPARE(s->logits()->plot()->xAxis->label(), probability);
+        QCOMPARE(s->logits()->heading()->text(), noDistribution);
+        QCOMPARE(s->kvChart()->plot()->xAxis->label(), kvAxis);
+        QVERIFY(s->docks()[3]->windowTitle().contains(QStringLiteral("Logits")));
+        QCOMPARE(s->docks()[3]->windowTitle() == QStringLiteral("Logits"), code == QLatin1String("en"));
+        QVERIFY(language_.apply(QStringLiteral("en")));
+    }
+
+    void playTurnsIntoPause() {
+        auto w = open_window(&language_, QStringLiteral("A B C"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QCOMPARE(s->playAction()->text(), QStringLiteral("Play"));
+        s->controls()->setSpeed(20);
+        s->setPlaying(true);
+        QCOMPARE(s->playAction()->text(), QStringLiteral("Pause"));
+        s->setPlaying(false);
+        QCOMPARE(s->playAction()->text(), QStringLiteral("Play"));
+        QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+    }
+
+    void labShortcutsWorkInTheLabWindow_data() {
+        QTest::addColumn<QKeySequence>("key");
+        QTest::addColumn<int>("tab");  // -1: the window closes
+        QTest::newRow("Ctrl+Alt+2") << QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_2) << 1;
+        QTest::newRow("Ctrl+Alt+5") << QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_5) << 4;
+        QTest::newRow("Ctrl+W") << QKeySequence(Qt::CTRL | Qt::Key_W) << -1;
+    }
+    void labShortcutsWorkInTheLabWindow() {
+        QFETCH(QKeySequence, key);
+        QFETCH(int, tab);
+        MainWindow w(&language_);
+        w.show();
+        gui::labs::LabWindow* labs = w.labWindow();
+        labs->showLab(0);
+        QVERIFY(QTest::qWaitForWindowActive(labs));
+        QTest::keySequence(labs->tabs(), key);
+        if (tab < 0) {
+            QTRY_VERIFY(!labs->isVisible());
+        } else {
+            QCOMPARE(labs->tabs()->currentIndex(), tab);
+            QVERIFY(labs->isVisible());
+        }
+        labs->close();
+    }
+
+    // Clicking a candidate's label forces it, as clicking its bar does.
+    void forcingByTheLabel() {
+        auto w = open_window(&language_, QStringLiteral("Once upon"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QVERIFY(step_and_wait(s));
+        const widgets::LogitsView* logits = s->logits();
+        QVERIFY(logits->rows().size() >= 2);
+        QSignalSpy forced(logits, &widgets::LogitsView::forceToken);
+        const QPoint label(logits->plot()->axisRect()->left() / 2, int(logits->rowCenter(1).y()));
+        QSignalSpy applied(s, &SessionView::applied);
+        QTest::mouseClick(logits->plot(), Qt::LeftButton, {}, label);
+        QCOMPARE(forced.count(), 1);
+        QCOMPARE(forced.first().at(0).toInt(), logits->rows()[1].id);
+        QVERIFY(wait_for(applied));
+        QCOMPARE(s->model()->current()->tokens.front().origin, widgets::TokenOrigin::Forced);
+    }
+};
+
+QTEST_MAIN(TestGuiSessionState)
+#include "test_gui_session_state.moc"
