@@ -3,6 +3,7 @@
 // one JSON object per line per step, the same objects `run --jsonl` prints while it runs, so
 // `diff <(run ... --jsonl --trace t) <(replay t --json)` compares a run with its replay.
 #include "cli/commands.h"
+#include "cli/options.h"
 
 #include "trace/step_report.h"
 #include "trace/trace_file.h"
@@ -23,7 +24,7 @@ void add_replay_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("replay", "Print the steps of a saved trace (no model needed)");
     cmd->add_option("TRACE", opt->trace, "Trace file written by run --trace")->required();
     cmd->add_flag("--json", opt->json, "One JSON object per step, one per line (as run --jsonl)");
-    cmd->add_option("--top", opt->top, "Candidates shown per step")->capture_default_str()->check(CLI::Range(0, 1000));
+    add_number(cmd, "--top", opt->top, "Candidates shown per step")->capture_default_str()->check(CLI::Range(0, 1000));
     cmd->callback([opt] {
         const trace::SessionTrace t = trace::load_trace(opt->trace);
         if (opt->json) {

@@ -7,10 +7,12 @@
 // the common token prefix (--no-prefix-reuse: re-prefill everything) and streams each reply; --jsonl prints one JSON object per step instead (the objects of
 // trace/step_report.h, identical to `replay --json` of the saved trace). -n counts generated
 // tokens (= steps: the prefill picks the first); generation stops early at end-of-sequence or
-// end-of-turn unless --ignore-eos (long runs). --trace saves the session trace (atomically)
-// when the run ends; --trace-budget caps the memory its attention planes may hold (the oldest
+// end-of-turn unless --ignore-eos (long runs). --trace saves the session trace when the run
+// ends (its path is checked before the run; the file goes through a SafeWriter, never over
+// the model); --trace-budget caps the memory its attention planes may hold (the oldest
 // steps' planes are released first, see trace/session_trace.h).
 #include "cli/commands.h"
+#include "cli/options.h"
 
 #include "engine/backend_factory.h"
 #include "engine/model.h"
@@ -20,6 +22,7 @@
 #include "trace/trace_file.h"
 #include "util/error.h"
 #include "util/resource_errors.h"
+#include "util/safe_writer.h"
 
 #include <algorithm>
 #include <iostream>
@@ -100,6 +103,7 @@ void run(const RunOptions& o) {
     if (!kv) throw UsageError("--kv-type: '" + o.kv_type + "' is not f16, q8_0 or q4_0");
     engine::validate(o.sampling);
     // Each phase names the model file when memory or threads run out (with_context).
+    if (!o.trace_path.empty()) check_output_path(o.trace_path, {o.model});  // before the run, not after it
     auto model = with_context(o.model + ": loading the model", [&] { return engine::Model::load(o.model); });
     const std::unique_ptr<tok::Tokenizer> tokenizer =
         with_context(o.model + ": loading the tokenizer", [&] { return tok::load_tokenizer(model->file()); });
@@ -133,7 +137,7 @@ void run(const RunOptions& o) {
         }
     });
     if (!o.trace_path.empty())
-        with_context(o.trace_path + ": saving the trace", [&] { trace::save_trace(session.trace(), o.trace_path); });
+        with_context(o.trace_path + ": saving the trace", [&] { trace::save_trace(session.trace(), o.trace_path, {o.model}); });
 }
 
 }  // namespace
@@ -146,23 +150,23 @@ void add_run_command(CLI::App& app) {
     auto* chat = cmd->add_flag("--chat", o->chat, "Chat: one user turn per line of stdin, until EOF");
     prompt->excludes(chat);
     cmd->add_flag("--no-prefix-reuse", o->no_prefix_reuse, "Chat: prefill the whole history every turn");
-    cmd->add_option("-n,--n-predict", o->n_predict, "Tokens to generate")->capture_default_str()->check(CLI::Range(1, 1 << 20));
-    cmd->add_option("--temp", o->sampling.temperature, "Temperature (0 = greedy)")->capture_default_str();
-    cmd->add_option("--top-k", o->sampling.top_k, "Keep the k most probable tokens (0 = off)")->capture_default_str();
-    cmd->add_option("--top-p", o->sampling.top_p, "Nucleus mass (1 = off)")->capture_default_str();
-    cmd->add_option("--min-p", o->sampling.min_p, "Drop tokens below min_p x the best (0 = off)")->capture_default_str();
-    cmd->add_option("--repeat-penalty", o->sampling.repeat_penalty, "Repetition penalty (1 = off)")->capture_default_str();
-    cmd->add_option("--seed", o->sampling.seed, "Sampler seed")->capture_default_str();
+    add_number(cmd, "-n,--n-predict", o->n_predict, "Tokens to generate")->capture_default_str()->check(CLI::Range(1, 1 << 20));
+    add_number(cmd, "--temp", o->sampling.temperature, "Temperature (0 = greedy)")->capture_default_str();
+    add_number(cmd, "--top-k", o->sampling.top_k, "Keep the k most probable tokens (0 = off)")->capture_default_str();
+    add_number(cmd, "--top-p", o->sampling.top_p, "Nucleus mass (1 = off)")->capture_default_str();
+    add_number(cmd, "--min-p", o->sampling.min_p, "Drop tokens below min_p x the best (0 = off)")->capture_default_str();
+    add_number(cmd, "--repeat-penalty", o->sampling.repeat_penalty, "Repetition penalty (1 = off)")->capture_default_str();
+    add_number(cmd, "--seed", o->sampling.seed, "Sampler seed")->capture_default_str();
     cmd->add_option("--kv-type", o->kv_type, "KV cache storage: f16, q8_0 or q4_0")->capture_default_str();
     cmd->add_option("--capture", o->capture, "What the trace keeps: none, summary or full")
         ->capture_default_str()->check(CLI::IsMember({"none", "summary", "full"}));
-    cmd->add_option("--trace-budget", o->trace_budget_mib, "MiB the trace's attention planes may hold")
+    add_number(cmd, "--trace-budget", o->trace_budget_mib, "MiB the trace's attention planes may hold")
         ->capture_default_str()->check(CLI::Range(uint64_t(1), uint64_t(1) << 30));
     cmd->add_flag("--ignore-eos", o->ignore_eos, "Keep generating past end-of-sequence and end-of-turn");
-    cmd->add_option("--trace", o->trace_path, "Save the session trace to this file");
+    cmd->add_option("--trace", o->trace_path, "Save the session trace to this file")->check(non_empty_path());
     cmd->add_flag("--jsonl", o->jsonl, "One JSON object per step instead of the text");
-    cmd->add_option("--threads", o->threads, "CPU threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
-    cmd->add_option("--ctx", o->ctx, "Context positions the KV cache may hold")->capture_default_str()->check(CLI::Range(1, 1 << 24));
+    add_number(cmd, "--threads", o->threads, "CPU threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
+    add_number(cmd, "--ctx", o->ctx, "Context positions the KV cache may hold")->capture_default_str()->check(CLI::Range(1, 1 << 24));
     cmd->add_option("--backend", o->backend, "cpu or cuda")->capture_default_str();
     cmd->callback([o] {
         if (!o->chat && o->prompt.empty()) throw UsageError("run: give --prompt TEXT or --chat");

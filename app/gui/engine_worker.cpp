@@ -202,7 +202,7 @@ void EngineWorker::reset() {
 
 void EngineWorker::saveTrace(const QString& path) {
     guarded(tr("Saving the trace"), [&] {
-        trace::save_trace(session().trace(), path.toStdString());
+        trace::save_trace(session().trace(), path.toStdString(), {model_->file().path()});  // never over the model
         emit traceSaved(path);
     });
 }

@@ -174,7 +174,8 @@ public:
     void add_tensor(std::string name, TensorType type, std::vector<int64_t> ne,
                     const void* data, size_t n_bytes);
     std::vector<uint8_t> to_bytes() const;
-    // Atomic: writes PATH.tmp-XXXX in the same folder, then renames. Throws IoError.
+    // Through a SafeWriter (util/safe_writer.h): atomic, never over a device or a folder.
+    // Throws IoError.
     void write(const std::string& path) const;
 
 private:

@@ -3,18 +3,13 @@
 #include "trace/trace_json.h"
 #include "util/error.h"
 #include "util/mapped_file.h"
+#include "util/safe_writer.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <filesystem>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <limits>
 #include <map>
-#include <unistd.h>
 
 namespace lmscope::trace {
 
@@ -435,47 +430,13 @@ SessionTrace parse_trace(const uint8_t* data, size_t size, const std::string& na
     return Parser(data, size, name).parse();
 }
 
-void save_trace(const SessionTrace& trace, const std::string& path) {
+void save_trace(const SessionTrace& trace, const std::string& path, const std::vector<std::string>& inputs) {
     std::deque<std::vector<uint8_t>> scratch;
     const Layout l = layout(trace, scratch);
-    const std::filesystem::path target(path);
-    std::string tmp_name = target.filename().string();
-    tmp_name.insert(tmp_name.begin(), '.');
-    tmp_name += ".tmp-XXXXXX";
-    std::string tmp = (target.parent_path() / tmp_name).string();
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0) throw IoError(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
-    auto fail = [&](const char* what) {
-        const int err = errno;
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        throw IoError(path + ": " + what + ": " + std::strerror(err));
-    };
-    auto write_all = [&](const void* data, size_t size) {
-        const auto* p = static_cast<const uint8_t*>(data);
-        size_t done = 0;
-        while (done < size) {
-            const ssize_t w = ::write(fd, p + done, size - done);
-            if (w < 0 && errno == EINTR) continue;
-            if (w == 0) errno = ENOSPC;  // no progress and no error: treat as a full device
-            if (w <= 0) fail("write failed");
-            done += size_t(w);
-        }
-    };
-    write_all(l.prefix.data(), l.prefix.size());
-    for (const OutTensor& t : l.tensors) write_all(t.data, t.bytes);
-    if (::fchmod(fd, 0644) != 0) fail("chmod failed");
-    if (::fsync(fd) != 0) fail("fsync failed");
-    if (::close(fd) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw IoError(path + ": close failed: " + std::strerror(err));
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw IoError(path + ": cannot replace it: " + std::strerror(err));
-    }
+    SafeWriter out(path, inputs);
+    out.write(l.prefix.data(), l.prefix.size());
+    for (const OutTensor& t : l.tensors) out.write(t.data, t.bytes);
+    out.commit();
 }
 
 SessionTrace load_trace(const std::string& path) {
