@@ -2,6 +2,7 @@
 
 #include "trace/trace_json.h"
 #include "util/error.h"
+#include "util/json_io.h"
 #include "util/mapped_file.h"
 #include "util/safe_writer.h"
 
@@ -10,6 +11,8 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <new>
+#include <string_view>
 
 namespace lmscope::trace {
 
@@ -100,6 +103,9 @@ private:
     // and KV counts against the parent step, the model spec's counts against the steps'.
     void check_step(const SessionTrace& trace, const StepTrace& s, int64_t n_vocab) const;
     void check_spec(const SessionTrace& trace) const;
+    // The object `key` of `obj`, which the trace keeps a copy of: a few settings, so at most
+    // kMaxCopiedValues values (a copy freed while memory is short must not need much).
+    const json& small_object(const json& obj, const std::string& path, const char* key) const;
     const uint8_t* bytes(const InTensor& t) const { return data_ + data_start_ + t.begin; }
 
     const uint8_t* data_;
@@ -293,6 +299,14 @@ void Parser::check_spec(const SessionTrace& trace) const {
     count("head_dim", 1 << 16, 0);
 }
 
+const json& Parser::small_object(const json& obj, const std::string& path, const char* key) const {
+    constexpr size_t kMaxCopiedValues = 4096;
+    const json& v = r_.object(obj, path, key);
+    if (json_values(v, kMaxCopiedValues + 1) > kMaxCopiedValues)
+        fail(path + "." + key, "holds more than " + std::to_string(kMaxCopiedValues) + " values");
+    return v;
+}
+
 SessionTrace Parser::parse() {
     if (size_ < 8) fail("header length", "the file is " + std::to_string(size_) + " bytes, too short for one");
     uint64_t n = 0;
@@ -305,38 +319,30 @@ SessionTrace Parser::parse() {
     data_start_ = 8 + n;
     data_size_ = size_ - data_start_;
 
-    json header;
-    try {
-        header = json::parse(data_ + 8, data_ + 8 + n);
-    } catch (const json::exception& e) {  // parse errors, and numbers out of range
-        fail("header", std::string("is not valid JSON: ") + e.what());
-    }
-    if (!header.is_object()) fail("header", "is not a JSON object");
-    const json& meta = r_.object(header, "header", "__metadata__");
+    const JsonDocument header(parse_untrusted_json(
+        std::string_view(reinterpret_cast<const char*>(data_ + 8), size_t(n)), name_, "header"));
+    if (!header->is_object()) fail("header", "is not a JSON object");
+    const json& meta = r_.object(*header, "header", "__metadata__");
     if (r_.string(meta, "__metadata__", "format") != kTraceFormat)
         fail("__metadata__.format", "is not " + std::string(kTraceFormat));
     const std::string& version = r_.string(meta, "__metadata__", "version");
     if (version != std::to_string(kTraceVersion))
         fail("__metadata__.version", "'" + version + "' is not supported (this build reads version " +
                                          std::to_string(kTraceVersion) + ")");
-    json doc;
-    try {
-        doc = json::parse(r_.string(meta, "__metadata__", "trace"));
-    } catch (const json::exception& e) {  // parse errors, and numbers out of range
-        fail("__metadata__.trace", std::string("is not valid JSON: ") + e.what());
-    }
+    const JsonDocument doc_value(parse_untrusted_json(r_.string(meta, "__metadata__", "trace"), name_, "__metadata__.trace"));
+    const json& doc = *doc_value;
     if (!doc.is_object()) fail("__metadata__.trace", "is not a JSON object");
-    read_tensor_table(header);
+    read_tensor_table(*header);
 
     const json& budget = r_.object(doc, "trace", "budget");
     SessionTrace trace(std::max(r_.unsigned_integer(budget, "trace.budget", "bytes"), SessionTrace::kDefaultBudget));
     const json& model = r_.object(doc, "trace", "model");
     trace.model.file = r_.string(model, "trace.model", "file");
     trace.model.header_sha256 = r_.string(model, "trace.model", "header_sha256");
-    trace.model.spec = r_.object(model, "trace.model", "spec");
-    trace.tokenizer = r_.object(doc, "trace", "tokenizer");
-    trace.sampling = r_.object(doc, "trace", "sampling");
-    trace.capture = r_.object(doc, "trace", "capture");
+    trace.model.spec = small_object(model, "trace.model", "spec");
+    trace.tokenizer = small_object(doc, "trace", "tokenizer");
+    trace.sampling = small_object(doc, "trace", "sampling");
+    trace.capture = small_object(doc, "trace", "capture");
     const json& pieces = r_.array(doc, "trace", "pieces");
     for (size_t i = 0; i < pieces.size(); ++i) {
         const std::string p = "trace.pieces[" + std::to_string(i) + "]";
@@ -427,7 +433,11 @@ std::vector<uint8_t> serialize_trace(const SessionTrace& trace) {
 }
 
 SessionTrace parse_trace(const uint8_t* data, size_t size, const std::string& name) {
-    return Parser(data, size, name).parse();
+    try {
+        return Parser(data, size, name).parse();
+    } catch (const std::bad_alloc&) {
+        throw Error(name + ": out of memory while loading");
+    }
 }
 
 void save_trace(const SessionTrace& trace, const std::string& path, const std::vector<std::string>& inputs) {
