@@ -45,6 +45,7 @@ struct Limits {
     uint64_t max_string_len = 1ull << 20;      // one metadata string or key (1 MiB)
     uint64_t max_name_len = 256;               // tensor names
     uint64_t max_array_len = 1ull << 24;       // elements in one metadata array
+    uint64_t max_metadata_bytes = 256ull << 20;  // memory all metadata takes (a 256k vocabulary: ~40 MiB)
     uint64_t max_kv = 1ull << 16;              // metadata pairs
     uint64_t max_tensors = 1ull << 16;         // tensor infos
 };
