@@ -6,6 +6,7 @@
 // row, plus the top-k logits and KV statistics of every step, as the app would record them.
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "util/json_io.h"
 
 #include "engine/backend_factory.h"
 #include "engine/model.h"
@@ -157,7 +158,7 @@ void add_bench_command(CLI::App& app) {
         j["model_file_bytes"] = model->file().file_size();
         j["peak_rss_bytes"] = peak_rss;
         if (opt->json) {
-            std::cout << j.dump() << "\n";
+            std::cout << dump_json(j) << "\n";
             return;
         }
         std::printf("model    %s\nbackend  %s, kv %s, capture %s\n", opt->model.c_str(), backend->name().c_str(),

@@ -6,6 +6,7 @@
 // Exactly one shape source; --ctx defaults to the preset's or the model's context length.
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "util/json_io.h"
 
 #include "gguf/gguf.h"
 #include "kv/kv_math.h"
@@ -149,7 +150,7 @@ void list_presets(bool json) {
                            {"n_head", p.shape.n_head}, {"n_head_kv", p.shape.n_head_kv},
                            {"head_dim", p.shape.head_dim}, {"n_embd", p.n_embd},
                            {"max_context", p.max_context}, {"n_params", p.n_params}});
-        std::cout << out.dump(2) << "\n";
+        std::cout << dump_json(out, 2) << "\n";
         return;
     }
     std::printf("%-16s %-16s %6s %5s %4s %8s %8s %17s\n", "preset", "model", "layers", "heads", "kv",
@@ -230,7 +231,7 @@ void run_kv(const KvOptions& o) {
                                     {"bytes", kv::cache_bytes(v.shape, *type, ctx, o.batch)}});
             j["variants"] = variants;
         }
-        std::cout << j.dump(2) << "\n";
+        std::cout << dump_json(j, 2) << "\n";
         return;
     }
 

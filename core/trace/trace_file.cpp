@@ -402,14 +402,14 @@ Layout layout(const SessionTrace& trace, std::deque<std::vector<uint8_t>>& scrat
     json header = json::object();
     header["__metadata__"] = {{"format", kTraceFormat},
                               {"version", std::to_string(kTraceVersion)},
-                              {"trace", detail::session_to_json(trace).dump()}};
+                              {"trace", dump_json(detail::session_to_json(trace))}};
     for (const OutTensor& t : l.tensors) {
         header[t.name] = {{"dtype", t.dtype.name},
                           {"shape", t.shape},
                           {"data_offsets", {l.data_bytes, l.data_bytes + t.bytes}}};
         l.data_bytes += t.bytes;
     }
-    std::string text = header.dump();
+    std::string text = dump_json(header);
     text.append((8 - text.size() % 8) % 8, ' ');
     if (text.size() > kMaxTraceHeader) throw Error("trace header is larger than the format allows");
     for (int b = 0; b < 8; ++b) l.prefix.push_back(char(uint8_t(uint64_t(text.size()) >> (8 * b))));
