@@ -3,7 +3,8 @@
 //   lmscope-fuzz-seeds OUT_DIR     -> OUT_DIR/<harness>/<seed files>
 // Seeds are small: each fixture GGUF is shrunk to one layer, a narrow width and a 300-token
 // vocabulary (the first rows of the real tensors, the first tokens of the real vocabulary), so
-// the fuzzer mutates real layouts quickly. The trace seeds are real sessions on a shrunk model.
+// the fuzzer mutates real layouts quickly. The trace seeds are real sessions on a shrunk model
+// (trace_file, trace_writer); json_depth gets their JSON and lists nested around the cap.
 #include "fuzz_common.h"
 
 #include "engine/backend_factory.h"
@@ -16,6 +17,7 @@
 #include "trace/trace_file.h"
 #include "util/error.h"
 
+#include <nlohmann/json.hpp>
 #include <zlib.h>
 
 #include <algorithm>
@@ -205,8 +207,21 @@ void trace_seeds(const std::vector<uint8_t>& model_bytes, const fs::path& out) {
             session.decode();
         }
         const std::vector<uint8_t> bytes = trace::serialize_trace(session.trace());
-        write_file(out / ("session-" + std::to_string(variant) + ".trace"), bytes.data(), bytes.size());
+        const std::string name = "session-" + std::to_string(variant);
+        write_file(out / "trace_file" / (name + ".trace"), bytes.data(), bytes.size());
+        write_file(out / "trace_writer" / (name + ".trace"), bytes.data(), bytes.size());
+        // json_depth: the trace's JSON header, and the session document inside it.
+        uint64_t n = 0;
+        for (int b = 7; b >= 0; --b) n = (n << 8) | bytes[size_t(b)];
+        const std::string header(reinterpret_cast<const char*>(bytes.data()) + 8, size_t(n));
+        write_file(out / "json_depth" / (name + "-header.json"), header);
+        write_file(out / "json_depth" / (name + "-session.json"),
+                   nlohmann::json::parse(header)["__metadata__"]["trace"].get<std::string>());
     }
+    // Nesting just under, at and past the cap.
+    for (const int depth : {63, 64, 65})
+        write_file(out / "json_depth" / ("nested-" + std::to_string(depth) + ".json"),
+                   std::string(size_t(depth), '[') + std::string(size_t(depth), ']'));
 }
 
 }  // namespace
@@ -305,8 +320,8 @@ int main(int argc, char** argv) {
             written += 2;
         }
         if (!tiny_f32.empty()) {
-            trace_seeds(tiny_f32, out / "trace_file");
-            written += 2;
+            trace_seeds(tiny_f32, out);
+            written += 11;
         }
         if (const char* sample = std::getenv("LMSCOPE_SAMPLE_MODEL"); sample && fs::exists(sample)) {
             if (auto tmpl = gguf::File::open(sample).opt_string("tokenizer.chat_template")) {

@@ -3,7 +3,8 @@
 # (CMake preset "fuzz", folder build-fuzz/) and runs it for MINUTES on one core.
 #
 #   scripts/fuzz.sh NAME MINUTES [libFuzzer options]
-#   NAME: gguf_reader model_load tokenizer spm_model trace_file chat_template vocab_text
+#   NAME: gguf_reader model_load tokenizer spm_model trace_file chat_template vocab_text json_depth
+#         trace_writer
 #
 # Corpus: build-fuzz/corpus/NAME (grows; new inputs land here), read with the seeds that
 # lmscope-fuzz-seeds derives from ../shared/testdata (build-fuzz/seeds/NAME) and the committed

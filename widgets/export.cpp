@@ -1,12 +1,16 @@
 #include "widgets/export.h"
 
+#include "util/error.h"
+#include "util/safe_writer.h"
+
+#include <QBuffer>
+
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPageSize>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QWidget>
 #include <qcustomplot.h>
 
@@ -18,17 +22,19 @@ bool fail(QString* error, const QString& message) {
     return false;
 }
 
-// Opens `file` for writing, runs `write`, commits; any failure names the path and the reason.
+// Renders with `write` into memory, then writes the file through lmscope's SafeWriter (atomic,
+// never over a device, a folder or through a link's replacement); any failure names the path
+// and the reason.
 template <typename Write>
 bool atomic_write(const QString& path, QString* error, Write write) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, QCoreApplication::translate("Export", "%1: cannot write: %2").arg(path, file.errorString()));
-    if (!write(file)) {
-        file.cancelWriting();
-        return fail(error, QCoreApplication::translate("Export", "%1: could not render the image").arg(path));
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    if (!write(buffer)) return fail(error, QCoreApplication::translate("Export", "%1: could not render the image").arg(path));
+    try {
+        write_file_safely(path.toStdString(), buffer.data().constData(), size_t(buffer.data().size()));
+    } catch (const Error& e) {
+        return fail(error, QString::fromStdString(e.what()));
     }
-    if (!file.commit()) return fail(error, QCoreApplication::translate("Export", "%1: cannot write: %2").arg(path, file.errorString()));
     return true;
 }
 
@@ -47,12 +53,12 @@ QString csv_field(const QVariant& v) {
 bool save_plot_png(QCustomPlot* plot, const QString& path, QString* error, double scale) {
     if (!plot) return fail(error, QCoreApplication::translate("Export", "%1: no chart to save").arg(path));
     const QPixmap pixmap = plot->toPixmap(plot->width(), plot->height(), scale);
-    return atomic_write(path, error, [&](QSaveFile& f) { return pixmap.save(&f, "PNG"); });
+    return atomic_write(path, error, [&](QBuffer& f) { return pixmap.save(&f, "PNG"); });
 }
 
 bool save_plot_pdf(QCustomPlot* plot, const QString& path, QString* error) {
     if (!plot) return fail(error, QCoreApplication::translate("Export", "%1: no chart to save").arg(path));
-    return atomic_write(path, error, [&](QSaveFile& f) {
+    return atomic_write(path, error, [&](QBuffer& f) {
         QPdfWriter writer(&f);
         writer.setResolution(72);  // one unit = one point = one widget pixel
         writer.setPageSize(QPageSize(QSizeF(plot->width(), plot->height()), QPageSize::Point));
@@ -70,7 +76,7 @@ bool save_plot_pdf(QCustomPlot* plot, const QString& path, QString* error) {
 bool save_widget_png(QWidget* widget, const QString& path, QString* error) {
     if (!widget) return fail(error, QCoreApplication::translate("Export", "%1: nothing to save").arg(path));
     const QPixmap pixmap = widget->grab();
-    return atomic_write(path, error, [&](QSaveFile& f) { return pixmap.save(&f, "PNG"); });
+    return atomic_write(path, error, [&](QBuffer& f) { return pixmap.save(&f, "PNG"); });
 }
 
 QString table_to_csv(const ChartTable& table) {
@@ -102,12 +108,12 @@ QByteArray table_to_json(const ChartTable& table) {
 
 bool save_table_csv(const ChartTable& table, const QString& path, QString* error) {
     const QByteArray bytes = table_to_csv(table).toUtf8();
-    return atomic_write(path, error, [&](QSaveFile& f) { return f.write(bytes) == bytes.size(); });
+    return atomic_write(path, error, [&](QBuffer& f) { return f.write(bytes) == bytes.size(); });
 }
 
 bool save_table_json(const ChartTable& table, const QString& path, QString* error) {
     const QByteArray bytes = table_to_json(table);
-    return atomic_write(path, error, [&](QSaveFile& f) { return f.write(bytes) == bytes.size(); });
+    return atomic_write(path, error, [&](QBuffer& f) { return f.write(bytes) == bytes.size(); });
 }
 
 }  // namespace lmscope::widgets

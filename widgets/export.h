@@ -1,7 +1,8 @@
 // Saving what a panel shows: a chart as a PNG (raster, scaled for print) or a PDF (vector; this
 // build has no Qt SVG module), any widget as a PNG, and the chart's numbers as CSV or JSON.
-// Every write is atomic (QSaveFile: a temporary file in the same folder, renamed when
-// complete), so a failed export never leaves half a file behind.
+// Every write goes through lmscope's SafeWriter (util/safe_writer.h: a temporary file in the
+// same folder, renamed when complete, never over a device or a folder), so a failed export
+// never leaves half a file behind.
 #pragma once
 
 #include <QString>

@@ -5,6 +5,8 @@
 // KV bytes and the peak resident set size. "full" capture = every layer and head of each new
 // row, plus the top-k logits and KV statistics of every step, as the app would record them.
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "util/json_io.h"
 
 #include "engine/backend_factory.h"
 #include "engine/model.h"
@@ -60,10 +62,10 @@ void add_bench_command(CLI::App& app) {
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("bench", "Measure prefill and decode speed (tokens/s) and peak memory");
     cmd->add_option("MODEL", opt->model, "GGUF model file")->required();
-    cmd->add_option("-p", opt->p, "Prompt tokens to prefill (default 128)")->check(CLI::Range(1, 1 << 20));
-    cmd->add_option("-n", opt->n, "Tokens to decode (default 64)")->check(CLI::Range(0, 1 << 20));
-    cmd->add_option("-r,--reps", opt->reps, "Timed runs after a warm-up (default 3)")->check(CLI::Range(1, 1000));
-    cmd->add_option("--threads", opt->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_number(cmd, "-p", opt->p, "Prompt tokens to prefill (default 128)")->check(CLI::Range(1, 1 << 20));
+    add_number(cmd, "-n", opt->n, "Tokens to decode (default 64)")->check(CLI::Range(0, 1 << 20));
+    add_number(cmd, "-r,--reps", opt->reps, "Timed runs after a warm-up (default 3)")->check(CLI::Range(1, 1000));
+    add_number(cmd, "--threads", opt->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     cmd->add_option("--capture", opt->capture, "none, summary or full")
         ->check(CLI::IsMember({"none", "summary", "full"}));
     cmd->add_option("--backend", opt->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
@@ -156,7 +158,7 @@ void add_bench_command(CLI::App& app) {
         j["model_file_bytes"] = model->file().file_size();
         j["peak_rss_bytes"] = peak_rss;
         if (opt->json) {
-            std::cout << j.dump() << "\n";
+            std::cout << dump_json(j) << "\n";
             return;
         }
         std::printf("model    %s\nbackend  %s, kv %s, capture %s\n", opt->model.c_str(), backend->name().c_str(),

@@ -2,20 +2,24 @@
 //                  [--backend cpu|cuda] [--threads N]
 // A teacher-forced run over the given ids (one prefill step). Writes little-endian float32
 // logits [n][n_vocab] and attention [n_layer][n_head][n][n] (zeros above the diagonal): the
-// layouts of ../shared/testdata/reference/. Files are written atomically (temp + rename).
+// layouts of ../shared/testdata/reference/. The ids must fit the model's context and the
+// outputs this machine's memory; both outputs are checked before the run and written through
+// a SafeWriter (atomic, never over the model, a device or a folder).
 #include "cli/commands.h"
+#include "cli/options.h"
 
 #include "engine/backend_factory.h"
 #include "engine/model.h"
 #include "tokenizer/tokenizer.h"
 #include "util/error.h"
+#include "util/safe_writer.h"
 
-#include <cerrno>
+#include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace lmscope::cli {
@@ -28,38 +32,41 @@ std::vector<int32_t> parse_ids(const std::string& text) {
     while (i <= text.size()) {
         const size_t comma = std::min(text.find(',', i), text.size());
         const std::string item = text.substr(i, comma - i);
-        size_t used = 0;
-        long long v = -1;
-        try {
-            v = std::stoll(item, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (item.empty() || used != item.size() || v < 0 || v > INT32_MAX)
+        const std::optional<int32_t> v = parse_number<int32_t>(item);
+        if (!v || *v < 0)
             throw UsageError("--ids: '" + item + "' is not a token id (expected comma-separated ids like 1,2,3)");
-        ids.push_back(int32_t(v));
+        ids.push_back(*v);
         i = comma + 1;
     }
     return ids;
 }
 
-void write_f32(const std::string& path, const std::vector<float>& data) {
-    const std::string tmp = path + ".tmp-dump";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw IoError(path + ": cannot write: " + std::strerror(errno));
-    const size_t n = std::fwrite(data.data(), sizeof(float), data.size(), f);
-    const bool ok = n == data.size() && std::fflush(f) == 0;
-    std::fclose(f);
-    std::error_code ec;
-    if (!ok) {
-        std::filesystem::remove(tmp, ec);
-        throw IoError(path + ": write failed: " + std::strerror(errno));
-    }
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        throw IoError(path + ": cannot rename the temporary file into place: " + ec.message());
-    }
+uint64_t physical_memory() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : UINT64_MAX;
+}
+
+std::string gib(uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
+    return buf;
+}
+
+// Before any work: the ids fit the model's context, and the outputs fit this machine's memory.
+void check_limits(const model::ModelSpec& s, size_t n, bool attention) {
+    if (n > size_t(s.n_ctx_train()))
+        throw UsageError("--ids: " + std::to_string(n) + " ids exceed the model's context of " +
+                         std::to_string(s.n_ctx_train()) + " positions (its context_length)");
+    const uint64_t logits = uint64_t(n) * uint64_t(s.n_vocab()) * sizeof(float);
+    const uint64_t attn = attention ? uint64_t(s.n_layer()) * uint64_t(s.n_head()) * n * n * sizeof(float) : 0;
+    if (logits + attn > physical_memory())
+        throw Error("dump: " + std::to_string(n) + " ids need " + gib(logits) + " for the logits" +
+                    (attention ? " and " + gib(attn) + " for the attention (layers x heads x ids x ids floats)" : "") +
+                    ", more than this machine's " + gib(physical_memory()) + " of memory");
+}
+
+void write_f32(const std::string& path, const std::vector<float>& data, const std::string& model) {
+    write_file_safely(path, data.data(), data.size() * sizeof(float), {model});
 }
 
 }  // namespace
@@ -73,14 +80,20 @@ void add_dump_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("dump", "Teacher-forced run over token ids; write logits (and attention) as float32");
     cmd->add_option("MODEL", opt->model, "GGUF model file")->required();
     cmd->add_option("--ids", opt->ids, "Token ids, comma-separated (1,2,3)")->required();
-    cmd->add_option("--logits", opt->logits, "Output file: float32 logits [n][n_vocab]")->required();
-    cmd->add_option("--attention", opt->attention, "Output file: float32 attention [n_layer][n_head][n][n]");
+    cmd->add_option("--logits", opt->logits, "Output file: float32 logits [n][n_vocab]")
+        ->required()->check(non_empty_path());
+    cmd->add_option("--attention", opt->attention, "Output file: float32 attention [n_layer][n_head][n][n]")
+        ->check(non_empty_path());
     cmd->add_option("--backend", opt->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
-    cmd->add_option("--threads", opt->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_number(cmd, "--threads", opt->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     cmd->callback([opt] {
         const std::vector<int32_t> ids = parse_ids(opt->ids);
+        if (opt->logits == opt->attention) throw UsageError("--attention: is the same file as --logits");
         auto model = engine::Model::load(opt->model);
         tok::load_tokenizer(model->file());  // the ids are its tokens: a broken vocabulary is a broken model file
+        check_limits(model->spec(), ids.size(), !opt->attention.empty());
+        check_output_path(opt->logits, {opt->model});
+        if (!opt->attention.empty()) check_output_path(opt->attention, {opt->model});
         engine::BackendOptions bo;
         bo.n_threads = opt->threads;
         bo.n_ctx = std::max<int32_t>(int32_t(ids.size()), 1);
@@ -93,7 +106,7 @@ void add_dump_command(CLI::App& app) {
         policy.mode = opt->attention.empty() ? trace::CaptureMode::None : trace::CaptureMode::Full;
         trace::StepCapture capture;
         backend->forward(ids, 0, policy, &capture, logits, true, nullptr);
-        write_f32(opt->logits, logits);
+        write_f32(opt->logits, logits, opt->model);
 
         if (!opt->attention.empty()) {
             // [n_layer][n_head][n][n]; a prefill at position 0 gives planes of n x n
@@ -102,7 +115,7 @@ void add_dump_command(CLI::App& app) {
                 const size_t base = (size_t(p.at.layer) * size_t(s.n_head()) + size_t(p.at.head)) * n * n;
                 std::copy(p.weights.begin(), p.weights.end(), attn.begin() + std::ptrdiff_t(base));
             }
-            write_f32(opt->attention, attn);
+            write_f32(opt->attention, attn, opt->model);
         }
     });
 }

@@ -11,6 +11,7 @@
 #include "model/summary.h"
 #include "model/weights.h"
 #include "tokenizer/tokenizer.h"
+#include "util/json_io.h"
 
 #include <iostream>
 #include <memory>
@@ -31,7 +32,7 @@ void add_info_command(CLI::App& app) {
         const gguf::File file = gguf::File::open(opt->model);
         const model::ModelSummary summary = model::ModelSummary::of(file);
         if (opt->json)
-            std::cout << summary.to_json().dump(2) << "\n";
+            std::cout << dump_json(summary.to_json(), 2) << "\n";
         else
             std::cout << summary.to_text();
         std::cout.flush();

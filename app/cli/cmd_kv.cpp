@@ -5,6 +5,8 @@
 // The KV cache size of a shape: bytes per token and in total, in bytes, GB (1e9) and GiB (2^30).
 // Exactly one shape source; --ctx defaults to the preset's or the model's context length.
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "util/json_io.h"
 
 #include "gguf/gguf.h"
 #include "kv/kv_math.h"
@@ -148,7 +150,7 @@ void list_presets(bool json) {
                            {"n_head", p.shape.n_head}, {"n_head_kv", p.shape.n_head_kv},
                            {"head_dim", p.shape.head_dim}, {"n_embd", p.n_embd},
                            {"max_context", p.max_context}, {"n_params", p.n_params}});
-        std::cout << out.dump(2) << "\n";
+        std::cout << dump_json(out, 2) << "\n";
         return;
     }
     std::printf("%-16s %-16s %6s %5s %4s %8s %8s %17s\n", "preset", "model", "layers", "heads", "kv",
@@ -229,7 +231,7 @@ void run_kv(const KvOptions& o) {
                                     {"bytes", kv::cache_bytes(v.shape, *type, ctx, o.batch)}});
             j["variants"] = variants;
         }
-        std::cout << j.dump(2) << "\n";
+        std::cout << dump_json(j, 2) << "\n";
         return;
     }
 
@@ -284,12 +286,12 @@ void add_kv_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("kv", "KV cache size of a model shape: per token and in total");
     cmd->add_option("--preset", opt->preset, "A published model shape (see --list-presets)");
     cmd->add_option("--model", opt->model, "Read the shape from a GGUF model");
-    cmd->add_option("--layers", opt->layers, "Explicit shape: layers")->check(positive);
-    cmd->add_option("--kv-heads", opt->kv_heads, "Explicit shape: key/value heads")->check(positive);
-    cmd->add_option("--head-dim", opt->head_dim, "Explicit shape: head dimension")->check(positive);
-    cmd->add_option("--heads", opt->heads, "Explicit shape: query heads (optional; names MHA/GQA/MQA)")->check(positive);
-    cmd->add_option("--ctx", opt->ctx, "Tokens per sequence (default: the model's context length)")->check(positive);
-    cmd->add_option("--batch", opt->batch, "Sequences (default 1)")->check(positive);
+    add_number(cmd, "--layers", opt->layers, "Explicit shape: layers")->check(positive);
+    add_number(cmd, "--kv-heads", opt->kv_heads, "Explicit shape: key/value heads")->check(positive);
+    add_number(cmd, "--head-dim", opt->head_dim, "Explicit shape: head dimension")->check(positive);
+    add_number(cmd, "--heads", opt->heads, "Explicit shape: query heads (optional; names MHA/GQA/MQA)")->check(positive);
+    add_number(cmd, "--ctx", opt->ctx, "Tokens per sequence (default: the model's context length)")->check(positive);
+    add_number(cmd, "--batch", opt->batch, "Sequences (default 1)")->check(positive);
     cmd->add_option("--kv-type", opt->kv_type, "Cache storage: f16 (default), q8_0 or q4_0");
     cmd->add_flag("--json", opt->json, "Print JSON");
     cmd->add_flag("--list-presets", opt->list, "List the presets and their published shapes");

@@ -7,10 +7,16 @@
 // the common token prefix (--no-prefix-reuse: re-prefill everything) and streams each reply; --jsonl prints one JSON object per step instead (the objects of
 // trace/step_report.h, identical to `replay --json` of the saved trace). -n counts generated
 // tokens (= steps: the prefill picks the first); generation stops early at end-of-sequence or
-// end-of-turn unless --ignore-eos (long runs). --trace saves the session trace (atomically)
-// when the run ends; --trace-budget caps the memory its attention planes may hold (the oldest
-// steps' planes are released first, see trace/session_trace.h).
+// end-of-turn unless --ignore-eos (long runs). --trace saves the session trace when the run
+// ends (its path is checked before the run; the file goes through a SafeWriter, never over
+// the model); --trace-budget caps the memory its attention planes may hold (the oldest
+// steps' planes are released first, see trace/session_trace.h). When the context fills, the
+// run ends there: the text so far, the trace saved, a notice (exit 0), or an error (exit 1)
+// when -n asked for more. When stdout fails (a full disk, a closed pipe) the run stops, the
+// trace is saved, and then the write error is reported (exit 1).
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/output.h"
 
 #include "engine/backend_factory.h"
 #include "engine/model.h"
@@ -19,7 +25,10 @@
 #include "trace/step_report.h"
 #include "trace/trace_file.h"
 #include "util/error.h"
+#include "util/json_io.h"
+#include "util/message.h"
 #include "util/resource_errors.h"
+#include "util/safe_writer.h"
 
 #include <algorithm>
 #include <iostream>
@@ -42,6 +51,7 @@ struct RunOptions {
     bool chat = false;
     bool no_prefix_reuse = false;
     int n_predict = 32;
+    bool n_predict_given = false;  // -n on the command line: running out of context is an error
     engine::SamplerSettings sampling;
     std::string kv_type = "f16";
     std::string capture = "summary";
@@ -61,14 +71,15 @@ public:
         : session_(session), jsonl_(jsonl), ignore_eos_(ignore_eos), text_(session.tokenizer()) {}
 
     // Reports the step; false when its choice ends the generation (that token is not printed).
+    // Also false once stdout fails (a full disk, a closed pipe): nobody reads what follows.
     bool step(const trace::StepTrace& s) {
         if (jsonl_) {
-            std::cout << trace::step_report_json(session_.trace(), s).dump() << std::endl;
-            return ignore_eos_ || !session_.ends_turn();
+            std::cout << dump_json(trace::step_report_json(session_.trace(), s)) << std::endl;
+            return stdout_ok() && (ignore_eos_ || !session_.ends_turn());
         }
         if (session_.ends_turn() && !ignore_eos_) return false;
         std::cout << text_.push(s.logits.chosen) << std::flush;
-        return true;
+        return stdout_ok();
     }
     void end_of_reply() {
         if (jsonl_) return;
@@ -89,10 +100,49 @@ trace::CapturePolicy capture_policy(const std::string& mode) {
     return p;
 }
 
-void generate(engine::Session& session, Printer& out, const trace::StepTrace& first, int n_predict) {
+// Prints the reply to `first`, up to n_predict steps. False when the context filled first.
+bool generate(engine::Session& session, Printer& out, const trace::StepTrace& first, int n_predict) {
     bool more = out.step(first);
-    for (int i = 1; more && i < n_predict; ++i) more = out.step(session.decode());
+    bool fits = true;
+    for (int i = 1; more && i < n_predict; ++i) {
+        fits = session.tokens().size() < size_t(session.n_ctx());
+        more = fits && out.step(session.decode());
+    }
     out.end_of_reply();
+    return fits;
+}
+
+// Runs the prompt or the chat; false when the context filled before the reply was done.
+bool converse(const RunOptions& o, engine::Session& session, const tok::Tokenizer& tokenizer, Printer& out) {
+    if (!o.chat) {
+        const std::vector<int32_t> ids = tokenizer.encode_ids(o.prompt, true, false);
+        if (ids.empty()) throw UsageError("--prompt: the prompt encodes to no tokens");
+        return generate(session, out, session.prefill(ids), o.n_predict);
+    }
+    if (!session.chat_template().notice.empty())
+        std::cerr << "lmscope-cli: notice: " << session.chat_template().notice << "\n";
+    std::string line;
+    while (stdout_ok() && std::getline(std::cin, line)) {
+        const trace::StepTrace* first = nullptr;
+        try {
+            first = &session.chat_turn(line);
+        } catch (const ContextFullError&) {
+            if (session.trace().size() == 0) throw;  // the first turn alone does not fit
+            return false;
+        }
+        if (!generate(session, out, *first, o.n_predict)) return false;
+    }
+    return true;
+}
+
+// After a run the context cut short: a notice, or (when -n asked for more) an error; the
+// trace is saved either way.
+void report_full_context(const RunOptions& o, const engine::Session& session) {
+    const std::string what = "the context of " + std::to_string(session.n_ctx()) + " positions is full after " +
+                             std::to_string(session.trace().size()) + " steps" +
+                             (o.trace_path.empty() ? "" : "; the trace is saved to " + o.trace_path);
+    if (o.n_predict_given) throw Error("-n " + std::to_string(o.n_predict) + ": " + what);
+    std::cerr << "lmscope-cli: notice: " << sanitize_message(what) << " (--ctx sets the context)\n";
 }
 
 void run(const RunOptions& o) {
@@ -100,6 +150,7 @@ void run(const RunOptions& o) {
     if (!kv) throw UsageError("--kv-type: '" + o.kv_type + "' is not f16, q8_0 or q4_0");
     engine::validate(o.sampling);
     // Each phase names the model file when memory or threads run out (with_context).
+    if (!o.trace_path.empty()) check_output_path(o.trace_path, {o.model});  // before the run, not after it
     auto model = with_context(o.model + ": loading the model", [&] { return engine::Model::load(o.model); });
     const std::unique_ptr<tok::Tokenizer> tokenizer =
         with_context(o.model + ": loading the tokenizer", [&] { return tok::load_tokenizer(model->file()); });
@@ -120,20 +171,10 @@ void run(const RunOptions& o) {
                                            [&] { return engine::Session(*backend, *tokenizer, so); });
     Printer out(session, o.jsonl, o.ignore_eos);
 
-    with_context(o.model + ": generating", [&] {
-        if (o.chat) {
-            if (!session.chat_template().notice.empty())
-                std::cerr << "lmscope-cli: notice: " << session.chat_template().notice << "\n";
-            std::string line;
-            while (std::getline(std::cin, line)) generate(session, out, session.chat_turn(line), o.n_predict);
-        } else {
-            const std::vector<int32_t> ids = tokenizer->encode_ids(o.prompt, true, false);
-            if (ids.empty()) throw UsageError("--prompt: the prompt encodes to no tokens");
-            generate(session, out, session.prefill(ids), o.n_predict);
-        }
-    });
+    const bool fitted = with_context(o.model + ": generating", [&] { return converse(o, session, *tokenizer, out); });
     if (!o.trace_path.empty())
-        with_context(o.trace_path + ": saving the trace", [&] { trace::save_trace(session.trace(), o.trace_path); });
+        with_context(o.trace_path + ": saving the trace", [&] { trace::save_trace(session.trace(), o.trace_path, {o.model}); });
+    if (!fitted) report_full_context(o, session);
 }
 
 }  // namespace
@@ -146,26 +187,28 @@ void add_run_command(CLI::App& app) {
     auto* chat = cmd->add_flag("--chat", o->chat, "Chat: one user turn per line of stdin, until EOF");
     prompt->excludes(chat);
     cmd->add_flag("--no-prefix-reuse", o->no_prefix_reuse, "Chat: prefill the whole history every turn");
-    cmd->add_option("-n,--n-predict", o->n_predict, "Tokens to generate")->capture_default_str()->check(CLI::Range(1, 1 << 20));
-    cmd->add_option("--temp", o->sampling.temperature, "Temperature (0 = greedy)")->capture_default_str();
-    cmd->add_option("--top-k", o->sampling.top_k, "Keep the k most probable tokens (0 = off)")->capture_default_str();
-    cmd->add_option("--top-p", o->sampling.top_p, "Nucleus mass (1 = off)")->capture_default_str();
-    cmd->add_option("--min-p", o->sampling.min_p, "Drop tokens below min_p x the best (0 = off)")->capture_default_str();
-    cmd->add_option("--repeat-penalty", o->sampling.repeat_penalty, "Repetition penalty (1 = off)")->capture_default_str();
-    cmd->add_option("--seed", o->sampling.seed, "Sampler seed")->capture_default_str();
+    auto* n = add_number(cmd, "-n,--n-predict", o->n_predict, "Tokens to generate")
+                  ->capture_default_str()->check(CLI::Range(1, 1 << 20));
+    add_number(cmd, "--temp", o->sampling.temperature, "Temperature (0 = greedy)")->capture_default_str();
+    add_number(cmd, "--top-k", o->sampling.top_k, "Keep the k most probable tokens (0 = off)")->capture_default_str();
+    add_number(cmd, "--top-p", o->sampling.top_p, "Nucleus mass (1 = off)")->capture_default_str();
+    add_number(cmd, "--min-p", o->sampling.min_p, "Drop tokens below min_p x the best (0 = off)")->capture_default_str();
+    add_number(cmd, "--repeat-penalty", o->sampling.repeat_penalty, "Repetition penalty (1 = off)")->capture_default_str();
+    add_number(cmd, "--seed", o->sampling.seed, "Sampler seed")->capture_default_str();
     cmd->add_option("--kv-type", o->kv_type, "KV cache storage: f16, q8_0 or q4_0")->capture_default_str();
     cmd->add_option("--capture", o->capture, "What the trace keeps: none, summary or full")
         ->capture_default_str()->check(CLI::IsMember({"none", "summary", "full"}));
-    cmd->add_option("--trace-budget", o->trace_budget_mib, "MiB the trace's attention planes may hold")
+    add_number(cmd, "--trace-budget", o->trace_budget_mib, "MiB the trace's attention planes may hold")
         ->capture_default_str()->check(CLI::Range(uint64_t(1), uint64_t(1) << 30));
     cmd->add_flag("--ignore-eos", o->ignore_eos, "Keep generating past end-of-sequence and end-of-turn");
-    cmd->add_option("--trace", o->trace_path, "Save the session trace to this file");
+    cmd->add_option("--trace", o->trace_path, "Save the session trace to this file")->check(non_empty_path());
     cmd->add_flag("--jsonl", o->jsonl, "One JSON object per step instead of the text");
-    cmd->add_option("--threads", o->threads, "CPU threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
-    cmd->add_option("--ctx", o->ctx, "Context positions the KV cache may hold")->capture_default_str()->check(CLI::Range(1, 1 << 24));
+    add_number(cmd, "--threads", o->threads, "CPU threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
+    add_number(cmd, "--ctx", o->ctx, "Context positions the KV cache may hold")->capture_default_str()->check(CLI::Range(1, 1 << 24));
     cmd->add_option("--backend", o->backend, "cpu or cuda")->capture_default_str();
-    cmd->callback([o] {
+    cmd->callback([o, n] {
         if (!o->chat && o->prompt.empty()) throw UsageError("run: give --prompt TEXT or --chat");
+        o->n_predict_given = n->count() > 0;
         run(*o);
     });
 }

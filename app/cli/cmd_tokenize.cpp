@@ -9,14 +9,16 @@
 #include "tokenizer/batch.h"
 #include "tokenizer/tokenizer.h"
 #include "util/error.h"
+#include "util/json_io.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <string>
 
@@ -24,10 +26,26 @@ namespace lmscope::cli {
 
 namespace {
 
+constexpr uintmax_t kMaxTextFile = uintmax_t(64) << 20;  // tokens and their JSON take ~50x the text
+
 std::string read_text_file(const std::string& path) {
+    const auto too_large = [&] {
+        return UsageError(path + ": larger than the " + std::to_string(kMaxTextFile >> 20) + " MiB lmscope tokenizes at once");
+    };
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec) throw IoError(path + ": cannot open: " + ec.message());
+    if (std::filesystem::is_directory(status)) throw IoError(path + ": is a directory");
+    if (std::filesystem::is_regular_file(status) && std::filesystem::file_size(path, ec) > kMaxTextFile)
+        throw too_large();
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
-    std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string s;
+    char buf[1 << 16];
+    while (in.read(buf, sizeof(buf)) || in.gcount() > 0) {
+        s.append(buf, size_t(in.gcount()));
+        if (s.size() > kMaxTextFile) throw too_large();  // a pipe or device that does not say its size
+    }
     if (in.bad()) throw IoError(path + ": read failed");
     return s;
 }
@@ -54,7 +72,7 @@ void print_tokens(const tok::Tokenizer& t, const std::string& text, bool add_spe
                        {"end", k.end},
                        {"text", text.substr(k.begin, k.end - k.begin)}});
     nlohmann::json j = {{"count", tokens.size()}, {"tokens", std::move(arr)}};
-    std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    std::cout << dump_json(j) << "\n";
 }
 
 }  // namespace

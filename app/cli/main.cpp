@@ -1,16 +1,19 @@
 // lmscope-cli entry point: parses the command line, runs one subcommand, and reports errors
 // as one line on stderr. Exit codes (DESIGN §4): 0 success, 1 runtime error, 2 usage error.
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "backend_factory.h"
 
 #include "lmscope_version.h"
 #include "util/cpu_info.h"
 #include "util/error.h"
+#include "util/message.h"
 
 #ifdef LMSCOPE_HAVE_CUDA
 #include "gpu/devices.h"
 #endif
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -30,8 +33,10 @@ void print_version() {
 #endif
 }
 
-int report(const char* what, int code) {
-    std::fprintf(stderr, "lmscope-cli: error: %s\n", what);
+// One line on stderr, sanitized (util/message.h): a message quotes file names, fields and
+// arguments, which may hold newlines, terminal escapes or invalid UTF-8.
+int report(const std::exception& e, int code, const std::string& suffix = {}) {
+    std::fprintf(stderr, "lmscope-cli: error: %s%s\n", lmscope::error_message(e).c_str(), suffix.c_str());
     return code;
 }
 
@@ -52,32 +57,29 @@ int main(int argc, char** argv) {
     lmscope::cli::add_replay_command(app);
     lmscope::cli::add_run_command(app);
 
+    // A closed pipe (run ... | head) is a write error, reported once the trace is saved.
+    std::signal(SIGPIPE, SIG_IGN);
+    lmscope::cli::route_stdout();
     try {
         app.parse(argc, argv);
-        if (version) {
-            print_version();
-            return 0;
-        }
-        if (app.get_subcommands().empty()) {
+        if (version) print_version();
+        if (!version && app.get_subcommands().empty()) {
             std::cerr << app.help();
             return kExitUsage;
         }
+        lmscope::cli::check_stdout();
         return 0;
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);  // prints the help of the subcommand asked about
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::string msg = e.what();
-        msg += " (see lmscope-cli --help)";
-        return report(msg.c_str(), kExitUsage);
+        return report(e, kExitUsage, " (see lmscope-cli --help)");
     } catch (const lmscope::UsageError& e) {
-        return report(e.what(), kExitUsage);
-    } catch (const lmscope::Error& e) {
-        return report(e.what(), kExitRuntime);
+        return report(e, kExitUsage);
     } catch (const std::bad_alloc&) {
-        return report("out of memory", kExitRuntime);
+        return report(std::runtime_error("out of memory"), kExitRuntime);
     } catch (const std::exception& e) {
-        return report(e.what(), kExitRuntime);
+        return report(e, kExitRuntime);
     }
 }

@@ -10,6 +10,7 @@
 #include "trace/trace_file.h"
 #include "trace_adapter/trace_adapter.h"
 #include "util/error.h"
+#include "util/message.h"
 #include "util/resource_errors.h"
 
 #include <QFileInfo>
@@ -97,7 +98,7 @@ void EngineWorker::guarded(const QString& what, F&& body) {
     } catch (const std::bad_alloc&) {  // what() would read "std::bad_alloc"
         fail(what, "out of memory");
     } catch (const std::exception& e) {  // lmscope::Error and the standard library's errors
-        fail(what, e.what());
+        fail(what, error_message(e).c_str());  // one line, no escapes, bounded
     }
     {
         std::lock_guard lock(session_mutex_);
@@ -202,7 +203,7 @@ void EngineWorker::reset() {
 
 void EngineWorker::saveTrace(const QString& path) {
     guarded(tr("Saving the trace"), [&] {
-        trace::save_trace(session().trace(), path.toStdString());
+        trace::save_trace(session().trace(), path.toStdString(), {model_->file().path()});  // never over the model
         emit traceSaved(path);
     });
 }

@@ -1,5 +1,7 @@
 #include "gui/model_document.h"
 
+#include "util/message.h"
+
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
@@ -20,7 +22,7 @@ void ModelDocument::open(const QString& path) {
         try {
             return {std::make_shared<const LoadedModel>(load_model(path)), {}};
         } catch (const std::exception& e) {
-            return {nullptr, QString::fromStdString(e.what())};
+            return {nullptr, QString::fromStdString(error_message(e))};
         }
     }));
     emit loadStarted(path);

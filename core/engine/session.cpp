@@ -121,7 +121,7 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
                                       int32_t reused, int32_t turn) {
     const int32_t pos0 = int32_t(tokens_.size());
     if (int64_t(pos0) + int64_t(ids.size()) > int64_t(backend_.n_ctx()))
-        throw UsageError("the context is full: " + std::to_string(pos0) + " + " + std::to_string(ids.size()) +
+        throw ContextFullError("the context is full: " + std::to_string(pos0) + " + " + std::to_string(ids.size()) +
                          " tokens exceed " + std::to_string(backend_.n_ctx()));
     trace::StepCapture capture;
     const auto t0 = Clock::now();

@@ -45,6 +45,7 @@ struct Limits {
     uint64_t max_string_len = 1ull << 20;      // one metadata string or key (1 MiB)
     uint64_t max_name_len = 256;               // tensor names
     uint64_t max_array_len = 1ull << 24;       // elements in one metadata array
+    uint64_t max_metadata_bytes = 256ull << 20;  // memory all metadata takes (a 256k vocabulary: ~40 MiB)
     uint64_t max_kv = 1ull << 16;              // metadata pairs
     uint64_t max_tensors = 1ull << 16;         // tensor infos
 };
@@ -174,7 +175,8 @@ public:
     void add_tensor(std::string name, TensorType type, std::vector<int64_t> ne,
                     const void* data, size_t n_bytes);
     std::vector<uint8_t> to_bytes() const;
-    // Atomic: writes PATH.tmp-XXXX in the same folder, then renames. Throws IoError.
+    // Through a SafeWriter (util/safe_writer.h): atomic, never over a device or a folder.
+    // Throws IoError.
     void write(const std::string& path) const;
 
 private:

@@ -2,7 +2,8 @@
 // read against the bytes left, and the result is built in locals and moved into the File only
 // when the whole file has been validated.
 //
-// Counts and lengths: n_kv, n_tensors and array counts are capped by Limits, and every item is
+// Counts and lengths: n_kv, n_tensors and array counts are capped by Limits, and so is the
+// memory all metadata takes together (charged before an array is read); every item is
 // read through the cursor, so a count larger than the file is reported precisely at the first
 // item that does not fit ("metadata[7].key.length: truncated ..."); vectors are reserved only
 // for as many items as the remaining bytes could hold, so a lying count cannot allocate. String
@@ -128,21 +129,38 @@ Value::Scalar read_scalar(Cursor& cur, ValueType t, const std::string& field, co
     cur.fail(field, "nested arrays are not supported");
 }
 
-Value read_value(Cursor& cur, ValueType t, const std::string& field, const Limits& lim) {
-    if (t != ValueType::ARRAY) return Value(read_scalar(cur, t, field, lim));
+// Takes `bytes` of memory from what the metadata may still use (Limits::max_metadata_bytes).
+void spend(Cursor& cur, const std::string& field, uint64_t bytes, uint64_t& budget, const Limits& lim) {
+    if (bytes > budget)
+        cur.fail(field, "the metadata would take more than " + std::to_string(lim.max_metadata_bytes) +
+                            " bytes of memory (the limit for all keys together)");
+    budget -= bytes;
+}
+
+// `budget`: the memory the metadata may still take, charged before an array is read.
+Value read_value(Cursor& cur, ValueType t, const std::string& field, const Limits& lim, uint64_t& budget) {
+    if (t != ValueType::ARRAY) {
+        Value v(read_scalar(cur, t, field, lim));
+        const auto* s = std::get_if<std::string>(&v.as_scalar());
+        spend(cur, field, sizeof(Value) + (s ? s->size() : 0), budget, lim);
+        return v;
+    }
     const ValueType elem = read_type(cur, field + ".element_type");
     if (elem == ValueType::ARRAY) cur.fail(field + ".element_type", "nested arrays are not supported");
     const uint64_t n = cur.read<uint64_t>(field + ".count");
     if (n > lim.max_array_len)
         cur.fail(field + ".count", "array of " + std::to_string(n) + " elements exceeds the limit of " +
                                        std::to_string(lim.max_array_len));
+    spend(cur, field, sizeof(Value) + n * sizeof(Value::Scalar), budget, lim);
     Value::Array arr;
     arr.elem_type = elem;
     // Every element takes at least its fixed size (a string at least its 8-byte length).
     const uint64_t min_elem = elem == ValueType::STRING ? 8 : fixed_size(elem);
     arr.items.reserve(static_cast<size_t>(std::min(n, cur.left() / min_elem)));
-    for (uint64_t i = 0; i < n; ++i)
+    for (uint64_t i = 0; i < n; ++i) {
         arr.items.push_back(read_scalar(cur, elem, field + "[" + std::to_string(i) + "]", lim));
+        if (const auto* s = std::get_if<std::string>(&arr.items.back())) spend(cur, field, s->size(), budget, lim);
+    }
     return Value(std::move(arr));
 }
 
@@ -294,6 +312,7 @@ void File::parse(const Limits& lim) {
     std::vector<std::pair<std::string, Value>> kv;
     kv.reserve(static_cast<size_t>(std::min(n_kv, cur.left() / kMinKvBytes)));
     std::unordered_set<std::string> keys;
+    uint64_t budget = lim.max_metadata_bytes;
     for (uint64_t i = 0; i < n_kv; ++i) {
         const std::string at = "metadata[" + std::to_string(i) + "]";
         std::string key = cur.read_string(at + ".key", lim.max_string_len);
@@ -301,7 +320,8 @@ void File::parse(const Limits& lim) {
         const std::string field = at + " " + quoted(key);
         if (!keys.insert(key).second) cur.fail(field + ".key", "duplicate key");
         const ValueType t = read_type(cur, field + ".type");
-        Value v = read_value(cur, t, field + ".value", lim);
+        spend(cur, field + ".key", key.size(), budget, lim);
+        Value v = read_value(cur, t, field + ".value", lim, budget);
         kv.emplace_back(std::move(key), std::move(v));
     }
     const uint64_t alignment = read_alignment(kv, path_);

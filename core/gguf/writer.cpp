@@ -1,16 +1,12 @@
 // GGUF writer (version 3): header, metadata, tensor infos, padding to the alignment, data
-// (each tensor padded to the alignment). write() is atomic: a temporary file in the same
-// folder, flushed, then renamed over the target.
+// (each tensor padded to the alignment). write() goes through a SafeWriter (atomic: a
+// temporary file in the same folder, flushed, then renamed over the target).
 #include "gguf/gguf.h"
 
 #include "util/error.h"
+#include "util/safe_writer.h"
 
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <filesystem>
-#include <unistd.h>
 
 namespace lmscope::gguf {
 
@@ -147,38 +143,7 @@ std::vector<uint8_t> Writer::to_bytes() const {
 
 void Writer::write(const std::string& path) const {
     const std::vector<uint8_t> bytes = to_bytes();
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string tmp = (dir / (target.filename().string() + ".tmp-XXXXXX")).string();
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0) throw IoError(path + ": cannot create a temporary file: " + std::strerror(errno));
-    auto fail = [&](const char* what, int err) {
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        throw IoError(path + ": " + what + ": " + std::strerror(err));
-    };
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            fail("cannot write", errno);
-        }
-        done += static_cast<size_t>(n);
-    }
-    if (::fchmod(fd, 0644) != 0) fail("cannot set permissions", errno);
-    if (::fsync(fd) != 0) fail("cannot flush", errno);
-    if (::close(fd) != 0) {
-        const int e = errno;
-        ::unlink(tmp.c_str());
-        throw IoError(path + ": cannot close: " + std::strerror(e));
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int e = errno;
-        ::unlink(tmp.c_str());
-        throw IoError(path + ": cannot rename the temporary file into place: " + std::strerror(e));
-    }
+    write_file_safely(path, bytes.data(), bytes.size());
 }
 
 }  // namespace lmscope::gguf

@@ -2,19 +2,17 @@
 
 #include "trace/trace_json.h"
 #include "util/error.h"
+#include "util/json_io.h"
 #include "util/mapped_file.h"
+#include "util/safe_writer.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <filesystem>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <limits>
 #include <map>
-#include <unistd.h>
+#include <new>
+#include <string_view>
 
 namespace lmscope::trace {
 
@@ -105,6 +103,9 @@ private:
     // and KV counts against the parent step, the model spec's counts against the steps'.
     void check_step(const SessionTrace& trace, const StepTrace& s, int64_t n_vocab) const;
     void check_spec(const SessionTrace& trace) const;
+    // The object `key` of `obj`, which the trace keeps a copy of: a few settings, so at most
+    // kMaxCopiedValues values (a copy freed while memory is short must not need much).
+    const json& small_object(const json& obj, const std::string& path, const char* key) const;
     const uint8_t* bytes(const InTensor& t) const { return data_ + data_start_ + t.begin; }
 
     const uint8_t* data_;
@@ -298,6 +299,14 @@ void Parser::check_spec(const SessionTrace& trace) const {
     count("head_dim", 1 << 16, 0);
 }
 
+const json& Parser::small_object(const json& obj, const std::string& path, const char* key) const {
+    constexpr size_t kMaxCopiedValues = 4096;
+    const json& v = r_.object(obj, path, key);
+    if (json_values(v, kMaxCopiedValues + 1) > kMaxCopiedValues)
+        fail(path + "." + key, "holds more than " + std::to_string(kMaxCopiedValues) + " values");
+    return v;
+}
+
 SessionTrace Parser::parse() {
     if (size_ < 8) fail("header length", "the file is " + std::to_string(size_) + " bytes, too short for one");
     uint64_t n = 0;
@@ -310,38 +319,30 @@ SessionTrace Parser::parse() {
     data_start_ = 8 + n;
     data_size_ = size_ - data_start_;
 
-    json header;
-    try {
-        header = json::parse(data_ + 8, data_ + 8 + n);
-    } catch (const json::exception& e) {  // parse errors, and numbers out of range
-        fail("header", std::string("is not valid JSON: ") + e.what());
-    }
-    if (!header.is_object()) fail("header", "is not a JSON object");
-    const json& meta = r_.object(header, "header", "__metadata__");
+    const JsonDocument header(parse_untrusted_json(
+        std::string_view(reinterpret_cast<const char*>(data_ + 8), size_t(n)), name_, "header"));
+    if (!header->is_object()) fail("header", "is not a JSON object");
+    const json& meta = r_.object(*header, "header", "__metadata__");
     if (r_.string(meta, "__metadata__", "format") != kTraceFormat)
         fail("__metadata__.format", "is not " + std::string(kTraceFormat));
     const std::string& version = r_.string(meta, "__metadata__", "version");
     if (version != std::to_string(kTraceVersion))
         fail("__metadata__.version", "'" + version + "' is not supported (this build reads version " +
                                          std::to_string(kTraceVersion) + ")");
-    json doc;
-    try {
-        doc = json::parse(r_.string(meta, "__metadata__", "trace"));
-    } catch (const json::exception& e) {  // parse errors, and numbers out of range
-        fail("__metadata__.trace", std::string("is not valid JSON: ") + e.what());
-    }
+    const JsonDocument doc_value(parse_untrusted_json(r_.string(meta, "__metadata__", "trace"), name_, "__metadata__.trace"));
+    const json& doc = *doc_value;
     if (!doc.is_object()) fail("__metadata__.trace", "is not a JSON object");
-    read_tensor_table(header);
+    read_tensor_table(*header);
 
     const json& budget = r_.object(doc, "trace", "budget");
     SessionTrace trace(std::max(r_.unsigned_integer(budget, "trace.budget", "bytes"), SessionTrace::kDefaultBudget));
     const json& model = r_.object(doc, "trace", "model");
     trace.model.file = r_.string(model, "trace.model", "file");
     trace.model.header_sha256 = r_.string(model, "trace.model", "header_sha256");
-    trace.model.spec = r_.object(model, "trace.model", "spec");
-    trace.tokenizer = r_.object(doc, "trace", "tokenizer");
-    trace.sampling = r_.object(doc, "trace", "sampling");
-    trace.capture = r_.object(doc, "trace", "capture");
+    trace.model.spec = small_object(model, "trace.model", "spec");
+    trace.tokenizer = small_object(doc, "trace", "tokenizer");
+    trace.sampling = small_object(doc, "trace", "sampling");
+    trace.capture = small_object(doc, "trace", "capture");
     const json& pieces = r_.array(doc, "trace", "pieces");
     for (size_t i = 0; i < pieces.size(); ++i) {
         const std::string p = "trace.pieces[" + std::to_string(i) + "]";
@@ -401,14 +402,14 @@ Layout layout(const SessionTrace& trace, std::deque<std::vector<uint8_t>>& scrat
     json header = json::object();
     header["__metadata__"] = {{"format", kTraceFormat},
                               {"version", std::to_string(kTraceVersion)},
-                              {"trace", detail::session_to_json(trace).dump()}};
+                              {"trace", dump_json(detail::session_to_json(trace))}};
     for (const OutTensor& t : l.tensors) {
         header[t.name] = {{"dtype", t.dtype.name},
                           {"shape", t.shape},
                           {"data_offsets", {l.data_bytes, l.data_bytes + t.bytes}}};
         l.data_bytes += t.bytes;
     }
-    std::string text = header.dump();
+    std::string text = dump_json(header);
     text.append((8 - text.size() % 8) % 8, ' ');
     if (text.size() > kMaxTraceHeader) throw Error("trace header is larger than the format allows");
     for (int b = 0; b < 8; ++b) l.prefix.push_back(char(uint8_t(uint64_t(text.size()) >> (8 * b))));
@@ -432,50 +433,20 @@ std::vector<uint8_t> serialize_trace(const SessionTrace& trace) {
 }
 
 SessionTrace parse_trace(const uint8_t* data, size_t size, const std::string& name) {
-    return Parser(data, size, name).parse();
+    try {
+        return Parser(data, size, name).parse();
+    } catch (const std::bad_alloc&) {
+        throw Error(name + ": out of memory while loading");
+    }
 }
 
-void save_trace(const SessionTrace& trace, const std::string& path) {
+void save_trace(const SessionTrace& trace, const std::string& path, const std::vector<std::string>& inputs) {
     std::deque<std::vector<uint8_t>> scratch;
     const Layout l = layout(trace, scratch);
-    const std::filesystem::path target(path);
-    std::string tmp_name = target.filename().string();
-    tmp_name.insert(tmp_name.begin(), '.');
-    tmp_name += ".tmp-XXXXXX";
-    std::string tmp = (target.parent_path() / tmp_name).string();
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0) throw IoError(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
-    auto fail = [&](const char* what) {
-        const int err = errno;
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        throw IoError(path + ": " + what + ": " + std::strerror(err));
-    };
-    auto write_all = [&](const void* data, size_t size) {
-        const auto* p = static_cast<const uint8_t*>(data);
-        size_t done = 0;
-        while (done < size) {
-            const ssize_t w = ::write(fd, p + done, size - done);
-            if (w < 0 && errno == EINTR) continue;
-            if (w == 0) errno = ENOSPC;  // no progress and no error: treat as a full device
-            if (w <= 0) fail("write failed");
-            done += size_t(w);
-        }
-    };
-    write_all(l.prefix.data(), l.prefix.size());
-    for (const OutTensor& t : l.tensors) write_all(t.data, t.bytes);
-    if (::fchmod(fd, 0644) != 0) fail("chmod failed");
-    if (::fsync(fd) != 0) fail("fsync failed");
-    if (::close(fd) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw IoError(path + ": close failed: " + std::strerror(err));
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw IoError(path + ": cannot replace it: " + std::strerror(err));
-    }
+    SafeWriter out(path, inputs);
+    out.write(l.prefix.data(), l.prefix.size());
+    for (const OutTensor& t : l.tensors) out.write(t.data, t.bytes);
+    out.commit();
 }
 
 SessionTrace load_trace(const std::string& path) {

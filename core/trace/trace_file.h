@@ -36,9 +36,10 @@ std::vector<uint8_t> serialize_trace(const SessionTrace& trace);
 // (or the saved one when larger), so loading never drops anything.
 SessionTrace parse_trace(const uint8_t* data, size_t size, const std::string& name);
 
-// Atomic: writes a temporary file in the same folder, then renames it over `path`. On any
-// failure the earlier file at `path` is left as it was. Throws IoError.
-void save_trace(const SessionTrace& trace, const std::string& path);
+// Through a SafeWriter (util/safe_writer.h): atomic, and never over a device, a folder or one
+// of `inputs` (the files the session read). On any failure the earlier file at `path` is left
+// as it was. Throws IoError or UsageError.
+void save_trace(const SessionTrace& trace, const std::string& path, const std::vector<std::string>& inputs = {});
 // Throws IoError or FormatError.
 SessionTrace load_trace(const std::string& path);
 

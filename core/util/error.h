@@ -2,6 +2,7 @@
 // slot) catches once, adds context and reports. Nothing in core/ calls exit() or abort().
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -10,7 +11,15 @@ namespace lmscope {
 // Base class of every error lmscope throws on purpose.
 class Error : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit Error(const std::string& message)
+        : std::runtime_error(message), message_(std::make_shared<const std::string>(message)) {}
+    explicit Error(const char* message) : Error(std::string(message)) {}
+
+    // The whole message: what() stops at the first NUL byte (a file can put one in a name).
+    const std::string& message() const noexcept { return *message_; }
+
+private:
+    std::shared_ptr<const std::string> message_;  // shared: copying an exception never throws
 };
 
 // A file (model, tokenizer, trace) whose content is invalid. what() reads
@@ -51,6 +60,13 @@ public:
 class UsageError : public Error {
 public:
     using Error::Error;
+};
+
+// The model's context cannot hold the tokens asked for (a prompt or chat turn too long, a
+// generation past its end).
+class ContextFullError : public UsageError {
+public:
+    using UsageError::UsageError;
 };
 
 // A long operation stopped because the user cancelled it.

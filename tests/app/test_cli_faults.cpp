@@ -6,9 +6,11 @@
 //     or a hang. OpenBLAS runs single-threaded here (OPENBLAS_NUM_THREADS=1): its own worker
 //     threads retry a failed 128 MiB buffer mapping forever under a low limit, a hang in the
 //     library (an upstream issue), not in lmscope;
-//   - `run --trace` into a read-only folder (permissions; or a read-only file system) and into
-//     a full one (a file-size limit with SIGXFSZ ignored; or a full tmpfs): an error naming the
-//     trace file, exit code 1, the earlier file byte-identical, no temporary file left behind.
+//   - `replay` of a trace too large for the address-space limit: "out of memory while loading";
+//   - `run --trace` into a read-only folder (permissions; or a read-only file system: refused
+//     before the run) and into a full one (a file-size limit with SIGXFSZ ignored; or a full
+//     tmpfs: found while saving, after the text): an error naming the trace file, exit code 1,
+//     the earlier file byte-identical, no temporary file left behind.
 // The variants that need privileges (a private mount namespace for tmpfs, dropping root for
 // the permission check) skip where the machine does not allow them.
 #include "common/testing.h"
@@ -82,6 +84,7 @@ private slots:
     void address_limit_sweep();
     void trace_save_faults_data();
     void trace_save_faults();
+    void trace_over_the_memory_limit();
 };
 
 void TestCliFaults::init() {
@@ -240,10 +243,37 @@ void TestCliFaults::trace_save_faults() {
     const QString err = QString::fromUtf8(r.err);
     QVERIFY2(err.contains(trace), qPrintable(err));
     QVERIFY2(err.contains(reason), qPrintable(err));
-    QVERIFY2(!r.out.isEmpty(), "the run printed nothing before the save");
+    // A folder that refuses new files is found before the run; a full one only while saving.
+    const bool found_first = fault == QLatin1String("chmod") || fault == QLatin1String("rofs");
+    QVERIFY2(r.out.isEmpty() == found_first, found_first ? "the run went ahead" : "the run printed nothing before the save");
     QCOMPARE(read_all(trace), earlier);  // the earlier file is intact (the outer folder's one)
     QCOMPARE(QDir(folder).entryList(QDir::Files | QDir::Hidden | QDir::System),
              QStringList{QStringLiteral("session.lmtrace")});
+}
+
+// A trace whose header (80 MiB, under the 100 MiB cap) is one list of 40 million zeros: under
+// ulimit -v 400 MiB, replay reports running out of memory while loading it, once, exit 1,
+// no signal (nothing may throw from a destructor while the partial document is freed).
+void TestCliFaults::trace_over_the_memory_limit() {
+    if (testing::kAddressSanitizer) QSKIP("AddressSanitizer cannot start under an address-space limit");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString trace = dir.filePath(QStringLiteral("wide.lmtrace"));
+    QByteArray header = "{\"a\":[" + QByteArray("0,").repeated(40 << 20) + "0]}";
+    header.append(QByteArray((8 - header.size() % 8) % 8, ' '));
+    QByteArray bytes(8, '\0');
+    for (int i = 0; i < 8; ++i) bytes[i] = char(uint64_t(header.size()) >> (8 * i));
+    QFile f(trace);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes + header) == header.size() + 8);
+    f.close();
+    for (const QString& json : {QString(), QStringLiteral("--json")}) {
+        const ChildRun r = run_sh(QStringLiteral("ulimit -v 409600 || exit 97; exec \"$@\""),
+                                  QStringList{cli(), QStringLiteral("replay"), trace} + (json.isEmpty() ? QStringList() : QStringList{json}));
+        if (r.code == 97) QSKIP("ulimit -v is not available");
+        QVERIFY2(!r.signalled, "lmscope-cli died of a signal under the memory limit");
+        QCOMPARE(r.code, 1);
+        QCOMPARE(QString::fromUtf8(r.err), QStringLiteral("lmscope-cli: error: %1: out of memory while loading\n").arg(trace));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestCliFaults)

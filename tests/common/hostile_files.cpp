@@ -400,14 +400,22 @@ uint64_t header_len(const Bytes& b) {
 }
 json header_of(const Bytes& b) { return json::parse(b.begin() + 8, b.begin() + 8 + long(header_len(b))); }
 
-Bytes assemble(const json& header, const Bytes& b) {
-    std::string text = header.dump();
+Bytes assemble_text(std::string text, const Bytes& b) {
     text.append((8 - text.size() % 8) % 8, ' ');
     Bytes out;
     for (int i = 0; i < 8; ++i) out.push_back(uint8_t(uint64_t(text.size()) >> (8 * i)));
     out.insert(out.end(), text.begin(), text.end());
     out.insert(out.end(), b.begin() + 8 + long(header_len(b)), b.end());
     return out;
+}
+
+Bytes assemble(const json& header, const Bytes& b) { return assemble_text(header.dump(), b); }
+
+// `text` with the string "@DEEP@" replaced by `depth` nested lists: built as text, since
+// building them as JSON values would recurse as deep.
+std::string nest(std::string text, int depth) {
+    const std::string mark = "\"@DEEP@\"";
+    return text.replace(text.find(mark), mark.size(), std::string(size_t(depth), '[') + std::string(size_t(depth), ']'));
 }
 
 using Maker = std::function<Bytes(const Bytes&)>;
@@ -424,6 +432,21 @@ Maker on_trace(std::function<void(json&)> edit) {
         edit(t);
         h["__metadata__"]["trace"] = t.dump();
     });
+}
+// `edit` puts "@DEEP@" in the header (or, with in_trace, the trace document), which becomes
+// `depth` nested lists.
+Maker deep(bool in_trace, int depth, std::function<void(json&)> edit) {
+    return [=](const Bytes& b) {
+        json h = header_of(b);
+        if (!in_trace) {
+            edit(h);
+            return assemble_text(nest(h.dump(), depth), b);
+        }
+        json t = json::parse(h["__metadata__"]["trace"].get<std::string>());
+        edit(t);
+        h["__metadata__"]["trace"] = nest(t.dump(), depth);
+        return assemble(h, b);
+    };
 }
 Maker set_length(std::function<uint64_t(const Bytes&)> n) {
     return [n](const Bytes& b) {
@@ -520,6 +543,12 @@ const std::vector<BytesCase>& trace_cases() {
         {"piece id negative", on_trace([](json& t) { t["pieces"][0][0] = -1; }), "trace.pieces[0][0]", "outside"},
         {"piece repeated", on_trace([](json& t) { t["pieces"].push_back(t["pieces"][0]); }), "trace.pieces[", "repeats token"},
         {"steps not a list", on_trace([](json& t) { t["steps"] = 3; }), "trace.steps", ""},
+        // nesting and size of what is copied and printed
+        {"header nested 100000 deep", deep(false, 100000, [](json& h) { h["step.0.planes"]["x"] = "@DEEP@"; }), "header", "nests deeper than 64 levels"},
+        {"tokenizer nested 100000 deep", deep(true, 100000, [](json& t) { t["tokenizer"]["x"] = "@DEEP@"; }), "__metadata__.trace", "nests deeper than 64 levels"},
+        {"sampling nested 64 deep", deep(true, 64, [](json& t) { t["sampling"]["x"] = "@DEEP@"; }), "__metadata__.trace", "nests deeper than 64 levels"},
+        {"model spec nested deep", deep(true, 5000, [](json& t) { t["model"]["spec"]["x"] = "@DEEP@"; }), "__metadata__.trace", "nests deeper than 64 levels"},
+        {"capture of 5000 values", on_trace([](json& t) { t["capture"]["x"] = json::array(); t["capture"]["x"].get_ref<json::array_t&>().resize(5000); }), "trace.capture", "holds more than 4096 values"},
     };
     return cases;
 }

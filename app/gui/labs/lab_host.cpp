@@ -1,5 +1,7 @@
 #include "gui/labs/lab_host.h"
 
+#include "util/message.h"
+
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
@@ -20,7 +22,7 @@ void LabHost::open(const QString& path) {
         try {
             return {path, load_lab_model(path), {}};
         } catch (const std::exception& e) {
-            return {path, nullptr, QString::fromUtf8(e.what())};
+            return {path, nullptr, QString::fromStdString(error_message(e))};
         }
     }));
 }

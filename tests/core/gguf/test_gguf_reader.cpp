@@ -413,6 +413,28 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(FormatError, gguf::File::from_memory(b.data(), b.size(), "m", lim));
     }
 
+    // The memory all metadata takes is capped together, not only per array: the key that
+    // crosses the cap is named, before its array is read.
+    void metadata_memory_is_capped_in_total() {
+        RawGguf g = base();
+        const std::vector<uint32_t> ten(10, 7);
+        g.kv = {kv_u32_array("a.one", ten), kv_u32_array("a.two", ten), kv_u32_array("a.three", ten)};
+        const Bytes b = g.bytes();
+        gguf::Limits lim;
+        lim.max_metadata_bytes = 2 * (10 * sizeof(gguf::Value::Scalar) + sizeof(gguf::Value) + 5);
+        QString message;
+        try {
+            gguf::File::from_memory(b.data(), b.size(), "m.gguf", lim);
+        } catch (const FormatError& e) {
+            message = QString::fromStdString(e.what());
+        }
+        QVERIFY2(message.startsWith("m.gguf: metadata[2] 'a.three'") &&
+                     message.contains("more than " + QString::number(lim.max_metadata_bytes) + " bytes of memory"),
+                 qPrintable(message));
+        lim.max_metadata_bytes *= 2;
+        QCOMPARE(gguf::File::from_memory(b.data(), b.size(), "m.gguf", lim).metadata().size(), size_t(3));
+    }
+
     void open_missing_file_is_io_error() {
         QVERIFY_THROWS_EXCEPTION(IoError, gguf::File::open("/nonexistent/x.gguf"));
     }

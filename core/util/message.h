@@ -1,0 +1,23 @@
+// Text from files and arguments shown to a person (error messages, names and paths printed to
+// a terminal or a message box): one line, printable, bounded. Control characters (C0, DEL and
+// C1, which terminals read as escape sequences) become \n, \t, \r or \xHH; bytes that are not
+// UTF-8 become \xHH; the result is cut, at a character boundary, to at most `max_bytes` bytes
+// of text plus " [... N more bytes]".
+#pragma once
+
+#include <cstddef>
+#include <exception>
+#include <string>
+#include <string_view>
+
+namespace lmscope {
+
+inline constexpr size_t kMaxMessageBytes = 512;
+
+std::string sanitize_message(std::string_view text, size_t max_bytes = kMaxMessageBytes);
+
+// The message of an exception as it should be shown: lmscope::Error's whole text (what()
+// stops at a NUL byte a file put in a name), sanitized.
+std::string error_message(const std::exception& e);
+
+}  // namespace lmscope
