@@ -30,6 +30,13 @@ BpeTokenizer::BpeTokenizer(Vocab vocab) : Tokenizer(std::move(vocab), true), pre
     }
     symbols_.clear();
     symbols_.rehash(0);
+    const int32_t unk = vocab_.special.unk;
+    usable_unk_ = unk >= 0 && vocab_.types[unk] != TokenType::Control ? unk : -1;
+    std::vector<BpePiece> replacement;
+    bpe_word("\xEF\xBF\xBD", replacement);  // U+FFFD, with replacement_ still empty
+    for (const BpePiece& p : replacement)
+        if (p.id < 0 || vocab_.types[p.id] == TokenType::Control) return;  // no clean replacement
+    for (const BpePiece& p : replacement) replacement_.push_back(p.id);
 }
 
 int32_t BpeTokenizer::intern(const std::string& s) {
@@ -107,8 +114,17 @@ void BpeTokenizer::bpe_word(std::string_view word, std::vector<BpePiece>& out) c
         }
         // A merge result that is no token (or a byte without one): fall back to the bytes.
         for (uint32_t i = 0; i < s.len; ++i) {
-            int32_t b = byte_symbol_[static_cast<uint8_t>(word[s.begin + i])];
-            out.push_back({b >= 0 && b < n_vocab ? b : vocab_.special.unk, 1});
+            const int32_t b = byte_symbol_[static_cast<uint8_t>(word[s.begin + i])];
+            if (b >= 0 && b < n_vocab) {
+                out.push_back({b, 1});
+                continue;
+            }
+            // A byte no token holds (invalid UTF-8 where the vocabulary dropped it, as SmolLM2's
+            // does 0xF5..0xFF): U+FFFD's tokens, as reference tokenizers see the text after
+            // decoding it with replacement; the first covers the byte. Never a control token.
+            for (size_t k = 0; k < replacement_.size(); ++k)
+                out.push_back({replacement_[k], k == 0 ? 1u : 0u});
+            if (replacement_.empty()) out.push_back({usable_unk_, 1});
         }
     }
 }

@@ -42,6 +42,10 @@ private:
         int32_t result;
     };
     std::unordered_map<uint64_t, Merge> merges_;        // (left << 32 | right) -> merge
+    // For a byte no token holds: the tokens of U+FFFD's bytes, else the unknown token when it
+    // is no control token, else -1 (the byte gives no token).
+    std::vector<int32_t> replacement_;
+    int32_t usable_unk_ = -1;
     WordCache cache_;
 };
 

@@ -45,7 +45,9 @@ public:
     // add_special: prepend BOS / append EOS as the vocabulary asks (add_bos / add_eos).
     // parse_special: text equal to a control token ("<|im_start|>") becomes that token.
     // User-defined tokens are always matched as whole tokens (as llama.cpp does).
-    // Invalid UTF-8 never throws: its bytes are encoded like any other bytes.
+    // Invalid UTF-8 never throws: its bytes become byte tokens where the vocabulary has them,
+    // else U+FFFD's tokens (as reference tokenizers see the text decoded with replacement);
+    // never a control token.
     std::vector<Token> encode(std::string_view text, bool add_special = false,
                               bool parse_special = false) const;
     std::vector<int32_t> encode_ids(std::string_view text, bool add_special = false,

@@ -25,6 +25,30 @@ private slots:
         if (!model.empty()) tok_ = load_tokenizer(model);
     }
 
+    // SmolLM2's vocabulary has no token for the bytes 0xF5..0xFF (never in UTF-8): such a byte
+    // becomes U+FFFD's tokens, not token 0 (<|endoftext|>, its unknown token).
+    void invalid_bytes_become_the_replacement_character_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("0xFF") << QByteArray("a\xff" "b");
+        QTest::newRow("0xF8 0xF9") << QByteArray("\xf8\xf9");
+        QTest::newRow("in a word") << QByteArray("hello\xfeworld");
+    }
+    void invalid_bytes_become_the_replacement_character() {
+        LMSCOPE_REQUIRE_FILE(testing::sample_model(), "the sample model");
+        QFETCH(QByteArray, text);
+        const std::string s = text.toStdString();
+        const std::vector<int32_t> fffd = tok_->encode_ids("\xEF\xBF\xBD");
+        std::string decoded;
+        for (const Token& k : tok_->encode(s)) {
+            QVERIFY2(tok_->type(k.id) != TokenType::Control, qPrintable(QString::number(k.id)));
+            decoded += tok_->token_bytes(k.id);
+        }
+        std::string expected;
+        for (const char c : s) expected += static_cast<uint8_t>(c) >= 0xF5 ? std::string("\xEF\xBF\xBD") : std::string(1, c);
+        QCOMPARE(decoded, expected);
+        QVERIFY(!fffd.empty());
+    }
+
     void matches_independent_implementation() {
         LMSCOPE_REQUIRE_FILE(testing::sample_model(), "the sample model");
         QFile f(QStringLiteral(LMSCOPE_TOKENIZER_TEST_DATA "/smollm2_crosscheck.jsonl"));

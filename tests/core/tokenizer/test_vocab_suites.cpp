@@ -135,6 +135,8 @@ private slots:
                 for (const Token& k : toks) {
                     QVERIFY(k.id >= 0 && k.id < t->vocab_size());
                     QVERIFY(k.end <= s.size());
+                    // Bad bytes never inject a control token (only BOS/EOS and parsed specials are).
+                    if (!parse && k.end > k.begin) QVERIFY2(t->type(k.id) != TokenType::Control, escaped(s).c_str());
                 }
                 if (s.empty()) QVERIFY(toks.size() <= 2);  // BOS/EOS at most
             }
