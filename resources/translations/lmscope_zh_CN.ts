@@ -4,10 +4,6 @@
 <context>
     <name>Export</name>
     <message>
-        <source>%1: cannot write: %2</source>
-        <translation>%1：无法写入：%2</translation>
-    </message>
-    <message>
         <source>%1: could not render the image</source>
         <translation>%1：无法渲染图像</translation>
     </message>
