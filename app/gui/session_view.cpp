@@ -219,6 +219,7 @@ void SessionView::onLoaded(const EngineInfo& info) {
     model_->setModel(info.model);
     onEngineIdle();
     updateStatus();  // a replay's figures go with it
+    emit statusMessage(tr("Ready: %1 on %2").arg(QFileInfo(info.path).fileName(), info.backend));  // ends "Loading …"
     emit engineLoaded(info);
 }
 

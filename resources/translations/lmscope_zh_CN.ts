@@ -521,6 +521,10 @@ byte piece: part of a character</source>
         <source>Pause after the running step (P)</source>
         <translation>在当前这一步完成后暂停 (P)</translation>
     </message>
+    <message>
+        <source>Ready: %1 on %2</source>
+        <translation>就绪：%1，运行于 %2</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::SpecText</name>
