@@ -4,6 +4,7 @@
 // reports tokens per second of each phase (mean over the runs), the capture mode, threads,
 // KV bytes and the peak resident set size. "full" capture = every layer and head of each new
 // row, plus the top-k logits and KV statistics of every step, as the app would record them.
+#include "cli/backend_option.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "util/json_io.h"
@@ -83,7 +84,7 @@ void add_bench_command(CLI::App& app) {
         bo.n_threads = opt->threads;
         bo.kv_type = *engine::kv_type_from_name(opt->kv);
         bo.n_ctx = int32_t(total);
-        auto backend = engine::make_backend(opt->backend, model, bo);
+        auto backend = start_backend(opt->backend, model, bo);
 
         trace::CapturePolicy policy;
         policy.mode = opt->capture == "full"      ? trace::CaptureMode::Full

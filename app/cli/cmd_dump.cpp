@@ -5,6 +5,7 @@
 // layouts of ../shared/testdata/reference/. The ids must fit the model's context and the
 // outputs this machine's memory; both outputs are checked before the run and written through
 // a SafeWriter (atomic, never over the model, a device or a folder).
+#include "cli/backend_option.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 
@@ -97,7 +98,7 @@ void add_dump_command(CLI::App& app) {
         engine::BackendOptions bo;
         bo.n_threads = opt->threads;
         bo.n_ctx = std::max<int32_t>(int32_t(ids.size()), 1);
-        auto backend = engine::make_backend(opt->backend, model, bo);
+        auto backend = start_backend(opt->backend, model, bo);
 
         const model::ModelSpec& s = model->spec();
         const size_t n = ids.size(), V = size_t(s.n_vocab());

@@ -14,6 +14,7 @@
 // run ends there: the text so far, the trace saved, a notice (exit 0), or an error (exit 1)
 // when -n asked for more. When stdout fails (a full disk, a closed pipe) the run stops, the
 // trace is saved, and then the write error is reported (exit 1).
+#include "cli/backend_option.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -160,7 +161,7 @@ void run(const RunOptions& o) {
     bo.n_ctx = std::min(o.ctx, model->spec().n_ctx_train());
     const std::unique_ptr<engine::Backend> backend =
         with_context(o.model + ": starting the " + o.backend + " backend (context " + std::to_string(bo.n_ctx) + ")",
-                     [&] { return engine::make_backend(o.backend, model, bo); });
+                     [&] { return start_backend(o.backend, model, bo); });
 
     engine::SessionOptions so;
     so.sampling = o.sampling;

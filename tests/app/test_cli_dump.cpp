@@ -90,7 +90,9 @@ private slots:
         QTest::newRow("bad id text") << QStringList{"--ids", "1,x,3"} << 2 << "'x' is not a token id";
         QTest::newRow("id past vocab") << QStringList{"--ids", "1,5000"} << 2 << "outside the vocabulary";
         QTest::newRow("cuda") << QStringList{"--ids", "1,2", "--backend", "cuda"} << 1
-                                << "cuda backend not available|no CUDA device";
+                                << "error: --backend cuda: (cuda backend not available|no CUDA device)";
+        QTest::newRow("unknown backend") << QStringList{"--ids", "1,2", "--backend", "tpu"} << 2
+                                         << "error: --backend: tpu not in \\{cpu";
     }
     void errors() {
         QFETCH(QStringList, args);

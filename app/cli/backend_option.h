@@ -1,0 +1,21 @@
+// --backend NAME for the commands that run the model (run, dump, bench): the backend made as
+// the option asks, with the option named in every refusal ("--backend cuda: no CUDA device:
+// ..."), so the user knows which argument to change.
+#pragma once
+
+#include "engine/backend.h"
+
+#include <memory>
+#include <string>
+
+namespace lmscope::engine {
+class Model;
+}
+
+namespace lmscope::cli {
+
+// Throws UsageError (an unknown name: exit 2) or Error (the backend cannot start: exit 1).
+std::unique_ptr<engine::Backend> start_backend(const std::string& name, std::shared_ptr<const engine::Model> model,
+                                               const engine::BackendOptions& options);
+
+}  // namespace lmscope::cli
