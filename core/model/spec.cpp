@@ -32,6 +32,9 @@ ModelSpec ModelSpec::from_file(const gguf::File& f) {
         s.rope_style = RopeStyle::Normal;
     }
     s.tied_output = f.find_tensor("output.weight") == nullptr;
+    // A session renders chats with it: a template that is not text is refused here, where
+    // info, dump and run all look, not only when a session starts.
+    (void)f.opt_string("tokenizer.chat_template");
 
     // RoPE frequencies: base^(-2i/n_rot), divided by a linear scaling factor and by the
     // per-pair factors of rope_freqs.weight (Llama 3.x).

@@ -2,6 +2,8 @@
 
 #include "util/error.h"
 
+#include <algorithm>
+
 #include <sentencepiece_processor.h>
 
 namespace lmscope::tok {
@@ -17,6 +19,10 @@ SpmTokenizer::SpmTokenizer(Vocab vocab, const std::string& serialized, bool from
                           "SentencePiece refuses the vocabulary: " + status.ToString());
     if (sp_->GetPieceSize() != vocab_.size())
         throw FormatError(vocab_.source, "tokenizer.ggml.tokens", "SentencePiece sees a different piece count");
+    // SentencePiece loads such a vocabulary but cannot encode with it (an internal error).
+    if (std::none_of(vocab_.types.begin(), vocab_.types.end(), [](TokenType t) { return t == TokenType::Normal; }))
+        throw FormatError(vocab_.source, from_gguf ? "tokenizer.ggml.token_type" : "ModelProto",
+                          "no piece is a normal one (all are control, unknown, user-defined, unused or byte), so no text can be encoded");
 }
 
 SpmTokenizer::~SpmTokenizer() = default;

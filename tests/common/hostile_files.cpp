@@ -220,6 +220,14 @@ const std::vector<GgufCase>& model_cases() {
         {"no unknown token", Part::Vocab, [](GgufEdit& e) { e.erase("tokenizer.ggml.unknown_token_id").set_item("tokenizer.ggml.token_type", first_of_type(e, 2), int32_t(1)); }, "tokenizer.ggml.unknown_token_id", "no token has type unknown"},
         {"duplicate pieces", Part::Vocab, [](GgufEdit& e) { e.set_item(T, 600, std::get<std::string>(e.find(T)->as_array().items[601])); }, T, "duplicate"},
         {"NUL in a piece", Part::Vocab, [](GgufEdit& e) { e.set_item(T, 700, std::string("ab\0cd", 5)); }, T, "NUL"},
+        {"every token control", Part::Vocab, [](GgufEdit& e) {
+             const size_t unk = first_of_type(e, 2);
+             for (size_t i = 0; i < 1024; ++i)
+                 if (i != unk) e.set_item("tokenizer.ggml.token_type", i, int32_t(3));
+         }, "tokenizer.ggml.token_type", "no piece is a normal one"},
+        {"chat template as an array", Part::Metadata, [](GgufEdit& e) {
+             e.set("tokenizer.chat_template", Value::array(ValueType::STRING, std::vector<Value::Scalar>(2, std::string("{{ x }}"))));
+         }, "tokenizer.chat_template", "expected string"},
         {"add_bos without bos", Part::Vocab, [](GgufEdit& e) { e.erase("tokenizer.ggml.bos_token_id").set("tokenizer.ggml.add_bos_token", Value(Value::Scalar(true))); }, "tokenizer.ggml.bos_token_id", "missing, but tokenizer.ggml.add_bos_token is true"},
     };
     return cases;
