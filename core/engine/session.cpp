@@ -7,6 +7,7 @@
 #include "util/error.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <filesystem>
 
@@ -117,6 +118,17 @@ void Session::note_piece(int32_t id) {
     if (id >= 0 && !trace_.pieces.count(id)) trace_.pieces.emplace(id, tokenizer_.token_bytes(id, true));
 }
 
+void Session::check_logits_finite(int32_t pos) {
+    for (size_t i = 0; i < logits_.size(); ++i) {
+        if (std::isfinite(logits_[i])) continue;
+        backend_.kv_truncate(int32_t(tokens_.size()));  // the step did not happen
+        throw Error(backend_.model().file().path() + ": the model computed a " +
+                    (std::isnan(logits_[i]) ? "NaN" : "infinite") + " logit (token " + std::to_string(i) +
+                    ", position " + std::to_string(pos) +
+                    "): its weights hold non-finite values (a damaged or badly converted file)");
+    }
+}
+
 const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase phase, trace::Choice fed_how,
                                       int32_t reused, int32_t turn) {
     const int32_t pos0 = int32_t(tokens_.size());
@@ -132,6 +144,7 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
         throw;
     }
     const double forward_ms = ms_since(t0);
+    check_logits_finite(pos0 + int32_t(ids.size()) - 1);
     tokens_.insert(tokens_.end(), ids.begin(), ids.end());
 
     const auto t1 = Clock::now();

@@ -96,6 +96,9 @@ private:
     // One forward step feeding `ids` after the held tokens, then the sampler; traced.
     const trace::StepTrace& step(std::span<const int32_t> ids, trace::Phase phase, trace::Choice fed_how,
                                  int32_t reused, int32_t turn);
+    // Throws Error naming the model file when a logit of the last forward is NaN or infinite
+    // (weights that are not finite), after dropping the step's positions from the KV cache.
+    void check_logits_finite(int32_t pos);
     int32_t current_turn() const;
     std::string reply_in_progress() const;
 

@@ -93,6 +93,31 @@ private slots:
         }
     }
 
+    // Weights whose values are not finite load (the file is well formed) but give NaN logits:
+    // run stops at the first step with one line naming the model, not the sampler's words.
+    void nonfinite_weights_named_by_run_data() {
+        QTest::addColumn<QString>("tensor");
+        QTest::addColumn<QByteArray>("pattern");  // Q8_0 blocks: f16 scale, then 32 int8
+        QTest::newRow("NaN embedding scales") << QString("token_embd.weight") << QByteArray("\x7e", 1);
+        QTest::newRow("infinite feed-forward scales") << QString("blk.2.ffn_down.weight") << QByteArray("\x00\x7c", 2);
+    }
+    void nonfinite_weights_named_by_run() {
+        QFETCH(QString, tensor);
+        QFETCH(QByteArray, pattern);
+        const std::string base = testing::testdata_file(kModelBase);
+        LMSCOPE_REQUIRE_FILE(base, "the shared test data");
+        GgufEdit edit(gguf::File::open(base));
+        edit.fill_tensor(tensor.toStdString(), Bytes(pattern.begin(), pattern.end()));
+        const QString path = dir_.filePath(QStringLiteral("nonfinite %1.gguf").arg(QTest::currentDataTag()));
+        write_file(path.toStdString(), edit.bytes());
+        const CliRun r = run_cli(args_for("run", path), {}, kTimeoutMs);
+        QCOMPARE(r.code, 1);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.startsWith("lmscope-cli: error: " + path + ": the model computed a "), qPrintable(err));
+        QVERIFY2(err.contains("its weights hold non-finite values") && err.count('\n') == 1, qPrintable(err));
+        QVERIFY2(!err.contains("sampler"), qPrintable(err));
+    }
+
     void bpe_vocabularies_data() {
         QTest::addColumn<int>("index");
         for (size_t i = 0; i < bpe_vocab_cases().size(); ++i) QTest::newRow(bpe_vocab_cases()[i].name.c_str()) << int(i);

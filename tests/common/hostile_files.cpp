@@ -84,6 +84,12 @@ GgufEdit& GgufEdit::reshape(const std::string& name, std::vector<int64_t> ne) {
     return *this;
 }
 
+GgufEdit& GgufEdit::fill_tensor(const std::string& name, const Bytes& pattern) {
+    Tensor& t = tensor(name);
+    for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = pattern[i % pattern.size()];
+    return *this;
+}
+
 GgufEdit& GgufEdit::erase_tensor(const std::string& name) {
     tensor(name);  // must exist
     std::erase_if(tensors_, [&](const Tensor& t) { return t.name == name; });

@@ -35,6 +35,8 @@ public:
     // Replaces tensor `name` by zeros of shape `ne` and the same type.
     GgufEdit& reshape(const std::string& name, std::vector<int64_t> ne);
     GgufEdit& erase_tensor(const std::string& name);
+    // Overwrites the data of tensor `name` with `pattern`, repeated (same type and shape).
+    GgufEdit& fill_tensor(const std::string& name, const Bytes& pattern);
     Bytes bytes() const;
 
 private:
