@@ -1,9 +1,9 @@
 // tiktoken encodings (GPT-4's cl100k_base, GPT-4o's o200k_base): every string of the suites
 // made with tiktoken itself gives exactly its ids; special tokens, spans, decoding and the
 // merge list; hostile rank files are refused with the file, the line (or field) and the reason.
+#include "common/peer_suite.h"
 #include "common/testing.h"
 
-#include "tokenizer/batch.h"
 #include "tokenizer/lab.h"
 #include "tokenizer/tiktoken_tokenizer.h"
 #include "tokenizer/tokenizer.h"
@@ -15,33 +15,11 @@
 #include <zlib.h>
 
 #include <fstream>
-#include <sstream>
 
 using namespace lmscope;
 using namespace lmscope::tok;
 
 namespace {
-
-std::string read_all(const std::string& path) {
-    const auto b = testing::read_bytes(path);
-    return std::string(b.begin(), b.end());
-}
-
-std::vector<int32_t> parse_ids(const std::string& line) {
-    std::vector<int32_t> ids;
-    std::istringstream in(line);
-    for (int32_t v; in >> v;) ids.push_back(v);
-    return ids;
-}
-
-std::string ids_text(const std::vector<int32_t>& ids) {
-    std::string s;
-    for (int32_t id : ids) {
-        if (!s.empty()) s += ' ';
-        s += std::to_string(id);
-    }
-    return s;
-}
 
 std::string rank_file(const QString& encoding) {
     return testing::sample_tokenizer(encoding.toStdString() + ".tiktoken.gz");
@@ -83,25 +61,15 @@ private slots:
         const std::string inp = testing::testdata_file("vocab/tiktoken-" + encoding.toStdString() + ".inp");
         LMSCOPE_REQUIRE_FILE(ranks, "the tiktoken rank files (sample_models/fetch.sh)");
         LMSCOPE_REQUIRE_FILE(inp, "the tiktoken suites");
-        const auto strings = parse_batch(read_all(inp));
-        std::vector<std::string> lines;
-        std::istringstream out(read_all(testing::testdata_file("vocab/tiktoken-" + encoding.toStdString() + ".out")));
-        for (std::string l; std::getline(out, l);) lines.push_back(l);
-        QCOMPARE(strings.size(), lines.size());
+        const std::string out = testing::testdata_file("vocab/tiktoken-" + encoding.toStdString() + ".out");
+        const testing::PeerSuite suite = testing::read_peer_suite(inp, out);
+        QCOMPARE(suite.strings.size(), suite.ids.size());
         const auto t = load_tokenizer(ranks);
-        size_t matched = 0;
         std::string first_mismatch;
-        for (size_t i = 0; i < strings.size(); ++i) {
-            const auto expected = parse_ids(lines[i]);
-            const auto got = t->encode_ids(strings[i]);
-            if (got == expected) ++matched;
-            else if (first_mismatch.empty())
-                first_mismatch = "string " + std::to_string(i) + ": expected [" + ids_text(expected) + "], got [" +
-                                 ids_text(got) + "]";
-            QCOMPARE(t->decode(got), strings[i]);
-        }
-        qInfo("%s: %zu/%zu strings", qPrintable(encoding), matched, strings.size());
-        QVERIFY2(matched == strings.size(), first_mismatch.c_str());
+        const size_t matched = testing::run_peer_suite(*t, suite, first_mismatch);
+        for (const std::string& text : suite.strings) QCOMPARE(t->decode(t->encode_ids(text)), text);
+        qInfo("%s: %zu/%zu strings", qPrintable(encoding), matched, suite.strings.size());
+        QVERIFY2(matched == suite.strings.size(), first_mismatch.c_str());
     }
 
     void vocabulary_and_special_tokens_data() {
@@ -129,7 +97,7 @@ private slots:
         QCOMPARE(t->type(endoftext), TokenType::Control);
         QCOMPARE(t->type(unassigned), TokenType::Unused);
         QCOMPARE(t->token_bytes(unassigned), std::string());
-        QCOMPARE(QString::fromStdString(ids_text(t->encode_ids("Hello world"))), hello);
+        QCOMPARE(QString::fromStdString(testing::ids_text(t->encode_ids("Hello world"))), hello);
         QCOMPARE(t->piece(t->encode_ids(" world").at(0)), std::string("\xC4\xA0world"));  // byte-level alphabet
         // Special tokens are text unless asked for; tiktoken adds no BOS/EOS.
         const std::string text = "a<|endoftext|>b";
@@ -228,7 +196,7 @@ private slots:
     void truncated_gzip_of_the_real_file() {
         const std::string ranks = rank_file("cl100k_base");
         LMSCOPE_REQUIRE_FILE(ranks, "the tiktoken rank files (sample_models/fetch.sh)");
-        const std::string real = read_all(ranks);
+        const std::string real = testing::read_text(ranks);
         QTemporaryDir dir;
         const std::string path = dir.filePath("cl100k_base.tiktoken.gz").toStdString();
         write_file(path, real.substr(0, real.size() / 2));

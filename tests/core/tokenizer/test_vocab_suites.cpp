@@ -2,6 +2,7 @@
 // exactly the ids of its .out line. Plus the behaviours around them: the fixture models'
 // vocabulary against the reference prompt, .model normalization versus GGUF's none, special
 // tokens, byte spans, decoding, the stream decoder and odd input.
+#include "common/peer_suite.h"
 #include "common/testing.h"
 
 #include "tokenizer/batch.h"
@@ -15,44 +16,11 @@
 #include <QJsonObject>
 
 #include <random>
-#include <sstream>
 
 using namespace lmscope;
 using namespace lmscope::tok;
 
 namespace {
-
-std::string read_all(const std::string& path) {
-    auto b = testing::read_bytes(path);
-    return std::string(b.begin(), b.end());
-}
-
-std::vector<int32_t> parse_ids(const std::string& line) {
-    std::vector<int32_t> ids;
-    std::istringstream in(line);
-    int32_t v;
-    while (in >> v) ids.push_back(v);
-    return ids;
-}
-
-std::string ids_text(const std::vector<int32_t>& ids) {
-    std::string s;
-    for (int32_t id : ids) {
-        if (!s.empty()) s += ' ';
-        s += std::to_string(id);
-    }
-    return s;
-}
-
-std::string escaped(const std::string& s) {
-    std::string out;
-    for (unsigned char c : s) {
-        if (c == '\n') out += "\\n";
-        else if (c == '\t') out += "\\t";
-        else out += static_cast<char>(c);
-    }
-    return out;
-}
 
 const char* const kSuites[] = {"llama-spm", "phi-3", "gpt-2", "deepseek-coder", "falcon", "starcoder"};
 
@@ -79,26 +47,14 @@ private slots:
         const std::string base = "vocab/ggml-vocab-" + name.toStdString() + ".gguf";
         const std::string gguf = testing::testdata_file(base);
         LMSCOPE_REQUIRE_FILE(gguf, "the peer tokenizer suites");
-        const auto strings = parse_batch(read_all(testing::testdata_file(base + ".inp")));
-        std::vector<std::string> lines;
-        {
-            std::istringstream out(read_all(testing::testdata_file(base + ".out")));
-            for (std::string l; std::getline(out, l);) lines.push_back(l);
-        }
-        QCOMPARE(strings.size(), lines.size());
+        const testing::PeerSuite suite =
+            testing::read_peer_suite(testing::testdata_file(base + ".inp"), testing::testdata_file(base + ".out"));
+        QCOMPARE(suite.strings.size(), suite.ids.size());
         const auto t = load_tokenizer(gguf);
-        size_t matched = 0;
         std::string first_mismatch;
-        for (size_t i = 0; i < strings.size(); ++i) {
-            const auto expected = parse_ids(lines[i]);
-            const auto got = t->encode_ids(strings[i]);
-            if (got == expected) ++matched;
-            else if (first_mismatch.empty())
-                first_mismatch = "string " + std::to_string(i) + " '" + escaped(strings[i]) +
-                                 "': expected [" + ids_text(expected) + "], got [" + ids_text(got) + "]";
-        }
-        qInfo("%s: %zu/%zu strings", qPrintable(name), matched, strings.size());
-        QVERIFY2(matched == strings.size(), first_mismatch.c_str());
+        const size_t matched = testing::run_peer_suite(*t, suite, first_mismatch);
+        qInfo("%s: %zu/%zu strings", qPrintable(name), matched, suite.strings.size());
+        QVERIFY2(matched == suite.strings.size(), first_mismatch.c_str());
     }
 
     void spans_cover_and_decode_round_trips_data() { suite_matches_exactly_data(); }
@@ -107,19 +63,19 @@ private slots:
         const std::string gguf = testing::testdata_file("vocab/ggml-vocab-" + name.toStdString() + ".gguf");
         LMSCOPE_REQUIRE_FILE(gguf, "the peer tokenizer suites");
         const auto t = load_tokenizer(gguf);
-        const auto strings = parse_batch(read_all(gguf + ".inp"));
+        const auto strings = parse_batch(testing::read_text(gguf + ".inp"));
         for (const std::string& s : strings) {
             const auto toks = t->encode(s);
             std::vector<int32_t> ids;
             size_t last_end = 0;
             for (const Token& k : toks) {
                 QVERIFY(k.begin <= k.end && k.end <= s.size());
-                QVERIFY2(k.begin >= last_end || k.begin == k.end, escaped(s).c_str());
+                QVERIFY2(k.begin >= last_end || k.begin == k.end, testing::escaped(s).c_str());
                 last_end = std::max(last_end, k.end);
                 QCOMPARE(std::string(k.piece), t->piece(k.id));
                 ids.push_back(k.id);
             }
-            QVERIFY2(t->decode(ids) == s, escaped(s).c_str());
+            QVERIFY2(t->decode(ids) == s, testing::escaped(s).c_str());
         }
     }
 
@@ -136,13 +92,13 @@ private slots:
                     QVERIFY(k.id >= 0 && k.id < t->vocab_size());
                     QVERIFY(k.end <= s.size());
                     // Bad bytes never inject a control token (only BOS/EOS and parsed specials are).
-                    if (!parse && k.end > k.begin) QVERIFY2(t->type(k.id) != TokenType::Control, escaped(s).c_str());
+                    if (!parse && k.end > k.begin) QVERIFY2(t->type(k.id) != TokenType::Control, testing::escaped(s).c_str());
                 }
                 if (s.empty()) QVERIFY(toks.size() <= 2);  // BOS/EOS at most
             }
             // Valid UTF-8 without special-token text decodes back to itself.
             if (is_valid_utf8(s) && s.find('<') == std::string::npos)
-                QVERIFY2(t->decode(t->encode_ids(s)) == s, escaped(s).c_str());
+                QVERIFY2(t->decode(t->encode_ids(s)) == s, testing::escaped(s).c_str());
         }
         // Random bytes (biased towards UTF-8 lead/continuation bytes and '<', ' ', '\n').
         std::mt19937 rng(7);

@@ -2,6 +2,7 @@
 // vocab.txt), byte spans, decoding, [CLS]/[SEP], special-token text, odd input; hostile
 // vocab.txt files and GGUF vocabularies refused with file, line (or key) and reason; and
 // WordPiece training (size, round trip, determinism, cancel, speed).
+#include "common/peer_suite.h"
 #include "common/testing.h"
 
 #include "gguf/gguf.h"
@@ -29,51 +30,9 @@ namespace {
 
 const char* const kBge = "vocab/ggml-vocab-bert-bge.gguf";
 
-std::string read_all(const std::string& path) {
-    auto b = testing::read_bytes(path);
-    return std::string(b.begin(), b.end());
-}
+using testing::PeerSuite;
 
-std::vector<int32_t> parse_ids(const std::string& line) {
-    std::vector<int32_t> ids;
-    std::istringstream in(line);
-    for (int32_t v; in >> v;) ids.push_back(v);
-    return ids;
-}
-
-std::string ids_text(const std::vector<int32_t>& ids) {
-    std::string s;
-    for (int32_t id : ids) {
-        if (!s.empty()) s += ' ';
-        s += std::to_string(id);
-    }
-    return s;
-}
-
-struct Suite {
-    std::vector<std::string> strings;
-    std::vector<std::vector<int32_t>> ids;
-};
-
-Suite read_suite(const std::string& gguf) {
-    Suite s;
-    s.strings = parse_batch(read_all(gguf + ".inp"));
-    std::istringstream out(read_all(gguf + ".out"));
-    for (std::string l; std::getline(out, l);) s.ids.push_back(parse_ids(l));
-    return s;
-}
-
-// "matched/total" of a tokenizer on a suite; the first mismatch in `first`.
-size_t run_suite(const Tokenizer& t, const Suite& s, std::string& first) {
-    size_t matched = 0;
-    for (size_t i = 0; i < s.strings.size(); ++i) {
-        const auto got = t.encode_ids(s.strings[i]);
-        if (got == s.ids[i]) ++matched;
-        else if (first.empty())
-            first = "string " + std::to_string(i) + ": expected [" + ids_text(s.ids[i]) + "], got [" + ids_text(got) + "]";
-    }
-    return matched;
-}
+PeerSuite read_suite(const std::string& gguf) { return testing::read_peer_suite(gguf + ".inp", gguf + ".out"); }
 
 // Spans inside the text, begins and ends non-decreasing, pieces those of the ids.
 bool spans_ok(const Tokenizer& t, const std::vector<Token>& toks, size_t size) {
@@ -138,13 +97,13 @@ private slots:
     void suite_matches_exactly() {
         const std::string gguf = testing::testdata_file(kBge);
         LMSCOPE_REQUIRE_FILE(gguf, "the bert-bge peer tokenizer suite");
-        const Suite s = read_suite(gguf);
+        const PeerSuite s = read_suite(gguf);
         QCOMPARE(s.strings.size(), s.ids.size());
         const auto t = load_tokenizer(gguf);
         QCOMPARE(t->family(), Family::WordPiece);
         QCOMPARE(t->describe(), std::string("WordPiece (BERT, uncased), 30522 tokens"));
         std::string first;
-        const size_t matched = run_suite(*t, s, first);
+        const size_t matched = testing::run_peer_suite(*t, s, first);
         qInfo("bert-bge: %zu/%zu strings", matched, s.strings.size());
         QVERIFY2(matched == s.strings.size(), first.c_str());
         for (const std::string& str : s.strings) QVERIFY2(spans_ok(*t, t->encode(str), str.size()), str.c_str());
@@ -166,8 +125,8 @@ private slots:
         QCOMPARE(t->special().eos, 102);
         QCOMPARE(t->special().unk, 100);
         std::string first;
-        const Suite s = read_suite(gguf);
-        QVERIFY2(run_suite(*t, s, first) == s.strings.size(), first.c_str());
+        const PeerSuite s = read_suite(gguf);
+        QVERIFY2(testing::run_peer_suite(*t, s, first) == s.strings.size(), first.c_str());
     }
 
     void spans_and_decode_data() {
