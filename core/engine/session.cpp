@@ -86,7 +86,7 @@ Session::Session(Backend& backend, const tok::Tokenizer& tokenizer, SessionOptio
     trace_.tokenizer = tokenizer_json(tokenizer_);
     trace_.sampling = sampling_json(options_.sampling);
     trace_.capture = capture_json(options_.capture);
-    template_ = model::ChatTemplate::detect(backend_.model().file().opt_string("tokenizer.chat_template").value_or(""));
+    template_ = model::ChatTemplate::detect(model::chat_template_text(backend_.model().file()));
     const tok::SpecialTokens& sp = tokenizer_.special();
     if (sp.bos >= 0) special_text_.bos = tokenizer_.piece(sp.bos);
     if (sp.eos >= 0) special_text_.eos = tokenizer_.piece(sp.eos);

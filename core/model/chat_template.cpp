@@ -1,5 +1,6 @@
 #include "model/chat_template.h"
 
+#include "gguf/gguf.h"
 #include "util/error.h"
 
 #include <vector>
@@ -216,6 +217,10 @@ ChatTemplate ChatTemplate::of(ChatFamily family) {
     t.family = family;
     if (family == ChatFamily::Plain) t.notice = "plain text chat: " + std::string(kPlainNotice);
     return t;
+}
+
+std::string chat_template_text(const gguf::File& file) {
+    return file.opt_string("tokenizer.chat_template").value_or("");
 }
 
 ChatTemplate ChatTemplate::detect(std::string_view jinja) {

@@ -22,6 +22,10 @@
 #include <string>
 #include <string_view>
 
+namespace lmscope::gguf {
+class File;
+}
+
 namespace lmscope::model {
 
 enum class ChatFamily : uint8_t { Plain, ChatML, Llama2, Llama3, Zephyr, Gemma };
@@ -52,6 +56,11 @@ struct ChatTemplate {
     // The template of a family with its defaults (no default system turn, Llama 3.0 headers).
     static ChatTemplate of(ChatFamily family);
 };
+
+// The Jinja text of a model's own template (tokenizer.chat_template; empty when it has none).
+// Throws FormatError naming the key when it holds anything but a string: the spec, the
+// summary and the session all read it through here, so info and run refuse the same files.
+std::string chat_template_text(const gguf::File& file);
 
 // The tokenizer's BOS and EOS token text, which the templates write out.
 struct SpecialText {

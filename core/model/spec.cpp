@@ -1,6 +1,7 @@
 #include "model/spec.h"
 
 #include "gguf/quant.h"
+#include "model/chat_template.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -34,7 +35,7 @@ ModelSpec ModelSpec::from_file(const gguf::File& f) {
     s.tied_output = f.find_tensor("output.weight") == nullptr;
     // A session renders chats with it: a template that is not text is refused here, where
     // info, dump and run all look, not only when a session starts.
-    (void)f.opt_string("tokenizer.chat_template");
+    (void)chat_template_text(f);
 
     // RoPE frequencies: base^(-2i/n_rot), divided by a linear scaling factor and by the
     // per-pair factors of rope_freqs.weight (Llama 3.x).

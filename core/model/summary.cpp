@@ -1,6 +1,8 @@
 // The model summary behind `info` and the GUI's spec panel.
 #include "model/summary.h"
 
+#include "model/chat_template.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -77,6 +79,11 @@ ModelSummary ModelSummary::of(const gguf::File& file) {
     s.n_tensors = file.tensors().size();
     std::vector<FormatError> problems;
     s.hparams = HParams::describe(file, &problems);
+    try {
+        (void)chat_template_text(file);
+    } catch (const FormatError& e) {
+        problems.push_back(e);
+    }
     for (const FormatError& e : problems) s.problems.push_back(e.what());
     s.supported = is_supported_architecture(s.hparams.architecture) && problems.empty();
     s.tensors.reserve(file.tensors().size());

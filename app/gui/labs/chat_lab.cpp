@@ -205,8 +205,8 @@ void ChatLab::newEngine() {
 void ChatLab::showTemplateNotice() {
     notice_->setVisible(false);
     if (!engine_model_) return;
-    const model::ChatTemplate tmpl = model::ChatTemplate::detect(
-        engine_model_->model->file().opt_string("tokenizer.chat_template").value_or(""));
+    const model::ChatTemplate tmpl =
+        model::ChatTemplate::detect(model::chat_template_text(engine_model_->model->file()));
     if (tmpl.family != model::ChatFamily::Plain) return;
     notice_->setText(tr("This model has no chat template lmscope recognises, so the chat is plain "
                         "\"User: ... Assistant: ...\" text: %1")
