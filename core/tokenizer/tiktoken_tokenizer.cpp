@@ -18,10 +18,6 @@ constexpr size_t kMaxLineBytes = 1024;       // the longest cl100k/o200k line is
 constexpr size_t kMaxTokenBytes = 512;
 constexpr int32_t kMaxRanks = 1 << 22;      // o200k_base has 199998
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 std::string_view file_name(std::string_view path) {
     const size_t slash = path.rfind('/');
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
@@ -30,8 +26,8 @@ std::string_view file_name(std::string_view path) {
 // The encoding name a path gives: "dir/cl100k_base.tiktoken.gz" -> "cl100k_base".
 std::string_view encoding_name(std::string_view path) {
     std::string_view name = file_name(path);
-    if (ends_with(name, ".gz")) name.remove_suffix(3);
-    if (ends_with(name, ".tiktoken")) name.remove_suffix(9);
+    if (name.ends_with(".gz")) name.remove_suffix(3);
+    if (name.ends_with(".tiktoken")) name.remove_suffix(9);
     return name;
 }
 
@@ -110,7 +106,7 @@ const std::vector<TiktokenEncoding>& tiktoken_encodings() {
 
 bool is_tiktoken_path(const std::string& path) {
     const std::string_view name = file_name(path);
-    return ends_with(name, ".tiktoken") || ends_with(name, ".tiktoken.gz");
+    return name.ends_with(".tiktoken") || name.ends_with(".tiktoken.gz");
 }
 
 const TiktokenEncoding* tiktoken_encoding_of(const std::string& path) {
@@ -168,7 +164,7 @@ std::vector<std::string> parse_tiktoken_ranks(std::string_view text, const std::
                                                                 std::to_string(line_of[it->second]) + ")");
     }
     for (int b = 0; b < 256; ++b)
-        if (!rank_of.count(std::string_view(std::string(1, static_cast<char>(b)))))
+        if (const char c = static_cast<char>(b); !rank_of.count(std::string_view(&c, 1)))
             throw FormatError(path, "ranks", "byte " + std::to_string(b) + " has no rank (every byte needs one)");
     return bytes;
 }
