@@ -7,9 +7,13 @@
 #include "gpu/gemm.h"
 #include "gpu/kernels/add_bias.cuh"
 #include "gpu/kernels/embed.cuh"
+#include "gpu/kernels/geglu.cuh"
+#include "gpu/kernels/head_rmsnorm.cuh"
 #include "gpu/kernels/kv_store.cuh"
 #include "gpu/kernels/rmsnorm.cuh"
+#include "gpu/kernels/rmsnorm_add.cuh"
 #include "gpu/kernels/rope.cuh"
+#include "gpu/kernels/softcap.cuh"
 #include "gpu/kernels/swiglu.cuh"
 #include "util/error.h"
 
@@ -73,8 +77,7 @@ CudaBackend::Impl::Impl(std::shared_ptr<const engine::Model> model, const engine
       E_(spec_.n_embd()), n_head_(spec_.n_head()), n_kv_(spec_.n_head_kv()), hd_(spec_.head_dim()),
       QD_(n_head_ * hd_), KD_(n_kv_ * hd_), QKV_(QD_ + 2 * KD_), F_(spec_.n_ff()),
       V_(spec_.n_vocab()), n_layer_(spec_.n_layer()), n_rot_(spec_.n_rot()),
-      eps_(float(spec_.hp.rms_eps)), scale_(1.0f / std::sqrt(float(spec_.head_dim()))),
-      neox_(spec_.rope_style == model::RopeStyle::NeoX),
+      eps_(float(spec_.hp.rms_eps)), scale_(spec_.attn_scale), neox_(spec_.neox()),
       stream_{create_stream()},
       kv_(engine::KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
           o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train(), c.offload_window, stream_.s) {
@@ -117,6 +120,7 @@ void CudaBackend::Impl::ensure_buffers(const Step& st) {
     qkv_.ensure(seg * size_t(QKV_));
     att_.ensure(seg * size_t(QD_));
     gu_.ensure(seg * 2 * size_t(F_));
+    if (spec_.arch.post_norms) proj_.ensure(seg * size_t(E_));
     hff_.ensure(seg * size_t(F_));
     logits_.ensure((st.all_logits ? seg : 1) * size_t(V_));
     probs_.ensure(size_t(n_head_) * size_t(st.chunk_rows) * size_t(st.n_keys), true);
@@ -171,7 +175,7 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const std::ato
     const bool last = s0 + ns == st.n;
     const bool timing = st.capture != nullptr;
     cudaStream_t s = stream_.s;
-    kernels::embed(w_.token_embd.get(), ids_.get() + s0, ns, E_, x_.get(), s);
+    kernels::embed(w_.token_embd.get(), ids_.get() + s0, ns, E_, spec_.embed_scale, x_.get(), s);
     kv_.begin_segment(st.pos0 + s0, ns);
     for (int32_t l = 0; l < n_layer_; ++l) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
@@ -194,14 +198,14 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const std::ato
     // logits: final norm and output head
     if (st.all_logits) {
         kernels::rmsnorm(x_.get(), w_.output_norm.get(), eps_, ns, E_, xn_.get(), s);
-        gemm_rows(blas_.h, stream_.s, w_.output, V_, E_, xn_.get(), ns, logits_.get(), false);
+        head(ns, logits_.get());
         LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data() + size_t(s0) * size_t(V_), logits_.get(),
                                            size_t(ns) * size_t(V_) * sizeof(float),
                                            cudaMemcpyDeviceToHost, s));
     } else if (last) {
         kernels::rmsnorm(x_.get() + size_t(ns - 1) * size_t(E_), w_.output_norm.get(), eps_, 1, E_,
                          xn_.get(), s);
-        gemm_rows(blas_.h, stream_.s, w_.output, V_, E_, xn_.get(), 1, logits_.get(), false);
+        head(1, logits_.get());
         LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data(), logits_.get(), size_t(V_) * sizeof(float),
                                            cudaMemcpyDeviceToHost, s));
     }
@@ -210,13 +214,18 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const std::ato
 void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
     const DeviceLayer& L = w_.layers[size_t(l)];
     cudaStream_t s = stream_.s;
+    const model::LayerPlan& plan = spec_.layers[size_t(l)];
     const int32_t p = st.pos0 + s0;  // position of the segment's first row
 
     // attention block
     kernels::rmsnorm(x_.get(), L.attn_norm.get(), eps_, ns, E_, xn_.get(), s);
     gemm_rows(blas_.h, stream_.s, L.wqkv.get(), QKV_, E_, xn_.get(), ns, qkv_.get(), false);
     if (L.bqkv.get()) kernels::add_bias(qkv_.get(), L.bqkv.get(), ns, QKV_, s);
-    kernels::rope(qkv_.get(), ns, QKV_, n_head_ + n_kv_, hd_, n_rot_, w_.rope_inv_freq.get(), p, neox_, s);
+    if (L.q_norm.get())
+        kernels::head_rmsnorm(qkv_.get(), ns, QKV_, n_head_, n_kv_, hd_, L.q_norm.get(), L.k_norm.get(), eps_, s);
+    if (plan.rope)
+        kernels::rope(qkv_.get(), ns, QKV_, n_head_ + n_kv_, hd_, n_rot_,
+                      w_.rope_inv_freq[size_t(plan.rope_table)].get(), p, neox_, s);
     kernels::kv_store(qkv_.get() + QD_, qkv_.get() + QD_ + KD_, QKV_, ns, n_kv_, hd_, kv_.format(),
                       int32_t(kv_.shape().row_bytes()), kv_.k_ring(l), kv_.v_ring(l), kv_.ring_cap(), p, s);
     kv_.write_through(l, p, ns);
@@ -232,6 +241,7 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
     a.n_kv = n_kv_;
     a.head_dim = hd_;
     a.scale = scale_;
+    a.window = plan.window;
     a.probs = probs_.get();
     a.summaries = st.summaries ? summaries_.get() + size_t(l) * size_t(n_head_) * size_t(st.n) : nullptr;
     a.out = att_.get();
@@ -263,19 +273,38 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
                                                rows_floats * sizeof(float), cudaMemcpyDeviceToHost, s));
         }
     }
-    gemm_rows(blas_.h, stream_.s, L.wo.get(), E_, QD_, att_.get(), ns, x_.get(), true);  // x += attention
+    project_residual(L.wo.get(), QD_, att_.get(), ns, L.post_attn_norm.get());  // x += attention
 
-    // feed-forward block (SwiGLU)
+    // feed-forward block (SwiGLU or GeGLU)
     kernels::rmsnorm(x_.get(), L.ffn_norm.get(), eps_, ns, E_, xn_.get(), s);
     gemm_rows(blas_.h, stream_.s, L.wgu.get(), 2 * F_, E_, xn_.get(), ns, gu_.get(), false);
-    kernels::swiglu(gu_.get(), ns, F_, hff_.get(), s);
-    gemm_rows(blas_.h, stream_.s, L.wdown.get(), E_, F_, hff_.get(), ns, x_.get(), true);  // x += ffn
+    if (spec_.arch.ffn_act == model::FfnActivation::GeluTanh) kernels::geglu(gu_.get(), ns, F_, hff_.get(), s);
+    else kernels::swiglu(gu_.get(), ns, F_, hff_.get(), s);
+    project_residual(L.wdown.get(), F_, hff_.get(), ns, L.post_ffn_norm.get());  // x += ffn
+}
+
+void CudaBackend::Impl::project_residual(const __half* w, int32_t k, const __half* in, int32_t ns,
+                                         const float* post_norm) {
+    if (!post_norm) {
+        gemm_rows(blas_.h, stream_.s, w, E_, k, in, ns, x_.get(), true);
+        return;
+    }
+    gemm_rows(blas_.h, stream_.s, w, E_, k, in, ns, proj_.get(), false);
+    kernels::rmsnorm_add(x_.get(), proj_.get(), post_norm, eps_, ns, E_, stream_.s);
+}
+
+void CudaBackend::Impl::head(int32_t rows, float* out) {
+    gemm_rows(blas_.h, stream_.s, w_.output, V_, E_, xn_.get(), rows, out, false);
+    if (spec_.final_softcap > 0.0f)
+        kernels::softcap(out, int64_t(rows) * V_, spec_.final_softcap, stream_.s);
 }
 
 void CudaBackend::Impl::lens_layer(int32_t l, int32_t last_row) {
     kernels::rmsnorm(x_.get() + size_t(last_row) * size_t(E_), w_.output_norm.get(), eps_, 1, E_,
                      lens_xn_.get(), stream_.s);
-    gemm_rows(blas_.h, stream_.s, w_.output, V_, E_, lens_xn_.get(), 1, lens_logits_.get() + size_t(l) * size_t(V_), false);
+    float* out = lens_logits_.get() + size_t(l) * size_t(V_);
+    gemm_rows(blas_.h, stream_.s, w_.output, V_, E_, lens_xn_.get(), 1, out, false);
+    if (spec_.final_softcap > 0.0f) kernels::softcap(out, V_, spec_.final_softcap, stream_.s);
 }
 
 engine::KvStats CudaBackend::Impl::kv_stats() const {

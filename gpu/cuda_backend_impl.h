@@ -78,6 +78,11 @@ private:
     void ensure_buffers(const Step& st);
     void segment(Step& st, int32_t s0, int32_t ns, const std::atomic<bool>* cancel);
     void layer(Step& st, int32_t l, int32_t s0, int32_t ns);
+    // x += W . in, rows [0, ns): straight into x, or through proj_ and the post-norm when the
+    // recipe has one (post_norm not null)
+    void project_residual(const __half* w, int32_t k, const __half* in, int32_t ns, const float* post_norm);
+    // logits of `rows` rows of xn_ into out (the head, then the recipe's soft-cap)
+    void head(int32_t rows, float* out);
     void lens_layer(int32_t l, int32_t last_row);
     // capture (cuda_capture.cpp)
     void prepare_capture(Step& st);
@@ -105,6 +110,7 @@ private:
     DeviceArray<float> qkv_{"q/k/v rows"};     // [ns][QD + 2 KD]
     DeviceArray<__half> att_{"attention output"};  // [ns][QD]
     DeviceArray<float> gu_{"gate/up rows"};    // [ns][2 F]
+    DeviceArray<float> proj_{"block output rows"};  // [ns][E] attention / FFN output before its post-norm (post_norms only)
     DeviceArray<__half> hff_{"swiglu rows"};   // [ns][F]
     DeviceArray<float> logits_{"logits"};      // [ns or 1][V]
     DeviceArray<float> probs_{"attention weights scratch"};  // [n_head][chunk rows][n keys]

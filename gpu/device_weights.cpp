@@ -120,9 +120,11 @@ DeviceWeights DeviceWeights::upload(const model::ModelSpec& spec, const model::W
     }
     allocate(d.output_norm, E, "output_norm.weight", d.bytes);
     upload_floats(file, w.output_norm, d.output_norm, 0, E);
-    allocate(d.rope_inv_freq, std::max<size_t>(1, spec.rope_inv_freq.size()), "rope frequencies", d.bytes);
-    LMSCOPE_CUDA_CHECK(cudaMemcpy(d.rope_inv_freq.get(), spec.rope_inv_freq.data(),
-                                  spec.rope_inv_freq.size() * sizeof(float), cudaMemcpyHostToDevice));
+    for (const std::vector<float>& table : spec.rope_inv_freq) {
+        DeviceArray<float>& t = d.rope_inv_freq.emplace_back("rope frequencies");
+        allocate(t, std::max<size_t>(1, table.size()), "rope frequencies", d.bytes);
+        LMSCOPE_CUDA_CHECK(cudaMemcpy(t.get(), table.data(), table.size() * sizeof(float), cudaMemcpyHostToDevice));
+    }
 
     d.layers.resize(size_t(spec.n_layer()));
     for (size_t l = 0; l < d.layers.size(); ++l) {
@@ -150,6 +152,19 @@ DeviceWeights DeviceWeights::upload(const model::ModelSpec& spec, const model::W
             if (lw.bq) upload_floats(file, lw.bq, L.bqkv, 0, QD);
             if (lw.bk) upload_floats(file, lw.bk, L.bqkv, QD, KD);
             if (lw.bv) upload_floats(file, lw.bv, L.bqkv, QD + KD, KD);
+        }
+        const size_t HD = size_t(spec.head_dim());
+        if (lw.q_norm && lw.k_norm) {
+            allocate(L.q_norm, HD, blk + "attn_q_norm.weight", d.bytes);
+            upload_floats(file, lw.q_norm, L.q_norm, 0, HD);
+            allocate(L.k_norm, HD, blk + "attn_k_norm.weight", d.bytes);
+            upload_floats(file, lw.k_norm, L.k_norm, 0, HD);
+        }
+        if (lw.post_attn_norm && lw.post_ffn_norm) {
+            allocate(L.post_attn_norm, E, blk + "post_attention_norm.weight", d.bytes);
+            upload_floats(file, lw.post_attn_norm, L.post_attn_norm, 0, E);
+            allocate(L.post_ffn_norm, E, blk + "post_ffw_norm.weight", d.bytes);
+            upload_floats(file, lw.post_ffn_norm, L.post_ffn_norm, 0, E);
         }
     }
     return d;

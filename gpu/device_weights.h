@@ -33,7 +33,11 @@ struct DeviceLayer {
     DeviceArray<__half> wdown;    // [n_embd][n_ff]
     DeviceArray<float> attn_norm; // [n_embd]
     DeviceArray<float> ffn_norm;  // [n_embd]
-    DeviceArray<float> bqkv;      // [q_dim + 2 kv_dim] (qwen2), empty otherwise
+    DeviceArray<float> bqkv;      // [q_dim + 2 kv_dim] (qkv_bias), empty otherwise
+    DeviceArray<float> q_norm;    // [head_dim] (qk_norm), empty otherwise
+    DeviceArray<float> k_norm;    // [head_dim] (qk_norm), empty otherwise
+    DeviceArray<float> post_attn_norm;  // [n_embd] (post_norms), empty otherwise
+    DeviceArray<float> post_ffn_norm;   // [n_embd] (post_norms), empty otherwise
 };
 
 struct DeviceWeights {
@@ -41,7 +45,7 @@ struct DeviceWeights {
     DeviceArray<__half> output_own;  // [n_vocab][n_embd] when untied, empty when tied
     const __half* output = nullptr;  // output_own or token_embd
     DeviceArray<float> output_norm;  // [n_embd]
-    DeviceArray<float> rope_inv_freq;  // [n_rot / 2]
+    std::vector<DeviceArray<float>> rope_inv_freq;  // [table][n_rot / 2] (ModelSpec::rope_inv_freq)
     std::vector<DeviceLayer> layers;   // [n_layer]
     size_t bytes = 0;                  // device bytes held
 

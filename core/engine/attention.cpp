@@ -2,21 +2,22 @@
 
 #include "gguf/quant.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 namespace lmscope::engine {
 
 Attention::Attention(ThreadPool& pool, const kernels::Kernels& k, int32_t n_head,
-                     int32_t n_kv_head, int32_t head_dim)
-    : pool_(pool), k_(k), n_head_(n_head), n_kv_head_(n_kv_head), head_dim_(head_dim),
+                     int32_t n_kv_head, int32_t head_dim, float scale)
+    : pool_(pool), k_(k), n_head_(n_head), n_kv_head_(n_kv_head), head_dim_(head_dim), scale_(scale),
       scores_(size_t(pool.size())), vtmp_(size_t(pool.size())), qq_(size_t(pool.size())) {}
 
 void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows,
-                    int32_t pos0, float* out, const AttentionCapture& cap) {
+                    int32_t pos0, int32_t window, float* out, const AttentionCapture& cap) {
     const KvType type = cache.shape().type;
     const int32_t group = n_head_ / n_kv_head_;  // query heads per kv head
-    const float scale = 1.0f / std::sqrt(float(head_dim_));
+    const float scale = scale_;
     const int32_t n_keys_all = pos0 + n_rows;
     const int64_t hd = head_dim_;
     const int64_t nb = hd / kernels::kQ8Block;
@@ -35,26 +36,31 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
             const int32_t h = int32_t(task / n_rows), t = int32_t(task % n_rows);
             const int32_t kvh = h / group;
             const int32_t n_keys = pos0 + t + 1;  // causal: keys 0 .. query position
+            // keys [j0, n_keys) are visible: all of them, or the last `window` on a local layer
+            const int32_t j0 = window > 0 ? std::max(0, n_keys - window) : 0;
+            const int32_t n_vis = n_keys - j0;
+            float* w = sc.data() + j0;  // [n_vis] scores, then weights, of the visible keys
             const float* qv = q + (int64_t(t) * n_head_ + h) * hd;
-            // scores[j] = q . K[j] / sqrt(head_dim)
+            // w[j - j0] = q . K[j] * scale
             if (type == KvType::F16) {
-                k_.dot_f16_rows(reinterpret_cast<const uint16_t*>(cache.k_row(layer, 0, kvh)), f16_stride, qv, hd, n_keys, sc.data());
-                for (int32_t j = 0; j < n_keys; ++j) sc[size_t(j)] *= scale;
+                k_.dot_f16_rows(reinterpret_cast<const uint16_t*>(cache.k_row(layer, j0, kvh)), f16_stride, qv, hd, n_vis, w);
+                for (int32_t j = 0; j < n_vis; ++j) w[j] *= scale;
             } else {
                 k_.quantize_q8(qv, qq.data(), hd);
                 auto dot = type == KvType::Q8_0 ? k_.dot_q8_0 : k_.dot_q4_0;
-                for (int32_t j = 0; j < n_keys; ++j)
+                for (int32_t j = j0; j < n_keys; ++j)
                     sc[size_t(j)] = scale * dot(cache.k_row(layer, j, kvh), qq.data(), nb);
             }
             const bool summarise = cap.capture && cap.summaries;
-            const float entropy = k_.softmax(sc.data(), n_keys);
+            const float entropy = k_.softmax(w, n_vis);
+            std::fill(sc.begin(), sc.begin() + j0, 0.0f);  // masked: outside the window
             // out = sum_j w[j] V[j]
             float* o = out + (int64_t(t) * n_head_ + h) * hd;
             std::memset(o, 0, size_t(hd) * sizeof(float));
             if (type == KvType::F16) {
-                k_.axpy_f16_rows(sc.data(), reinterpret_cast<const uint16_t*>(cache.v_row(layer, 0, kvh)), f16_stride, n_keys, o, hd);
+                k_.axpy_f16_rows(w, reinterpret_cast<const uint16_t*>(cache.v_row(layer, j0, kvh)), f16_stride, n_vis, o, hd);
             } else {
-                for (int32_t j = 0; j < n_keys; ++j) {
+                for (int32_t j = j0; j < n_keys; ++j) {
                     gguf::dequantize_row(st, cache.v_row(layer, j, kvh), vt.data(), hd);
                     k_.axpy_f32(sc[size_t(j)], vt.data(), o, hd);
                 }
@@ -63,7 +69,7 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
             trace::StepCapture& c = *cap.capture;
             if (summarise) {
                 trace::HeadSummary s;
-                for (int32_t j = 0; j < n_keys; ++j) {
+                for (int32_t j = j0; j < n_keys; ++j) {
                     const float wj = sc[size_t(j)];
                     if (wj > s.max_weight) {
                         s.max_weight = wj;

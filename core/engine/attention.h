@@ -19,18 +19,22 @@ struct AttentionCapture {
 
 class Attention {
 public:
+    // scale: scores are q . k * scale
     Attention(ThreadPool& pool, const kernels::Kernels& k, int32_t n_head, int32_t n_kv_head,
-              int32_t head_dim);
+              int32_t head_dim, float scale);
 
     // q: [n_rows][n_head][head_dim] (roped). The cache holds this layer's K/V for positions
-    // [0, pos0 + n_rows). out: [n_rows][n_head][head_dim].
+    // [0, pos0 + n_rows). out: [n_rows][n_head][head_dim]. window: 0 = causal over every
+    // earlier key; W > 0 = the query at position i sees keys j with i - W < j <= i (a local
+    // layer); the weights of keys outside are 0 in the captured planes.
     void run(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows, int32_t pos0,
-             float* out, const AttentionCapture& cap);
+             int32_t window, float* out, const AttentionCapture& cap);
 
 private:
     ThreadPool& pool_;
     const kernels::Kernels& k_;
     int32_t n_head_, n_kv_head_, head_dim_;
+    float scale_;
     std::vector<std::vector<float>> scores_;  // [thread][n_keys] one row of scores / weights
     std::vector<std::vector<float>> vtmp_;    // [thread][head_dim] a dequantized V row
     std::vector<std::vector<kernels::BlockQ8>> qq_;  // [thread][head_dim / 32] quantized query

@@ -26,11 +26,14 @@ double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// The weights of one layer as matmul operands, and its norm/bias vectors as float.
+// The weights of one layer as matmul operands, its norm/bias vectors as float, and its plan.
 struct LayerOps {
     Linear wq, wk, wv, wo, gate, up, down;
     std::vector<float> attn_norm, ffn_norm;  // [n_embd]
     std::vector<float> bq, bk, bv;           // [n_head*hd], [n_kv*hd], [n_kv*hd]; empty: none
+    std::vector<float> q_norm, k_norm;       // [hd]; empty: no QK-norm
+    std::vector<float> post_attn_norm, post_ffn_norm;  // [n_embd]; empty: none
+    model::LayerPlan plan;
 };
 
 std::vector<float> to_float(const gguf::TensorInfo* t) {
@@ -58,8 +61,12 @@ private:
     void prepare_capture(const trace::CapturePolicy& policy, trace::StepCapture& c, int32_t n_rows,
                          int32_t pos0);
     void layer(int32_t l, int32_t n, int32_t pos0, const AttentionCapture& cap);
+    // x += tmp (rows [0, n)), after an RMSNorm of tmp with post_norm when it is not empty
+    void add_residual(int32_t n, const std::vector<float>& post_norm);
     // logits of rows [r0, r0 + n_out) of x (final norm + head) into out [n_out][n_vocab]
     void head(const float* x_rows, int32_t n_out, float* out);
+    // logits = c * tanh(logits / c) when the model soft-caps them
+    void softcap(float* logits, int64_t n) const;
     void logit_lens(const float* x_row, int32_t k, trace::LensEntry* out);
 
     std::shared_ptr<const Model> model_;
@@ -74,7 +81,7 @@ private:
     int32_t n_embd_, n_head_, n_kv_, hd_, n_ff_, n_vocab_, n_layer_, n_rot_;
     float eps_;
     bool neox_;
-    std::vector<float> inv_freq_;  // [n_rot / 2]
+    model::FfnActivation act_;
 
     std::vector<LayerOps> layers_;
     Linear tok_embd_, output_;
@@ -91,7 +98,7 @@ private:
     std::vector<float> tmp_;   // [n][n_embd] projection output
     std::vector<float> g_;     // [n][n_ff]
     std::vector<float> u_;     // [n][n_ff]
-    std::vector<float> rope_cs_;  // [n][n_rot / 2][cos, sin] rotations of the rows' positions
+    std::vector<std::vector<float>> rope_cs_;  // [table][n][n_rot / 2][cos, sin] rotations of the rows' positions
     std::vector<float> lens_x_;       // [n_embd] normed residual of the last row
     std::vector<float> lens_logits_;  // [n_vocab] lens probabilities
     std::vector<int32_t> lens_idx_;   // [n_vocab] token ids sorted by lens probability
@@ -107,7 +114,7 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
       mm_(pool_, k_),
       cache_(KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
              o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train()),
-      attn_(pool_, k_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim()) {
+      attn_(pool_, k_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim(), spec_.attn_scale) {
     const model::ModelSpec& s = spec_;
     n_embd_ = s.n_embd();
     n_head_ = s.n_head();
@@ -118,8 +125,8 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
     n_layer_ = s.n_layer();
     n_rot_ = s.n_rot();
     eps_ = float(s.hp.rms_eps);
-    neox_ = s.rope_style == model::RopeStyle::NeoX;
-    inv_freq_ = s.rope_inv_freq;
+    neox_ = s.neox();
+    act_ = s.arch.ffn_act;
 
     const model::Weights& w = model_->weights();
     tok_embd_ = Linear::from(*w.token_embd);
@@ -141,6 +148,11 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
         L.bq = to_float(lw.bq);
         L.bk = to_float(lw.bk);
         L.bv = to_float(lw.bv);
+        L.q_norm = to_float(lw.q_norm);
+        L.k_norm = to_float(lw.k_norm);
+        L.post_attn_norm = to_float(lw.post_attn_norm);
+        L.post_ffn_norm = to_float(lw.post_ffn_norm);
+        L.plan = s.layers[size_t(l)];
     }
     std::vector<Linear*> mats;  // every matrix the matmuls read (tok_embd_ is read by row)
     for (LayerOps& L : layers_)
@@ -234,9 +246,13 @@ void CpuBackend::forward(std::span<const int32_t> tokens, int32_t pos0,
     v_new_.resize(k_new_.size());
     g_.resize(size_t(n) * size_t(n_ff_));
     u_.resize(g_.size());
-    rope_cs_.resize(size_t(n) * size_t(n_rot_));
-    for (int32_t t = 0; t < n; ++t)
-        ops::rope_angles(inv_freq_.data(), n_rot_, float(pos0 + t), rope_cs_.data() + size_t(t) * size_t(n_rot_));
+    rope_cs_.resize(spec_.rope_inv_freq.size());
+    for (size_t table = 0; table < rope_cs_.size(); ++table) {
+        rope_cs_[table].resize(size_t(n) * size_t(n_rot_));
+        for (int32_t t = 0; t < n; ++t)
+            ops::rope_angles(spec_.rope_inv_freq[table].data(), n_rot_, float(pos0 + t),
+                             rope_cs_[table].data() + size_t(t) * size_t(n_rot_));
+    }
 
     if (capture) prepare_capture(policy, *capture, n, pos0);
     const int32_t lens_k = capture && policy.logit_lens ? std::clamp(policy.lens_top_k, 1, n_vocab_) : 0;
@@ -244,6 +260,8 @@ void CpuBackend::forward(std::span<const int32_t> tokens, int32_t pos0,
     // token embeddings
     for (int32_t t = 0; t < n; ++t)
         dequantize_rows(k_, tok_embd_, tokens[size_t(t)], tokens[size_t(t)] + 1, x_.data() + size_t(t) * size_t(n_embd_));
+    if (spec_.embed_scale != 1.0f)
+        for (float& v : x_) v *= spec_.embed_scale;
 
     for (int32_t l = 0; l < n_layer_; ++l) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
@@ -290,7 +308,8 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCaptur
         float* ys[3] = {q_.data(), k_new_.data(), v_new_.data()};
         mm_.run(ws, xn_.data(), n, ys);
     }
-    // biases, RoPE and the cache write, per row (rows write distinct cache positions)
+    // biases, QK-norm, RoPE and the cache write, per row (rows write distinct cache positions)
+    const std::vector<float>& rope_cs = rope_cs_[size_t(L.plan.rope_table)];
     pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t) {
             float* qt = q_.data() + t * QD;
@@ -299,17 +318,25 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCaptur
             if (!L.bq.empty()) ops::add(qt, L.bq.data(), int64_t(QD));
             if (!L.bk.empty()) ops::add(kt, L.bk.data(), int64_t(KD));
             if (!L.bv.empty()) ops::add(vt, L.bv.data(), int64_t(KD));
-            const float* cs = rope_cs_.data() + t * n_rot_;
-            for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * size_t(hd_), n_rot_, cs, neox_);
-            for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * size_t(hd_), n_rot_, cs, neox_);
+            if (!L.q_norm.empty()) {
+                for (int32_t h = 0; h < n_head_; ++h)
+                    ops::rms_norm(qt + size_t(h) * size_t(hd_), L.q_norm.data(), eps_, qt + size_t(h) * size_t(hd_), hd_);
+                for (int32_t h = 0; h < n_kv_; ++h)
+                    ops::rms_norm(kt + size_t(h) * size_t(hd_), L.k_norm.data(), eps_, kt + size_t(h) * size_t(hd_), hd_);
+            }
+            if (L.plan.rope) {
+                const float* cs = rope_cs.data() + t * n_rot_;
+                for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * size_t(hd_), n_rot_, cs, neox_);
+                for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * size_t(hd_), n_rot_, cs, neox_);
+            }
             cache_.write(l, pos0 + int32_t(t), kt, vt);
         }
     });
-    attn_.run(cache_, l, q_.data(), n, pos0, att_.data(), cap);
+    attn_.run(cache_, l, q_.data(), n, pos0, L.plan.window, att_.data(), cap);
     mm_.run(L.wo, att_.data(), n, tmp_.data());
-    ops::add(x_.data(), tmp_.data(), int64_t(size_t(n) * E));
+    add_residual(n, L.post_attn_norm);
 
-    // feed-forward block (SwiGLU)
+    // feed-forward block (SwiGLU or GeGLU)
     pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t)
             ops::rms_norm(x_.data() + t * E, L.ffn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
@@ -321,9 +348,23 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCaptur
     }
     pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
         const size_t F = size_t(n_ff_);
-        k_.swiglu(g_.data() + size_t(t0) * F, u_.data() + size_t(t0) * F, int64_t(size_t(t1 - t0) * F));
+        float* g = g_.data() + size_t(t0) * F;
+        const float* u = u_.data() + size_t(t0) * F;
+        const int64_t count = int64_t(size_t(t1 - t0) * F);
+        if (act_ == model::FfnActivation::GeluTanh) ops::geglu_tanh(g, u, count);
+        else k_.swiglu(g, u, count);
     });
     mm_.run(L.down, g_.data(), n, tmp_.data());
+    add_residual(n, L.post_ffn_norm);
+}
+
+void CpuBackend::add_residual(int32_t n, const std::vector<float>& post_norm) {
+    const size_t E = size_t(n_embd_);
+    if (!post_norm.empty())
+        pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+            for (int64_t t = t0; t < t1; ++t)
+                ops::rms_norm(tmp_.data() + t * E, post_norm.data(), eps_, tmp_.data() + t * E, n_embd_);
+        });
     ops::add(x_.data(), tmp_.data(), int64_t(size_t(n) * E));
 }
 
@@ -333,6 +374,13 @@ void CpuBackend::head(const float* x_rows, int32_t n_out, float* out) {
     for (int32_t t = 0; t < n_out; ++t)
         ops::rms_norm(x_rows + t * E, output_norm_.data(), eps_, xn.data() + t * E, n_embd_);
     mm_.run(output_, xn.data(), n_out, out);
+    softcap(out, int64_t(n_out) * n_vocab_);
+}
+
+void CpuBackend::softcap(float* logits, int64_t n) const {
+    const float c = spec_.final_softcap;
+    if (c <= 0.0f) return;
+    for (int64_t i = 0; i < n; ++i) logits[i] = c * std::tanh(logits[i] / c);
 }
 
 void CpuBackend::logit_lens(const float* x_row, int32_t k, trace::LensEntry* out) {
@@ -340,6 +388,7 @@ void CpuBackend::logit_lens(const float* x_row, int32_t k, trace::LensEntry* out
     lens_x_.resize(size_t(n_embd_));
     ops::rms_norm(x_row, output_norm_.data(), eps_, lens_x_.data(), n_embd_);
     mm_.run(output_, lens_x_.data(), 1, lens_logits_.data());
+    softcap(lens_logits_.data(), n_vocab_);
     ops::softmax(lens_logits_.data(), n_vocab_);
     std::vector<int32_t>& idx = lens_idx_;
     idx.resize(size_t(n_vocab_));

@@ -59,6 +59,14 @@ float softmax_entropy(float* x, int64_t n) {
     return float(std::max(0.0, std::log(sum) - weighted / sum));
 }
 
+void geglu_tanh(float* g, const float* u, int64_t n) {
+    constexpr float kSqrt2OverPi = 0.7978845608028654f;
+    for (int64_t i = 0; i < n; ++i) {
+        const float x = g[i];
+        g[i] = 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * (x + 0.044715f * x * x * x))) * u[i];
+    }
+}
+
 void add(float* y, const float* x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] += x[i];
 }

@@ -24,6 +24,9 @@ void softmax(float* x, int64_t n);
 // H = log(sum) - sum_i e_i (x_i - max) / sum, with e_i = exp(x_i - max).
 float softmax_entropy(float* x, int64_t n);
 
+// g[i] = gelu_tanh(g[i]) * u[i] (GeGLU), gelu_tanh(x) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+void geglu_tanh(float* g, const float* u, int64_t n);
+
 // y[i] += x[i]
 void add(float* y, const float* x, int64_t n);
 

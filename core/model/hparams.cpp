@@ -1,6 +1,8 @@
 // Reading and checking a model's hyperparameters from GGUF metadata.
 #include "model/hparams.h"
 
+#include "model/recipe.h"
+
 #include <array>
 #include <limits>
 #include <utility>
@@ -127,9 +129,33 @@ void read_rope(Reader& r, const std::string& a, HParams& hp) {
     }
 }
 
+// Sliding windows, local RoPE base and soft-capping (gemma3); a window is required where the
+// recipe has local layers.
+void read_attention_variants(Reader& r, const std::string& a, HParams& hp) {
+    const Architecture* arch = find_architecture(a);
+    const bool windowed = arch && arch->swa_pattern > 0;
+    hp.sliding_window = r.count(a + ".attention.sliding_window", windowed, kMaxContext,
+                                windowed ? "zero window" : nullptr);
+    if (const auto p = r.opt_u64(a + ".attention.sliding_window_pattern")) {
+        if (*p == 0 || *p > kMaxSmall)
+            r.problem(a + ".attention.sliding_window_pattern",
+                      "value " + std::to_string(*p) + " is outside [1, " + std::to_string(kMaxSmall) + "]");
+        else
+            hp.sliding_window_pattern = static_cast<uint32_t>(*p);
+    }
+    hp.rope_freq_base_swa = r.number(a + ".rope.freq_base_swa");
+    if (hp.rope_freq_base_swa && !(*hp.rope_freq_base_swa > 0))
+        r.problem(a + ".rope.freq_base_swa", "must be positive");
+    const auto cap = r.number(a + ".final_logit_softcapping");
+    if (cap) {
+        if (!(*cap >= 0) || !(*cap < 1e30)) r.problem(a + ".final_logit_softcapping", "must be a finite number >= 0");
+        else hp.final_logit_softcap = *cap;
+    }
+}
+
 }  // namespace
 
-bool is_supported_architecture(std::string_view arch) { return arch == "llama" || arch == "qwen2"; }
+bool is_supported_architecture(std::string_view arch) { return find_architecture(arch) != nullptr; }
 
 uint64_t HParams::kv_bytes_per_token_f16() const {
     return 2ull * n_layer * n_head_kv * head_dim * 2ull;
@@ -185,6 +211,7 @@ HParams HParams::describe(const gguf::File& file, std::vector<FormatError>* prob
         if (!eps) r.problem(a + ".attention.layer_norm_rms_epsilon", "missing");
         else if (!(*eps > 0) || *eps >= 1) r.problem(a + ".attention.layer_norm_rms_epsilon", "must be in (0, 1)");
     }
+    read_attention_variants(r, a, hp);
     return hp;
 }
 
@@ -193,7 +220,7 @@ HParams HParams::from_file(const gguf::File& file) {
     HParams hp = describe(file, &problems);
     if (!hp.architecture.empty() && !is_supported_architecture(hp.architecture))
         throw UnsupportedError(file.path() + ": general.architecture: unsupported architecture '" + hp.architecture +
-                               "' (lmscope runs llama and qwen2)");
+                               "' (lmscope runs " + supported_architectures_text() + ")");
     if (!problems.empty()) throw problems.front();
     return hp;
 }

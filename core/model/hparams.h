@@ -1,7 +1,7 @@
 // Hyperparameters of a model, read from GGUF metadata ({arch}.block_count, ...) and checked
 // for consistency. Two ways in:
-//   HParams::from_file(file)     strict: the architecture must be llama or qwen2 and every
-//                                required key present and consistent; throws otherwise.
+//   HParams::from_file(file)     strict: the architecture must be one lmscope runs (recipe.h)
+//                                and every required key present and consistent; throws otherwise.
 //   HParams::describe(file, &p)  tolerant (for `info` and the GUI): reads whatever is there for
 //                                any architecture; each problem found goes into p instead.
 #pragma once
@@ -17,8 +17,8 @@
 
 namespace lmscope::model {
 
-// Architectures lmscope can run.
-bool is_supported_architecture(std::string_view arch);  // "llama", "qwen2"
+// Architectures lmscope can run (a row of recipe.h's table).
+bool is_supported_architecture(std::string_view arch);
 
 struct RopeScaling {
     std::string type;                          // {arch}.rope.scaling.type: "linear", "yarn", ...
@@ -41,6 +41,10 @@ struct HParams {
     uint32_t n_rot = 0;             // {arch}.rope.dimension_count (default head_dim)
     std::optional<RopeScaling> rope_scaling;
     double rms_eps = 0;             // {arch}.attention.layer_norm_rms_epsilon
+    uint32_t sliding_window = 0;    // {arch}.attention.sliding_window (0: absent)
+    std::optional<uint32_t> sliding_window_pattern;  // {arch}.attention.sliding_window_pattern
+    std::optional<double> rope_freq_base_swa;        // {arch}.rope.freq_base_swa (local layers)
+    double final_logit_softcap = 0; // {arch}.final_logit_softcapping (0: none)
     std::string tokenizer_model;    // tokenizer.ggml.model ("llama", "gpt2"; may be empty)
     std::string tokenizer_pre;      // tokenizer.ggml.pre (may be empty)
     std::optional<uint32_t> file_type;  // general.file_type (llama.cpp's ftype id)

@@ -27,6 +27,7 @@ const gguf::TensorInfo* checked(const gguf::File& f, const TensorSpec& want) {
 
 }  // namespace
 
+// The tensors come in the order of ModelSpec::expected_tensors (spec.cpp).
 Weights Weights::bind(const gguf::File& file, const ModelSpec& spec) {
     std::vector<const gguf::TensorInfo*> found;
     for (const TensorSpec& ts : spec.expected_tensors()) found.push_back(checked(file, ts));
@@ -43,15 +44,21 @@ Weights Weights::bind(const gguf::File& file, const ModelSpec& spec) {
         L.wk = found[i++];
         L.wv = found[i++];
         L.wo = found[i++];
-        if (spec.qkv_bias) {
+        if (spec.arch.qkv_bias) {
             L.bq = found[i++];
             L.bk = found[i++];
             L.bv = found[i++];
         }
+        if (spec.arch.qk_norm) {
+            L.q_norm = found[i++];
+            L.k_norm = found[i++];
+        }
+        if (spec.arch.post_norms) L.post_attn_norm = found[i++];
         L.ffn_norm = found[i++];
         L.ffn_gate = found[i++];
         L.ffn_up = found[i++];
         L.ffn_down = found[i++];
+        if (spec.arch.post_norms) L.post_ffn_norm = found[i++];
     }
     return w;
 }

@@ -15,13 +15,17 @@ struct LayerWeights {
     const gguf::TensorInfo* wk = nullptr;         // [n_embd] x n_head_kv*head_dim rows
     const gguf::TensorInfo* wv = nullptr;         // [n_embd] x n_head_kv*head_dim rows
     const gguf::TensorInfo* wo = nullptr;         // [n_head*head_dim] x n_embd rows
-    const gguf::TensorInfo* bq = nullptr;         // qwen2 only: [n_head*head_dim]
-    const gguf::TensorInfo* bk = nullptr;         // qwen2 only: [n_head_kv*head_dim]
-    const gguf::TensorInfo* bv = nullptr;         // qwen2 only: [n_head_kv*head_dim]
+    const gguf::TensorInfo* bq = nullptr;         // qkv_bias: [n_head*head_dim]
+    const gguf::TensorInfo* bk = nullptr;         // qkv_bias: [n_head_kv*head_dim]
+    const gguf::TensorInfo* bv = nullptr;         // qkv_bias: [n_head_kv*head_dim]
+    const gguf::TensorInfo* q_norm = nullptr;     // qk_norm: [head_dim], shared by every query head
+    const gguf::TensorInfo* k_norm = nullptr;     // qk_norm: [head_dim], shared by every kv head
+    const gguf::TensorInfo* post_attn_norm = nullptr;  // post_norms: [n_embd]
     const gguf::TensorInfo* ffn_norm = nullptr;   // [n_embd]
     const gguf::TensorInfo* ffn_gate = nullptr;   // [n_embd] x n_ff rows
     const gguf::TensorInfo* ffn_up = nullptr;     // [n_embd] x n_ff rows
     const gguf::TensorInfo* ffn_down = nullptr;   // [n_ff] x n_embd rows
+    const gguf::TensorInfo* post_ffn_norm = nullptr;   // post_norms: [n_embd]
 };
 
 struct Weights {

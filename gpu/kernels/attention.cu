@@ -49,6 +49,7 @@ attention_kernel(AttentionArgs a, KvView kv) {
     const int32_t r = a.row0 + rl;                        // row within the step
     const int32_t g = h / (a.n_head / a.n_kv);            // kv head
     const int32_t n_keys = a.pos0 + r + 1;                // causal: keys 0 .. position of r
+    const int32_t j0 = a.window > 0 ? max(0, n_keys - a.window) : 0;  // first visible key
     const int32_t n_keys_all = a.pos0 + a.n_step;
     const int32_t hd = a.head_dim;
     const int32_t tid = int32_t(threadIdx.x), lane = tid & 31, warp = tid >> 5;
@@ -62,7 +63,7 @@ attention_kernel(AttentionArgs a, KvView kv) {
     // 1. scores p[j] = scale * q . K[j]: one warp per key, lanes over the dimensions
     float best = __int_as_float(0xff800000);  // -inf
     int best_j = 0x7fffffff;
-    for (int32_t j = warp; j < n_keys; j += kWarps) {
+    for (int32_t j = j0 + warp; j < n_keys; j += kWarps) {
         const uint8_t* krow = kv_row(kv.k_old, kv.k_ring, kv, j, g);
         float acc = 0.0f;
         for (int32_t d = lane; d < hd; d += 32) acc += qs[d] * load_value(krow, d, kv.format);
@@ -74,7 +75,7 @@ attention_kernel(AttentionArgs a, KvView kv) {
 
     // 2. p[j] = exp(p[j] - max), summed
     float sum = 0.0f;
-    for (int32_t j = tid; j < n_keys; j += kThreads) {
+    for (int32_t j = j0 + tid; j < n_keys; j += kThreads) {
         const float e = expf(p[j] - best);
         p[j] = e;
         sum += e;
@@ -83,13 +84,14 @@ attention_kernel(AttentionArgs a, KvView kv) {
     const float inv = 1.0f / sum;
 
     // 3. normalize (each thread rewrites only the entries it wrote in step 2), entropy,
-    //    zeros past the causal limit
+    //    zeros before the window and past the causal limit
     float ent = 0.0f;
-    for (int32_t j = tid; j < n_keys; j += kThreads) {
+    for (int32_t j = j0 + tid; j < n_keys; j += kThreads) {
         const float w = p[j] * inv;
         p[j] = w;
         if (w > 0.0f) ent -= w * logf(w);
     }
+    for (int32_t j = tid; j < j0; j += kThreads) p[j] = 0.0f;
     for (int32_t j = n_keys + tid; j < n_keys_all; j += kThreads) p[j] = 0.0f;
     if (a.summaries) {  // uniform across the block
         ent = block_sum(ent);
@@ -106,7 +108,7 @@ attention_kernel(AttentionArgs a, KvView kv) {
     // 4. out = sum_j p[j] V[j]: one warp per key, lane holds dimensions lane + 32 i
     float acc[kDimsPerLane];
     for (int i = 0; i < kDimsPerLane; ++i) acc[i] = 0.0f;
-    for (int32_t j = warp; j < n_keys; j += kWarps) {
+    for (int32_t j = j0 + warp; j < n_keys; j += kWarps) {
         const float w = p[j];
         const uint8_t* vrow = kv_row(kv.v_old, kv.v_ring, kv, j, g);
 #pragma unroll

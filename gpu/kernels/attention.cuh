@@ -23,7 +23,8 @@ struct RowSummary {
 
 struct AttentionArgs {
     // The step feeds rows 0 .. n_step-1 at positions pos0 .. pos0+n_step-1; this launch
-    // computes rows [row0, row0 + n_rows). Row r sees keys 0 .. pos0 + r.
+    // computes rows [row0, row0 + n_rows). Row r sees keys 0 .. pos0 + r, or only the last
+    // `window` of them (keys j > pos0 + r - window) when window > 0 (a local layer).
     int32_t pos0 = 0;
     int32_t n_step = 0;
     int32_t row0 = 0;
@@ -33,9 +34,10 @@ struct AttentionArgs {
     int32_t q_row0 = 0;
     int32_t q_stride = 0;
     int32_t n_head = 0, n_kv = 0, head_dim = 0;
-    float scale = 1.0f;  // 1 / sqrt(head_dim)
+    float scale = 1.0f;  // the recipe's attention scale (1 / sqrt(head_dim) unless it says otherwise)
+    int32_t window = 0;   // 0: every earlier key; W > 0: the last W keys
     // probs: [n_head][n_rows][pos0 + n_step] softmax weights of this launch's rows, zero
-    // past each row's last key.
+    // past each row's last key and before its window.
     float* probs = nullptr;
     // summaries: [n_head][n_step] of this layer (row r at h * n_step + r), or null.
     RowSummary* summaries = nullptr;

@@ -85,10 +85,17 @@ Bounds bounds_for(const QString& model) {
     return q8_activations ? Bounds{0.06, 1e-2, 0.025} : Bounds{0.01, 1e-3, 0.01};
 }
 
+// Every recipe: qwen2, qwen3 (QK-norm), gemma3 (post-norms, GeGLU, windows, two RoPE bases,
+// scaled embeddings), smollm3 (NoPE), llama3 (rope_freqs), float and Q4_K_M.
+constexpr const char* kArchFixtures[] = {"fx-qwen2", "fx-qwen3", "fx-gemma3", "fx-smollm3", "fx-llama3",
+                                         "fx-qwen2-Q4_K_M", "fx-qwen3-Q4_K_M", "fx-gemma3-Q4_K_M",
+                                         "fx-smollm3-Q4_K_M", "fx-llama3-Q4_K_M"};
+
 void add_models() {
     QTest::addColumn<QString>("model");
     for (const char* m : {"fx-gqa", "fx-mha-untied", "fx-gqa-Q8_0", "fx-gqa-Q4_1", "fx-gqa-Q4_K_M", "SmolLM2"})
         QTest::newRow(m) << m;
+    for (const char* m : kArchFixtures) QTest::newRow(m) << m;
 }
 
 }  // namespace
@@ -147,8 +154,12 @@ private slots:
             const double rr = rms_over_std(lg, ref.logits);
             const double ra = max_abs_diff(ag, ref.attention);
             qInfo("%s: vs reference rms/std %.3g, max |d attention| %.3g", qPrintable(model), rr, ra);
-            QVERIFY2(rr <= bound.rms, qPrintable(QString("vs reference: rms/std %1").arg(rr)));
-            QVERIFY2(ra <= std::max(bound.attn, 0.025), qPrintable(QString("vs reference: attention %1").arg(ra)));
+            // llama.cpp multiplies quantized weights with 8-bit activations: its reference sits
+            // up to rms/std 0.03 from exact arithmetic there (../shared/testdata/README.md)
+            const double ref_rms = model.contains("-Q") ? 0.06 : bound.rms;
+            QVERIFY2(rr <= ref_rms, qPrintable(QString("vs reference: rms/std %1 > %2").arg(rr).arg(ref_rms)));
+            // the reference's own 8-bit activations put it up to 0.028 off on quantized weights
+            QVERIFY2(ra <= std::max(bound.attn, 0.03), qPrintable(QString("vs reference: attention %1").arg(ra)));
         }
         // summaries of the same rows
         QCOMPARE(cg.summaries.size(), cc.summaries.size());
@@ -169,7 +180,8 @@ private slots:
         QTest::addColumn<QString>("kv");
         QTest::addColumn<double>("max_rms");
         // a quantized cache rounds K and V computed slightly differently on each side
-        for (const char* m : {"fx-gqa", "fx-mha-untied", "fx-gqa-Q4_1", "SmolLM2"}) {
+        for (const char* m : {"fx-gqa", "fx-mha-untied", "fx-gqa-Q4_1", "SmolLM2", "fx-qwen3", "fx-gemma3",
+                              "fx-smollm3", "fx-llama3"}) {
             const double base = bounds_for(m).rms;
             QTest::newRow(qPrintable(QString("%1 f16").arg(m))) << m << "f16" << base;
             QTest::newRow(qPrintable(QString("%1 q8_0").arg(m))) << m << "q8_0" << base + 0.005;

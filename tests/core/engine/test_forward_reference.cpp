@@ -11,6 +11,10 @@ using namespace lmscope::testing;
 
 namespace {
 
+// qwen2 (biases), qwen3 (QK-norm, wide heads), gemma3 (post-norms, GeGLU, sliding window 16,
+// two RoPE bases, scaled embeddings), smollm3 (NoPE layers), llama3 (rope_freqs)
+constexpr const char* kArchFixtures[] = {"fx-qwen2", "fx-qwen3", "fx-gemma3", "fx-smollm3", "fx-llama3"};
+
 trace::CapturePolicy full_policy() {
     trace::CapturePolicy p;
     p.mode = trace::CaptureMode::Full;
@@ -33,6 +37,13 @@ private slots:
         QTest::newRow("fx-gqa Q8_0") << "fx-gqa-Q8_0" << 0.06 << 1e-2 << 0.025;
         QTest::newRow("fx-gqa Q4_1") << "fx-gqa-Q4_1" << 0.06 << 1e-2 << 0.025;
         QTest::newRow("fx-gqa Q4_K_M") << "fx-gqa-Q4_K_M" << 0.06 << 1e-2 << 0.025;
+        // the recipes of today's small models (random weights, llama.cpp references)
+        for (const char* arch : kArchFixtures) {
+            QTest::newRow(qPrintable(QString("%1 float").arg(arch))) << arch << 0.01 << 1e-4 << 0.001;
+            // attention: llama.cpp's 8-bit activations put its Q4_K_M reference up to 0.028 off
+            QTest::newRow(qPrintable(QString("%1 Q4_K_M").arg(arch)))
+                << QString("%1-Q4_K_M").arg(arch) << 0.06 << 1e-2 << 0.03;
+        }
     }
     // Teacher-forced prefill of the whole sequence, logits and every attention plane.
     void reference() {
@@ -68,6 +79,10 @@ private slots:
         QTest::newRow("fx-gqa Q8_0") << "fx-gqa-Q8_0" << 0.06;
         QTest::newRow("fx-gqa Q4_1") << "fx-gqa-Q4_1" << 0.06;
         QTest::newRow("fx-gqa Q4_K_M") << "fx-gqa-Q4_K_M" << 1e-3;
+        for (const char* arch : kArchFixtures) {
+            QTest::newRow(qPrintable(QString("%1 float").arg(arch))) << arch << 1e-3;
+            QTest::newRow(qPrintable(QString("%1 Q4_K_M").arg(arch))) << QString("%1-Q4_K_M").arg(arch) << 1e-3;
+        }
     }
     // The KV cache path: one token per step gives the logits of the one-shot prefill.
     void prefill_matches_decode() {

@@ -1,6 +1,7 @@
 // Model spec and weight binding on small GGUF models built in memory: llama (tied / separate
-// head, GQA, Llama-3 rope_freqs) and qwen2 (NeoX RoPE, q/k/v biases); every wrong shape,
-// missing tensor and unsupported type is an error naming the tensor.
+// head, GQA, Llama-3 rope_freqs), qwen2 (NeoX RoPE, q/k/v biases) and the layer plans of the
+// other recipes (qwen3, gemma3, smollm3); every wrong shape, missing tensor or key and
+// unsupported type is an error naming the tensor or key.
 #include "gguf/gguf.h"
 #include "model/spec.h"
 #include "model/weights.h"
@@ -31,6 +32,8 @@ struct Tiny {
     std::map<std::string, TensorType> type;
     std::vector<std::string> drop;
     uint32_t head_kv = kKv;
+    int n_layer = kLayer;
+    std::map<std::string, Value> keys;  // extra metadata ({arch}. is prefixed)
 };
 
 // The bytes of a GGUF model of that description (F32 tensors filled with small values).
@@ -39,7 +42,7 @@ std::vector<uint8_t> build(const Tiny& t) {
     const std::string a = t.arch;
     w.set("general.architecture", Value::string(a));
     auto u32 = [](uint32_t v) { return Value(Value::Scalar(v)); };
-    w.set(a + ".block_count", u32(kLayer));
+    w.set(a + ".block_count", u32(uint32_t(t.n_layer)));
     w.set(a + ".embedding_length", u32(kEmbd));
     w.set(a + ".feed_forward_length", u32(kFf));
     w.set(a + ".attention.head_count", u32(kHead));
@@ -48,12 +51,14 @@ std::vector<uint8_t> build(const Tiny& t) {
     w.set(a + ".attention.layer_norm_rms_epsilon", Value(Value::Scalar(1e-5f)));
     w.set(a + ".rope.freq_base", Value(Value::Scalar(10000.0f)));
     w.set(a + ".vocab_size", u32(kVocab));
+    for (const auto& [k, v] : t.keys) w.set(a + "." + k, v);
+    const bool qk_norm = a == "qwen3" || a == "gemma3", post_norms = a == "gemma3";
 
     std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {
         {"token_embd.weight", {kEmbd, kVocab}}, {"output_norm.weight", {kEmbd}}};
     if (!t.tied) tensors.push_back({"output.weight", {kEmbd, kVocab}});
     if (t.rope_freqs) tensors.push_back({"rope_freqs.weight", {kHd / 2}});
-    for (int l = 0; l < kLayer; ++l) {
+    for (int l = 0; l < t.n_layer; ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
         tensors.push_back({b + "attn_norm.weight", {kEmbd}});
         tensors.push_back({b + "attn_q.weight", {kEmbd, kHead * kHd}});
@@ -65,10 +70,16 @@ std::vector<uint8_t> build(const Tiny& t) {
             tensors.push_back({b + "attn_k.bias", {kKv * kHd}});
             tensors.push_back({b + "attn_v.bias", {kKv * kHd}});
         }
+        if (qk_norm) {
+            tensors.push_back({b + "attn_q_norm.weight", {kHd}});
+            tensors.push_back({b + "attn_k_norm.weight", {kHd}});
+        }
+        if (post_norms) tensors.push_back({b + "post_attention_norm.weight", {kEmbd}});
         tensors.push_back({b + "ffn_norm.weight", {kEmbd}});
         tensors.push_back({b + "ffn_gate.weight", {kEmbd, kFf}});
         tensors.push_back({b + "ffn_up.weight", {kEmbd, kFf}});
         tensors.push_back({b + "ffn_down.weight", {kFf, kEmbd}});
+        if (post_norms) tensors.push_back({b + "post_ffw_norm.weight", {kEmbd}});
     }
     for (auto& [name, ne] : tensors) {
         if (std::find(t.drop.begin(), t.drop.end(), name) != t.drop.end()) continue;
@@ -100,15 +111,20 @@ private slots:
     void llama_tied() {
         with_file(Tiny{}, [](const gguf::File& f) {
             const model::ModelSpec s = model::ModelSpec::from_file(f);
-            QCOMPARE(s.arch, model::Arch::Llama);
-            QCOMPARE(s.rope_style, model::RopeStyle::Normal);
+            QCOMPARE(s.arch.name, std::string_view("llama"));
+            QCOMPARE(s.rope_style(), model::RopeStyle::Normal);
             QVERIFY(s.tied_output);
-            QVERIFY(!s.qkv_bias);
+            QVERIFY(!s.arch.qkv_bias);
             QCOMPARE(s.n_group(), kHead / kKv);
             QCOMPARE(s.head_dim(), kHd);
-            QCOMPARE(int(s.rope_inv_freq.size()), kHd / 2);
-            QCOMPARE(s.rope_inv_freq[0], 1.0f);
-            QVERIFY(std::fabs(s.rope_inv_freq[1] - std::pow(10000.0f, -2.0f / kHd)) < 1e-7f);
+            QCOMPARE(int(s.rope_inv_freq.size()), 1);
+            QCOMPARE(int(s.rope_inv_freq[0].size()), kHd / 2);
+            QCOMPARE(s.rope_inv_freq[0][0], 1.0f);
+            QVERIFY(std::fabs(s.rope_inv_freq[0][1] - std::pow(10000.0f, -2.0f / kHd)) < 1e-7f);
+            QCOMPARE(int(s.layers.size()), kLayer);
+            QVERIFY(s.layers[1].rope && s.layers[1].window == 0 && s.layers[1].rope_table == 0);
+            QCOMPARE(s.attn_scale, float(1.0 / std::sqrt(double(kHd))));
+            QCOMPARE(s.embed_scale, 1.0f);
             const model::Weights w = model::Weights::bind(f, s);
             QCOMPARE(w.output, w.token_embd);
             QCOMPARE(int(w.layers.size()), kLayer);
@@ -125,7 +141,7 @@ private slots:
             const model::ModelSpec s = model::ModelSpec::from_file(f);
             QVERIFY(!s.tied_output);
             QVERIFY(s.has_rope_freqs);
-            QCOMPARE(s.rope_inv_freq[0], 0.5f);  // factor 2 halves every frequency
+            QCOMPARE(s.rope_inv_freq[0][0], 0.5f);  // factor 2 halves every frequency
             const model::Weights w = model::Weights::bind(f, s);
             QCOMPARE(w.output->name, std::string("output.weight"));
         });
@@ -136,9 +152,9 @@ private slots:
         t.arch = "qwen2";
         with_file(t, [](const gguf::File& f) {
             const model::ModelSpec s = model::ModelSpec::from_file(f);
-            QCOMPARE(s.arch, model::Arch::Qwen2);
-            QCOMPARE(s.rope_style, model::RopeStyle::NeoX);
-            QVERIFY(s.qkv_bias);
+            QCOMPARE(s.arch.name, std::string_view("qwen2"));
+            QCOMPARE(s.rope_style(), model::RopeStyle::NeoX);
+            QVERIFY(s.arch.qkv_bias);
             const model::Weights w = model::Weights::bind(f, s);
             QCOMPARE(w.layers[0].bv->name, std::string("blk.0.attn_v.bias"));
         });
@@ -151,6 +167,104 @@ private slots:
             } catch (const FormatError& e) {
                 QCOMPARE(e.field(), std::string("blk.1.attn_k.bias"));
                 QVERIFY2(e.reason().find("missing") != std::string::npos, e.what());
+            }
+        });
+    }
+
+    void qwen3_qk_norm() {
+        Tiny t;
+        t.arch = "qwen3";
+        with_file(t, [](const gguf::File& f) {
+            const model::ModelSpec s = model::ModelSpec::from_file(f);
+            QVERIFY(s.arch.qk_norm && !s.arch.qkv_bias && s.neox());
+            const model::Weights w = model::Weights::bind(f, s);
+            QCOMPARE(w.layers[1].k_norm->name, std::string("blk.1.attn_k_norm.weight"));
+            QVERIFY(w.layers[0].post_attn_norm == nullptr);
+            QVERIFY2(model::recipe_text(s).find("QK-norm") != std::string::npos, model::recipe_text(s).c_str());
+        });
+        t.drop = {"blk.0.attn_q_norm.weight"};
+        with_file(t, [](const gguf::File& f) {
+            try {
+                model::Weights::bind(f, model::ModelSpec::from_file(f));
+                QFAIL("a missing QK-norm weight was accepted");
+            } catch (const FormatError& e) {
+                QCOMPARE(e.field(), std::string("blk.0.attn_q_norm.weight"));
+                QVERIFY2(e.reason().find("missing tensor (expected shape [32])") != std::string::npos, e.what());
+            }
+        });
+    }
+
+    void gemma3_layer_plan_data() {
+        QTest::addColumn<int>("pattern");  // 0: the key absent (the recipe's 6)
+        QTest::addColumn<QString>("plan");  // per layer: L local (window, table 1), G global
+        QTest::newRow("pattern 2") << 2 << "LG";
+        QTest::newRow("pattern 1: all global") << 1 << "GG";
+        QTest::newRow("default 6") << 0 << "LL";
+    }
+    // Local layers get the window and the local RoPE base; embeddings are scaled.
+    void gemma3_layer_plan() {
+        QFETCH(int, pattern);
+        QFETCH(QString, plan);
+        Tiny t;
+        t.arch = "gemma3";
+        t.keys["attention.sliding_window"] = Value(Value::Scalar(uint32_t(16)));
+        t.keys["rope.freq_base_swa"] = Value(Value::Scalar(100.0f));
+        if (pattern > 0) t.keys["attention.sliding_window_pattern"] = Value(Value::Scalar(uint32_t(pattern)));
+        with_file(t, [&](const gguf::File& f) {
+            const model::ModelSpec s = model::ModelSpec::from_file(f);
+            QCOMPARE(int(s.rope_inv_freq.size()), 2);
+            QCOMPARE(s.rope_inv_freq[1][1], float(std::pow(100.0, -2.0 / kHd)));
+            QString got;
+            for (const model::LayerPlan& p : s.layers) {
+                QVERIFY(p.rope);
+                got += p.window == 16 && p.rope_table == 1 ? "L" : p.window == 0 && p.rope_table == 0 ? "G" : "?";
+            }
+            QCOMPARE(got, plan);
+            QCOMPARE(s.embed_scale, float(std::sqrt(double(kEmbd))));
+            QCOMPARE(s.arch.ffn_act, model::FfnActivation::GeluTanh);
+            const model::Weights w = model::Weights::bind(f, s);
+            QCOMPARE(w.layers[1].post_ffn_norm->name, std::string("blk.1.post_ffw_norm.weight"));
+        });
+    }
+
+    void gemma3_needs_its_window() {
+        Tiny t;
+        t.arch = "gemma3";
+        with_file(t, [](const gguf::File& f) {
+            try {
+                (void)model::ModelSpec::from_file(f);
+                QFAIL("gemma3 without a sliding window was accepted");
+            } catch (const FormatError& e) {
+                QCOMPARE(e.field(), std::string("gemma3.attention.sliding_window"));
+                QCOMPARE(e.reason(), std::string("missing"));
+            }
+        });
+    }
+
+    void smollm3_nope_layers() {
+        Tiny t;
+        t.arch = "smollm3";
+        t.n_layer = 8;
+        with_file(t, [](const gguf::File& f) {
+            const model::ModelSpec s = model::ModelSpec::from_file(f);
+            QString got;  // layer il has no RoPE iff (il + 1) % 4 == 0
+            for (const model::LayerPlan& p : s.layers) got += p.rope ? "R" : "-";
+            QCOMPARE(got, QString("RRR-RRR-"));
+            QVERIFY2(model::recipe_text(s).find("no RoPE on 2 of 8 layers") != std::string::npos,
+                     model::recipe_text(s).c_str());
+        });
+    }
+
+    void unsupported_architecture_names_the_supported() {
+        Tiny t;
+        t.arch = "mamba";
+        with_file(t, [](const gguf::File& f) {
+            try {
+                (void)model::ModelSpec::from_file(f);
+                QFAIL("mamba was accepted");
+            } catch (const UnsupportedError& e) {
+                QVERIFY2(QString(e.what()).contains("general.architecture: unsupported architecture 'mamba'"), e.what());
+                QVERIFY2(QString(e.what()).contains("llama, qwen2, qwen3, gemma3 and smollm3"), e.what());
             }
         });
     }
