@@ -34,6 +34,34 @@ QString short_count(double n) {
 
 }  // namespace
 
+QString SpecText::recipe(const std::vector<model::RecipeFeature>& features) {
+    using K = model::RecipeFeature::Kind;
+    const QLocale loc;
+    auto n = [&loc](double v) { return loc.toString(v, 'g', 6); };
+    QStringList lines;
+    for (const model::RecipeFeature& f : features) {
+        switch (f.kind) {
+        case K::WideHeads: lines << tr("%1 heads × %2 ≠ width %3").arg(n(f.a), n(f.b), n(f.c)); break;
+        case K::QkvBias: lines << tr("q/k/v biases"); break;
+        case K::QkNorm: lines << tr("QK-norm (each q and k head normalized)"); break;
+        case K::RopeNormal: lines << tr("RoPE on adjacent pairs, base %1").arg(n(f.a)); break;
+        case K::RopeNeoX: lines << tr("NeoX RoPE (split halves), base %1").arg(n(f.a)); break;
+        case K::RopeFreqs: lines << tr("Llama 3 RoPE frequency factors"); break;
+        case K::NoRope: lines << tr("no RoPE on %1 of %2 layers").arg(n(f.a), n(f.b)); break;
+        case K::SlidingWindow:
+            lines << (f.d > 0 ? tr("window of %1 tokens on %2 of %3 layers (RoPE base %4)").arg(n(f.a), n(f.b), n(f.c), n(f.d))
+                              : tr("window of %1 tokens on %2 of %3 layers").arg(n(f.a), n(f.b), n(f.c)));
+            break;
+        case K::PostNorms: lines << tr("norms after attention and FFN too"); break;
+        case K::SwiGlu: lines << tr("SwiGLU feed-forward"); break;
+        case K::GeGlu: lines << tr("GeGLU feed-forward (GELU, tanh)"); break;
+        case K::EmbedScale: lines << tr("embeddings × √%1").arg(n(f.a)); break;
+        case K::FinalSoftcap: lines << tr("logits soft-capped at %1").arg(n(f.a)); break;
+        }
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString SpecText::title(const LoadedModel& m) { return QFileInfo(m.path).completeBaseName(); }
 
 QString SpecText::subtitle(const LoadedModel& m) {
@@ -101,8 +129,12 @@ QList<widgets::SpecFigure> SpecText::figures(const LoadedModel& m) {
 
     QStringList problems;
     for (const std::string& p : s.problems) problems << QString::fromStdString(p);
+    if (!s.recipe.empty())
+        f.push_back({QStringLiteral("recipe"), tr("Recipe"), recipe(s.recipe),
+                     tr("What this architecture changes in the common transformer block")});
     QString runnable_tip = s.supported ? tr("lmscope can run this model")
-                                       : tr("lmscope runs llama and qwen2 models with complete metadata");
+                                       : tr("lmscope runs %1 models with complete metadata")
+                                             .arg(QString::fromStdString(model::supported_architectures_text()));
     if (!problems.isEmpty()) runnable_tip += QLatin1Char('\n') + problems.join(QLatin1Char('\n'));
     f.push_back({QStringLiteral("runnable"), tr("Runs in lmscope"), s.supported ? tr("yes") : tr("no"),
                  runnable_tip});

@@ -19,8 +19,11 @@ public:
     // a warning when lmscope cannot run the model.
     static QString subtitle(const LoadedModel& m);
     // Ids: layers, embd, heads, kv_heads, attention, head_dim, ff, vocab, context, params,
-    // tensors, weights, kv_per_token, rope_base, rms_eps, tokenizer, runnable.
+    // tensors, weights, kv_per_token, rope_base, rms_eps, tokenizer, recipe (runnable models),
+    // runnable.
     static QList<widgets::SpecFigure> figures(const LoadedModel& m);
+    // The recipe's features in words, one per line ("QK-norm (each q and k head normalized)").
+    static QString recipe(const std::vector<model::RecipeFeature>& features);
 };
 
 }  // namespace lmscope::gui

@@ -2,6 +2,7 @@
 #include "model/summary.h"
 
 #include "model/chat_template.h"
+#include "util/error.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -86,6 +87,18 @@ ModelSummary ModelSummary::of(const gguf::File& file) {
     }
     for (const FormatError& e : problems) s.problems.push_back(e.what());
     s.supported = is_supported_architecture(s.hparams.architecture) && problems.empty();
+    if (s.supported) {
+        // Only to describe the recipe: the strict checks that info and a session run after the
+        // summary report what fails (one error, named), so a failure here leaves it empty.
+        try {
+            const ModelSpec spec = ModelSpec::from_file(file);
+            s.recipe = recipe_features(spec);
+            s.recipe_text = model::recipe_text(spec);
+            s.layer_plan = spec.layers;
+            s.rope_bases = {spec.hp.rope_freq_base, spec.hp.rope_freq_base_swa.value_or(10000.0)};
+        } catch (const Error&) {
+        }
+    }
     s.tensors.reserve(file.tensors().size());
     for (const gguf::TensorInfo& t : file.tensors()) {
         TensorSummary ts;
@@ -150,6 +163,13 @@ nlohmann::json ModelSummary::to_json() const {
     nlohmann::json pj = nlohmann::json::array();
     for (const std::string& p : problems) pj.push_back(utf8_text(p));
     j["problems"] = std::move(pj);
+    j["recipe"] = recipe_text.empty() ? nlohmann::json(nullptr) : nlohmann::json(recipe_text);
+    nlohmann::json lp = nlohmann::json::array();
+    for (const LayerPlan& p : layer_plan)
+        lp.push_back({{"rope", p.rope},
+                      {"rope_base", p.rope ? nlohmann::json(shortest_f32(rope_bases[size_t(p.rope_table)])) : nlohmann::json(nullptr)},
+                      {"window", p.window}});
+    j["layer_plan"] = std::move(lp);
     return j;
 }
 
@@ -177,6 +197,7 @@ std::string ModelSummary::to_text(bool with_tensors) const {
     if (hp.rope_scaling) rope += ", scaling " + hp.rope_scaling->type + " x" + number(hp.rope_scaling->factor);
     row("RoPE", rope);
     row("RMS eps", hp.rms_eps == 0 ? "-" : number(hp.rms_eps));
+    if (!recipe_text.empty()) row("recipe", recipe_text);
     row("file type", hp.file_type ? std::string(file_type_name(*hp.file_type)) + " (" +
                                         std::to_string(*hp.file_type) + ")"
                                   : "-");

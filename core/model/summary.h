@@ -5,6 +5,7 @@
 
 #include "gguf/gguf.h"
 #include "model/hparams.h"
+#include "model/spec.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,6 +37,11 @@ struct ModelSummary {
     uint64_t n_tensors = 0;
     HParams hparams;
     bool supported = false;            // lmscope can run this architecture
+    // The recipe lmscope would run (spec.h), when the spec can be built; empty otherwise.
+    std::vector<RecipeFeature> recipe;
+    std::string recipe_text;           // recipe_text(spec): "QK-norm, NeoX RoPE (base 1e+06), SwiGLU"
+    std::vector<LayerPlan> layer_plan; // [n_layer]
+    std::vector<double> rope_bases;    // [table] RoPE base of each table the plan names
     std::vector<std::string> problems; // metadata problems found ("FILE: KEY: REASON")
     std::vector<TensorSummary> tensors;
     std::vector<TypeTotal> by_type;    // in order of first appearance
@@ -47,7 +53,8 @@ struct ModelSummary {
     // context_length, rope_freq_base, rope_dimension_count, rope_scaling, rms_eps,
     // tokenizer_model, tokenizer_pre, file_type {id, name}, tensors [{name, type, shape, bytes}],
     // total_bytes, kv_bytes_per_token_f16, gguf_version, n_metadata, n_tensors, file,
-    // file_size, supported, problems. Counts that could not be read are null.
+    // file_size, supported, problems, recipe (text or null), layer_plan [{rope, rope_base,
+    // window}]. Counts that could not be read are null.
     nlohmann::json to_json() const;
     // A readable summary; with_tensors adds the tensor table.
     std::string to_text(bool with_tensors = true) const;
