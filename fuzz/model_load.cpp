@@ -34,7 +34,7 @@ void forward_two_tokens(const std::shared_ptr<const lmscope::engine::Model>& mod
     policy.mode = lmscope::trace::CaptureMode::Full;
     policy.logit_lens = true;
     lmscope::trace::StepCapture capture;
-    backend->forward(tokens, 0, policy, &capture, logits, false, nullptr);
+    backend->forward({.tokens = tokens, .policy = policy, .capture = &capture, .logits = logits});
 }
 
 }  // namespace

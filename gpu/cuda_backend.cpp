@@ -91,26 +91,6 @@ CudaBackend::Impl::Impl(std::shared_ptr<const engine::Model> model, const engine
 
 CudaBackend::Impl::~Impl() { cudaSetDevice(device_); }
 
-void CudaBackend::Impl::check_request(std::span<const int32_t> tokens, int32_t pos0,
-                                      std::span<float> logits_out, bool all_logits) const {
-    if (tokens.empty()) throw UsageError("forward: no tokens");
-    if (pos0 < 0 || pos0 > kv_.n_tokens())
-        throw UsageError("forward: position " + std::to_string(pos0) + " is past the " +
-                         std::to_string(kv_.n_tokens()) + " cached positions");
-    if (int64_t(pos0) + int64_t(tokens.size()) > int64_t(kv_.n_ctx()))
-        throw UsageError("forward: " + std::to_string(int64_t(pos0) + int64_t(tokens.size())) +
-                         " positions exceed the context of " + std::to_string(kv_.n_ctx()));
-    for (size_t i = 0; i < tokens.size(); ++i)
-        if (tokens[i] < 0 || tokens[i] >= V_)
-            throw UsageError("forward: token id " + std::to_string(tokens[i]) + " at index " +
-                             std::to_string(i) + " is outside the vocabulary [0, " +
-                             std::to_string(V_) + ")");
-    const size_t want = (all_logits ? tokens.size() : 1) * size_t(V_);
-    if (logits_out.size() != want)
-        throw UsageError("forward: logits buffer holds " + std::to_string(logits_out.size()) +
-                         " floats, expected " + std::to_string(want));
-}
-
 void CudaBackend::Impl::ensure_buffers(const Step& st) {
     const size_t seg = size_t(st.seg_rows);
     ids_.ensure(size_t(st.n), true);
@@ -126,11 +106,18 @@ void CudaBackend::Impl::ensure_buffers(const Step& st) {
     probs_.ensure(size_t(n_head_) * size_t(st.chunk_rows) * size_t(st.n_keys), true);
 }
 
-void CudaBackend::Impl::forward(std::span<const int32_t> tokens, int32_t pos0,
-                                const trace::CapturePolicy& policy, trace::StepCapture* capture,
-                                std::span<float> logits_out, bool all_logits,
-                                const std::atomic<bool>* cancel) {
-    check_request(tokens, pos0, logits_out, all_logits);
+void CudaBackend::Impl::forward(const engine::ForwardRequest& r) {
+    engine::check_forward_request(r, *model_, kv_.n_tokens(), kv_.n_ctx());
+    if (r.capture && !r.policy.hooks.empty())
+        throw UnsupportedError("cuda backend: hook points (" + trace::hook_name(r.policy.hooks.front()) +
+                               ", ...) are captured by the CPU backend only; use --backend cpu");
+    const std::span<const int32_t> tokens = r.tokens;
+    const int32_t pos0 = r.pos0;
+    const trace::CapturePolicy& policy = r.policy;
+    trace::StepCapture* capture = r.capture;
+    const bool all_logits = r.all_logits;
+    const std::span<float> logits_out = r.logits;
+    const std::atomic<bool>* cancel = r.cancel;
     const auto t_start = Clock::now();
     LMSCOPE_CUDA_CHECK(cudaSetDevice(device_));  // the engine may call from any thread
     // a step that threw may have left copies in flight into buffers about to be resized
@@ -148,6 +135,7 @@ void CudaBackend::Impl::forward(std::span<const int32_t> tokens, int32_t pos0,
     st.capture = capture;
     st.all_logits = all_logits;
     st.logits_out = logits_out;
+    st.ablate = r.ablate;
 
     kv_.truncate(pos0);
     kv_.reserve(pos0 + st.n);
@@ -273,6 +261,10 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
                                                rows_floats * sizeof(float), cudaMemcpyDeviceToHost, s));
         }
     }
+    for (const trace::LayerHead& off : st.ablate)  // switched-off heads: their z columns are zero
+        if (off.layer == l)
+            LMSCOPE_CUDA_CHECK(cudaMemset2DAsync(att_.get() + size_t(off.head) * size_t(hd_), size_t(QD_) * sizeof(__half), 0,
+                                                 size_t(hd_) * sizeof(__half), size_t(ns), s));
     project_residual(L.wo.get(), QD_, att_.get(), ns, L.post_attn_norm.get());  // x += attention
 
     // feed-forward block (SwiGLU or GeGLU)
@@ -340,11 +332,7 @@ CudaBackend::CudaBackend(std::shared_ptr<const engine::Model> model, const engin
 CudaBackend::~CudaBackend() = default;
 std::string CudaBackend::name() const { return impl_->name(); }
 const engine::Model& CudaBackend::model() const { return impl_->model(); }
-void CudaBackend::forward(std::span<const int32_t> tokens, int32_t pos0, const trace::CapturePolicy& policy,
-                          trace::StepCapture* capture, std::span<float> logits_out, bool all_logits,
-                          const std::atomic<bool>* cancel) {
-    impl_->forward(tokens, pos0, policy, capture, logits_out, all_logits, cancel);
-}
+void CudaBackend::forward(const engine::ForwardRequest& r) { impl_->forward(r); }
 int32_t CudaBackend::n_ctx() const { return impl_->n_ctx(); }
 int32_t CudaBackend::kv_tokens() const { return impl_->kv_tokens(); }
 void CudaBackend::kv_truncate(int32_t n) { impl_->kv_truncate(n); }

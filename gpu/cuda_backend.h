@@ -49,9 +49,7 @@ public:
 
     std::string name() const override;
     const engine::Model& model() const override;
-    void forward(std::span<const int32_t> tokens, int32_t pos0, const trace::CapturePolicy& policy,
-                 trace::StepCapture* capture, std::span<float> logits_out, bool all_logits,
-                 const std::atomic<bool>* cancel) override;
+    void forward(const engine::ForwardRequest& r) override;
     int32_t n_ctx() const override;
     int32_t kv_tokens() const override;
     void kv_truncate(int32_t n) override;

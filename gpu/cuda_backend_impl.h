@@ -48,9 +48,7 @@ public:
 
     std::string name() const { return name_; }
     const engine::Model& model() const { return *model_; }
-    void forward(std::span<const int32_t> tokens, int32_t pos0, const trace::CapturePolicy& policy,
-                 trace::StepCapture* capture, std::span<float> logits_out, bool all_logits,
-                 const std::atomic<bool>* cancel);
+    void forward(const engine::ForwardRequest& r);
     int32_t n_ctx() const { return kv_.n_ctx(); }
     int32_t kv_tokens() const { return kv_.n_tokens(); }
     void kv_truncate(int32_t n) { kv_.truncate(n); }
@@ -71,10 +69,9 @@ private:
         int32_t lens_k = 0;       // logit lens entries per layer; 0: none
         bool all_logits = false;
         std::span<float> logits_out;
+        std::span<const trace::LayerHead> ablate;  // heads whose z is zeroed before Wo
     };
 
-    void check_request(std::span<const int32_t> tokens, int32_t pos0, std::span<float> logits_out,
-                       bool all_logits) const;
     void ensure_buffers(const Step& st);
     void segment(Step& st, int32_t s0, int32_t ns, const std::atomic<bool>* cancel);
     void layer(Step& st, int32_t l, int32_t s0, int32_t ns);

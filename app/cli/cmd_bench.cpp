@@ -107,14 +107,14 @@ void add_bench_command(CLI::App& app) {
         auto one_run = [&](int n_decode) {
             Run r;
             auto t0 = Clock::now();
-            backend->forward(prompt, 0, policy, &capture, logits, false, nullptr);
+            backend->forward({.tokens = prompt, .policy = policy, .capture = &capture, .logits = logits});
             if (full) top_k(logits, order, 10), kv = backend->kv_stats();
             r.prefill_s = seconds_since(t0);
             int32_t tok = argmax(logits);
             t0 = Clock::now();
             for (int i = 0; i < n_decode; ++i) {
                 const int32_t id[1] = {tok};
-                backend->forward(id, opt->p + i, policy, &capture, logits, false, nullptr);
+                backend->forward({.tokens = id, .pos0 = opt->p + i, .policy = policy, .capture = &capture, .logits = logits});
                 if (full) top_k(logits, order, 10), kv = backend->kv_stats();
                 tok = argmax(logits);
             }

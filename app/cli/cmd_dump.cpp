@@ -1,10 +1,13 @@
-// lmscope-cli dump MODEL.gguf --ids 1,2,3 --logits OUT.f32 [--attention OUT.f32]
+// lmscope-cli dump MODEL.gguf --ids 1,2,3 [--logits OUT.f32] [--attention OUT.f32]
+//                  [--hooks blk.1.q,blk.1.pattern,logits --out DIR] [--ablate L:H,...]
 //                  [--backend cpu|cuda] [--threads N]
 // A teacher-forced run over the given ids (one prefill step). Writes little-endian float32
-// logits [n][n_vocab] and attention [n_layer][n_head][n][n] (zeros above the diagonal): the
-// layouts of ../shared/testdata/reference/. The ids must fit the model's context and the
-// outputs this machine's memory; both outputs are checked before the run and written through
-// a SafeWriter (atomic, never over the model, a device or a folder).
+// logits [n][n_vocab] and attention [n_layer][n_head][n][n] (zeros where masked): the layouts
+// of ../shared/testdata/reference/; and each hook point asked for (trace/hooks.h: names and
+// shapes) as DIR/NAME.npy, which numpy.load reads. --ablate switches those heads off (their z
+// is zero) for the run. The ids must fit the model's context and the outputs this machine's
+// memory; every output is checked before the run and written through a SafeWriter (atomic,
+// never over the model, a device or a folder).
 #include "cli/backend_option.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -13,7 +16,12 @@
 #include "engine/model.h"
 #include "tokenizer/tokenizer.h"
 #include "util/error.h"
+#include "util/npy.h"
 #include "util/safe_writer.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -42,6 +50,48 @@ std::vector<int32_t> parse_ids(const std::string& text) {
     return ids;
 }
 
+// "L:H,L:H": the heads to switch off.
+std::vector<trace::LayerHead> parse_ablate(const std::string& text, const model::ModelSpec& s) {
+    std::vector<trace::LayerHead> heads;
+    size_t i = 0;
+    while (i <= text.size()) {
+        const size_t comma = std::min(text.find(',', i), text.size());
+        const std::string item = text.substr(i, comma - i);
+        const size_t colon = item.find(':');
+        const auto l = colon == std::string::npos ? std::nullopt : parse_number<int32_t>(item.substr(0, colon));
+        const auto h = colon == std::string::npos ? std::nullopt : parse_number<int32_t>(item.substr(colon + 1));
+        if (!l || !h) throw UsageError("--ablate: '" + item + "' is not LAYER:HEAD (expected a list like 1:0,2:3)");
+        if (*l < 0 || *l >= s.n_layer() || *h < 0 || *h >= s.n_head())
+            throw UsageError("--ablate: head " + item + " does not exist (layers 0 .. " + std::to_string(s.n_layer() - 1) +
+                             ", heads 0 .. " + std::to_string(s.n_head() - 1) + ")");
+        heads.push_back({*l, *h});
+        i = comma + 1;
+    }
+    return heads;
+}
+
+// DIR for the hooks: made when absent; anything but a folder is refused.
+void prepare_out_dir(const std::string& dir) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) throw UsageError("--out: " + dir + " exists and is not a folder");
+        return;
+    }
+    if (errno != ENOENT || ::mkdir(dir.c_str(), 0777) != 0)
+        throw IoError(dir + ": cannot create the folder: " + std::strerror(errno));
+}
+
+uint64_t hook_bytes(const std::vector<trace::HookPoint>& hooks, const model::ModelSpec& s, size_t n) {
+    const trace::HookDims d{s.n_embd(), s.n_head(), s.n_head_kv(), s.head_dim(), s.n_ff(), s.n_vocab()};
+    uint64_t total = 0;
+    for (const trace::HookPoint& h : hooks) {
+        uint64_t count = sizeof(float);
+        for (int64_t x : trace::hook_shape(h.hook, d, int64_t(n), int64_t(n), int64_t(n))) count *= uint64_t(x);
+        total += count;
+    }
+    return total;
+}
+
 uint64_t physical_memory() {
     const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
     return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : UINT64_MAX;
@@ -54,16 +104,17 @@ std::string gib(uint64_t bytes) {
 }
 
 // Before any work: the ids fit the model's context, and the outputs fit this machine's memory.
-void check_limits(const model::ModelSpec& s, size_t n, bool attention) {
+void check_limits(const model::ModelSpec& s, size_t n, bool attention, uint64_t hooks) {
     if (n > size_t(s.n_ctx_train()))
         throw UsageError("--ids: " + std::to_string(n) + " ids exceed the model's context of " +
                          std::to_string(s.n_ctx_train()) + " positions (its context_length)");
     const uint64_t logits = uint64_t(n) * uint64_t(s.n_vocab()) * sizeof(float);
     const uint64_t attn = attention ? uint64_t(s.n_layer()) * uint64_t(s.n_head()) * n * n * sizeof(float) : 0;
-    if (logits + attn > physical_memory())
+    if (logits + attn + hooks > physical_memory())
         throw Error("dump: " + std::to_string(n) + " ids need " + gib(logits) + " for the logits" +
-                    (attention ? " and " + gib(attn) + " for the attention (layers x heads x ids x ids floats)" : "") +
-                    ", more than this machine's " + gib(physical_memory()) + " of memory");
+                    (attention ? ", " + gib(attn) + " for the attention (layers x heads x ids x ids floats)" : "") +
+                    (hooks ? ", " + gib(hooks) + " for the hooks" : "") + ", more than this machine's " +
+                    gib(physical_memory()) + " of memory");
 }
 
 void write_f32(const std::string& path, const std::vector<float>& data, const std::string& model) {
@@ -74,27 +125,43 @@ void write_f32(const std::string& path, const std::vector<float>& data, const st
 
 void add_dump_command(CLI::App& app) {
     struct Options {
-        std::string model, ids, logits, attention, backend = "cpu";
+        std::string model, ids, logits, attention, hooks, out, ablate, backend = "cpu";
         int threads = 0;
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("dump", "Teacher-forced run over token ids; write logits (and attention) as float32");
     cmd->add_option("MODEL", opt->model, "GGUF model file")->required();
     cmd->add_option("--ids", opt->ids, "Token ids, comma-separated (1,2,3)")->required();
-    cmd->add_option("--logits", opt->logits, "Output file: float32 logits [n][n_vocab]")
-        ->required()->check(non_empty_path());
+    cmd->add_option("--logits", opt->logits, "Output file: float32 logits [n][n_vocab]")->check(non_empty_path());
     cmd->add_option("--attention", opt->attention, "Output file: float32 attention [n_layer][n_head][n][n]")
         ->check(non_empty_path());
+    cmd->add_option("--hooks", opt->hooks, "Hook points to write, comma-separated (blk.1.q,blk.1.pattern,logits)")
+        ->check(non_empty_list());
+    cmd->add_option("--out", opt->out, "Folder for the hooks: one NAME.npy (float32) each")->check(non_empty_path());
+    cmd->add_option("--ablate", opt->ablate, "Heads to switch off (their z is zero), as LAYER:HEAD,...")
+        ->check(non_empty_list());
     cmd->add_option("--backend", opt->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
     add_number(cmd, "--threads", opt->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     cmd->callback([opt] {
         const std::vector<int32_t> ids = parse_ids(opt->ids);
-        if (opt->logits == opt->attention) throw UsageError("--attention: is the same file as --logits");
+        if (opt->logits.empty() && opt->attention.empty() && opt->hooks.empty())
+            throw UsageError("dump: nothing to write (give --logits, --attention or --hooks with --out)");
+        if (!opt->logits.empty() && opt->logits == opt->attention) throw UsageError("--attention: is the same file as --logits");
+        if (opt->hooks.empty() != opt->out.empty())
+            throw UsageError(opt->hooks.empty() ? "--out: is for --hooks, which is missing" : "--hooks: needs --out DIR");
         auto model = engine::Model::load(opt->model);
         tok::load_tokenizer(model->file());  // the ids are its tokens: a broken vocabulary is a broken model file
-        check_limits(model->spec(), ids.size(), !opt->attention.empty());
-        check_output_path(opt->logits, {opt->model});
+        const std::vector<trace::HookPoint> hooks =
+            opt->hooks.empty() ? std::vector<trace::HookPoint>{} : trace::parse_hook_list(opt->hooks, model->spec().n_layer());
+        const std::vector<trace::LayerHead> ablate =
+            opt->ablate.empty() ? std::vector<trace::LayerHead>{} : parse_ablate(opt->ablate, model->spec());
+        check_limits(model->spec(), ids.size(), !opt->attention.empty(), hook_bytes(hooks, model->spec(), ids.size()));
+        if (!opt->logits.empty()) check_output_path(opt->logits, {opt->model});
         if (!opt->attention.empty()) check_output_path(opt->attention, {opt->model});
+        if (!hooks.empty()) {
+            prepare_out_dir(opt->out);
+            for (const trace::HookPoint& h : hooks) check_output_path(opt->out + "/" + trace::hook_name(h) + ".npy", {opt->model});
+        }
         engine::BackendOptions bo;
         bo.n_threads = opt->threads;
         bo.n_ctx = std::max<int32_t>(int32_t(ids.size()), 1);
@@ -105,9 +172,13 @@ void add_dump_command(CLI::App& app) {
         std::vector<float> logits(n * V);  // [n][n_vocab]
         trace::CapturePolicy policy;
         policy.mode = opt->attention.empty() ? trace::CaptureMode::None : trace::CaptureMode::Full;
+        policy.hooks = hooks;
         trace::StepCapture capture;
-        backend->forward(ids, 0, policy, &capture, logits, true, nullptr);
-        write_f32(opt->logits, logits, opt->model);
+        backend->forward({.tokens = ids, .policy = policy, .capture = &capture, .logits = logits, .all_logits = true,
+                          .ablate = ablate});
+        if (!opt->logits.empty()) write_f32(opt->logits, logits, opt->model);
+        for (const trace::HookTensor& t : capture.hooks)
+            write_npy_f32(opt->out + "/" + trace::hook_name(t.at) + ".npy", t.shape, t.data, {opt->model});
 
         if (!opt->attention.empty()) {
             // [n_layer][n_head][n][n]; a prefill at position 0 gives planes of n x n

@@ -74,4 +74,9 @@ inline CLI::Validator non_empty_path() {
                           "", "non-empty path");
 }
 
+inline CLI::Validator non_empty_list() {
+    return CLI::Validator([](std::string& text) { return text.empty() ? std::string("the list is empty") : std::string(); },
+                          "", "non-empty list");
+}
+
 }  // namespace lmscope::cli

@@ -52,8 +52,20 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
                     sc[size_t(j)] = scale * dot(cache.k_row(layer, j, kvh), qq.data(), nb);
             }
             const bool summarise = cap.capture && cap.summaries;
+            // hook rows of this (head, row): [n_keys_all] at h, t
+            const size_t hook_row = (size_t(h) * size_t(n_rows) + size_t(t)) * size_t(n_keys_all);
+            if (cap.scores) {
+                float* r = cap.scores + hook_row;
+                std::fill(r, r + n_keys_all, -INFINITY);
+                std::copy(w, w + n_vis, r + j0);
+            }
             const float entropy = k_.softmax(w, n_vis);
             std::fill(sc.begin(), sc.begin() + j0, 0.0f);  // masked: outside the window
+            if (cap.pattern) {
+                float* r = cap.pattern + hook_row;
+                std::copy(sc.begin(), sc.begin() + n_keys, r);
+                std::fill(r + n_keys, r + n_keys_all, 0.0f);
+            }
             // out = sum_j w[j] V[j]
             float* o = out + (int64_t(t) * n_head_ + h) * hd;
             std::memset(o, 0, size_t(hd) * sizeof(float));

@@ -15,6 +15,10 @@ struct AttentionCapture {
     trace::StepCapture* capture = nullptr;  // null: capture nothing
     bool summaries = false;                 // fill capture->summaries for this layer
     const std::vector<int32_t>* plane_of_head = nullptr;  // [head] -> index in capture->planes or -1
+    // hooks: [n_head][n_rows][pos0 + n_rows] each, or null. scores: q . k * scale, -inf where
+    // masked; pattern: the softmax weights, 0 where masked.
+    float* scores = nullptr;
+    float* pattern = nullptr;
 };
 
 class Attention {

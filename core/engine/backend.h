@@ -4,7 +4,8 @@
 //
 // A forward step feeds tokens at positions pos0 .. pos0+n-1 on top of the first pos0 cached
 // positions, appends their K/V to the cache, returns logits and fills a trace::StepCapture as
-// the capture policy asks (only what is asked is copied out).
+// the capture policy asks (only what is asked is copied out), with the interventions asked
+// for (heads switched off).
 #pragma once
 
 #include "engine/kv_cache.h"
@@ -39,6 +40,27 @@ struct KvStats {
     size_t reserved_bytes = 0;            // storage allocated (grows ahead of the tokens held)
 };
 
+// One forward step, as asked (designated initializers name what differs from the defaults).
+struct ForwardRequest {
+    std::span<const int32_t> tokens;  // the n >= 1 ids fed (each in [0, n_vocab))
+    int32_t pos0 = 0;                 // position of tokens[0]; pos0 <= kv_tokens(). The cache is
+                                      // first truncated to pos0 (so rewinding is a smaller pos0),
+                                      // and pos0 + n <= n_ctx().
+    trace::CapturePolicy policy;      // what to capture; ignored when capture is null
+    trace::StepCapture* capture = nullptr;  // filled (reset first) when not null: attention
+                                      // planes and summaries, hooks, the logit lens of the last
+                                      // row, layer_ms, total_ms
+    std::span<float> logits;          // all_logits ? [n][n_vocab] : [n_vocab] (after the last token)
+    bool all_logits = false;
+    const std::atomic<bool>* cancel = nullptr;  // checked before each layer; when set, the cache
+                                      // is truncated back to pos0 and CancelledError is thrown
+    std::span<const trace::LayerHead> ablate;   // heads whose z is zeroed before Wo (head ablation)
+};
+
+// Throws UsageError on bad ids, positions, buffer sizes, ablated heads or hooks of layers the
+// model does not have (what every backend checks before it changes anything).
+void check_forward_request(const ForwardRequest& r, const Model& model, int32_t kv_tokens, int32_t n_ctx);
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -47,21 +69,9 @@ public:
     virtual std::string name() const = 0;
     virtual const Model& model() const = 0;
 
-    // One forward step.
-    //   tokens     : the n >= 1 ids fed (each in [0, n_vocab))
-    //   pos0       : position of tokens[0]; pos0 <= kv_tokens(). The cache is first truncated
-    //                to pos0 (so rewinding is just a smaller pos0), and pos0 + n <= n_ctx().
-    //   policy     : what to capture; ignored when capture is null
-    //   capture    : filled (reset first) when not null: attention planes and summaries per
-    //                the policy, logit lens of the last row, layer_ms, total_ms
-    //   logits_out : all_logits ? [n][n_vocab] : [n_vocab] (logits after the last token)
-    //   cancel     : checked before each layer; when set, the cache is truncated back to pos0
-    //                and lmscope::CancelledError is thrown
-    // Throws UsageError on bad ids, positions or buffer sizes (the cache is left unchanged).
-    virtual void forward(std::span<const int32_t> tokens, int32_t pos0,
-                         const trace::CapturePolicy& policy, trace::StepCapture* capture,
-                         std::span<float> logits_out, bool all_logits,
-                         const std::atomic<bool>* cancel) = 0;
+    // One forward step (ForwardRequest). Throws what check_forward_request throws (the cache
+    // left unchanged), CancelledError, and UnsupportedError for what this backend cannot capture.
+    virtual void forward(const ForwardRequest& request) = 0;
 
     virtual int32_t n_ctx() const = 0;
     virtual int32_t kv_tokens() const = 0;

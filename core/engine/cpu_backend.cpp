@@ -47,22 +47,23 @@ public:
 
     std::string name() const override;
     const Model& model() const override { return *model_; }
-    void forward(std::span<const int32_t> tokens, int32_t pos0, const trace::CapturePolicy& policy,
-                 trace::StepCapture* capture, std::span<float> logits_out, bool all_logits,
-                 const std::atomic<bool>* cancel) override;
+    void forward(const ForwardRequest& r) override;
     int32_t n_ctx() const override { return cache_.n_ctx(); }
     int32_t kv_tokens() const override { return cache_.n_tokens(); }
     void kv_truncate(int32_t n) override { cache_.truncate(n); }
     KvStats kv_stats() const override;
 
 private:
-    void check_request(std::span<const int32_t> tokens, int32_t pos0, std::span<float> logits_out,
-                       bool all_logits) const;
     void prepare_capture(const trace::CapturePolicy& policy, trace::StepCapture& c, int32_t n_rows,
-                         int32_t pos0);
-    void layer(int32_t l, int32_t n, int32_t pos0, const AttentionCapture& cap);
-    // x += tmp (rows [0, n)), after an RMSNorm of tmp with post_norm when it is not empty
-    void add_residual(int32_t n, const std::vector<float>& post_norm);
+                         int32_t pos0, int32_t n_out);
+    void layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap, std::span<const trace::LayerHead> ablate);
+    // The buffer of hook (h, layer) in this step's capture, or null when it was not asked for.
+    float* hook_out(trace::Hook h, int32_t layer) const;
+    // Copies count floats of src into hook (h, layer) at float offset `at`, when asked for.
+    void hook_copy(trace::Hook h, int32_t layer, const float* src, size_t count, size_t at = 0) const;
+    // x += tmp (rows [0, n)), after an RMSNorm of tmp with post_norm when it is not empty;
+    // the added rows go to hook `out` of layer l, x afterwards to hook `sum`
+    void add_residual(int32_t l, int32_t n, const std::vector<float>& post_norm, trace::Hook out, trace::Hook sum);
     // logits of rows [r0, r0 + n_out) of x (final norm + head) into out [n_out][n_vocab]
     void head(const float* x_rows, int32_t n_out, float* out);
     // logits = c * tanh(logits / c) when the model soft-caps them
@@ -104,6 +105,8 @@ private:
     std::vector<int32_t> lens_idx_;   // [n_vocab] token ids sorted by lens probability
     std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1
     std::vector<int32_t> plane_index_;    // [head] -> plane index or -1, the current layer
+    trace::StepCapture* hooks_capture_ = nullptr;  // this step's capture when it asks for hooks
+    std::vector<int32_t> hook_index_;     // [layer + 1][hook] -> index in hooks_capture_->hooks or -1 (slot n_layer: final hooks)
 };
 
 CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions& o)
@@ -178,28 +181,8 @@ KvStats CpuBackend::kv_stats() const {
     return s;
 }
 
-void CpuBackend::check_request(std::span<const int32_t> tokens, int32_t pos0,
-                               std::span<float> logits_out, bool all_logits) const {
-    if (tokens.empty()) throw UsageError("forward: no tokens");
-    if (pos0 < 0 || pos0 > cache_.n_tokens())
-        throw UsageError("forward: position " + std::to_string(pos0) + " is past the " +
-                         std::to_string(cache_.n_tokens()) + " cached positions");
-    if (int64_t(pos0) + int64_t(tokens.size()) > int64_t(cache_.n_ctx()))
-        throw UsageError("forward: " + std::to_string(int64_t(pos0) + int64_t(tokens.size())) +
-                         " positions exceed the context of " + std::to_string(cache_.n_ctx()));
-    for (size_t i = 0; i < tokens.size(); ++i)
-        if (tokens[i] < 0 || tokens[i] >= n_vocab_)
-            throw UsageError("forward: token id " + std::to_string(tokens[i]) + " at index " +
-                             std::to_string(i) + " is outside the vocabulary [0, " +
-                             std::to_string(n_vocab_) + ")");
-    const size_t want = (all_logits ? tokens.size() : 1) * size_t(n_vocab_);
-    if (logits_out.size() != want)
-        throw UsageError("forward: logits buffer holds " + std::to_string(logits_out.size()) +
-                         " floats, expected " + std::to_string(want));
-}
-
 void CpuBackend::prepare_capture(const trace::CapturePolicy& policy, trace::StepCapture& c,
-                                 int32_t n, int32_t pos0) {
+                                 int32_t n, int32_t pos0, int32_t n_out) {
     // Reuses the buffers of the previous step (decode would otherwise allocate one plane per
     // head every token); every value is overwritten below or by the layers.
     c.n_layer = n_layer_;
@@ -225,13 +208,41 @@ void CpuBackend::prepare_capture(const trace::CapturePolicy& policy, trace::Step
     c.planes.resize(n_planes);
     const int32_t k = policy.logit_lens ? std::clamp(policy.lens_top_k, 1, n_vocab_) : 0;
     c.lens.resize(size_t(n_layer_) * size_t(k));
+
+    hook_index_.assign(size_t(n_layer_ + 1) * size_t(trace::kHookCount), -1);
+    c.hooks.resize(policy.hooks.size());
+    const trace::HookDims dims{n_embd_, n_head_, n_kv_, hd_, n_ff_, n_vocab_};
+    for (size_t i = 0; i < policy.hooks.size(); ++i) {
+        const trace::HookPoint& at = policy.hooks[i];
+        trace::HookTensor& t = c.hooks[i];
+        t.at = at;
+        t.shape = trace::hook_shape(at.hook, dims, n, pos0 + n, n_out);
+        size_t count = 1;
+        for (int64_t d : t.shape) count *= size_t(d);
+        t.data.assign(count, 0.0f);
+        const int32_t slot = at.layer < 0 ? n_layer_ : at.layer;
+        hook_index_[size_t(slot) * size_t(trace::kHookCount) + size_t(at.hook)] = int32_t(i);
+    }
+    hooks_capture_ = policy.hooks.empty() ? nullptr : &c;
 }
 
-void CpuBackend::forward(std::span<const int32_t> tokens, int32_t pos0,
-                         const trace::CapturePolicy& policy, trace::StepCapture* capture,
-                         std::span<float> logits_out, bool all_logits,
-                         const std::atomic<bool>* cancel) {
-    check_request(tokens, pos0, logits_out, all_logits);
+float* CpuBackend::hook_out(trace::Hook h, int32_t layer) const {
+    if (!hooks_capture_) return nullptr;
+    const int32_t slot = layer < 0 ? n_layer_ : layer;
+    const int32_t i = hook_index_[size_t(slot) * size_t(trace::kHookCount) + size_t(h)];
+    return i < 0 ? nullptr : hooks_capture_->hooks[size_t(i)].data.data();
+}
+
+void CpuBackend::hook_copy(trace::Hook h, int32_t layer, const float* src, size_t count, size_t at) const {
+    if (float* dst = hook_out(h, layer)) std::memcpy(dst + at, src, count * sizeof(float));
+}
+
+void CpuBackend::forward(const ForwardRequest& r) {
+    check_forward_request(r, *model_, cache_.n_tokens(), cache_.n_ctx());
+    const std::span<const int32_t> tokens = r.tokens;
+    const int32_t pos0 = r.pos0;
+    const trace::CapturePolicy& policy = r.policy;
+    trace::StepCapture* capture = r.capture;
     const auto t_start = Clock::now();
     const int32_t n = int32_t(tokens.size());
     cache_.truncate(pos0);
@@ -254,7 +265,8 @@ void CpuBackend::forward(std::span<const int32_t> tokens, int32_t pos0,
                              rope_cs_[table].data() + size_t(t) * size_t(n_rot_));
     }
 
-    if (capture) prepare_capture(policy, *capture, n, pos0);
+    hooks_capture_ = nullptr;
+    if (capture) prepare_capture(policy, *capture, n, pos0, r.all_logits ? n : 1);
     const int32_t lens_k = capture && policy.logit_lens ? std::clamp(policy.lens_top_k, 1, n_vocab_) : 0;
 
     // token embeddings
@@ -264,7 +276,7 @@ void CpuBackend::forward(std::span<const int32_t> tokens, int32_t pos0,
         for (float& v : x_) v *= spec_.embed_scale;
 
     for (int32_t l = 0; l < n_layer_; ++l) {
-        if (cancel && cancel->load(std::memory_order_relaxed)) {
+        if (r.cancel && r.cancel->load(std::memory_order_relaxed)) {
             cache_.truncate(pos0);
             throw CancelledError();
         }
@@ -277,7 +289,7 @@ void CpuBackend::forward(std::span<const int32_t> tokens, int32_t pos0,
                                 plane_of_head_.begin() + size_t(l + 1) * size_t(n_head_));
             cap.plane_of_head = &plane_index_;
         }
-        layer(l, n, pos0, cap);
+        layer(l, n, pos0, cap, r.ablate);
         if (lens_k > 0)
             logit_lens(x_.data() + size_t(n - 1) * size_t(n_embd_), lens_k,
                        capture->lens.data() + size_t(l) * size_t(lens_k));
@@ -285,24 +297,29 @@ void CpuBackend::forward(std::span<const int32_t> tokens, int32_t pos0,
     }
     cache_.set_n_tokens(pos0 + n);
 
-    if (all_logits) {
-        head(x_.data(), n, logits_out.data());
+    if (r.all_logits) {
+        head(x_.data(), n, r.logits.data());
     } else {
-        head(x_.data() + size_t(n - 1) * size_t(n_embd_), 1, logits_out.data());
+        head(x_.data() + size_t(n - 1) * size_t(n_embd_), 1, r.logits.data());
     }
     if (capture) capture->total_ms = ms_since(t_start);
 }
 
-void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCapture& cap) {
+void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap,
+                       std::span<const trace::LayerHead> ablate) {
+    using trace::Hook;
     const LayerOps& L = layers_[size_t(l)];
     const size_t E = size_t(n_embd_);
     const size_t QD = size_t(n_head_) * size_t(hd_), KD = size_t(n_kv_) * size_t(hd_);
+    const size_t rows = size_t(n);
 
     // attention block
+    hook_copy(Hook::ResidPre, l, x_.data(), rows * E);
     pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t)
             ops::rms_norm(x_.data() + t * E, L.attn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
     });
+    hook_copy(Hook::AttnIn, l, xn_.data(), rows * E);
     {
         const Linear* ws[3] = {&L.wq, &L.wk, &L.wv};
         float* ys[3] = {q_.data(), k_new_.data(), v_new_.data()};
@@ -324,23 +341,36 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCaptur
                 for (int32_t h = 0; h < n_kv_; ++h)
                     ops::rms_norm(kt + size_t(h) * size_t(hd_), L.k_norm.data(), eps_, kt + size_t(h) * size_t(hd_), hd_);
             }
+            hook_copy(Hook::Q, l, qt, QD, size_t(t) * QD);
+            hook_copy(Hook::K, l, kt, KD, size_t(t) * KD);
+            hook_copy(Hook::V, l, vt, KD, size_t(t) * KD);
             if (L.plan.rope) {
                 const float* cs = rope_cs.data() + t * n_rot_;
                 for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * size_t(hd_), n_rot_, cs, neox_);
                 for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * size_t(hd_), n_rot_, cs, neox_);
             }
+            hook_copy(Hook::QRot, l, qt, QD, size_t(t) * QD);
+            hook_copy(Hook::KRot, l, kt, KD, size_t(t) * KD);
             cache_.write(l, pos0 + int32_t(t), kt, vt);
         }
     });
+    cap.scores = hook_out(Hook::Scores, l);
+    cap.pattern = hook_out(Hook::Pattern, l);
     attn_.run(cache_, l, q_.data(), n, pos0, L.plan.window, att_.data(), cap);
+    for (const trace::LayerHead& a : ablate)  // switched-off heads contribute nothing to Wo
+        if (a.layer == l)
+            for (size_t t = 0; t < rows; ++t)
+                std::fill_n(att_.data() + t * QD + size_t(a.head) * size_t(hd_), size_t(hd_), 0.0f);
+    hook_copy(Hook::Z, l, att_.data(), rows * QD);
     mm_.run(L.wo, att_.data(), n, tmp_.data());
-    add_residual(n, L.post_attn_norm);
+    add_residual(l, n, L.post_attn_norm, Hook::AttnOut, Hook::ResidMid);
 
     // feed-forward block (SwiGLU or GeGLU)
     pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t)
             ops::rms_norm(x_.data() + t * E, L.ffn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
     });
+    hook_copy(Hook::MlpIn, l, xn_.data(), rows * E);
     {
         const Linear* ws[2] = {&L.gate, &L.up};
         float* ys[2] = {g_.data(), u_.data()};
@@ -354,18 +384,22 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, const AttentionCaptur
         if (act_ == model::FfnActivation::GeluTanh) ops::geglu_tanh(g, u, count);
         else k_.swiglu(g, u, count);
     });
+    hook_copy(Hook::MlpAct, l, g_.data(), rows * size_t(n_ff_));
     mm_.run(L.down, g_.data(), n, tmp_.data());
-    add_residual(n, L.post_ffn_norm);
+    add_residual(l, n, L.post_ffn_norm, Hook::MlpOut, Hook::ResidPost);
 }
 
-void CpuBackend::add_residual(int32_t n, const std::vector<float>& post_norm) {
+void CpuBackend::add_residual(int32_t l, int32_t n, const std::vector<float>& post_norm, trace::Hook out,
+                              trace::Hook sum) {
     const size_t E = size_t(n_embd_);
     if (!post_norm.empty())
         pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
             for (int64_t t = t0; t < t1; ++t)
                 ops::rms_norm(tmp_.data() + t * E, post_norm.data(), eps_, tmp_.data() + t * E, n_embd_);
         });
+    hook_copy(out, l, tmp_.data(), size_t(n) * E);
     ops::add(x_.data(), tmp_.data(), int64_t(size_t(n) * E));
+    hook_copy(sum, l, x_.data(), size_t(n) * E);
 }
 
 void CpuBackend::head(const float* x_rows, int32_t n_out, float* out) {
@@ -373,8 +407,10 @@ void CpuBackend::head(const float* x_rows, int32_t n_out, float* out) {
     std::vector<float>& xn = xn_;  // reuse: at least n_out rows of n_embd
     for (int32_t t = 0; t < n_out; ++t)
         ops::rms_norm(x_rows + t * E, output_norm_.data(), eps_, xn.data() + t * E, n_embd_);
+    hook_copy(trace::Hook::FinalNorm, -1, xn.data(), size_t(n_out) * E);
     mm_.run(output_, xn.data(), n_out, out);
     softcap(out, int64_t(n_out) * n_vocab_);
+    hook_copy(trace::Hook::Logits, -1, out, size_t(n_out) * size_t(n_vocab_));
 }
 
 void CpuBackend::softcap(float* logits, int64_t n) const {

@@ -138,7 +138,7 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
     trace::StepCapture capture;
     const auto t0 = Clock::now();
     try {
-        backend_.forward(ids, pos0, options_.capture, &capture, logits_, false, &cancel_);
+        backend_.forward({.tokens = ids, .pos0 = pos0, .policy = options_.capture, .capture = &capture, .logits = logits_, .cancel = &cancel_});
     } catch (const CancelledError&) {
         cancel_.store(false);  // the request is consumed; the backend truncated the cache to pos0
         throw;
@@ -226,8 +226,7 @@ void Session::rewind(int32_t step_index) {
     backend_.kv_truncate(int32_t(keep));
     tokens_.resize(keep);
     if (keep < seq.size()) {  // another branch: recompute the positions it does not share, untraced
-        backend_.forward(std::span<const int32_t>(seq).subspan(keep), int32_t(keep), {}, nullptr, logits_, false,
-                         nullptr);
+        backend_.forward({.tokens = std::span<const int32_t>(seq).subspan(keep), .pos0 = int32_t(keep), .logits = logits_});
         tokens_ = std::move(seq);
     }
     const trace::StepTrace& s = trace_.step(step_index);
@@ -286,7 +285,7 @@ const trace::StepTrace& Session::chat_turn(const std::string& user_text) {
         // the tail where the re-tokenized history departs from the generated tokens).
         if (backend_.kv_tokens() != int32_t(reuse + dropped.size())) {
             backend_.kv_truncate(std::min(backend_.kv_tokens(), int32_t(reuse)));
-            if (!dropped.empty()) backend_.forward(dropped, int32_t(reuse), {}, nullptr, logits_, false, nullptr);
+            if (!dropped.empty()) backend_.forward({.tokens = dropped, .pos0 = int32_t(reuse), .logits = logits_});
         }
         tokens_.insert(tokens_.end(), dropped.begin(), dropped.end());
         throw;

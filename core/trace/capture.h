@@ -2,9 +2,13 @@
 // capture it hands back. The trace part turns a StepCapture into a stored StepTrace.
 //
 // The policy exists so that a backend copies out only what the user is looking at: full
-// attention matrices for chosen (layer, head) pairs, cheap per-row summaries for the rest.
+// attention matrices for chosen (layer, head) pairs, cheap per-row summaries for the rest,
+// and the named hook points (hooks.h) asked for.
 #pragma once
 
+#include "trace/hooks.h"
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,6 +32,11 @@ struct CapturePolicy {
     std::vector<LayerHead> full_pairs;  // extra full matrices in Summary mode
     bool logit_lens = false;            // top tokens per layer for the last row
     int32_t lens_top_k = 5;
+    std::vector<HookPoint> hooks;       // hook points to copy out (every row, every head)
+
+    bool wants_hook(Hook h, int32_t layer) const {
+        return std::find(hooks.begin(), hooks.end(), HookPoint{h, layer}) != hooks.end();
+    }
 
     bool wants_summary() const { return mode != CaptureMode::None; }
     bool wants_full(int32_t layer, int32_t head) const {
@@ -70,6 +79,13 @@ struct StepCapture {
     std::vector<LensEntry> lens;         // [layer][lens_top_k] when logit_lens
     std::vector<double> layer_ms;        // [layer] wall time of each layer
     double total_ms = 0.0;               // whole forward step
+    std::vector<HookTensor> hooks;       // in the order of CapturePolicy::hooks
+
+    const HookTensor* hook(const HookPoint& p) const {
+        for (const HookTensor& t : hooks)
+            if (t.at == p) return &t;
+        return nullptr;
+    }
 
     const HeadSummary& summary(int32_t layer, int32_t head, int32_t row) const {
         return summaries[(size_t(layer) * size_t(n_head) + size_t(head)) * size_t(n_rows) + size_t(row)];

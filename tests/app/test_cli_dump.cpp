@@ -1,5 +1,6 @@
-// lmscope-cli dump: the fixture models' reference sequences, written in the reference layouts
-// and compared with the reference files; bench --json fields; usage and runtime errors.
+// lmscope-cli dump: the fixture models' reference sequences (every architecture), written in
+// the reference layouts and compared with the reference files; hook points written as .npy and
+// heads switched off; bench --json fields; usage and runtime errors.
 #include "common/testing.h"
 
 #include <QDir>
@@ -30,6 +31,11 @@ private slots:
         QTest::newRow("fx-gqa-Q8_0") << "fx-gqa-Q8_0" << 0.06 << 1e-2 << 0.025;
         QTest::newRow("fx-gqa-Q4_1") << "fx-gqa-Q4_1" << 0.06 << 1e-2 << 0.025;
         QTest::newRow("fx-gqa-Q4_K_M") << "fx-gqa-Q4_K_M" << 0.06 << 1e-2 << 0.025;
+        for (const char* arch : {"fx-qwen2", "fx-qwen3", "fx-gemma3", "fx-smollm3", "fx-llama3"}) {
+            QTest::newRow(arch) << arch << 0.01 << 1e-4 << 0.001;
+            // the reference's 8-bit activations put its attention up to 0.028 off on Q4_K_M
+            QTest::newRow(qPrintable(QString(arch) + "-Q4_K_M")) << QString(arch) + "-Q4_K_M" << 0.06 << 1e-2 << 0.03;
+        }
     }
     void dump_matches_reference() {
         QFETCH(QString, model);
@@ -68,6 +74,50 @@ private slots:
         LMSCOPE_VERIFY_CLOSE(a);
     }
 
+    // --hooks NAME,... --out DIR: one float32 .npy per hook (numpy's format 1.0, the header
+    // padded to 64 bytes), the shapes of trace/hooks.h; --ablate changes the logits.
+    void hooks_as_npy() {
+        const std::string gguf = testdata_file("models/fx-gemma3.gguf");
+        LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
+        QTemporaryDir dir;
+        const QString out = dir.filePath("hooks");
+        const CliRun r = run_cli({"dump", QString::fromStdString(gguf), "--ids", "1,5,9,200,7", "--hooks",
+                                  "blk.1.q,blk.0.scores,blk.3.mlp_act,logits", "--out", out, "--logits",
+                                  dir.filePath("l.f32")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const struct {
+            const char* name;
+            const char* shape;
+            size_t count;
+        } want[] = {{"blk.1.q", "(5, 4, 96)", 5 * 4 * 96}, {"blk.0.scores", "(4, 5, 5)", 4 * 5 * 5},
+                    {"blk.3.mlp_act", "(5, 512)", 5 * 512}, {"logits", "(5, 1024)", 5 * 1024}};
+        for (const auto& w : want) {
+            QFile f(out + "/" + w.name + ".npy");
+            QVERIFY2(f.open(QIODevice::ReadOnly), w.name);
+            const QByteArray bytes = f.readAll();
+            QVERIFY(bytes.startsWith(QByteArray("\x93NUMPY\x01\x00", 8)));
+            const size_t header = 10 + size_t(uint8_t(bytes[8])) + 256 * size_t(uint8_t(bytes[9]));
+            QCOMPARE(header % 64, size_t(0));
+            const QByteArray dict = bytes.mid(10, int(header) - 10);
+            QVERIFY2(dict.contains("'descr': '<f4'") && dict.contains("'fortran_order': False"), dict.constData());
+            QVERIFY2(dict.contains(QByteArray("'shape': ") + w.shape), dict.constData());
+            QVERIFY(dict.endsWith('\n'));
+            QCOMPARE(size_t(bytes.size()), header + w.count * 4);
+        }
+        // the logits hook holds the --logits file's values
+        QFile lf(out + "/logits.npy");
+        QVERIFY(lf.open(QIODevice::ReadOnly));
+        const QByteArray npy = lf.readAll();
+        QFile raw(dir.filePath("l.f32"));
+        QVERIFY(raw.open(QIODevice::ReadOnly));
+        QCOMPARE(npy.right(5 * 1024 * 4), raw.readAll());
+        // a head switched off moves the logits
+        const CliRun a = run_cli({"dump", QString::fromStdString(gguf), "--ids", "1,5,9,200,7", "--ablate", "2:1,0:3",
+                                  "--logits", dir.filePath("ablated.f32")});
+        QVERIFY2(a.code == 0, a.err.constData());
+        QVERIFY(read_f32_file(dir.filePath("ablated.f32").toStdString()) != read_f32_file(dir.filePath("l.f32").toStdString()));
+    }
+
     void bench_json_fields() {
         const std::string gguf = testdata_file("models/fx-gqa-Q4_1.gguf");
         LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
@@ -93,6 +143,18 @@ private slots:
                                 << "error: --backend cuda: (cuda backend not available|no CUDA device)";
         QTest::newRow("unknown backend") << QStringList{"--ids", "1,2", "--backend", "tpu"} << 2
                                          << "error: --backend: tpu not in \\{cpu";
+        QTest::newRow("hooks without --out") << QStringList{"--ids", "1,2", "--hooks", "blk.0.q"} << 2
+                                             << "error: --hooks: needs --out DIR";
+        QTest::newRow("unknown hook") << QStringList{"--ids", "1,2", "--hooks", "blk.0.qq", "--out", "h"} << 2
+                                      << "hook 'blk.0.qq': 'qq' is not a layer hook";
+        QTest::newRow("hook past the layers") << QStringList{"--ids", "1,2", "--hooks", "blk.3.q", "--out", "h"} << 2
+                                              << "hook 'blk.3.q': layer 3 does not exist \\(0 .. 2\\)";
+        QTest::newRow("empty hook list") << QStringList{"--ids", "1,2", "--hooks", "", "--out", "h"} << 2
+                                         << "the list is empty";
+        QTest::newRow("ablate text") << QStringList{"--ids", "1,2", "--ablate", "1-2"} << 2
+                                     << "--ablate: '1-2' is not LAYER:HEAD";
+        QTest::newRow("ablate head") << QStringList{"--ids", "1,2", "--ablate", "0:8"} << 2
+                                     << "--ablate: head 0:8 does not exist \\(layers 0 .. 2, heads 0 .. 7\\)";
     }
     void errors() {
         QFETCH(QStringList, args);

@@ -88,7 +88,7 @@ void TestCliRun::greedy_run_matches_engine_argmax() {
     auto backend = engine::make_cpu_backend(model, {});
     const size_t n_vocab = size_t(model->spec().n_vocab());
     std::vector<float> logits(seq.size() * n_vocab);
-    backend->forward(seq, 0, {}, nullptr, logits, true, nullptr);
+    backend->forward({.tokens = seq, .logits = logits, .all_logits = true});
     for (size_t i = 0; i < steps.size(); ++i) {
         const float* row = logits.data() + (n_prompt - 1 + i) * n_vocab;
         QCOMPARE(steps[i]["token"].get<int32_t>(), int32_t(std::max_element(row, row + n_vocab) - row));

@@ -60,12 +60,12 @@ std::vector<int32_t> greedy(engine::Backend& b, const std::vector<int32_t>& prom
     const size_t V = size_t(b.model().spec().n_vocab());
     std::vector<float> logits(V);
     std::vector<int32_t> out;
-    b.forward(prompt, 0, {}, nullptr, logits, false, nullptr);
+    b.forward({.tokens = prompt, .logits = logits});
     for (int i = 0; i < n; ++i) {
         const int32_t t = argmax(logits);
         out.push_back(t);
         const std::vector<int32_t> one{t};
-        b.forward(one, int32_t(prompt.size()) + i, {}, nullptr, logits, false, nullptr);
+        b.forward({.tokens = one, .pos0 = int32_t(prompt.size()) + i, .logits = logits});
     }
     return out;
 }
@@ -134,8 +134,8 @@ private slots:
         const size_t V = size_t(m->spec().n_vocab());
         std::vector<float> lc(c.tokens.size() * V), lg(lc.size());
         trace::StepCapture cc, cg;
-        cpu->forward(c.tokens, 0, full_policy(), &cc, lc, true, nullptr);
-        gpu->forward(c.tokens, 0, full_policy(), &cg, lg, true, nullptr);
+        cpu->forward({.tokens = c.tokens, .policy = full_policy(), .capture = &cc, .logits = lc, .all_logits = true});
+        gpu->forward({.tokens = c.tokens, .policy = full_policy(), .capture = &cg, .logits = lg, .all_logits = true});
         const double rms = rms_over_std(lg, lc);
         const double kl = mean_kl_rows(lg, lc, V);
         const std::vector<float> ac = attention_cube(cc), ag = attention_cube(cg);
@@ -239,7 +239,7 @@ private slots:
             std::vector<int32_t> seq = c.tokens;
             seq.insert(seq.end(), tc.begin(), tc.begin() + std::ptrdiff_t(i));
             std::vector<float> logits(size_t(m->spec().n_vocab()));
-            cpu->forward(seq, 0, {}, nullptr, logits, false, nullptr);
+            cpu->forward({.tokens = seq, .logits = logits});
             const float margin = logits[size_t(tc[i])] - logits[size_t(tg[i])];
             QFAIL(qPrintable(QString("step %1: cpu chose %2, cuda %3; cpu logit margin %4")
                                  .arg(i).arg(tc[i]).arg(tg[i]).arg(margin)));
@@ -265,15 +265,15 @@ private slots:
         const std::vector<int32_t> prompt(c.tokens.begin(), c.tokens.begin() + std::ptrdiff_t(n0));
         std::vector<float> la(n0 * V), lp(n0 * V);
         trace::StepCapture ca, cp;
-        all->forward(prompt, 0, full_policy(), &ca, la, true, nullptr);
-        part->forward(prompt, 0, full_policy(), &cp, lp, true, nullptr);
+        all->forward({.tokens = prompt, .policy = full_policy(), .capture = &ca, .logits = la, .all_logits = true});
+        part->forward({.tokens = prompt, .policy = full_policy(), .capture = &cp, .logits = lp, .all_logits = true});
         QVERIFY2(rms_over_std(lp, la) <= 5e-3, "offloaded prefill differs");  // GEMM shapes differ: fp16 rounding only
         QVERIFY2(max_abs_diff(attention_cube(cp), attention_cube(ca)) <= 5e-3, "offloaded attention differs");
         std::vector<float> da(V), dp(V);
         for (size_t t = n0; t < c.tokens.size(); ++t) {
             const std::vector<int32_t> one{c.tokens[t]};
-            all->forward(one, int32_t(t), {}, nullptr, da, false, nullptr);
-            part->forward(one, int32_t(t), {}, nullptr, dp, false, nullptr);
+            all->forward({.tokens = one, .pos0 = int32_t(t), .logits = da});
+            part->forward({.tokens = one, .pos0 = int32_t(t), .logits = dp});
             QVERIFY2(rms_over_std(dp, da) <= 5e-3, qPrintable(QString("decode step %1 differs").arg(t)));
         }
         const gpu::KvOffloadStats s = part->offload_stats();
@@ -289,8 +289,8 @@ private slots:
         // rewind below the window and branch: still the all-on-device result
         const size_t r = c.tokens.size() - 6;
         const std::vector<int32_t> branch{c.tokens[1], c.tokens[2]};
-        all->forward(branch, int32_t(r), {}, nullptr, da, false, nullptr);
-        part->forward(branch, int32_t(r), {}, nullptr, dp, false, nullptr);
+        all->forward({.tokens = branch, .pos0 = int32_t(r), .logits = da});
+        part->forward({.tokens = branch, .pos0 = int32_t(r), .logits = dp});
         QVERIFY2(rms_over_std(dp, da) <= 5e-3, "branch after a rewind differs");
     }
 
@@ -310,8 +310,8 @@ private slots:
         std::vector<float> lc(size_t(m->spec().n_vocab())), lg(lc.size());
         trace::StepCapture cc, cg;
         const std::vector<int32_t> prompt(ref.tokens.begin(), ref.tokens.begin() + 12);
-        cpu->forward(prompt, 0, p, &cc, lc, false, nullptr);
-        gpu->forward(prompt, 0, p, &cg, lg, false, nullptr);
+        cpu->forward({.tokens = prompt, .policy = p, .capture = &cc, .logits = lc});
+        gpu->forward({.tokens = prompt, .policy = p, .capture = &cg, .logits = lg});
         QCOMPARE(cg.planes.size(), size_t(1));
         QCOMPARE(cg.planes[0].at, (trace::LayerHead{1, 3}));
         QVERIFY(max_abs_diff(cg.planes[0].weights, cc.planes[0].weights) <= 0.01);
@@ -324,7 +324,7 @@ private slots:
         // no capture at all: nothing copied, logits still right
         trace::CapturePolicy none;
         none.mode = trace::CaptureMode::None;
-        gpu->forward(prompt, 0, none, &cg, lg, false, nullptr);
+        gpu->forward({.tokens = prompt, .policy = none, .capture = &cg, .logits = lg});
         QVERIFY(cg.planes.empty());
         QVERIFY(cg.summaries.empty());
         QVERIFY(rms_over_std(lg, lc) <= 0.01);
@@ -339,15 +339,15 @@ private slots:
         auto b = gpu::make_cuda_backend(m, {}, 0);
         std::vector<float> logits(size_t(m->spec().n_vocab()));
         const std::vector<int32_t> ok{1, 2, 3}, bad{1, 5000};
-        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward(bad, 0, {}, nullptr, logits, false, nullptr));
-        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward(ok, 1, {}, nullptr, logits, false, nullptr));
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward({.tokens = bad, .logits = logits}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward({.tokens = ok, .pos0 = 1, .logits = logits}));
         std::vector<float> small(10);
-        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward(ok, 0, {}, nullptr, small, false, nullptr));
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward({.tokens = ok, .logits = small}));
         QCOMPARE(b->kv_tokens(), 0);
-        b->forward(ok, 0, {}, nullptr, logits, false, nullptr);
+        b->forward({.tokens = ok, .logits = logits});
         std::atomic<bool> cancel{true};
         const std::vector<int32_t> more{4, 5};
-        QVERIFY_THROWS_EXCEPTION(CancelledError, b->forward(more, 3, {}, nullptr, logits, false, &cancel));
+        QVERIFY_THROWS_EXCEPTION(CancelledError, b->forward({.tokens = more, .pos0 = 3, .logits = logits, .cancel = &cancel}));
         QCOMPARE(b->kv_tokens(), 3);
         QVERIFY_THROWS_EXCEPTION(UsageError, b->kv_truncate(4));
         QVERIFY_THROWS_EXCEPTION(UsageError, gpu::make_cuda_backend(m, {}, 99));

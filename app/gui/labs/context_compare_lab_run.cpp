@@ -81,9 +81,7 @@ SideRun run_side(const LabModelPtr& model, const std::string& text, CancelToken&
     // Every row's logits: the same prompt once more through the backend (the session is done).
     // At most kMaxPromptTokens rows, so n x n_vocab fits easily.
     out.logits.resize(size_t(out.size()) * size_t(out.n_vocab));
-    trace::CapturePolicy none;
-    none.mode = trace::CaptureMode::None;
-    lab.backend->forward(out.ids, 0, none, nullptr, out.logits, true, nullptr);
+    lab.backend->forward({.tokens = out.ids, .logits = out.logits, .all_logits = true});
     token.check();
     return out;
 }

@@ -43,13 +43,11 @@ Rows run_one(const LabModelPtr& model, kv::CacheType type, const KvExperimentOpt
     so.n_ctx = int32_t(n_rows);
     LabSession lab = make_lab_session(model, so);
     engine::Backend& backend = *lab.backend;
-    const trace::CapturePolicy none{trace::CaptureMode::None, {}, false, 5};
 
     Rows rows;
     rows.logits.resize(n_rows * n_vocab);
     token.check();
-    backend.forward(prompt, 0, none, nullptr, std::span<float>(rows.logits.data(), prompt.size() * n_vocab), true,
-                    nullptr);
+    backend.forward({.tokens = prompt, .logits = std::span<float>(rows.logits.data(), prompt.size() * n_vocab), .all_logits = true});
     if (progress) ++*progress;
     for (int32_t s = 0; s < options.decode_steps; ++s) {
         token.check();
@@ -57,8 +55,7 @@ Rows run_one(const LabModelPtr& model, kv::CacheType type, const KvExperimentOpt
         const std::span<const float> last(rows.logits.data() + (row - 1) * n_vocab, n_vocab);
         const int32_t id = generated ? int32_t(argmax(last)) : forced[size_t(s)];
         if (generated) generated->push_back(id);
-        backend.forward(std::span<const int32_t>(&id, 1), int32_t(row), none, nullptr,
-                        std::span<float>(rows.logits.data() + row * n_vocab, n_vocab), false, nullptr);
+        backend.forward({.tokens = std::span<const int32_t>(&id, 1), .pos0 = int32_t(row), .logits = std::span<float>(rows.logits.data() + row * n_vocab, n_vocab)});
         if (progress) ++*progress;
     }
     const engine::KvStats stats = backend.kv_stats();

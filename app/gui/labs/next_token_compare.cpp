@@ -51,9 +51,8 @@ NextTokenComparison compare_next_token(const LabModelPtr& model, const std::stri
             throw UsageError("misspelling lab: a prompt of " + std::to_string(ids->size()) +
                              " tokens does not fit the context of " + std::to_string(lab.backend->n_ctx()));
     std::vector<float> logits_a(n_vocab), logits_b(n_vocab);  // [n_vocab] after the last prompt token
-    const trace::CapturePolicy none = options.capture;
-    lab.backend->forward(out.ids_a, 0, none, nullptr, logits_a, false, cancel);
-    lab.backend->forward(out.ids_b, 0, none, nullptr, logits_b, false, cancel);  // pos0 0: the cache starts over
+    lab.backend->forward({.tokens = out.ids_a, .logits = logits_a, .cancel = cancel});
+    lab.backend->forward({.tokens = out.ids_b, .logits = logits_b, .cancel = cancel});  // pos0 0: the cache starts over
     const std::vector<double> p = softmax(logits_a), q = softmax(logits_b);
     double kl = 0.0;
     for (size_t i = 0; i < n_vocab; ++i)

@@ -74,9 +74,7 @@ std::vector<float> prefix_logits(const LabModelPtr& model, const std::vector<int
     bo.n_ctx = 128;
     auto backend = engine::make_backend("cpu", model->model, bo);
     std::vector<float> logits(size_t(model->model->spec().n_vocab()));
-    trace::CapturePolicy none;
-    none.mode = trace::CaptureMode::None;
-    backend->forward(std::span<const int32_t>(ids).first(size_t(pos) + 1), 0, none, nullptr, logits, false, nullptr);
+    backend->forward({.tokens = std::span<const int32_t>(ids).first(size_t(pos) + 1), .logits = logits});
     return logits;
 }
 

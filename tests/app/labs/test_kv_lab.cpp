@@ -86,15 +86,13 @@ std::vector<float> run_rows(const LabModelPtr& model, kv::CacheType type, const 
     LabSession lab = make_lab_session(model, o);
     const size_t V = size_t(model->model->spec().n_vocab());
     std::vector<float> rows((prompt.size() + size_t(steps)) * V);
-    const trace::CapturePolicy none{trace::CaptureMode::None, {}, false, 5};
-    lab.backend->forward(prompt, 0, none, nullptr, std::span<float>(rows.data(), prompt.size() * V), true, nullptr);
+    lab.backend->forward({.tokens = prompt, .logits = std::span<float>(rows.data(), prompt.size() * V), .all_logits = true});
     for (int s = 0; s < steps; ++s) {
         const size_t row = prompt.size() + size_t(s);
         const float* last = rows.data() + (row - 1) * V;
         if (choose) feed.push_back(int32_t(std::max_element(last, last + V) - last));
         const int32_t id = feed[size_t(s)];
-        lab.backend->forward(std::span<const int32_t>(&id, 1), int32_t(row), none, nullptr,
-                             std::span<float>(rows.data() + row * V, V), false, nullptr);
+        lab.backend->forward({.tokens = std::span<const int32_t>(&id, 1), .pos0 = int32_t(row), .logits = std::span<float>(rows.data() + row * V, V)});
     }
     measured = lab.backend->kv_stats().total_bytes;
     held = lab.backend->kv_stats().n_tokens;

@@ -71,9 +71,7 @@ std::vector<float> next_logits(const LabModelPtr& model, const std::string& prom
     LabSession s = make_lab_session(model);
     const std::vector<int32_t> ids = model->tokenizer->encode_ids(prompt, true, false);
     std::vector<float> logits(size_t(model->model->spec().n_vocab()));
-    trace::CapturePolicy none;
-    none.mode = trace::CaptureMode::None;
-    s.backend->forward(ids, 0, none, nullptr, logits, false, nullptr);
+    s.backend->forward({.tokens = ids, .logits = logits});
     return logits;
 }
 

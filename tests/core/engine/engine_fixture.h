@@ -44,12 +44,11 @@ inline std::vector<float> run_logits(engine::Backend& b, const std::vector<int32
     const size_t V = size_t(b.model().spec().n_vocab());
     std::vector<float> logits(tokens.size() * V);
     if (!one_by_one) {
-        b.forward(tokens, 0, {}, nullptr, logits, true, nullptr);
+        b.forward({.tokens = tokens, .logits = logits, .all_logits = true});
         return logits;
     }
     for (size_t t = 0; t < tokens.size(); ++t)
-        b.forward(std::span(tokens).subspan(t, 1), int32_t(t), {}, nullptr,
-                  std::span(logits).subspan(t * V, V), false, nullptr);
+        b.forward({.tokens = std::span(tokens).subspan(t, 1), .pos0 = int32_t(t), .logits = std::span(logits).subspan(t * V, V)});
     return logits;
 }
 

@@ -58,7 +58,7 @@ private slots:
         const size_t V = size_t(m->spec().n_vocab());
         std::vector<float> logits(ref.tokens.size() * V);
         trace::StepCapture cap;
-        b->forward(ref.tokens, 0, full_policy(), &cap, logits, true, nullptr);
+        b->forward({.tokens = ref.tokens, .policy = full_policy(), .capture = &cap, .logits = logits, .all_logits = true});
         const double rms = rms_over_std(logits, ref.logits);
         const double kl = mean_kl_rows(logits, ref.logits, V);
         const std::vector<float> attn = attention_cube(cap);
@@ -155,14 +155,14 @@ private slots:
         auto b = engine::make_cpu_backend(m, {});
         std::vector<float> first(V), branch(V), fresh(V);
         const std::vector<int32_t> prefix(ref.tokens.begin(), ref.tokens.begin() + 10);
-        b->forward(ref.tokens, 0, {}, nullptr, first, false, nullptr);
+        b->forward({.tokens = ref.tokens, .logits = first});
         const std::vector<int32_t> other{5, 6, 7};
-        b->forward(other, 10, {}, nullptr, branch, false, nullptr);  // rewinds to 10 positions
+        b->forward({.tokens = other, .pos0 = 10, .logits = branch});  // rewinds to 10 positions
         QCOMPARE(b->kv_tokens(), 13);
         auto c = engine::make_cpu_backend(m, {});
         std::vector<int32_t> seq = prefix;
         seq.insert(seq.end(), other.begin(), other.end());
-        c->forward(seq, 0, {}, nullptr, fresh, false, nullptr);
+        c->forward({.tokens = seq, .logits = fresh});
         QVERIFY2(rms_over_std(branch, fresh) < 1e-4, "branch differs from a fresh run");
     }
 
@@ -173,18 +173,18 @@ private slots:
         auto b = engine::make_cpu_backend(m, {});
         std::vector<float> logits(size_t(m->spec().n_vocab()));
         const std::vector<int32_t> ok{1, 2, 3}, bad{1, 5000};
-        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward(bad, 0, {}, nullptr, logits, false, nullptr));
-        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward(ok, 1, {}, nullptr, logits, false, nullptr));
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward({.tokens = bad, .logits = logits}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward({.tokens = ok, .pos0 = 1, .logits = logits}));
         std::vector<float> small(10);
-        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward(ok, 0, {}, nullptr, small, false, nullptr));
-        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward({}, 0, {}, nullptr, logits, false, nullptr));
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward({.tokens = ok, .logits = small}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, b->forward({.tokens = {}, .logits = logits}));
         QCOMPARE(b->kv_tokens(), 0);
         QVERIFY_THROWS_EXCEPTION(UsageError, b->kv_truncate(1));
         engine::BackendOptions o;
         o.n_ctx = 4;
         auto tiny = engine::make_cpu_backend(m, o);
         const std::vector<int32_t> five{1, 2, 3, 4, 5};
-        QVERIFY_THROWS_EXCEPTION(UsageError, tiny->forward(five, 0, {}, nullptr, logits, false, nullptr));
+        QVERIFY_THROWS_EXCEPTION(UsageError, tiny->forward({.tokens = five, .logits = logits}));
     }
 
     // A set cancel flag stops the step and leaves the cache where the step began.
@@ -195,9 +195,9 @@ private slots:
         auto b = engine::make_cpu_backend(m, {});
         std::vector<float> logits(size_t(m->spec().n_vocab()));
         const std::vector<int32_t> first{1, 2, 3}, more{4, 5};
-        b->forward(first, 0, {}, nullptr, logits, false, nullptr);
+        b->forward({.tokens = first, .logits = logits});
         std::atomic<bool> cancel{true};
-        QVERIFY_THROWS_EXCEPTION(CancelledError, b->forward(more, 3, {}, nullptr, logits, false, &cancel));
+        QVERIFY_THROWS_EXCEPTION(CancelledError, b->forward({.tokens = more, .pos0 = 3, .logits = logits, .cancel = &cancel}));
         QCOMPARE(b->kv_tokens(), 3);
     }
 
@@ -216,7 +216,7 @@ private slots:
         p.lens_top_k = 4;
         trace::StepCapture c;
         const std::vector<int32_t> prompt(ref.tokens.begin(), ref.tokens.begin() + 12);
-        b->forward(prompt, 0, p, &c, logits, false, nullptr);
+        b->forward({.tokens = prompt, .policy = p, .capture = &c, .logits = logits});
         QCOMPARE(c.planes.size(), size_t(1));
         QCOMPARE(c.summaries.size(), size_t(s.n_layer()) * size_t(s.n_head()) * prompt.size());
         QCOMPARE(c.layer_ms.size(), size_t(s.n_layer()));
@@ -238,7 +238,7 @@ private slots:
         }
         // decode one more token: planes are 1 x (n + 1)
         const std::vector<int32_t> next{ref.tokens[12]};
-        b->forward(next, 12, p, &c, logits, false, nullptr);
+        b->forward({.tokens = next, .pos0 = 12, .policy = p, .capture = &c, .logits = logits});
         QCOMPARE(c.planes[0].n_rows, 1);
         QCOMPARE(c.planes[0].n_keys, 13);
         QCOMPARE(c.lens.size(), size_t(s.n_layer()) * 4);

@@ -46,12 +46,12 @@ private slots:
         auto b = engine::make_cpu_backend(model_, {});
         std::vector<int32_t> ids = tok_->encode_ids("The capital of France is");
         std::vector<float> logits(size_t(model_->spec().n_vocab()));
-        b->forward(ids, 0, {}, nullptr, logits, false, nullptr);
+        b->forward({.tokens = ids, .logits = logits});
         std::vector<int32_t> out;
         for (int i = 0; i < 8; ++i) {
             out.push_back(argmax(logits));
             const int32_t next[1] = {out.back()};
-            b->forward(next, int32_t(ids.size() + out.size() - 1), {}, nullptr, logits, false, nullptr);
+            b->forward({.tokens = next, .pos0 = int32_t(ids.size() + out.size() - 1), .logits = logits});
         }
         const std::string text = tok_->decode(out);
         qInfo("greedy: \"The capital of France is%s\"", text.c_str());
@@ -64,9 +64,9 @@ private slots:
         const size_t V = size_t(model_->spec().n_vocab());
         auto b = engine::make_cpu_backend(model_, {});
         std::vector<float> pre(ids.size() * V), dec(ids.size() * V);
-        b->forward(ids, 0, {}, nullptr, pre, true, nullptr);
+        b->forward({.tokens = ids, .logits = pre, .all_logits = true});
         for (size_t t = 0; t < ids.size(); ++t)
-            b->forward(std::span(ids).subspan(t, 1), int32_t(t), {}, nullptr, std::span(dec).subspan(t * V, V), false, nullptr);
+            b->forward({.tokens = std::span(ids).subspan(t, 1), .pos0 = int32_t(t), .logits = std::span(dec).subspan(t * V, V)});
         const double rms = rms_over_std(dec, pre), kl = mean_kl_rows(dec, pre, V);
         qInfo("SmolLM2: %zu tokens, decode vs prefill rms/std %.3g, KL %.3g", ids.size(), rms, kl);
         // Prefill's 4 x 4 tiles and decode's 4 x 1 kernels accumulate in the same order, so
@@ -96,8 +96,8 @@ private slots:
         auto q = engine::make_cpu_backend(model_, o);
         std::vector<float> a(ids.size() * V), b(ids.size() * V);
         for (size_t t = 0; t < ids.size(); ++t) {  // decode steps: every row reads the cache
-            f16->forward(std::span(ids).subspan(t, 1), int32_t(t), {}, nullptr, std::span(a).subspan(t * V, V), false, nullptr);
-            q->forward(std::span(ids).subspan(t, 1), int32_t(t), {}, nullptr, std::span(b).subspan(t * V, V), false, nullptr);
+            f16->forward({.tokens = std::span(ids).subspan(t, 1), .pos0 = int32_t(t), .logits = std::span(a).subspan(t * V, V)});
+            q->forward({.tokens = std::span(ids).subspan(t, 1), .pos0 = int32_t(t), .logits = std::span(b).subspan(t * V, V)});
         }
         const double kl = mean_kl_rows(b, a, V);
         size_t same = 0;
@@ -113,7 +113,7 @@ private slots:
         auto b = engine::make_cpu_backend(model_, {});
         std::vector<int32_t> ids = tok_->encode_ids(kText);
         std::vector<float> logits(size_t(model_->spec().n_vocab()));
-        b->forward(std::span(ids).first(5), 0, {}, nullptr, logits, false, nullptr);
+        b->forward({.tokens = std::span(ids).first(5), .logits = logits});
         std::vector<int32_t> longer;
         while (longer.size() < 1024) longer.insert(longer.end(), ids.begin(), ids.end());
         std::atomic<bool> cancel{false};
@@ -126,7 +126,7 @@ private slots:
         });
         bool cancelled = false;
         try {
-            b->forward(longer, 5, {}, nullptr, logits, false, &cancel);
+            b->forward({.tokens = longer, .pos0 = 5, .logits = logits, .cancel = &cancel});
         } catch (const CancelledError&) {
             cancelled = true;
         }

@@ -157,7 +157,7 @@ void TestSession::greedy_matches_engine_argmax() {
     Loaded ref = load(fx_);
     const size_t n_vocab = size_t(l.model->spec().n_vocab());
     std::vector<float> logits(seq.size() * n_vocab);
-    ref.backend->forward(seq, 0, {}, nullptr, logits, true, nullptr);
+    ref.backend->forward({.tokens = seq, .logits = logits, .all_logits = true});
     for (size_t step = 0; step < chosen.size(); ++step) {
         const size_t row = prompt_.size() - 1 + step;
         QCOMPARE(chosen[step], argmax(std::span<const float>(logits).subspan(row * n_vocab, n_vocab)));
