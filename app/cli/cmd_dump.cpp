@@ -10,6 +10,7 @@
 // never over the model, a device or a folder).
 #include "cli/backend_option.h"
 #include "cli/commands.h"
+#include "cli/head_list.h"
 #include "cli/options.h"
 
 #include "engine/backend_factory.h"
@@ -48,26 +49,6 @@ std::vector<int32_t> parse_ids(const std::string& text) {
         i = comma + 1;
     }
     return ids;
-}
-
-// "L:H,L:H": the heads to switch off.
-std::vector<trace::LayerHead> parse_ablate(const std::string& text, const model::ModelSpec& s) {
-    std::vector<trace::LayerHead> heads;
-    size_t i = 0;
-    while (i <= text.size()) {
-        const size_t comma = std::min(text.find(',', i), text.size());
-        const std::string item = text.substr(i, comma - i);
-        const size_t colon = item.find(':');
-        const auto l = colon == std::string::npos ? std::nullopt : parse_number<int32_t>(item.substr(0, colon));
-        const auto h = colon == std::string::npos ? std::nullopt : parse_number<int32_t>(item.substr(colon + 1));
-        if (!l || !h) throw UsageError("--ablate: '" + item + "' is not LAYER:HEAD (expected a list like 1:0,2:3)");
-        if (*l < 0 || *l >= s.n_layer() || *h < 0 || *h >= s.n_head())
-            throw UsageError("--ablate: head " + item + " does not exist (layers 0 .. " + std::to_string(s.n_layer() - 1) +
-                             ", heads 0 .. " + std::to_string(s.n_head() - 1) + ")");
-        heads.push_back({*l, *h});
-        i = comma + 1;
-    }
-    return heads;
 }
 
 // DIR for the hooks: made when absent; anything but a folder is refused.
@@ -154,7 +135,7 @@ void add_dump_command(CLI::App& app) {
         const std::vector<trace::HookPoint> hooks =
             opt->hooks.empty() ? std::vector<trace::HookPoint>{} : trace::parse_hook_list(opt->hooks, model->spec().n_layer());
         const std::vector<trace::LayerHead> ablate =
-            opt->ablate.empty() ? std::vector<trace::LayerHead>{} : parse_ablate(opt->ablate, model->spec());
+            opt->ablate.empty() ? std::vector<trace::LayerHead>{} : parse_head_list(opt->ablate, model->spec());
         check_limits(model->spec(), ids.size(), !opt->attention.empty(), hook_bytes(hooks, model->spec(), ids.size()));
         if (!opt->logits.empty()) check_output_path(opt->logits, {opt->model});
         if (!opt->attention.empty()) check_output_path(opt->attention, {opt->model});

@@ -1,6 +1,6 @@
 // lmscope-cli run MODEL.gguf (--prompt T | --chat) [-n N] [--temp T] [--top-k K] [--top-p P]
 //             [--min-p P] [--seed S] [--kv-type f16|q8_0|q4_0] [--capture none|summary|full]
-//             [--trace-budget MIB] [--ignore-eos] [--trace OUT] [--jsonl]
+//             [--trace-budget MIB] [--ignore-eos] [--trace OUT] [--jsonl] [--ablate L:H,...]
 // Runs the loop one step at a time. Text mode streams the generated text (not the prompt) to
 // stdout as it is decoded, one line per reply; --chat reads one user turn per line of stdin
 // (until EOF), renders the whole history with the model's chat template, prefills it reusing
@@ -13,9 +13,11 @@
 // steps' planes are released first, see trace/session_trace.h). When the context fills, the
 // run ends there: the text so far, the trace saved, a notice (exit 0), or an error (exit 1)
 // when -n asked for more. When stdout fails (a full disk, a closed pipe) the run stops, the
-// trace is saved, and then the write error is reported (exit 1).
+// trace is saved, and then the write error is reported (exit 1). --ablate switches heads off
+// for every step (each step's trace records them).
 #include "cli/backend_option.h"
 #include "cli/commands.h"
+#include "cli/head_list.h"
 #include "cli/options.h"
 #include "cli/output.h"
 
@@ -63,6 +65,7 @@ struct RunOptions {
     int threads = 0;
     int ctx = 2048;
     std::string backend = "cpu";
+    std::string ablate;  // heads switched off, L:H,...
 };
 
 // Prints each step as it completes: JSON lines, or the chosen token's text (streamed).
@@ -170,6 +173,7 @@ void run(const RunOptions& o) {
     so.prefix_reuse = !o.no_prefix_reuse;
     engine::Session session = with_context(o.model + ": starting the session",
                                            [&] { return engine::Session(*backend, *tokenizer, so); });
+    if (!o.ablate.empty()) session.set_ablation(parse_head_list(o.ablate, model->spec()));
     Printer out(session, o.jsonl, o.ignore_eos);
 
     const bool fitted = with_context(o.model + ": generating", [&] { return converse(o, session, *tokenizer, out); });
@@ -207,6 +211,8 @@ void add_run_command(CLI::App& app) {
     add_number(cmd, "--threads", o->threads, "CPU threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
     add_number(cmd, "--ctx", o->ctx, "Context positions the KV cache may hold")->capture_default_str()->check(CLI::Range(1, 1 << 24));
     cmd->add_option("--backend", o->backend, "cpu or cuda")->capture_default_str();
+    cmd->add_option("--ablate", o->ablate, "Heads to switch off (their z is zero), as LAYER:HEAD,...")
+        ->check(non_empty_list());
     cmd->callback([o, n] {
         if (!o->chat && o->prompt.empty()) throw UsageError("run: give --prompt TEXT or --chat");
         o->n_predict_given = n->count() > 0;

@@ -107,6 +107,16 @@ void Session::set_sampling(const SamplerSettings& settings) {
     trace_.sampling = sampling_json(settings);
 }
 
+void Session::set_ablation(std::vector<trace::LayerHead> heads) {
+    const model::ModelSpec& spec = backend_.model().spec();
+    for (const trace::LayerHead& a : heads)
+        if (a.layer < 0 || a.layer >= spec.n_layer() || a.head < 0 || a.head >= spec.n_head())
+            throw UsageError("cannot switch off head " + std::to_string(a.layer) + ":" + std::to_string(a.head) +
+                             " (the model has " + std::to_string(spec.n_layer()) + " layers of " +
+                             std::to_string(spec.n_head()) + " heads)");
+    ablation_ = std::move(heads);
+}
+
 void Session::check_ids(std::span<const int32_t> ids) const {
     for (int32_t id : ids)
         if (id < 0 || id >= int32_t(logits_.size()))
@@ -138,7 +148,13 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
     trace::StepCapture capture;
     const auto t0 = Clock::now();
     try {
-        backend_.forward({.tokens = ids, .pos0 = pos0, .policy = options_.capture, .capture = &capture, .logits = logits_, .cancel = &cancel_});
+        backend_.forward({.tokens = ids,
+                          .pos0 = pos0,
+                          .policy = options_.capture,
+                          .capture = &capture,
+                          .logits = logits_,
+                          .cancel = &cancel_,
+                          .ablate = ablation_});
     } catch (const CancelledError&) {
         cancel_.store(false);  // the request is consumed; the backend truncated the cache to pos0
         throw;
@@ -159,6 +175,7 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
     s.tokens.assign(ids.begin(), ids.end());
     s.fed_how = fed_how;
     s.reused_tokens = reused;
+    s.ablated = ablation_;
     s.forward_ms = forward_ms;
     s.sample_ms = sample_ms;
     s.layer_ms = capture.layer_ms;

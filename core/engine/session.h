@@ -87,6 +87,11 @@ public:
     // New sampler settings from the next step on (validated: UsageError); the RNG keeps its
     // state unless the seed changes. The trace records the settings in force last.
     void set_sampling(const SamplerSettings& settings);
+    // Heads switched off (their z zeroed before Wo) from the next step on, recorded in every
+    // step's trace. Positions already in the cache keep what they were computed with (rewind or
+    // reset to recompute them). Throws UsageError for a head the model does not have.
+    void set_ablation(std::vector<trace::LayerHead> heads);
+    const std::vector<trace::LayerHead>& ablation() const { return ablation_; }
     const trace::CapturePolicy& capture_policy() const { return options_.capture; }
     void set_capture_policy(const trace::CapturePolicy& policy);
     const tok::Tokenizer& tokenizer() const { return tokenizer_; }
@@ -123,6 +128,7 @@ private:
     model::SpecialText special_text_;  // BOS / EOS text the templates write out
     std::atomic<bool> cancel_{false};
 
+    std::vector<trace::LayerHead> ablation_;  // heads switched off for every step
     std::vector<int32_t> tokens_;  // the sequence in the cache, [kv_tokens]
     std::vector<float> logits_;    // [n_vocab] the last row of the latest forward
     std::optional<int32_t> pending_;

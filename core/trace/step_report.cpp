@@ -41,6 +41,12 @@ std::string json_piece(const std::string& piece) {
     return out;
 }
 
+json ablated_json(const StepTrace& s) {
+    json off = json::array();
+    for (const LayerHead& a : s.ablated) off.push_back({a.layer, a.head});
+    return off;
+}
+
 }  // namespace
 
 json step_report_json(const SessionTrace& trace, const StepTrace& s, size_t top_n) {
@@ -57,6 +63,7 @@ json step_report_json(const SessionTrace& trace, const StepTrace& s, size_t top_
             {"fed", s.tokens},
             {"fed_how", choice_name(s.fed_how)},
             {"reused", s.reused_tokens},
+            {"ablated", ablated_json(s)},
             {"token", s.logits.chosen},
             {"piece", json_piece(trace.piece(s.logits.chosen))},
             {"prob", s.logits.chosen_prob},
@@ -82,6 +89,16 @@ std::string step_report_text(const SessionTrace& trace, const StepTrace& s, size
     } else {
         line += "fed " + std::to_string(s.tokens.size()) + " tokens";
         if (s.reused_tokens > 0) line += " (" + std::to_string(s.reused_tokens) + " reused)";
+    }
+    if (!s.ablated.empty()) {
+        line += " [heads off:";
+        for (const LayerHead& a : s.ablated) {
+            line += ' ';
+            line += std::to_string(a.layer);
+            line += ':';
+            line += std::to_string(a.head);
+        }
+        line += "]";
     }
     std::snprintf(buf, sizeof buf, " -> %d ", s.logits.chosen);
     line += buf + quote_piece(trace.piece(s.logits.chosen));

@@ -119,6 +119,7 @@ struct StepTrace {
     std::vector<int32_t> tokens; // ids fed this step
     Choice fed_how = Choice::Prompt;  // decode: how the fed token was chosen
     int32_t reused_tokens = 0;   // chat prefill: tokens kept in the cache from the previous sequence
+    std::vector<LayerHead> ablated;  // heads switched off for this step (their z zeroed before Wo)
 
     double forward_ms = 0.0;      // the forward pass (this phase's compute)
     double sample_ms = 0.0;       // logits to chosen token

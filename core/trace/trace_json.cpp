@@ -137,6 +137,9 @@ json step_to_json(const StepTrace& s) {
     j["tokens"] = s.tokens;
     j["fed_how"] = choice_name(s.fed_how);
     j["reused_tokens"] = s.reused_tokens;
+    json off = json::array();
+    for (const LayerHead& a : s.ablated) off.push_back({a.layer, a.head});
+    j["ablated"] = std::move(off);
     j["forward_ms"] = s.forward_ms;
     j["sample_ms"] = s.sample_ms;
     j["layer_ms"] = s.layer_ms;
@@ -231,6 +234,19 @@ StepHeader step_from_json(const JsonReader& r, const json& j, const std::string&
     if (!s.layer_ms.empty() && s.layer_ms.size() != size_t(s.attention.n_layer))
         r.fail(path + ".layer_ms", "has " + std::to_string(s.layer_ms.size()) + " entries for " +
                                        std::to_string(s.attention.n_layer) + " layers");
+
+    // heads switched off (absent in traces written before interventions existed)
+    if (j.contains("ablated")) {
+        const json& off = r.array(j, path, "ablated");
+        if (off.size() > size_t(s.attention.n_layer) * size_t(s.attention.n_head))
+            r.fail(path + ".ablated", "lists more heads than the model has");
+        for (size_t i = 0; i < off.size(); ++i) {
+            const std::string p = path + ".ablated[" + std::to_string(i) + "]";
+            if (!off[i].is_array() || off[i].size() != 2) r.fail(p, "is not a [layer, head] pair");
+            s.ablated.push_back({int32_t(r.integer(off[i][0], p + "[0]", 0, s.attention.n_layer - 1)),
+                                 int32_t(r.integer(off[i][1], p + "[1]", 0, s.attention.n_head - 1))});
+        }
+    }
 
     const std::string kp = path + ".kv";
     const json& kv = r.object(j, path, "kv");

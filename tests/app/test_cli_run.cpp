@@ -44,6 +44,7 @@ private slots:
     void seeded_run_repeats();
     void greedy_run_matches_engine_argmax();
     void trace_round_trips_through_replay();
+    void ablated_heads_are_traced();
     void text_mode_streams_text();
     void chat_reads_turns_from_stdin();
     void errors_data();
@@ -114,6 +115,27 @@ void TestCliRun::trace_round_trips_through_replay() {
     QCOMPARE(text.code, 0);
     QCOMPARE(text.out.count("\n#"), 6);
     QVERIFY(text.out.contains("fx-gqa.gguf"));
+}
+
+// run --ablate: each step's trace records the heads switched off, replay shows them, and the
+// greedy text differs from the run with every head on.
+void TestCliRun::ablated_heads_are_traced() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("off.trace");
+    const QStringList base{"run", fx_, "--prompt", "The quick brown fox", "-n", "6", "--temp", "0", "--jsonl"};
+    const CliRun on = run_cli(base);
+    const CliRun off = run_cli(base + QStringList{"--ablate", "1:2,0:0,2:7", "--trace", path});
+    QCOMPARE(off.code, 0);
+    QVERIFY(off.out != on.out);
+    const trace::SessionTrace t = trace::load_trace(path.toStdString());
+    const std::vector<trace::LayerHead> want = {{1, 2}, {0, 0}, {2, 7}};
+    for (size_t i = 0; i < t.size(); ++i) QCOMPARE(t.step(int32_t(i)).ablated, want);
+    const CliRun text = run_cli({"replay", path});
+    QCOMPARE(text.out.count("[heads off: 1:2 0:0 2:7]"), 6);
+    QCOMPARE(run_cli({"replay", path, "--json"}).out, off.out);
+    const CliRun bad = run_cli(base + QStringList{"--ablate", "5:0"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.err.contains("--ablate: head 5:0 does not exist"), bad.err.constData());
 }
 
 void TestCliRun::text_mode_streams_text() {

@@ -74,6 +74,7 @@ private slots:
     void init();
     void prefill_then_decode_is_traced();
     void greedy_matches_engine_argmax();
+    void ablation_is_applied_and_traced();
     void seeded_sampling_repeats();
     void force_feeds_the_forced_token();
     void rewind_and_force_give_a_branch();
@@ -162,6 +163,35 @@ void TestSession::greedy_matches_engine_argmax() {
         const size_t row = prompt_.size() - 1 + step;
         QCOMPARE(chosen[step], argmax(std::span<const float>(logits).subspan(row * n_vocab, n_vocab)));
     }
+}
+
+// Heads switched off in the session: every step records them, and the greedy choices are the
+// engine's own argmax with those heads off (and differ from the run with them on).
+void TestSession::ablation_is_applied_and_traced() {
+    Loaded l = load(fx_);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    const std::vector<trace::LayerHead> off = {{1, 2}, {2, 5}, {0, 0}};
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.set_ablation({{3, 0}}));
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.set_ablation({{0, 8}}));
+    QVERIFY(s.ablation().empty());
+    s.set_ablation(off);
+    s.prefill(prompt_);
+    for (int i = 0; i < 5; ++i) s.decode();
+    for (int32_t i : s.trace().path_to(s.head())) QCOMPARE(s.trace().step(i).ablated, off);
+    const std::vector<int32_t> seq = s.tokens();
+    const std::vector<int32_t> chosen = chosen_ids(s);
+    Loaded ref = load(fx_);
+    const size_t n_vocab = size_t(l.model->spec().n_vocab());
+    std::vector<float> logits(seq.size() * n_vocab), plain(logits.size());
+    ref.backend->forward({.tokens = seq, .logits = logits, .all_logits = true, .ablate = off});
+    ref.backend->forward({.tokens = seq, .logits = plain, .all_logits = true});
+    QVERIFY(logits != plain);
+    for (size_t step = 0; step < chosen.size(); ++step) {
+        const size_t row = prompt_.size() - 1 + step;
+        QCOMPARE(chosen[step], argmax(std::span<const float>(logits).subspan(row * n_vocab, n_vocab)));
+    }
+    s.set_ablation({});
+    QVERIFY(s.decode().ablated.empty());
 }
 
 void TestSession::seeded_sampling_repeats() {

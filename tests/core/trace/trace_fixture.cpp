@@ -93,6 +93,7 @@ SessionTrace make_session(int32_t n_layer, int32_t n_head, int32_t prompt, int32
         StepTrace s = make_step(n_layer, n_head, prompt + 1, 1, policy, 999);
         s.parent = 1;
         s.fed_how = Choice::Forced;
+        s.ablated = {{0, 1}, {n_layer - 1, n_head - 1}};  // heads switched off on this branch
         t.add(std::move(s));
     }
     return t;

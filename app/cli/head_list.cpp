@@ -1,0 +1,30 @@
+#include "cli/head_list.h"
+
+#include "cli/options.h"
+#include "util/error.h"
+
+#include <algorithm>
+
+namespace lmscope::cli {
+
+std::vector<trace::LayerHead> parse_head_list(const std::string& text, const model::ModelSpec& s) {
+    std::vector<trace::LayerHead> heads;
+    size_t i = 0;
+    while (i <= text.size()) {
+        const size_t comma = std::min(text.find(',', i), text.size());
+        const std::string item = text.substr(i, comma - i);
+        const size_t colon = item.find(':');
+        const auto l = colon == std::string::npos ? std::nullopt : parse_number<int32_t>(item.substr(0, colon));
+        const auto h = colon == std::string::npos ? std::nullopt : parse_number<int32_t>(item.substr(colon + 1));
+        if (!l || !h) throw UsageError("--ablate: '" + item + "' is not LAYER:HEAD (expected a list like 1:0,2:3)");
+        if (*l < 0 || *l >= s.n_layer() || *h < 0 || *h >= s.n_head())
+            throw UsageError("--ablate: head " + item + " does not exist (layers 0 .. " + std::to_string(s.n_layer() - 1) +
+                             ", heads 0 .. " + std::to_string(s.n_head() - 1) + ")");
+        const trace::LayerHead at{*l, *h};
+        if (std::find(heads.begin(), heads.end(), at) == heads.end()) heads.push_back(at);
+        i = comma + 1;
+    }
+    return heads;
+}
+
+}  // namespace lmscope::cli
