@@ -244,7 +244,7 @@ void AttentionHeatmap::rebuild() {
     if (n == 0) cells->fill(nan);
     for (qint32 q = 0; q < n; ++q)
         for (qint32 k = 0; k < n; ++k) {
-            const bool show = matrix_.captured[q] && k <= q;
+            const bool show = matrix_.captured[q] && k <= q && !model_->model().outside_window(layer, q, k);
             cells->setCell(k, q, show ? std::max(double(matrix_.at(q, k)), floor) : nan);
         }
     map_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
@@ -315,6 +315,10 @@ QString AttentionHeatmap::cellDescription(qint32 query, qint32 key) const {
                              .arg(display_text(seq[key].text))
                              .arg(key);
     if (key > query) return head + QStringLiteral(": ") + tr("masked (the future is hidden)");
+    const qint32 layer = model_->selectedLayer();
+    if (model_->model().outside_window(layer, query, key))
+        return head + QStringLiteral(": ") +
+               tr("masked (outside this local layer's window of %1 tokens)").arg(model_->model().window(layer));
     if (!matrix_.captured[query]) return head + QStringLiteral(": ") + tr("not recorded");
     return head + QStringLiteral(": ") + QString::number(matrix_.at(query, key), 'g', 4);
 }

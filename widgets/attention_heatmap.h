@@ -1,6 +1,7 @@
 // The attention heatmap of one (layer, head), or the mean of a layer's heads: query positions
 // as rows (top to bottom) by key positions as columns, one cell per weight, no interpolation.
-// Masked future cells (key after query) are hatched; rows the trace did not capture are grey.
+// Masked cells are hatched (the future, and keys outside a local layer's sliding window, each
+// named when hovered); rows the trace did not capture are grey.
 // Tokens label both axes; hovering a cell shows "query 'x' (pos) → key 'y' (pos): weight";
 // clicking a cell selects its query row, whose weights are drawn as bars underneath.
 // Layer, head and "mean over heads" follow and drive the TraceModel's selection.

@@ -134,11 +134,21 @@ struct ModelView {
     qint32 n_head = 0;
     qint32 n_head_kv = 0;  // < n_head: grouped-query attention
     qint32 head_dim = 0;
+    QVector<qint32> layer_window;  // [layer] 0: every earlier key; W > 0: a local layer's window (empty: none)
 
     // Query heads per KV head (1 for MHA or an unknown shape).
     qint32 group_size() const;
     // The KV head a query head reads (its GQA group).
     qint32 kv_group(qint32 head) const { return head / group_size(); }
+    // The sliding window of a layer (0: it sees every earlier key).
+    qint32 window(qint32 layer) const {
+        return layer >= 0 && layer < layer_window.size() ? layer_window[layer] : 0;
+    }
+    // Key `key` is hidden from query `query` on that layer: the future, or outside its window.
+    bool outside_window(qint32 layer, qint32 query, qint32 key) const {
+        const qint32 w = window(layer);
+        return w > 0 && key <= query && query - key >= w;
+    }
 };
 
 // Text as drawn on a chip: visible space ␣, newline ↵, tab →, other control characters as

@@ -148,6 +148,8 @@ void EngineWorker::load(const QString& path, const EngineOptions& options) {
             info.model.n_head_kv = spec.n_head_kv();
             info.model.head_dim = spec.head_dim();
         }
+        info.model.layer_window.clear();
+        for (const model::LayerPlan& p : model_->spec().layers) info.model.layer_window.push_back(p.window);
         info.model.name = QFileInfo(path).completeBaseName();
         emit loaded(info);
     });

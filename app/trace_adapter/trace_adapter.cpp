@@ -108,6 +108,14 @@ widgets::ModelView model_view(const trace::SessionTrace& trace) {
         if (m.n_head == 0) m.n_head = s.attention.n_head;
     }
     if (m.n_head_kv == 0) m.n_head_kv = m.n_head;
+    // the layer plan's windows (model summaries written before recipes have none)
+    if (spec.is_object() && spec.contains("layer_plan") && spec["layer_plan"].is_array() &&
+        spec["layer_plan"].size() == size_t(m.n_layer))
+        for (const nlohmann::json& p : spec["layer_plan"]) {
+            const nlohmann::json* w = p.is_object() && p.contains("window") ? &p["window"] : nullptr;
+            const bool valid = w && w->is_number_integer() && w->get<int64_t>() >= 0 && w->get<int64_t>() <= (1 << 30);
+            m.layer_window.push_back(valid ? qint32(w->get<int64_t>()) : 0);
+        }
     return m;
 }
 

@@ -1,5 +1,5 @@
-// The attention heatmap: cells hold the trace's weights, future cells are masked (NaN over a
-// hatched background), the selected query row appears as bars, controls drive the selection,
+// The attention heatmap: cells hold the trace's weights, future cells (and keys outside a local
+// layer's window) are masked (NaN over a hatched background), the selected query row appears as bars, controls drive the selection,
 // clicking a cell selects its query, and the hover text names both tokens and the weight.
 #include "sample_trace.h"
 #include "widgets/attention_heatmap.h"
@@ -49,6 +49,28 @@ private slots:
         QCOMPARE(view.rowBars()->data()->size(), kTokens);
         for (int k = 0; k < kTokens; ++k)
             QCOMPARE(float(view.rowBars()->data()->at(k)->value), stored_weight(layer, head, kTokens - 1, k));
+    }
+
+    // A local layer (sliding window 2): keys two or more positions back are masked too, and the
+    // hover text says why; a global layer shows them.
+    void slidingWindowMasksOldKeys() {
+        TraceModel m;
+        ModelView mv = sample_model_view();
+        mv.layer_window = QVector<qint32>(kLayers, 0);
+        mv.layer_window[0] = 2;
+        m.setModel(mv);
+        QVERIFY(m.setSteps(sample_steps()));
+        AttentionHeatmap view(&m);
+        m.setSelectedHead(0, 1);
+        const qint32 q = kTokens - 1;
+        QVERIFY(std::isnan(view.colorMap()->data()->cell(0, q)));
+        QCOMPARE(float(view.colorMap()->data()->cell(q - 1, q)), stored_weight(0, 1, q, q - 1));
+        QVERIFY2(view.cellDescription(q, 0).contains(QStringLiteral("outside this local layer's window of 2 tokens")),
+                 qPrintable(view.cellDescription(q, 0)));
+        QVERIFY(view.cellDescription(0, q).contains(QStringLiteral("the future is hidden")));
+        m.setSelectedHead(1, 1);
+        QCOMPARE(float(view.colorMap()->data()->cell(0, q)), stored_weight(1, 1, q, 0));
+        QVERIFY(!view.cellDescription(q, 0).contains(QStringLiteral("masked")));
     }
 
     void controlsDriveSelection() {

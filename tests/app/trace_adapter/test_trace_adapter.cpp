@@ -83,6 +83,27 @@ private slots:
         QCOMPARE(m.n_head_kv, kKvHeads);
         QCOMPARE(m.head_dim, kHeadDim);
         QCOMPARE(m.kv_group(3), 1);
+        QVERIFY(m.layer_window.isEmpty());  // a spec without a layer plan: every layer global
+        QCOMPARE(m.window(0), 0);
+    }
+
+    // The spec's layer plan gives each layer's window; a plan of the wrong length or hostile
+    // values are ignored (every layer global).
+    void layerWindows() {
+        trace::SessionTrace t = make_trace();
+        nlohmann::json plan = nlohmann::json::array();
+        for (int l = 0; l < kLayers; ++l) plan.push_back({{"rope", true}, {"window", l == kLayers - 1 ? 0 : 16}});
+        t.model.spec["layer_plan"] = plan;
+        widgets::ModelView m = app::model_view(t);
+        QCOMPARE(m.window(0), 16);
+        QCOMPARE(m.window(kLayers - 1), 0);
+        QVERIFY(m.outside_window(0, 20, 4));
+        QVERIFY(!m.outside_window(0, 20, 5));
+        QVERIFY(!m.outside_window(kLayers - 1, 20, 4));
+        t.model.spec["layer_plan"][0]["window"] = -3;
+        QCOMPARE(app::model_view(t).window(0), 0);
+        t.model.spec["layer_plan"].erase(0);
+        QVERIFY(app::model_view(t).layer_window.isEmpty());
     }
 
     void tokenText_data() {
