@@ -669,10 +669,6 @@ byte piece: part of a character</source>
         <translation>lmscope 可以运行此模型</translation>
     </message>
     <message>
-        <source>lmscope runs llama and qwen2 models with complete metadata</source>
-        <translation>lmscope 可运行元数据完整的 llama 和 qwen2 模型</translation>
-    </message>
-    <message>
         <source>Runs in lmscope</source>
         <translation>可在 lmscope 中运行</translation>
     </message>
@@ -687,6 +683,74 @@ byte piece: part of a character</source>
     <message>
         <source>name in the file: %1</source>
         <translation>文件中的名称：%1</translation>
+    </message>
+    <message>
+        <source>%1 heads × %2 ≠ width %3</source>
+        <translation>%1 个头 × %2 ≠ 宽度 %3</translation>
+    </message>
+    <message>
+        <source>q/k/v biases</source>
+        <translation>q/k/v 偏置</translation>
+    </message>
+    <message>
+        <source>QK-norm (each q and k head normalized)</source>
+        <translation>QK 归一化（每个 q 和 k 头各自归一化）</translation>
+    </message>
+    <message>
+        <source>RoPE on adjacent pairs, base %1</source>
+        <translation>相邻维度对的 RoPE，基数 %1</translation>
+    </message>
+    <message>
+        <source>NeoX RoPE (split halves), base %1</source>
+        <translation>NeoX RoPE（前后两半配对），基数 %1</translation>
+    </message>
+    <message>
+        <source>Llama 3 RoPE frequency factors</source>
+        <translation>Llama 3 RoPE 频率因子</translation>
+    </message>
+    <message>
+        <source>no RoPE on %1 of %2 layers</source>
+        <translation>%2 层中有 %1 层不用 RoPE</translation>
+    </message>
+    <message>
+        <source>window of %1 tokens on %2 of %3 layers (RoPE base %4)</source>
+        <translation>%3 层中有 %2 层使用 %1 个词元的滑动窗口（RoPE 基数 %4）</translation>
+    </message>
+    <message>
+        <source>window of %1 tokens on %2 of %3 layers</source>
+        <translation>%3 层中有 %2 层使用 %1 个词元的滑动窗口</translation>
+    </message>
+    <message>
+        <source>norms after attention and FFN too</source>
+        <translation>注意力和前馈网络之后也有归一化</translation>
+    </message>
+    <message>
+        <source>SwiGLU feed-forward</source>
+        <translation>SwiGLU 前馈网络</translation>
+    </message>
+    <message>
+        <source>GeGLU feed-forward (GELU, tanh)</source>
+        <translation>GeGLU 前馈网络（GELU，tanh）</translation>
+    </message>
+    <message>
+        <source>embeddings × √%1</source>
+        <translation>嵌入 × √%1</translation>
+    </message>
+    <message>
+        <source>logits soft-capped at %1</source>
+        <translation>logits 软上限为 %1</translation>
+    </message>
+    <message>
+        <source>Recipe</source>
+        <translation>结构配方</translation>
+    </message>
+    <message>
+        <source>What this architecture changes in the common transformer block</source>
+        <translation>该架构对通用 Transformer 块所做的改动</translation>
+    </message>
+    <message>
+        <source>lmscope runs %1 models with complete metadata</source>
+        <translation>lmscope 可运行元数据完整的 %1 模型</translation>
     </message>
 </context>
 <context>
@@ -1873,6 +1937,10 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>Colour weights on a logarithmic scale, so small weights show too</source>
         <translation>按对数刻度为权重着色，小权重也能看清</translation>
+    </message>
+    <message>
+        <source>masked (outside this local layer&apos;s window of %1 tokens)</source>
+        <translation>已遮蔽（超出此局部层 %1 个词元的窗口）</translation>
     </message>
 </context>
 <context>
