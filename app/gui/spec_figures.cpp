@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QStringList>
 
+#include <cmath>
+
 namespace lmscope::gui {
 
 namespace {
@@ -37,7 +39,10 @@ QString short_count(double n) {
 QString SpecText::recipe(const std::vector<model::RecipeFeature>& features) {
     using K = model::RecipeFeature::Kind;
     const QLocale loc;
-    auto n = [&loc](double v) { return loc.toString(v, 'g', 6); };
+    // whole numbers (RoPE bases, widths) in full with group separators: "1,000,000", not "1E+06"
+    auto n = [&loc](double v) {
+        return v == std::floor(v) && std::fabs(v) < 1e15 ? loc.toString(v, 'f', 0) : loc.toString(v, 'g', 6);
+    };
     QStringList lines;
     for (const model::RecipeFeature& f : features) {
         switch (f.kind) {

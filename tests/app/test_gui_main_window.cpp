@@ -77,13 +77,24 @@ private slots:
         QTest::addColumn<QString>("heads");
         QTest::addColumn<QString>("kv_heads");
         QTest::addColumn<QString>("attention");
-        QTest::newRow("fx-gqa") << fixture("fx-gqa.gguf") << "3" << "8" << "2" << "GQA 4:1";
-        QTest::newRow("fx-mha-untied") << fixture("fx-mha-untied.gguf") << "2" << "4" << "4" << "MHA";
-        QTest::newRow("fx-gqa-Q8_0") << fixture("fx-gqa-Q8_0.gguf") << "3" << "8" << "2" << "GQA 4:1";
-        QTest::newRow("fx-gqa-Q4_1") << fixture("fx-gqa-Q4_1.gguf") << "3" << "8" << "2" << "GQA 4:1";
-        QTest::newRow("fx-gqa-Q4_K_M") << fixture("fx-gqa-Q4_K_M.gguf") << "3" << "8" << "2" << "GQA 4:1";
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<QString>("recipe");  // lines the Recipe figure must hold
+        const QString llama = QStringLiteral("RoPE on adjacent pairs, base 10,000\nSwiGLU feed-forward");
+        QTest::newRow("fx-gqa") << fixture("fx-gqa.gguf") << "3" << "8" << "2" << "GQA 4:1" << "llama" << llama;
+        QTest::newRow("fx-mha-untied") << fixture("fx-mha-untied.gguf") << "2" << "4" << "4" << "MHA" << "llama" << llama;
+        QTest::newRow("fx-gqa-Q8_0") << fixture("fx-gqa-Q8_0.gguf") << "3" << "8" << "2" << "GQA 4:1" << "llama" << llama;
+        QTest::newRow("fx-gqa-Q4_1") << fixture("fx-gqa-Q4_1.gguf") << "3" << "8" << "2" << "GQA 4:1" << "llama" << llama;
+        QTest::newRow("fx-gqa-Q4_K_M") << fixture("fx-gqa-Q4_K_M.gguf") << "3" << "8" << "2" << "GQA 4:1" << "llama" << llama;
         QTest::newRow("SmolLM2 sample") << QString::fromStdString(testing::sample_model())
-                                        << "30" << "9" << "3" << "GQA 3:1";
+                                        << "30" << "9" << "3" << "GQA 3:1" << "llama" << "SwiGLU feed-forward";
+        QTest::newRow("fx-gemma3") << fixture("fx-gemma3.gguf") << "4" << "4" << "1" << "MQA" << "gemma3"
+                                   << "QK-norm (each q and k head normalized)\nNeoX RoPE (split halves), base 1,000,000\n"
+                                      "window of 16 tokens on 3 of 4 layers (RoPE base 10,000)\nnorms after "
+                                      "attention and FFN too\nGeGLU feed-forward (GELU, tanh)\nembeddings × √256";
+        QTest::newRow("fx-qwen3") << fixture("fx-qwen3.gguf") << "3" << "8" << "4" << "GQA 2:1" << "qwen3"
+                                  << "8 heads × 64 ≠ width 256\nQK-norm";
+        QTest::newRow("fx-smollm3") << fixture("fx-smollm3.gguf") << "4" << "8" << "2" << "GQA 4:1" << "smollm3"
+                                    << "no RoPE on 1 of 4 layers";
     }
     void opensFixture() {
         QFETCH(QString, path);
@@ -91,6 +102,8 @@ private slots:
         QFETCH(QString, heads);
         QFETCH(QString, kv_heads);
         QFETCH(QString, attention);
+        QFETCH(QString, arch);
+        QFETCH(QString, recipe);
         LMSCOPE_REQUIRE_FILE(path.toStdString(), "the model");
         const gguf::File gguf_file = gguf::File::open(path.toStdString());
         const auto& tensors = gguf_file.tensors();
@@ -114,14 +127,16 @@ private slots:
         QCOMPARE(spec_value(w, "heads"), heads);
         QCOMPARE(spec_value(w, "kv_heads"), kv_heads);
         QCOMPARE(spec_value(w, "attention"), attention);
+        QVERIFY2(spec_value(w, "recipe").contains(recipe), qPrintable(spec_value(w, "recipe")));
+        QCOMPARE(spec_value(w, "runnable"), QStringLiteral("yes"));
         QCOMPARE(w.metadataModel()->rowCount(), int(gguf_file.metadata().size()));
         QVERIFY(w.windowTitle().contains(QFileInfo(path).fileName()));
         QCOMPARE(w.specPanel()->title(), QFileInfo(path).completeBaseName());  // not the raw general.name
         const std::string& raw_name = w.document()->model()->summary.hparams.name;  // general.name
         if (!raw_name.empty()) QVERIFY(w.specPanel()->subtitle().contains(QString::fromStdString(raw_name)));
-        auto* arch = w.findChild<QLabel*>(QStringLiteral("statusArchitecture"));
-        QVERIFY(arch);
-        QCOMPARE(arch->text(), QStringLiteral("llama"));
+        auto* arch_label = w.findChild<QLabel*>(QStringLiteral("statusArchitecture"));
+        QVERIFY(arch_label);
+        QCOMPARE(arch_label->text(), arch);
     }
 
     void badFileShowsErrorAndKeepsModel_data() {
