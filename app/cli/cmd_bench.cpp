@@ -4,8 +4,11 @@
 // reports tokens per second of each phase (mean over the runs), the capture mode, threads,
 // KV bytes and the peak resident set size. "full" capture = every layer and head of each new
 // row, plus the top-k logits and KV statistics of every step, as the app would record them.
+// What the run will hold (weights, the KV cache, activations, full capture's planes) is
+// estimated first; more than this machine's memory is refused before any work.
 #include "cli/backend_option.h"
 #include "cli/commands.h"
+#include "cli/memory_estimate.h"
 #include "cli/options.h"
 #include "util/json_io.h"
 
@@ -84,13 +87,16 @@ void add_bench_command(CLI::App& app) {
         bo.n_threads = opt->threads;
         bo.kv_type = *engine::kv_type_from_name(opt->kv);
         bo.n_ctx = int32_t(total);
-        auto backend = start_backend(opt->backend, model, bo);
-
         trace::CapturePolicy policy;
         policy.mode = opt->capture == "full"      ? trace::CaptureMode::Full
                       : opt->capture == "summary" ? trace::CaptureMode::Summary
                                                   : trace::CaptureMode::None;
         const bool full = policy.mode == trace::CaptureMode::Full;
+        std::vector<MemoryPart> parts{weights_part(*model), kv_part(s, bo.kv_type, total),
+                                      activations_part(s, opt->p, false)};
+        if (full) parts.push_back(planes_part(s, opt->p, opt->p));  // the prefill step's planes
+        check_memory("bench: -p " + std::to_string(opt->p) + " -n " + std::to_string(opt->n), parts);
+        auto backend = start_backend(opt->backend, model, bo);
 
         // a fixed pseudo-random prompt (speed does not depend on the ids)
         std::vector<int32_t> prompt(size_t(opt->p));

@@ -11,6 +11,7 @@
 #include "cli/backend_option.h"
 #include "cli/commands.h"
 #include "cli/head_list.h"
+#include "cli/memory_estimate.h"
 #include "cli/options.h"
 
 #include "engine/backend_factory.h"
@@ -73,29 +74,22 @@ uint64_t hook_bytes(const std::vector<trace::HookPoint>& hooks, const model::Mod
     return total;
 }
 
-uint64_t physical_memory() {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : UINT64_MAX;
-}
-
-std::string gib(uint64_t bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
-    return buf;
-}
-
-// Before any work: the ids fit the model's context, and the outputs fit this machine's memory.
-void check_limits(const model::ModelSpec& s, size_t n, bool attention, uint64_t hooks) {
+// Before any work: the ids fit the model's context, and the run and its outputs fit this
+// machine's memory.
+void check_limits(const engine::Model& m, size_t n, bool attention, uint64_t hooks) {
+    const model::ModelSpec& s = m.spec();
     if (n > size_t(s.n_ctx_train()))
         throw UsageError("--ids: " + std::to_string(n) + " ids exceed the model's context of " +
                          std::to_string(s.n_ctx_train()) + " positions (its context_length)");
-    const uint64_t logits = uint64_t(n) * uint64_t(s.n_vocab()) * sizeof(float);
-    const uint64_t attn = attention ? uint64_t(s.n_layer()) * uint64_t(s.n_head()) * n * n * sizeof(float) : 0;
-    if (logits + attn + hooks > physical_memory())
-        throw Error("dump: " + std::to_string(n) + " ids need " + gib(logits) + " for the logits" +
-                    (attention ? ", " + gib(attn) + " for the attention (layers x heads x ids x ids floats)" : "") +
-                    (hooks ? ", " + gib(hooks) + " for the hooks" : "") + ", more than this machine's " +
-                    gib(physical_memory()) + " of memory");
+    std::vector<MemoryPart> parts{weights_part(m), kv_part(s, engine::KvType::F16, int64_t(n)),
+                                  activations_part(s, int64_t(n), true)};
+    if (attention) {  // the captured planes, then the file's cube assembled from them
+        MemoryPart planes = planes_part(s, int64_t(n), int64_t(n));
+        planes.bytes = planes.bytes > UINT64_MAX / 2 ? UINT64_MAX : 2 * planes.bytes;
+        parts.push_back(planes);
+    }
+    if (hooks) parts.push_back({"the hooks", hooks});
+    check_memory("dump: " + std::to_string(n) + " ids", parts);
 }
 
 void write_f32(const std::string& path, const std::vector<float>& data, const std::string& model) {
@@ -136,7 +130,7 @@ void add_dump_command(CLI::App& app) {
             opt->hooks.empty() ? std::vector<trace::HookPoint>{} : trace::parse_hook_list(opt->hooks, model->spec().n_layer());
         const std::vector<trace::LayerHead> ablate =
             opt->ablate.empty() ? std::vector<trace::LayerHead>{} : parse_head_list(opt->ablate, model->spec());
-        check_limits(model->spec(), ids.size(), !opt->attention.empty(), hook_bytes(hooks, model->spec(), ids.size()));
+        check_limits(*model, ids.size(), !opt->attention.empty(), hook_bytes(hooks, model->spec(), ids.size()));
         if (!opt->logits.empty()) check_output_path(opt->logits, {opt->model});
         if (!opt->attention.empty()) check_output_path(opt->attention, {opt->model});
         if (!hooks.empty()) {

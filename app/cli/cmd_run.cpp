@@ -14,10 +14,12 @@
 // run ends there: the text so far, the trace saved, a notice (exit 0), or an error (exit 1)
 // when -n asked for more. When stdout fails (a full disk, a closed pipe) the run stops, the
 // trace is saved, and then the write error is reported (exit 1). --ablate switches heads off
-// for every step (each step's trace records them).
+// for every step (each step's trace records them). A run whose cache at --ctx and trace budget
+// cannot fit this machine's memory is refused before it starts.
 #include "cli/backend_option.h"
 #include "cli/commands.h"
 #include "cli/head_list.h"
+#include "cli/memory_estimate.h"
 #include "cli/options.h"
 #include "cli/output.h"
 
@@ -162,6 +164,10 @@ void run(const RunOptions& o) {
     bo.n_threads = o.threads;
     bo.kv_type = *kv;
     bo.n_ctx = std::min(o.ctx, model->spec().n_ctx_train());
+    // a run may fill its context: the cache at --ctx, and the trace's planes up to their budget
+    check_memory("run: --ctx " + std::to_string(bo.n_ctx),
+                 {weights_part(*model), kv_part(model->spec(), bo.kv_type, bo.n_ctx),
+                  {"the trace's attention planes (--trace-budget)", o.trace_budget_mib << 20}});
     const std::unique_ptr<engine::Backend> backend =
         with_context(o.model + ": starting the " + o.backend + " backend (context " + std::to_string(bo.n_ctx) + ")",
                      [&] { return start_backend(o.backend, model, bo); });

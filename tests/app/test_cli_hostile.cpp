@@ -95,6 +95,38 @@ private slots:
 
     // Weights whose values are not finite load (the file is well formed) but give NaN logits:
     // run stops at the first step with one line naming the model, not the sampler's words.
+    // Asking for more memory than any machine has is refused before any work, naming what
+    // would need it (a copy of the model whose context_length is 2^21 positions).
+    void memory_refused_up_front_data() {
+        QTest::addColumn<QStringList>("args");  // @M: the model
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("bench, full capture of a long prefill")
+            << QStringList{"bench", "@M", "-p", "1048576", "-n", "0", "--capture", "full"}
+            << "bench: -p 1048576 -n 0: needs ";
+        QTest::newRow("run, a trace budget of a PiB")
+            << QStringList{"run", "@M", "--prompt", "hi", "--trace-budget", "1073741824"}
+            << "GiB for the trace's attention planes (--trace-budget)";
+        QTest::newRow("dump, attention of 60000 ids")
+            << QStringList{"dump", "@M", "--ids", QStringList(60000, "7").join(','), "--attention", "@M.attn"}
+            << "dump: 60000 ids: needs ";
+    }
+    void memory_refused_up_front() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        const std::string base = testing::testdata_file(kModelBase);
+        LMSCOPE_REQUIRE_FILE(base, "the shared test data");
+        GgufEdit edit(gguf::File::open(base));
+        edit.set("llama.context_length", gguf::Value(gguf::Value::Scalar(uint32_t(1) << 21)));
+        const QString path = dir_.filePath(QStringLiteral("long context.gguf"));
+        write_file(path.toStdString(), edit.bytes());
+        const CliRun r = run_cli(args.replaceInStrings("@M", path), {}, kTimeoutMs);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(r.code == 1, qPrintable(QStringLiteral("exit %1: %2").arg(r.code).arg(err)));
+        QVERIFY2(err.startsWith("lmscope-cli: error: ") && err.count('\n') == 1, qPrintable(err));
+        QVERIFY2(err.contains(reason) && err.contains("more than this machine's"), qPrintable(err));
+        QVERIFY(!QFile::exists(path + ".attn"));
+    }
+
     void nonfinite_weights_named_by_run_data() {
         QTest::addColumn<QString>("tensor");
         QTest::addColumn<QByteArray>("pattern");  // Q8_0 blocks: f16 scale, then 32 int8
