@@ -5,6 +5,7 @@
 #include "widgets/trace_model.h"
 
 #include <QHelpEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -55,6 +56,13 @@ QFont TokenStrip::chipFont() const {
 QString TokenStrip::legendText() const {
     const QVector<TokenView>& seq = model_->sequence();
     const auto prompt = std::count_if(seq.begin(), seq.end(), [](const TokenView& t) { return !t.generated(); });
+    const qint32 n_ctx = model_->model().n_ctx;
+    if (n_ctx > 0)  // the limit in force: a longer prompt is refused
+        return tr("Tokens: %1 of %2 (%3 prompt, %4 generated)")
+            .arg(seq.size())
+            .arg(QLocale().toString(n_ctx))
+            .arg(prompt)
+            .arg(seq.size() - prompt);
     return tr("Tokens: %1 (%2 prompt, %3 generated)")
         .arg(seq.size())
         .arg(prompt)

@@ -21,6 +21,8 @@ public:
     qint32 chipCount() const { return qint32(labels_.size()); }
     QRect chipRect(qint32 pos) const;  // empty when out of range
     qint32 chipAt(const QPoint& p) const;  // -1: none
+    // The line above the chips: "Tokens: 45 of 2,048 (42 prompt, 3 generated)".
+    QString legendText() const;
 
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
@@ -42,7 +44,6 @@ private:
     int layoutChips(int width, QVector<QRect>* out) const;
     void relayout();
     const QVector<QRect>& chips() const;  // laid out for the current width
-    QString legendText() const;
     QString tooltipFor(qint32 pos) const;
 
     TraceModel* model_;

@@ -135,6 +135,9 @@ struct ModelView {
     qint32 n_head_kv = 0;  // < n_head: grouped-query attention
     qint32 head_dim = 0;
     QVector<qint32> layer_window;  // [layer] 0: every earlier key; W > 0: a local layer's window (empty: none)
+    qint32 n_ctx = 0;        // positions the session's KV cache may hold (0: unknown, as in a replay)
+    qint32 n_ctx_train = 0;  // the model's own context length (0: unknown)
+    quint64 kv_bytes_per_token = 0;  // K and V of every layer for one position, as stored
 
     // Query heads per KV head (1 for MHA or an unknown shape).
     qint32 group_size() const;

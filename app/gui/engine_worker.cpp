@@ -148,6 +148,9 @@ void EngineWorker::load(const QString& path, const EngineOptions& options) {
             info.model.n_head_kv = spec.n_head_kv();
             info.model.head_dim = spec.head_dim();
         }
+        info.model.n_ctx = backend_->n_ctx();
+        info.model.n_ctx_train = model_->spec().n_ctx_train();
+        info.model.kv_bytes_per_token = backend_->kv_stats().bytes_per_token;
         info.model.layer_window.clear();
         for (const model::LayerPlan& p : model_->spec().layers) info.model.layer_window.push_back(p.window);
         info.model.name = QFileInfo(path).completeBaseName();

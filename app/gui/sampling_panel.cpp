@@ -1,9 +1,12 @@
 #include "gui/sampling_panel.h"
 
+#include "widgets/format.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -25,7 +28,7 @@ QDoubleSpinBox* spin(double lo, double hi, double step, const char* name) {
 SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
     : QWidget(parent), temperature_(spin(0.0, 5.0, 0.1, "temperature")), top_k_(new QSpinBox),
       top_p_(spin(0.01, 1.0, 0.05, "topP")), min_p_(spin(0.0, 1.0, 0.01, "minP")), seed_(new QSpinBox),
-      kv_type_(new QComboBox), threads_(new QSpinBox), backend_(new QComboBox), form_(new QFormLayout(this)) {
+      kv_type_(new QComboBox), context_(new QSpinBox), threads_(new QSpinBox), backend_(new QComboBox), form_(new QFormLayout(this)) {
     setObjectName(QStringLiteral("samplingPanel"));
     top_k_->setObjectName(QStringLiteral("topK"));
     top_k_->setRange(0, 1000);
@@ -33,13 +36,17 @@ SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
     seed_->setRange(0, 1 << 30);
     kv_type_->setObjectName(QStringLiteral("kvType"));
     for (const char* t : {"f16", "q8_0", "q4_0"}) kv_type_->addItem(QLatin1String(t));
+    context_->setObjectName(QStringLiteral("context"));
+    context_->setRange(16, 1 << 24);
+    context_->setSingleStep(256);
+    context_->setGroupSeparatorShown(true);
     threads_->setObjectName(QStringLiteral("threads"));
     threads_->setRange(0, 1024);
     backend_->setObjectName(QStringLiteral("backend"));
     backend_->addItems(backends);
     for (QWidget* w : {static_cast<QWidget*>(temperature_), static_cast<QWidget*>(top_k_),
                        static_cast<QWidget*>(top_p_), static_cast<QWidget*>(min_p_), static_cast<QWidget*>(seed_),
-                       static_cast<QWidget*>(kv_type_), static_cast<QWidget*>(threads_),
+                       static_cast<QWidget*>(kv_type_), static_cast<QWidget*>(context_), static_cast<QWidget*>(threads_),
                        static_cast<QWidget*>(backend_)}) {
         w->setFocusPolicy(Qt::ClickFocus);
         form_->addRow(new QLabel, w);
@@ -57,6 +64,8 @@ SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
     connect(kv_type_, &QComboBox::currentIndexChanged, this, engine);
     connect(backend_, &QComboBox::currentIndexChanged, this, engine);
     connect(threads_, &QSpinBox::editingFinished, this, engine);
+    connect(context_, &QSpinBox::editingFinished, this, engine);
+    connect(context_, &QSpinBox::valueChanged, this, [this] { retranslate(); });  // the tooltip's KV cost
     retranslate();
 }
 
@@ -75,6 +84,7 @@ EngineOptions SamplingPanel::engineOptions() const {
     e.backend = backend_->currentText();
     e.threads = threads_->value();
     e.kv_type = kv_type_->currentText();
+    e.n_ctx = context_->value();
     return e;
 }
 
@@ -88,10 +98,18 @@ void SamplingPanel::setSampling(const SamplingOptions& s) {
 }
 
 void SamplingPanel::setEngineOptions(const EngineOptions& e) {
-    const QSignalBlocker b1(kv_type_), b2(threads_), b3(backend_);
+    const QSignalBlocker b1(kv_type_), b2(threads_), b3(backend_), b4(context_);
     if (const int i = backend_->findText(e.backend); i >= 0) backend_->setCurrentIndex(i);
     if (const int i = kv_type_->findText(e.kv_type); i >= 0) kv_type_->setCurrentIndex(i);
     threads_->setValue(e.threads);
+    context_->setValue(e.n_ctx);
+}
+
+void SamplingPanel::setModelLimits(int n_ctx_train, quint64 kv_bytes_per_token) {
+    const QSignalBlocker b(context_);
+    context_->setMaximum(n_ctx_train > 0 ? std::max(n_ctx_train, context_->minimum()) : 1 << 24);
+    kv_bytes_per_token_ = kv_bytes_per_token;
+    retranslate();
 }
 
 void SamplingPanel::saveSettings() const {
@@ -107,6 +125,7 @@ void SamplingPanel::saveSettings() const {
     s.setValue(QStringLiteral("backend"), e.backend);
     s.setValue(QStringLiteral("threads"), e.threads);
     s.setValue(QStringLiteral("kvType"), e.kv_type);
+    s.setValue(QStringLiteral("context"), e.n_ctx);
     s.endGroup();
 }
 
@@ -123,6 +142,7 @@ void SamplingPanel::restoreSettings() {
     e.backend = s.value(QStringLiteral("backend"), e.backend).toString();
     e.threads = s.value(QStringLiteral("threads"), e.threads).toInt();
     e.kv_type = s.value(QStringLiteral("kvType"), e.kv_type).toString();
+    e.n_ctx = s.value(QStringLiteral("context"), e.n_ctx).toInt();
     s.endGroup();
     setSampling(o);
     setEngineOptions(e);
@@ -130,7 +150,7 @@ void SamplingPanel::restoreSettings() {
 
 void SamplingPanel::retranslate() {
     const QString labels[] = {tr("Temperature"), tr("Top-k"),   tr("Top-p"),   tr("Min-p"),
-                              tr("Seed"),        tr("KV cache"), tr("Threads"), tr("Backend")};
+                              tr("Seed"),        tr("KV cache"), tr("Context"), tr("Threads"), tr("Backend")};
     for (int row = 0; row < form_->rowCount(); ++row)
         if (auto* l = qobject_cast<QLabel*>(form_->itemAt(row, QFormLayout::LabelRole)->widget()))
             l->setText(labels[row]);
@@ -140,6 +160,15 @@ void SamplingPanel::retranslate() {
     min_p_->setToolTip(tr("Drop tokens below min-p times the best one (0 = off)"));
     threads_->setSpecialValueText(tr("all cores"));
     threads_->setToolTip(tr("CPU threads (applied by reloading the model)"));
+    context_->setSuffix(tr(" tokens"));
+    QString context_tip = tr("Positions the KV cache may hold: a longer prompt or chat is refused (applied by "
+                             "reloading the model; at most the model's own context of %1)")
+                              .arg(QLocale().toString(context_->maximum()));
+    if (kv_bytes_per_token_ > 0)
+        context_tip += QLatin1Char('\n') + tr("A full cache of %1 positions holds %2")
+                                               .arg(QLocale().toString(context_->value()))
+                                               .arg(widgets::format_bytes(kv_bytes_per_token_ * quint64(context_->value())));
+    context_->setToolTip(context_tip);
 }
 
 }  // namespace lmscope::gui

@@ -25,6 +25,9 @@ public:
     EngineOptions engineOptions() const;
     void setSampling(const SamplingOptions& s);
     void setEngineOptions(const EngineOptions& e);
+    // The loaded model's own context length (the most the context may be set to) and the KV
+    // bytes of one position, for the context's tooltip ("2,048 positions: 90 MiB of KV cache").
+    void setModelLimits(int n_ctx_train, quint64 kv_bytes_per_token);
     void saveSettings() const;
     void restoreSettings();
     void retranslate();
@@ -40,6 +43,8 @@ private:
     QDoubleSpinBox* min_p_;
     QSpinBox* seed_;
     QComboBox* kv_type_;
+    QSpinBox* context_;
+    quint64 kv_bytes_per_token_ = 0;
     QSpinBox* threads_;
     QComboBox* backend_;
     QFormLayout* form_;

@@ -17,6 +17,7 @@
 #include <QEvent>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QMainWindow>
 #include <QScrollArea>
 #include <QSettings>
@@ -217,6 +218,7 @@ void SessionView::onLoaded(const EngineInfo& info) {
     ends_turn_ = false;
     model_->clear();
     model_->setModel(info.model);
+    sampling_->setModelLimits(info.model.n_ctx_train, info.model.kv_bytes_per_token);
     onEngineIdle();
     updateStatus();  // a replay's figures go with it
     emit statusMessage(tr("Ready: %1 on %2").arg(QFileInfo(info.path).fileName(), info.backend));  // ends "Loading …"
@@ -425,7 +427,11 @@ void SessionView::updateStatus() {
     }
     status_[0]->setText(info_.backend);
     const qint32 tokens = last_ ? last_->kv_tokens : 0;
-    status_[1]->setText(tr("%n token(s)", nullptr, tokens));
+    status_[1]->setText(info_.n_ctx > 0 ? tr("%1 / %2 tokens").arg(tokens).arg(QLocale().toString(info_.n_ctx))
+                                        : tr("%n token(s)", nullptr, tokens));
+    status_[1]->setToolTip(info_.n_ctx > 0 ? tr("Tokens in the KV cache / the context limit in force (the model's own: %1)")
+                                                 .arg(QLocale().toString(info_.model.n_ctx_train))
+                                           : QString());
     status_[2]->setText(tr("KV %1").arg(widgets::format_bytes(last_ ? last_->kv_bytes : 0)));
     status_[3]->setText(last_ && last_->tokens_per_s > 0 ? tr("%1 tokens/s").arg(last_->tokens_per_s, 0, 'f', 1)
                                                          : QString());

@@ -404,6 +404,22 @@ byte piece: part of a character</source>
         <source>CPU threads (applied by reloading the model)</source>
         <translation>CPU 线程数（重新加载模型后生效）</translation>
     </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <source>Positions the KV cache may hold: a longer prompt or chat is refused (applied by reloading the model; at most the model&apos;s own context of %1)</source>
+        <translation>KV 缓存可容纳的位置数：更长的提示或对话会被拒绝（重新加载模型后生效；最多为模型自身的上下文长度 %1）</translation>
+    </message>
+    <message>
+        <source>A full cache of %1 positions holds %2</source>
+        <translation>存满 %1 个位置的缓存占用 %2</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::SessionView</name>
@@ -524,6 +540,14 @@ byte piece: part of a character</source>
     <message>
         <source>Ready: %1 on %2</source>
         <translation>就绪：%1，运行于 %2</translation>
+    </message>
+    <message>
+        <source>%1 / %2 tokens</source>
+        <translation>%1 / %2 个词元</translation>
+    </message>
+    <message>
+        <source>Tokens in the KV cache / the context limit in force (the model&apos;s own: %1)</source>
+        <translation>KV 缓存中的词元数 / 当前的上下文上限（模型自身：%1）</translation>
     </message>
 </context>
 <context>
@@ -2212,6 +2236,10 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>Tokens: %1 (%2 prompt, %3 generated)</source>
         <translation>词元：%1（提示 %2 个，生成 %3 个）</translation>
+    </message>
+    <message>
+        <source>Tokens: %1 of %2 (%3 prompt, %4 generated)</source>
+        <translation>词元：%1 / %2（提示 %3，生成 %4）</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include "gui/labs/lab_window.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
+#include "gui/sampling_panel.h"
 #include "gui/session_view.h"
 #include "gui/step_controls.h"
 #include "widgets/attention_heatmap.h"
@@ -23,6 +24,7 @@
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -177,6 +179,30 @@ private slots:
         QVERIFY(s->docks()[3]->windowTitle().contains(QStringLiteral("Logits")));
         QCOMPARE(s->docks()[3]->windowTitle() == QStringLiteral("Logits"), code == QLatin1String("en"));
         QVERIFY(language_.apply(QStringLiteral("en")));
+    }
+
+    // The context limit in force is shown next to the prompt and in the status bar, and can be
+    // set up to the model's own (512 for the fixture); a prompt past it is refused in words.
+    void contextLimitShownAndSettable() {
+        auto w = open_window(&language_, QStringLiteral("A B C"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        auto* context = s->samplingPanel()->findChild<QSpinBox*>(QStringLiteral("context"));
+        QVERIFY(context);
+        QCOMPARE(context->maximum(), 512);  // the fixture's context_length caps it
+        QVERIFY2(s->tokenStrip()->legendText().contains(QStringLiteral(" of 512 ")), qPrintable(s->tokenStrip()->legendText()));
+        QCOMPARE(s->statusLabels()[1]->text(), QStringLiteral("0 / 512 tokens"));
+        QVERIFY2(context->toolTip().contains(QStringLiteral("384.0 KiB")), qPrintable(context->toolTip()));  // 512 x 768 B
+        QSignalSpy loaded(s, &SessionView::engineLoaded);
+        context->setValue(32);
+        emit context->editingFinished();
+        QVERIFY(wait_for(loaded));
+        QCOMPARE(s->model()->model().n_ctx, 32);
+        QVERIFY2(s->tokenStrip()->legendText().contains(QStringLiteral(" of 32 ")), qPrintable(s->tokenStrip()->legendText()));
+        QCOMPARE(s->statusLabels()[1]->text(), QStringLiteral("0 / 32 tokens"));
+        QVERIFY(step_and_wait(s));
+        QVERIFY2(s->statusLabels()[1]->text().endsWith(QStringLiteral(" / 32 tokens")), qPrintable(s->statusLabels()[1]->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
     }
 
     void playTurnsIntoPause() {
