@@ -7,14 +7,12 @@
 #include "gpu/gemm.h"
 #include "gpu/kernels/add_bias.cuh"
 #include "gpu/kernels/embed.cuh"
-#include "gpu/kernels/geglu.cuh"
+#include "gpu/kernels/glu.cuh"
 #include "gpu/kernels/head_rmsnorm.cuh"
 #include "gpu/kernels/kv_store.cuh"
 #include "gpu/kernels/rmsnorm.cuh"
-#include "gpu/kernels/rmsnorm_add.cuh"
 #include "gpu/kernels/rope.cuh"
 #include "gpu/kernels/softcap.cuh"
-#include "gpu/kernels/swiglu.cuh"
 #include "util/error.h"
 
 #include <algorithm>
@@ -270,8 +268,10 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
     // feed-forward block (SwiGLU or GeGLU)
     kernels::rmsnorm(x_.get(), L.ffn_norm.get(), eps_, ns, E_, xn_.get(), s);
     gemm_rows(blas_.h, stream_.s, L.wgu.get(), 2 * F_, E_, xn_.get(), ns, gu_.get(), false);
-    if (spec_.arch.ffn_act == model::FfnActivation::GeluTanh) kernels::geglu(gu_.get(), ns, F_, hff_.get(), s);
-    else kernels::swiglu(gu_.get(), ns, F_, hff_.get(), s);
+    kernels::glu(gu_.get(), ns, F_,
+                 spec_.arch.ffn_act == model::FfnActivation::GeluTanh ? kernels::GluActivation::GeluTanh
+                                                                       : kernels::GluActivation::SiLU,
+                 hff_.get(), s);
     project_residual(L.wdown.get(), F_, hff_.get(), ns, L.post_ffn_norm.get());  // x += ffn
 }
 

@@ -108,7 +108,7 @@ private:
     DeviceArray<__half> att_{"attention output"};  // [ns][QD]
     DeviceArray<float> gu_{"gate/up rows"};    // [ns][2 F]
     DeviceArray<float> proj_{"block output rows"};  // [ns][E] attention / FFN output before its post-norm (post_norms only)
-    DeviceArray<__half> hff_{"swiglu rows"};   // [ns][F]
+    DeviceArray<__half> hff_{"gated activation rows"};  // [ns][F] act(gate) * up
     DeviceArray<float> logits_{"logits"};      // [ns or 1][V]
     DeviceArray<float> probs_{"attention weights scratch"};  // [n_head][chunk rows][n keys]
     DeviceArray<kernels::RowSummary> summaries_{"attention summaries"};  // [layer][head][n]

@@ -1,4 +1,5 @@
-// RMS norm of rows, written as half (the input of the next GEMM).
+// RMS norm of rows: written as half (the input of the next GEMM), or added to the residual
+// stream (a post-norm: gemma3's post_attention_norm and post_ffw_norm).
 #pragma once
 
 #include <cuda_fp16.h>
@@ -12,5 +13,10 @@ namespace lmscope::gpu::kernels {
 //   x: [n_rows][n] float; w: [n] float; out: [n_rows][n] half
 void rmsnorm(const float* x, const float* w, float eps, int32_t n_rows, int32_t n, __half* out,
              cudaStream_t stream);
+
+// x[t][i] += y[t][i] / sqrt(mean_i(y[t]^2) + eps) * w[i]
+//   x, y: [n_rows][n] float; w: [n] float
+void rmsnorm_add(float* x, const float* y, const float* w, float eps, int32_t n_rows, int32_t n,
+                 cudaStream_t stream);
 
 }  // namespace lmscope::gpu::kernels
