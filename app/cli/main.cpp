@@ -1,5 +1,5 @@
 // lmscope-cli entry point: parses the command line, runs one subcommand, and reports errors
-// as one line on stderr. Exit codes (DESIGN §4): 0 success, 1 runtime error, 2 usage error.
+// as one line on stderr. Exit codes: 0 success, 1 runtime error, 2 usage error.
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "backend_factory.h"

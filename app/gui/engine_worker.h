@@ -1,4 +1,4 @@
-// The engine on its own thread (DESIGN §2): EngineWorker is a QObject moved to a QThread; the
+// The engine on its own thread: EngineWorker is a QObject moved to a QThread; the
 // UI calls its slots through queued connections and hears back through signals. Every slot
 // catches lmscope errors and turns them into error(QString), so a bad file or setting never
 // takes the window down. What a step produced travels as an immutable snapshot (widget view

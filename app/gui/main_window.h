@@ -1,8 +1,8 @@
-// lmscope's main window. Today: a model's spec (the "Model" dock) and its tensors and
-// metadata (the central tabs), opened from File > Open, File > Open Recent, a drop, or the
-// command line. Later issues add the step-through panels as more docks around the central
-// area. Loading runs off the UI thread; a bad file shows the loader's error in a message box
-// and the previous model stays on screen.
+// lmscope's main window: a model's spec (the "Model" dock) and its tensors and metadata (the
+// central tabs), opened from File > Open, File > Open Recent, a drop, or the command line, and
+// the step-through panels of the SessionView as docks around the central area. Loading runs
+// off the UI thread; a bad file shows the loader's error in a message box and the previous
+// model stays on screen.
 #pragma once
 
 #include <QMainWindow>

@@ -1,4 +1,4 @@
-// lmscope-gui-bench: measures the GUI's two performance targets (DESIGN §6) on the real window.
+// lmscope-gui-bench: measures the GUI's two performance targets on the real window.
 //   1. Play: the event loop's longest gaps (maximum, 99th percentile) while the engine plays
 //      N decode steps with every panel visible (target: no stall over 50 ms).
 //   2. Render at T tokens: a prompt of about T tokens is prefilled and decoded up to T, then

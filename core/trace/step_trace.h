@@ -1,4 +1,4 @@
-// The stored record of one loop step (DESIGN §3): what was fed, how long it took, what the
+// The stored record of one loop step: what was fed, how long it took, what the
 // attention did, what the KV cache holds, and how the next token was chosen.
 //
 // Attention planes are stored as IEEE half floats, packed to the causal lower triangle (row r

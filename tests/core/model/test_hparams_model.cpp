@@ -1,4 +1,4 @@
-// The SmolLM2-135M sample model: its spec as DESIGN §5 states it.
+// The SmolLM2-135M sample model: its spec (30 layers, 576 wide, 9 heads / 3 KV heads, ...).
 #include "common/testing.h"
 
 #include "gguf/gguf.h"
