@@ -104,9 +104,8 @@ void KvChart::rebuild() {
     decode_->setData(dx, dy, true);
 
     auto* title = static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0));
-    title->setText(x.isEmpty() ? tr("KV cache") : tr("KV cache: %1 holding %2 tokens (%3)")
+    title->setText(x.isEmpty() ? tr("KV cache") : tr("KV cache: %1 holding %n token(s) (%2)", nullptr, int(x.back()))
                                                       .arg(format_bytes(quint64(total.back())))
-                                                      .arg(qint64(x.back()))
                                                       .arg(dtype));
     const double max_x = x.isEmpty() ? 1.0 : x.back();
     double max_y = 1.0;

@@ -142,9 +142,8 @@ void LogitsView::rebuild() {
         QStringList filters;
         for (qsizetype i = 1; i < lg.stages.size(); ++i) filters << filter_title(lg.stages[i].filter);
         after_->setName(filters.isEmpty() ? tr("after the filters (none)")
-                                          : tr("after %1 (%2 tokens left)")
-                                                .arg(filters.join(QStringLiteral(", ")))
-                                                .arg(lg.stages.back().survivors));
+                                          : tr("after %1 (%n token(s) left)", nullptr, int(lg.stages.back().survivors))
+                                                .arg(filters.join(QStringLiteral(", "))));
         heading_->setText(tr("Next token <b>'%1'</b> (%2), p = %3 → %4 · entropy %5 nats")
                               .arg(display_text(lg.chosen_text).toHtmlEscaped(), how_name(lg.how))
                               .arg(lg.chosen_prob, 0, 'f', 3)

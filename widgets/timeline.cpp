@@ -88,7 +88,7 @@ protected:
             }
             // Text inside when it fits: the token (decode) or the token count (prefill), and the time.
             const QString what = st.phase == StepPhase::Prefill
-                                     ? Timeline::tr("prefill\n%1 tokens").arg(st.tokens.size())
+                                     ? Timeline::tr("prefill\n%n token(s)", nullptr, int(st.tokens.size()))
                                      : display_text(st.tokens.value(0).text);
             p.setPen(ahead ? QColor(0x70, 0x70, 0x70) : QColor(Qt::white));
             p.setFont(bold);
@@ -191,7 +191,7 @@ void Timeline::refreshBranches() {
     for (qsizetype i = 0; i < leaves.size(); ++i) {
         const StepView& end = *model_->step(leaves[i]);
         const QString last = end.tokens.isEmpty() ? QString() : display_text(end.tokens.back().text);
-        branch_box_->addItem(tr("%1: … '%2' (%3 steps)").arg(i + 1).arg(last).arg(model_->pathTo(leaves[i]).size()),
+        branch_box_->addItem(tr("%1: … '%2' (%n step(s))", nullptr, int(model_->pathTo(leaves[i]).size())).arg(i + 1).arg(last),
                              leaves[i]);
     }
     branch_box_->setCurrentIndex(branch_box_->findData(model_->branchLeaf()));
@@ -215,11 +215,11 @@ void Timeline::refreshSummary() {
     }
     QStringList parts;
     if (prefill_tokens > 0)
-        parts << tr("prefill %1 ms for %2 tokens (%3 ms/token)")
+        parts << tr("prefill %1 ms for %n token(s) (%2 ms/token)", nullptr, prefill_tokens)
                      .arg(prefill_ms, 0, 'f', 1)
-                     .arg(prefill_tokens)
                      .arg(prefill_ms / prefill_tokens, 0, 'f', 2);
-    if (decodes > 0) parts << tr("decode %1 ms/token over %2 steps").arg(decode_ms / decodes, 0, 'f', 2).arg(decodes);
+    if (decodes > 0)
+        parts << tr("decode %1 ms/token over %n step(s)", nullptr, decodes).arg(decode_ms / decodes, 0, 'f', 2);
     summary_->setText(parts.join(QStringLiteral(" · ")));
 }
 

@@ -34,8 +34,16 @@ bool Language::apply(const QString& code) {
     removeTranslators();
     const QLocale locale = code.isEmpty() ? QLocale::system() : QLocale(code);
     bool ok = true;
-    // English is the source language: no translation file.
-    if (locale.language() != QLocale::English && locale.language() != QLocale::C) {
+    if (locale.language() == QLocale::English || locale.language() == QLocale::C) {
+        // English is the source language: its file holds only the plural forms ("1 token").
+        auto* app = new QTranslator(this);
+        if (app->load(QStringLiteral(":/i18n/lmscope_en.qm"))) {
+            QCoreApplication::installTranslator(app);
+            app_ = app;
+        } else {
+            delete app;
+        }
+    } else {
         auto* app = new QTranslator(this);
         if (app->load(locale, QStringLiteral("lmscope"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
             QCoreApplication::installTranslator(app);

@@ -427,7 +427,7 @@ void SessionView::updateStatus() {
     }
     status_[0]->setText(info_.backend);
     const qint32 tokens = last_ ? last_->kv_tokens : 0;
-    status_[1]->setText(info_.n_ctx > 0 ? tr("%1 / %2 tokens").arg(tokens).arg(QLocale().toString(info_.n_ctx))
+    status_[1]->setText(info_.n_ctx > 0 ? tr("%1 / %Ln token(s)", nullptr, info_.n_ctx).arg(tokens)
                                         : tr("%n token(s)", nullptr, tokens));
     status_[1]->setToolTip(info_.n_ctx > 0 ? tr("Tokens in the KV cache / the context limit in force (the model's own: %1)")
                                                  .arg(QLocale().toString(info_.model.n_ctx_train))

@@ -542,12 +542,14 @@ byte piece: part of a character</source>
         <translation>就绪：%1，运行于 %2</translation>
     </message>
     <message>
-        <source>%1 / %2 tokens</source>
-        <translation>%1 / %2 个词元</translation>
-    </message>
-    <message>
         <source>Tokens in the KV cache / the context limit in force (the model&apos;s own: %1)</source>
         <translation>KV 缓存中的词元数 / 当前的上下文上限（模型自身：%1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 / %Ln token(s)</source>
+        <translation>
+            <numerusform>%1 / %Ln 个词元</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2017,12 +2019,14 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <source>KV cache: %1 holding %2 tokens (%3)</source>
-        <translation>KV 缓存：%1，容纳 %2 个词元（%3）</translation>
-    </message>
-    <message>
         <source>KV cache bytes per step</source>
         <translation>每步的 KV 缓存字节数</translation>
+    </message>
+    <message numerus="yes">
+        <source>KV cache: %1 holding %n token(s) (%2)</source>
+        <translation>
+            <numerusform>KV 缓存：%1，容纳 %n 个词元（%2）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2096,16 +2100,18 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <translation>过滤后（无）</translation>
     </message>
     <message>
-        <source>after %1 (%2 tokens left)</source>
-        <translation>%1 之后（剩余 %2 个词元）</translation>
-    </message>
-    <message>
         <source>Next token &lt;b&gt;&apos;%1&apos;&lt;/b&gt; (%2), p = %3 → %4 · entropy %5 nats</source>
         <translation>下一个词元 &lt;b&gt;“%1”&lt;/b&gt;（%2），p = %3 → %4 · 熵 %5 奈特</translation>
     </message>
     <message>
         <source>Next-token candidates</source>
         <translation>下一个词元的候选</translation>
+    </message>
+    <message numerus="yes">
+        <source>after %1 (%n token(s) left)</source>
+        <translation>
+            <numerusform>%1 之后（剩余 %n 个词元）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2157,12 +2163,6 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <translation>尚无步骤</translation>
     </message>
     <message>
-        <source>prefill
-%1 tokens</source>
-        <translation>预填充
-%1 个词元</translation>
-    </message>
-    <message>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
@@ -2182,17 +2182,31 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <source>Branch</source>
         <translation>分支</translation>
     </message>
-    <message>
-        <source>%1: … &apos;%2&apos; (%3 steps)</source>
-        <translation>%1：…“%2”（%3 步）</translation>
+    <message numerus="yes">
+        <source>prefill
+%n token(s)</source>
+        <translation>
+            <numerusform>预填充
+%n 个词元</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>prefill %1 ms for %2 tokens (%3 ms/token)</source>
-        <translation>预填充 %1 毫秒，共 %2 个词元（%3 毫秒/词元）</translation>
+    <message numerus="yes">
+        <source>%1: … &apos;%2&apos; (%n step(s))</source>
+        <translation>
+            <numerusform>%1：…“%2”（%n 步）</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>decode %1 ms/token over %2 steps</source>
-        <translation>解码 %1 毫秒/词元，共 %2 步</translation>
+    <message numerus="yes">
+        <source>prefill %1 ms for %n token(s) (%2 ms/token)</source>
+        <translation>
+            <numerusform>预填充 %1 毫秒，共 %n 个词元（%2 毫秒/词元）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>decode %1 ms/token over %n step(s)</source>
+        <translation>
+            <numerusform>解码 %1 毫秒/词元，共 %n 步</numerusform>
+        </translation>
     </message>
 </context>
 <context>

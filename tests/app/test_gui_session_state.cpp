@@ -205,6 +205,28 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
     }
 
+    // English plural forms through Qt's %n (the plurals-only lmscope_en translation): one
+    // decode step is "1 step", greedy sampling leaves "1 token"; Chinese has one form.
+    void englishPluralForms() {
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, QStringLiteral("A B C"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QVERIFY(step_and_wait(s));
+        QVERIFY(step_and_wait(s));  // one decode step
+        const QString summary = s->timeline()->summary()->text();
+        QVERIFY2(summary.contains(QStringLiteral("over 1 step")) && !summary.contains(QStringLiteral("1 steps")),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral(" tokens (")), qPrintable(summary));  // the prompt: several
+        const QString after = s->logits()->afterBars()->name();
+        QVERIFY2(after.contains(QStringLiteral("(1 token left)")), qPrintable(after));
+        QVERIFY(language_.apply(QStringLiteral("zh_CN")));
+        QTRY_VERIFY(s->logits()->afterBars()->name().contains(QStringLiteral("剩余 1 个词元")));
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        QTRY_VERIFY(s->logits()->afterBars()->name().contains(QStringLiteral("(1 token left)")));
+        QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+    }
+
     void playTurnsIntoPause() {
         auto w = open_window(&language_, QStringLiteral("A B C"));
         QVERIFY(w);

@@ -1,0 +1,109 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>lmscope::gui::SessionView</name>
+    <message numerus="yes">
+        <source>%1 / %Ln token(s)</source>
+        <translation>
+            <numerusform>%1 / %Ln token</numerusform>
+            <numerusform>%1 / %Ln tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::StepControls</name>
+    <message numerus="yes">
+        <source>%n step(s)/s</source>
+        <translation>
+            <numerusform>%n step/s</numerusform>
+            <numerusform>%n steps/s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::ChatLab</name>
+    <message numerus="yes">
+        <source>Stopped after %n reply token(s).</source>
+        <translation>
+            <numerusform>Stopped after %n reply token.</numerusform>
+            <numerusform>Stopped after %n reply tokens.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The reply reached the maximum length (%n token(s)).</source>
+        <translation>
+            <numerusform>The reply reached the maximum length (%n token).</numerusform>
+            <numerusform>The reply reached the maximum length (%n tokens).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The model ended its turn after %n token(s).</source>
+        <translation>
+            <numerusform>The model ended its turn after %n token.</numerusform>
+            <numerusform>The model ended its turn after %n tokens.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::KvChart</name>
+    <message numerus="yes">
+        <source>KV cache: %1 holding %n token(s) (%2)</source>
+        <translation>
+            <numerusform>KV cache: %1 holding %n token (%2)</numerusform>
+            <numerusform>KV cache: %1 holding %n tokens (%2)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::LogitsView</name>
+    <message numerus="yes">
+        <source>after %1 (%n token(s) left)</source>
+        <translation>
+            <numerusform>after %1 (%n token left)</numerusform>
+            <numerusform>after %1 (%n tokens left)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::Timeline</name>
+    <message numerus="yes">
+        <source>prefill
+%n token(s)</source>
+        <translation>
+            <numerusform>prefill
+%n token</numerusform>
+            <numerusform>prefill
+%n tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: … &apos;%2&apos; (%n step(s))</source>
+        <translation>
+            <numerusform>%1: … &apos;%2&apos; (%n step)</numerusform>
+            <numerusform>%1: … &apos;%2&apos; (%n steps)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>prefill %1 ms for %n token(s) (%2 ms/token)</source>
+        <translation>
+            <numerusform>prefill %1 ms for %n token (%2 ms/token)</numerusform>
+            <numerusform>prefill %1 ms for %n tokens (%2 ms/token)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>decode %1 ms/token over %n step(s)</source>
+        <translation>
+            <numerusform>decode %1 ms/token over %n step</numerusform>
+            <numerusform>decode %1 ms/token over %n steps</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
