@@ -70,6 +70,8 @@ void MainWindow::createSessionMenus() {
     session_menu_ = new QMenu(this);
     session_menu_->addActions({session_->stepAction(), session_->playAction(), session_->stopAction(),
                                session_->resetAction()});
+    session_menu_->addSeparator();
+    session_menu_->addAction(session_->liveAction());
     menuBar()->insertMenu(help_menu_->menuAction(), session_menu_);
     addActions(session_menu_->actions());  // shortcuts work while the menu bar is hidden, too
 

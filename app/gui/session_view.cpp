@@ -104,10 +104,14 @@ void SessionView::createActions() {
     play_->setCheckable(true);
     stop_ = make("stopAction", QKeySequence(Qt::Key_Escape));
     reset_ = make("resetAction", QKeySequence(Qt::CTRL | Qt::Key_R));
+    live_ = make("liveAction", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     connect(step_, &QAction::triggered, this, &SessionView::step);
     connect(play_, &QAction::triggered, this, &SessionView::setPlaying);
     connect(stop_, &QAction::triggered, this, &SessionView::stop);
     connect(reset_, &QAction::triggered, this, &SessionView::reset);
+    connect(live_, &QAction::triggered, this, [this] {
+        if (replay_ && !info_.path.isEmpty()) loadModel(info_.path);  // onLoaded ends the replay
+    });
 }
 
 void SessionView::createDocks(QMainWindow* window) {
@@ -414,6 +418,7 @@ void SessionView::updateActions() {
     play_->setEnabled(usable);
     stop_->setEnabled(in_flight_ || playing_);
     reset_->setEnabled(usable && !in_flight_);
+    live_->setEnabled(replay_ && !info_.path.isEmpty() && !in_flight_);
 }
 
 void SessionView::updateStatus() {
@@ -445,6 +450,8 @@ void SessionView::retranslate() {
     stop_->setToolTip(tr("Stop the running step (Esc)"));
     reset_->setText(tr("Reset"));
     reset_->setToolTip(tr("Empty the KV cache and start from the prompt again (Ctrl+R)"));
+    live_->setText(tr("Back to &Live Model"));
+    live_->setToolTip(tr("Leave the replay and step the model that was open before it again (Ctrl+Shift+L)"));
     const QString titles[] = {tr("Tokens"), tr("Attention"), tr("Attention Grid"), tr("Logits"),
                               tr("KV Cache"), tr("Timeline"), tr("Sampling")};
     for (int i = 0; i < docks_.size(); ++i) docks_[i]->setWindowTitle(titles[i]);

@@ -61,6 +61,9 @@ public:
     QAction* playAction() const { return play_; }
     QAction* stopAction() const { return stop_; }
     QAction* resetAction() const { return reset_; }
+    // Replay mode back to a live session on the model opened before the trace (enabled in a
+    // replay when a model was open).
+    QAction* liveAction() const { return live_; }
 
     bool isPlaying() const { return playing_; }
     bool inFlight() const { return in_flight_; }
@@ -137,6 +140,7 @@ private:
     QAction* play_ = nullptr;
     QAction* stop_ = nullptr;
     QAction* reset_ = nullptr;
+    QAction* live_ = nullptr;
 
     QTimer refresh_;  // coalesces snapshots into one TraceModel update
     QTimer play_timer_;

@@ -551,6 +551,14 @@ byte piece: part of a character</source>
             <numerusform>%1 / %Ln 个词元</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Back to &amp;Live Model</source>
+        <translation>返回实时模型(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Leave the replay and step the model that was open before it again (Ctrl+Shift+L)</source>
+        <translation>退出回放，继续单步运行回放前打开的模型（Ctrl+Shift+L）</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::SpecText</name>

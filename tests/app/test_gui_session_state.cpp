@@ -92,6 +92,7 @@ private slots:
         QTest::newRow("same token after a rewind") << "rewindStep" << 2 << 3;
         QTest::newRow("model reopened") << "reopen" << -1 << 0;
         QTest::newRow("model after a replay") << "replayThenModel" << -1 << 0;
+        QTest::newRow("back to the live model") << "replayThenLive" << -1 << 0;
     }
     void panelsFollowTheSession() {
         QFETCH(QString, action);
@@ -116,8 +117,9 @@ private slots:
             QVERIFY(step_and_wait(s));  // the same token again: the step already made is reused
             QCOMPARE(s->model()->currentStep(), 2);
             QCOMPARE(s->model()->leaves().size(), 1);
-        } else if (action == QLatin1String("reopen") || action == QLatin1String("replayThenModel")) {
-            if (action == QLatin1String("replayThenModel")) {
+        } else if (action == QLatin1String("reopen") || action.startsWith(QLatin1String("replayThen"))) {
+            QVERIFY(!s->liveAction()->isEnabled());  // live already
+            if (action.startsWith(QLatin1String("replayThen"))) {
                 const QString path = dir.filePath(QStringLiteral("t.lmtrace"));
                 QSignalSpy saved(s, &SessionView::traceSaved);
                 s->saveTrace(path);
@@ -127,10 +129,13 @@ private slots:
                 QVERIFY(wait_for(opened));
                 QVERIFY(step_and_wait(s));
                 QVERIFY(s->statusLabels()[0]->text().startsWith(QStringLiteral("Replay")));
+                QVERIFY(s->liveAction()->isEnabled());
             }
             QSignalSpy loaded(s, &SessionView::engineLoaded);
-            w->openFile(testing::fixture_model());
+            if (action == QLatin1String("replayThenLive")) s->liveAction()->trigger();
+            else w->openFile(testing::fixture_model());
             QVERIFY(wait_for(loaded));
+            QVERIFY(!s->liveAction()->isEnabled());
         }
         QCOMPARE(s->model()->stepCount(), steps);
         const qint32 shown_prompt = generated < 0 ? 0 : s->model()->step(s->model()->path().front())->tokens.size();
