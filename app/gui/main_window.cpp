@@ -221,6 +221,10 @@ void MainWindow::retranslate() {
     open_action_->setStatusTip(tr("Open a GGUF model file"));
     quit_action_->setText(tr("&Quit"));
     about_action_->setText(tr("&About lmscope"));
+    lesson_action_->setText(tr("&Lesson"));
+    lesson_action_->setStatusTip(tr("A 15-minute lesson with the sample model, step by step"));
+    glossary_action_->setText(tr("&Glossary"));
+    glossary_action_->setStatusTip(tr("Token, BPE, head, GQA, RoPE, prefill, decode, KV cache, logit, temperature, top-k/top-p/min-p"));
     spec_dock_->setWindowTitle(tr("Model"));
     tabs_->setTabText(tabs_->indexOf(tensor_table_), tr("Tensors"));
     tabs_->setTabText(tabs_->indexOf(metadata_table_), tr("Metadata"));

@@ -31,6 +31,7 @@ class LabHost;
 class LabWindow;
 }  // namespace labs
 
+class HelpWindow;
 class Language;
 class ModelDocument;
 class Presenter;
@@ -51,6 +52,9 @@ public:
     SessionView* session() const { return session_; }
     labs::LabHost* labHost() const { return lab_host_; }
     labs::LabWindow* labWindow() const { return lab_window_; }
+    HelpWindow* helpWindow() const { return help_window_; }  // Help > Lesson / Glossary
+    QAction* lessonAction() const { return lesson_action_; }
+    QAction* glossaryAction() const { return glossary_action_; }
     QAction* presenterAction() const { return presenter_action_; }
 
 public slots:
@@ -110,6 +114,7 @@ private:
     SessionView* session_;
     labs::LabHost* lab_host_ = nullptr;
     labs::LabWindow* lab_window_ = nullptr;
+    HelpWindow* help_window_ = nullptr;
     std::unique_ptr<Presenter> presenter_;
     bool shown_ = false;
 
@@ -122,6 +127,8 @@ private:
     QAction* open_action_ = nullptr;
     QAction* quit_action_ = nullptr;
     QAction* about_action_ = nullptr;
+    QAction* lesson_action_ = nullptr;
+    QAction* glossary_action_ = nullptr;
     QActionGroup* language_group_ = nullptr;
     QMenu* session_menu_ = nullptr;
     QMenu* export_menu_ = nullptr;

@@ -1,5 +1,6 @@
 // MainWindow's actions and menus (File, View, Labs, Help), the recent-files, labs and language
 // menus.
+#include "gui/help_window.h"
 #include "gui/labs/lab.h"
 #include "gui/labs/lab_window.h"
 #include "gui/language.h"
@@ -32,6 +33,15 @@ void MainWindow::createActions() {
     about_action_ = new QAction(this);
     about_action_->setMenuRole(QAction::AboutRole);
     connect(about_action_, &QAction::triggered, this, &MainWindow::about);
+    help_window_ = new HelpWindow(this);
+    lesson_action_ = new QAction(this);
+    lesson_action_->setObjectName(QStringLiteral("lessonAction"));
+    lesson_action_->setShortcut(QKeySequence::HelpContents);
+    connect(lesson_action_, &QAction::triggered, this, [this] { help_window_->showTopic(HelpWindow::Topic::Lesson); });
+    glossary_action_ = new QAction(this);
+    glossary_action_->setObjectName(QStringLiteral("glossaryAction"));
+    connect(glossary_action_, &QAction::triggered, this,
+            [this] { help_window_->showTopic(HelpWindow::Topic::Glossary); });
 
     language_group_ = new QActionGroup(this);
     language_group_->setExclusive(true);
@@ -54,6 +64,8 @@ void MainWindow::createMenus() {
     connect(lab_window_, &labs::LabWindow::labTitlesChanged, this, &MainWindow::rebuildLabsMenu);
 
     help_menu_ = menuBar()->addMenu(QString());
+    help_menu_->addActions({lesson_action_, glossary_action_});
+    help_menu_->addSeparator();
     help_menu_->addAction(about_action_);
 }
 

@@ -140,6 +140,17 @@ byte piece: part of a character</source>
     </message>
 </context>
 <context>
+    <name>lmscope::gui::HelpWindow</name>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Glossary</source>
+        <translation>术语表</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::MainWindow</name>
     <message>
         <source>Loading %1…</source>
@@ -344,6 +355,22 @@ byte piece: part of a character</source>
     <message>
         <source>La&amp;bs</source>
         <translation>实验室(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Lesson</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>A 15-minute lesson with the sample model, step by step</source>
+        <translation>用示例模型一步一步讲完的 15 分钟课程</translation>
+    </message>
+    <message>
+        <source>&amp;Glossary</source>
+        <translation>术语表(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Token, BPE, head, GQA, RoPE, prefill, decode, KV cache, logit, temperature, top-k/top-p/min-p</source>
+        <translation>词元、BPE、注意力头、GQA、RoPE、预填充、解码、KV 缓存、logit、温度、top-k/top-p/min-p</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 // wins, settings and recent files are remembered, and the Chinese translation switches live.
 #include "common/testing.h"
 #include "gguf/gguf.h"
+#include "gui/help_window.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/model_document.h"
@@ -15,6 +16,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QImage>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -23,6 +25,8 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTextDocument>
 #include <QtTest>
 
 using namespace lmscope;
@@ -137,6 +141,31 @@ private slots:
         auto* arch_label = w.findChild<QLabel*>(QStringLiteral("statusArchitecture"));
         QVERIFY(arch_label);
         QCOMPARE(arch_label->text(), arch);
+    }
+
+    // Help > Lesson and Help > Glossary open inside the app: the lesson with its pictures, the
+    // glossary in the language chosen now.
+    void helpTopics() {
+        gui::Language language;
+        QVERIFY(language.apply(QStringLiteral("en")));
+        MainWindow w(&language);
+        w.show();
+        w.lessonAction()->trigger();
+        QTRY_VERIFY(w.helpWindow()->isVisible());
+        QTextDocument* doc = w.helpWindow()->browser()->document();
+        QVERIFY2(doc->toPlainText().startsWith(QStringLiteral("A 15-minute lesson")), qPrintable(doc->toPlainText().left(80)));
+        const QImage picture = doc->resource(QTextDocument::ImageResource, QUrl(QStringLiteral("screenshots/panel-model.png"))).value<QImage>();
+        QVERIFY2(!picture.isNull(), "the lesson's pictures are in the app");
+        w.glossaryAction()->trigger();
+        QTRY_VERIFY(w.helpWindow()->browser()->toPlainText().contains(QStringLiteral("KV cache.")));
+        for (const char* term : {"Token.", "BPE", "GQA", "RoPE", "Prefill.", "Decode.", "Logit.", "Temperature.", "Top-k"})
+            QVERIFY2(w.helpWindow()->browser()->toPlainText().contains(QLatin1String(term)), term);
+        QCOMPARE(w.helpWindow()->windowTitle(), QStringLiteral("Glossary"));
+        QVERIFY(language.apply(QStringLiteral("zh_CN")));
+        QTRY_VERIFY(w.helpWindow()->browser()->toPlainText().contains(QStringLiteral("KV 缓存")));
+        QCOMPARE(w.helpWindow()->windowTitle(), QStringLiteral("术语表"));
+        QVERIFY(language.apply(QStringLiteral("en")));
+        QTRY_VERIFY(w.helpWindow()->browser()->toPlainText().startsWith(QStringLiteral("Glossary")));
     }
 
     void badFileShowsErrorAndKeepsModel_data() {
