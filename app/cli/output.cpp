@@ -24,7 +24,10 @@ StdoutBuffer& stdout_buffer() {
 
 StdoutBuffer::StdoutBuffer() { setp(buffer_.data(), buffer_.data() + buffer_.size()); }
 
-StdoutBuffer::~StdoutBuffer() { drain(); }
+StdoutBuffer::~StdoutBuffer() {
+    drain();
+    if (previous_ && std::cout.rdbuf() == this) std::cout.rdbuf(previous_);
+}
 
 bool StdoutBuffer::drain() {
     const char* p = pbase();
@@ -46,7 +49,7 @@ StdoutBuffer::int_type StdoutBuffer::overflow(int_type ch) {
 
 int StdoutBuffer::sync() { return drain() ? 0 : -1; }
 
-void route_stdout() { std::cout.rdbuf(&stdout_buffer()); }
+void route_stdout() { stdout_buffer().set_previous(std::cout.rdbuf(&stdout_buffer())); }
 
 bool stdout_ok() {
     std::cout.flush();

@@ -16,6 +16,10 @@ public:
     StdoutBuffer();
     ~StdoutBuffer() override;
     int error() const { return error_; }  // errno of the first failed write, or 0
+    // std::cout's buffer before this one, put back when this one is destroyed: static
+    // destructors that run later (another library's std::ios_base::Init flushing std::cout at
+    // exit) must not reach a destroyed buffer.
+    void set_previous(std::streambuf* previous) { previous_ = previous; }
 
 protected:
     int_type overflow(int_type ch) override;
@@ -25,6 +29,7 @@ private:
     bool drain();
     std::array<char, 1 << 16> buffer_;
     int error_ = 0;
+    std::streambuf* previous_ = nullptr;
 };
 
 // Installs a StdoutBuffer under std::cout for the life of the program.
