@@ -58,10 +58,6 @@ std::vector<float> read_rope_factors(const gguf::File& f, int32_t half) {
 
 }  // namespace
 
-bool ModelSpec::has_window() const {
-    return std::any_of(layers.begin(), layers.end(), [](const LayerPlan& p) { return p.window > 0; });
-}
-
 ModelSpec ModelSpec::from_file(const gguf::File& f) {
     ModelSpec s;
     s.hp = HParams::from_file(f);

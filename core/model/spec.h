@@ -36,7 +36,6 @@ struct ModelSpec {
 
     RopeStyle rope_style() const { return arch.rope_style; }
     bool neox() const { return arch.rope_style == RopeStyle::NeoX; }
-    bool has_window() const;    // some layer is local (sliding window)
 
     // Convenience views of hp as the engine's int32 sizes (hp bounds them far below 2^31).
     int32_t n_vocab() const { return int32_t(hp.n_vocab); }

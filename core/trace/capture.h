@@ -8,7 +8,6 @@
 
 #include "trace/hooks.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -33,10 +32,6 @@ struct CapturePolicy {
     bool logit_lens = false;            // top tokens per layer for the last row
     int32_t lens_top_k = 5;
     std::vector<HookPoint> hooks;       // hook points to copy out (every row, every head)
-
-    bool wants_hook(Hook h, int32_t layer) const {
-        return std::find(hooks.begin(), hooks.end(), HookPoint{h, layer}) != hooks.end();
-    }
 
     bool wants_summary() const { return mode != CaptureMode::None; }
     bool wants_full(int32_t layer, int32_t head) const {
