@@ -8,16 +8,13 @@
 
 #include "tokenizer/batch.h"
 #include "tokenizer/tokenizer.h"
+#include "util/bounded_file.h"
 #include "util/error.h"
 #include "util/json_io.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -26,29 +23,7 @@ namespace lmscope::cli {
 
 namespace {
 
-constexpr uintmax_t kMaxTextFile = uintmax_t(64) << 20;  // the tokens take ~10x the text
-
-std::string read_text_file(const std::string& path) {
-    const auto too_large = [&] {
-        return UsageError(path + ": larger than the " + std::to_string(kMaxTextFile >> 20) + " MiB lmscope tokenizes at once");
-    };
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec) throw IoError(path + ": cannot open: " + ec.message());
-    if (std::filesystem::is_directory(status)) throw IoError(path + ": is a directory");
-    if (std::filesystem::is_regular_file(status) && std::filesystem::file_size(path, ec) > kMaxTextFile)
-        throw too_large();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
-    std::string s;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof(buf)) || in.gcount() > 0) {
-        s.append(buf, size_t(in.gcount()));
-        if (s.size() > kMaxTextFile) throw too_large();  // a pipe or device that does not say its size
-    }
-    if (in.bad()) throw IoError(path + ": read failed");
-    return s;
-}
+constexpr size_t kMaxTextFile = size_t(64) << 20;  // the tokens take ~10x the text
 
 // batch_format: every id is preceded by a space, exactly as the peer suites' .out lines are.
 void print_tokens(const tok::Tokenizer& t, const std::string& text, bool add_special,
@@ -103,11 +78,11 @@ void add_tokenize_command(CLI::App& app) {
         if (given != 1) throw UsageError("tokenize: give exactly one of --text, --file, --batch");
         const std::unique_ptr<tok::Tokenizer> t = tok::load_tokenizer(opt->model);
         if (o_batch->count() > 0) {
-            for (const std::string& s : tok::parse_batch(read_text_file(opt->batch)))
+            for (const std::string& s : tok::parse_batch(read_bounded(opt->batch, kMaxTextFile)))
                 print_tokens(*t, s, opt->add_special, opt->parse_special, opt->json, true);
             return;
         }
-        const std::string text = o_text->count() > 0 ? opt->text : read_text_file(opt->file);
+        const std::string text = o_text->count() > 0 ? opt->text : read_bounded(opt->file, kMaxTextFile);
         print_tokens(*t, text, opt->add_special, opt->parse_special, opt->json, false);
     });
 }

@@ -8,11 +8,11 @@
 #include "tokenizer/utf8.h"
 #include "tokenizer/wordpiece_tokenizer.h"
 #include "tokenizer/wordpiece_vocab.h"
+#include "util/bounded_file.h"
 #include "util/error.h"
 
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 namespace lmscope::tok {
 
@@ -144,11 +144,8 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path) {
         return load_tokenizer(file);
     }
     if (is_wordpiece_vocab_name(path)) return std::make_unique<WordPieceTokenizer>(read_wordpiece_vocab(path));
-    in.clear();
-    in.seekg(0);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw IoError(path + ": read failed");
-    return load_sentencepiece_model(std::move(bytes), path);
+    in.close();
+    return load_sentencepiece_model(read_bounded(path, kMaxSentencePieceModelBytes), path);
 }
 
 }  // namespace lmscope::tok

@@ -10,6 +10,7 @@
 #include "tokenizer/special_split.h"
 #include "tokenizer/vocab.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -116,6 +117,8 @@ private:
 // or of a SentencePiece .model file. Throws IoError, FormatError (naming the file and field) or UnsupportedError.
 std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path);
 std::unique_ptr<Tokenizer> load_tokenizer(const gguf::File& file);
+// The largest .model file load_tokenizer reads (Gemma 3's 262,144 pieces take 4.5 MiB).
+inline constexpr size_t kMaxSentencePieceModelBytes = size_t(64) << 20;
 // A serialized SentencePiece ModelProto (a .model file's content); `name` names it in errors.
 std::unique_ptr<Tokenizer> load_sentencepiece_model(std::string serialized, const std::string& name);
 

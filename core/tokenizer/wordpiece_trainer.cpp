@@ -1,14 +1,11 @@
 #include "tokenizer/wordpiece_trainer.h"
 
 #include "tokenizer/utf8.h"
+#include "util/bounded_file.h"
 #include "util/error.h"
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <queue>
 #include <set>
@@ -26,11 +23,7 @@ void check_cancel(const std::atomic<bool>* cancel) {
 
 std::string corpus_of(const TrainOptions& o) {
     if (o.corpus_file.empty()) return o.corpus_text;
-    std::ifstream in(o.corpus_file, std::ios::binary);
-    if (!in) throw IoError(o.corpus_file + ": cannot open the corpus: " + std::strerror(errno));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw IoError(o.corpus_file + ": read failed");
-    return text;
+    return read_bounded(o.corpus_file, kMaxCorpusBytes);
 }
 
 // Each word's characters as symbol strings ("w", "##o", ...) -> how often the word occurs.

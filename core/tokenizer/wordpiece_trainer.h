@@ -11,6 +11,7 @@
 #include "tokenizer/wordpiece_tokenizer.h"
 
 #include <atomic>
+#include <cstddef>
 #include <memory>
 
 namespace lmscope::tok {
@@ -20,8 +21,10 @@ namespace lmscope::tok {
 // bytes; only its vocab_size - 5 most frequent characters when it has more, the words with
 // any other left out), then the merged pieces in the order they were made; fewer than
 // vocab_size pieces when the corpus has no pairs left to merge. Throws UsageError (a size
-// outside 8..1000000, a corpus without words), IoError, or CancelledError when *cancel
-// becomes true (checked between merges and while counting words).
+// outside 8..1000000, a corpus without words), IoError, FormatError (a corpus file over
+// kMaxCorpusBytes), or CancelledError when *cancel becomes true (checked between merges and
+// while counting words).
+inline constexpr size_t kMaxCorpusBytes = size_t(256) << 20;
 std::unique_ptr<WordPieceTokenizer> train_wordpiece(const TrainOptions& options,
                                                     const std::atomic<bool>* cancel = nullptr);
 

@@ -1,11 +1,9 @@
 #include "util/gzip.h"
 
+#include "util/bounded_file.h"
 #include "util/error.h"
-#include "util/mapped_file.h"
 
 #include <zlib.h>
-
-#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -51,17 +49,8 @@ std::string gunzip(std::string_view compressed, const std::string& name, size_t 
 }
 
 std::string read_maybe_gzip(const std::string& path, size_t max_bytes) {
-    struct stat st{};
-    if (::stat(path.c_str(), &st) != 0) throw IoError(path + ": cannot open: " + std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) throw IoError(path + ": is a directory");
-    if (!S_ISREG(st.st_mode)) throw IoError(path + ": is not a regular file");
-    if (static_cast<uint64_t>(st.st_size) > max_bytes)
-        throw FormatError(path, "size", std::to_string(st.st_size) + " bytes, more than the " +
-                                            std::to_string(max_bytes) + " allowed");
-    const MappedFile file(path);
-    const std::string_view bytes(reinterpret_cast<const char*>(file.data()), file.size());
-    if (is_gzip(bytes)) return gunzip(bytes, path, max_bytes);
-    return std::string(bytes);
+    const std::string bytes = read_bounded(path, max_bytes);
+    return is_gzip(bytes) ? gunzip(bytes, path, max_bytes) : bytes;
 }
 
 }  // namespace lmscope

@@ -152,7 +152,7 @@ private slots:
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("reason");
         QTest::newRow("a directory") << "directory" << 1 << ": is a directory";
-        QTest::newRow("65 MiB") << "large" << 2 << ": larger than the 64 MiB lmscope tokenizes at once";
+        QTest::newRow("65 MiB") << "large" << 1 << ": size: larger than the 64 MiB allowed";
     }
     void text_files() {
         QFETCH(QString, kind);
