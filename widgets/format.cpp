@@ -3,6 +3,8 @@
 #include <QLocale>
 #include <QStringList>
 
+#include <limits>
+
 namespace lmscope::widgets {
 
 QString format_bytes(quint64 bytes) {
@@ -20,6 +22,10 @@ QString format_shape(const QList<qint64>& shape) {
     parts.reserve(shape.size());
     for (qint64 d : shape) parts << QString::number(d);
     return QLatin1Char('[') + parts.join(QLatin1String(", ")) + QLatin1Char(']');
+}
+
+int count_for_tr(quint64 n) {
+    return n > quint64(std::numeric_limits<int>::max()) ? std::numeric_limits<int>::max() : int(n);
 }
 
 }  // namespace lmscope::widgets

@@ -11,6 +11,9 @@ namespace lmscope::widgets {
 QString format_bytes(quint64 bytes);
 // "49,152" (the default locale's digit grouping).
 QString format_count(qint64 n);
+// A count as tr()'s plural argument (%n, %Ln): an int, saturated at INT_MAX (a KV plan can
+// count more tokens than an int holds; the plural form is the same beyond it).
+int count_for_tr(quint64 n);
 // "[576, 49152]": a tensor shape, fastest dimension first (GGUF order).
 QString format_shape(const QList<qint64>& shape);
 

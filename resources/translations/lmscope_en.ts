@@ -29,6 +29,23 @@
     </message>
 </context>
 <context>
+    <name>lmscope::gui::labs::BpeMergesView</name>
+    <message numerus="yes">
+        <source>%Ln merge(s) in %1</source>
+        <translation>
+            <numerusform>%Ln merge in %1</numerusform>
+            <numerusform>%Ln merges in %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; %n of them build(s) this word.</source>
+        <translation>
+            <numerusform>%1; %n of them builds this word.</numerusform>
+            <numerusform>%1; %n of them build this word.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::labs::ChatLab</name>
     <message numerus="yes">
         <source>Stopped after %n reply token(s).</source>
@@ -49,6 +66,60 @@
         <translation>
             <numerusform>The model ended its turn after %n token.</numerusform>
             <numerusform>The model ended its turn after %n tokens.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::KvOffloadPanel</name>
+    <message numerus="yes">
+        <source>%Ln token(s)</source>
+        <translation>
+            <numerusform>%Ln token</numerusform>
+            <numerusform>%Ln tokens</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::KvOffloadStrip</name>
+    <message numerus="yes">
+        <source>device window: last %Ln token(s)</source>
+        <translation>
+            <numerusform>device window: last %Ln token</numerusform>
+            <numerusform>device window: last %Ln tokens</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::MisspellingView</name>
+    <message numerus="yes">
+        <source>After “%1” (%Ln token(s))</source>
+        <translation>
+            <numerusform>After “%1” (%Ln token)</numerusform>
+            <numerusform>After “%1” (%Ln tokens)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::labs::TokenizerCompareView</name>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n character</numerusform>
+            <numerusform>%n characters</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n byte piece(s)</source>
+        <translation>
+            <numerusform>%n byte piece</numerusform>
+            <numerusform>%n byte pieces</numerusform>
         </translation>
     </message>
 </context>

@@ -868,16 +868,24 @@ piece %2</source>
         <translation>没有可重放的合并：%1</translation>
     </message>
     <message>
-        <source>%1 merges in %2; %3 of them build this word.</source>
-        <translation>%2 共有 %1 条合并规则，其中 %3 条用于构成这个单词。</translation>
-    </message>
-    <message>
         <source>Start: the characters</source>
         <translation>开始：单个字符</translation>
     </message>
     <message>
         <source>Step %1: merge “%2” + “%3” → “%4” (merge #%5)</source>
         <translation>第 %1 步：合并“%2” + “%3” → “%4”（合并规则 #%5）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln merge(s) in %1</source>
+        <translation>
+            <numerusform>%1 共有 %Ln 条合并规则</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; %n of them build(s) this word.</source>
+        <translation>
+            <numerusform>%1，其中 %n 条用于构成这个单词。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1461,10 +1469,6 @@ layer %4, head %5</source>
         <translation>这些字段无法构成有效的 KV 缓存（见公式面板）。</translation>
     </message>
     <message>
-        <source>%1 tokens</source>
-        <translation>%1 个词元</translation>
-    </message>
-    <message>
         <source>%1 (%2 bytes)</source>
         <translation>%1（%2 字节）</translation>
     </message>
@@ -1508,6 +1512,12 @@ layer %4, head %5</source>
         <source>Moved per decode step</source>
         <translation>每个解码步的传输量</translation>
     </message>
+    <message numerus="yes">
+        <source>%Ln token(s)</source>
+        <translation>
+            <numerusform>%Ln 个词元</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::labs::KvOffloadStrip</name>
@@ -1515,9 +1525,11 @@ layer %4, head %5</source>
         <source>host: tokens 0–%1</source>
         <translation>主机：词元 0–%1</translation>
     </message>
-    <message>
-        <source>device window: last %1 tokens</source>
-        <translation>设备窗口：最近 %1 个词元</translation>
+    <message numerus="yes">
+        <source>device window: last %Ln token(s)</source>
+        <translation>
+            <numerusform>设备窗口：最近 %Ln 个词元</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1665,16 +1677,18 @@ layer %4, head %5</source>
         <translation>错误拼写的提示词之后</translation>
     </message>
     <message>
-        <source>After “%1” (%2 tokens)</source>
-        <translation>“%1”之后（共 %2 个词元）</translation>
-    </message>
-    <message>
         <source>KL(correct ‖ misspelled) = %1 nats over all %2 tokens</source>
         <translation>KL(正确 ‖ 错误) = %1 奈特（在全部 %2 个词元上计算）</translation>
     </message>
     <message>
         <source>%1  (id %2)</source>
         <translation>%1（ID %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>After “%1” (%Ln token(s))</source>
+        <translation>
+            <numerusform>“%1”之后（共 %Ln 个词元）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1693,9 +1707,27 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n 个词元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n 个字符</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>%1 tokens · %2 characters · %3 characters per token · %4 byte pieces</source>
-        <translation>%1 个词元 · %2 个字符 · 每个词元 %3 个字符 · %4 个字节片段</translation>
+        <source>%1 characters per token</source>
+        <translation>每个词元 %1 个字符</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n byte piece(s)</source>
+        <translation>
+            <numerusform>%n 个字节片段</numerusform>
+        </translation>
     </message>
 </context>
 <context>

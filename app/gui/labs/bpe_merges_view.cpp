@@ -138,10 +138,8 @@ void BpeMergesView::replay() {
         status_->setText(tr("No merges to replay: %1").arg(QString::fromUtf8(e.what())));
         return;
     }
-    status_->setText(tr("%1 merges in %2; %3 of them build this word.")
-                         .arg(merges_.size())
-                         .arg(entry.name)
-                         .arg(steps_.size() - 1));
+    status_->setText(tr("%1; %n of them build(s) this word.", nullptr, int(steps_.size() - 1))
+                         .arg(tr("%Ln merge(s) in %1", nullptr, int(merges_.size())).arg(entry.name)));
     for (size_t s = 0; s < steps_.size(); ++s) {
         const ReplayStep& step = steps_[s];
         auto* row = new QFrame;

@@ -1,6 +1,7 @@
 #include "gui/labs/kv_lab_offload.h"
 
 #include "util/error.h"
+#include "widgets/format.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -59,7 +60,7 @@ void KvOffloadStrip::paintEvent(QPaintEvent*) {
     };
     caption(host, tr("host: tokens 0–%1").arg(loc.toString(qulonglong(plan_.host_tokens ? plan_.host_tokens - 1 : 0))),
             Qt::AlignLeft);
-    caption(device, tr("device window: last %1 tokens").arg(loc.toString(qulonglong(plan_.device_tokens))),
+    caption(device, tr("device window: last %Ln token(s)", nullptr, widgets::count_for_tr(plan_.device_tokens)),
             Qt::AlignRight);
 }
 
@@ -164,8 +165,7 @@ void KvOffloadPanel::recompute() {
     } else {
         error = tr("The fields do not describe a valid KV cache (see the formula panel).");
     }
-    const QLocale loc;
-    const auto tokens = [&](uint64_t n) { return tr("%1 tokens").arg(loc.toString(qulonglong(n))); };
+    const auto tokens = [&](uint64_t n) { return tr("%Ln token(s)", nullptr, widgets::count_for_tr(n)); };
     const auto bytes = [&](uint64_t n) { return tr("%1 (%2 bytes)").arg(format_si_bytes(n), format_byte_count(n)); };
     const uint64_t figures[FigureCount] = {plan_.device_tokens,          plan_.device_bytes, plan_.host_tokens,
                                            plan_.host_bytes,             plan_.evicted_bytes_per_step,

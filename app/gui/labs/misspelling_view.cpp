@@ -268,8 +268,8 @@ void MisspellingView::showComparison() {
         return;
     }
     const NextTokenComparison& c = *comparison_;
-    correct_title_->setText(tr("After “%1” (%2 tokens)").arg(compared_correct_).arg(c.ids_a.size()));
-    wrong_title_->setText(tr("After “%1” (%2 tokens)").arg(compared_wrong_).arg(c.ids_b.size()));
+    correct_title_->setText(tr("After “%1” (%Ln token(s))", nullptr, int(c.ids_a.size())).arg(compared_correct_));
+    wrong_title_->setText(tr("After “%1” (%Ln token(s))", nullptr, int(c.ids_b.size())).arg(compared_wrong_));
     fillTop(top_correct_, c.top_a);
     fillTop(top_wrong_, c.top_b);
     kl_->setProperty("kl", c.kl);

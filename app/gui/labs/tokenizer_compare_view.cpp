@@ -112,11 +112,10 @@ void TokenizerCompareView::refresh() {
         const auto bytes = std::count_if(chips.begin(), chips.end(), [](const widgets::Chip& c) { return c.byte; });
         const qsizetype n = chips.size();
         r.stats->setProperty("tokens", QVariant::fromValue(n));
-        r.stats->setText(tr("%1 tokens · %2 characters · %3 characters per token · %4 byte pieces")
-                             .arg(n)
-                             .arg(chars)
-                             .arg(n ? QString::number(double(chars) / double(n), 'f', 2) : QStringLiteral("–"))
-                             .arg(bytes));
+        const QString dot = QStringLiteral(" · ");
+        r.stats->setText(tr("%n token(s)", nullptr, int(n)) + dot + tr("%n character(s)", nullptr, int(chars)) + dot +
+                         tr("%1 characters per token").arg(n ? QString::number(double(chars) / double(n), 'f', 2) : QStringLiteral("–")) +
+                         dot + tr("%n byte piece(s)", nullptr, int(bytes)));
     }
 }
 

@@ -16,6 +16,7 @@
 #include "gui/labs/tokenizer_lab.h"
 #include "gui/labs/tokenizer_set.h"
 #include "gui/labs/tokenizer_trainer_panel.h"
+#include "gui/language.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/trainer.h"
 #include "widgets/chips_row.h"
@@ -90,6 +91,7 @@ class TestTokenizerLab : public QObject {
 private slots:
     void chipsMatchModelTokenizer_data();
     void chipsMatchModelTokenizer();
+    void countsUsePluralForms();
     void addedModelFileIsShown();
     void referenceTokenizersShown_data();
     void referenceTokenizersShown();
@@ -134,6 +136,30 @@ void TestTokenizerLab::chipsMatchModelTokenizer() {
     const auto& chips = lab.compareView()->chipsRow(0)->chips();
     for (qsizetype i = 0; i < chips.size(); ++i)
         if (host.model()->tokenizer->type(chips[i].id) == tok::TokenType::Byte) QVERIFY(chips[i].byte);
+}
+
+// The counts under each row speak English plurals through Qt's %n ("1 character", not
+// "1 characters"), and Chinese when it is chosen.
+void TestTokenizerLab::countsUsePluralForms() {
+    const std::string path = model_path(QStringLiteral("fx-gqa"));
+    LMSCOPE_REQUIRE_FILE(path, "the model");
+    gui::Language language;
+    QVERIFY(language.apply(QStringLiteral("en")));
+    LabHost host(nullptr);
+    host.setModel(load_lab_model(QString::fromStdString(path)));
+    TokenizerLab lab(&host);
+    QTRY_VERIFY_WITH_TIMEOUT(row_of(*lab.tokenizers(), TokenizerEntry::Kind::Model) == 0, 5000);
+    for (const QString& text : {QStringLiteral("a"), QStringLiteral("ab cd")}) {
+        lab.setText(text);
+        const qsizetype n = lab.compareView()->statsLabel(0)->property("tokens").value<qsizetype>();
+        const QString expected = (n == 1 ? QStringLiteral("1 token · ") : QString::number(n) + QStringLiteral(" tokens · ")) +
+                                 (text.size() == 1 ? QStringLiteral("1 character · ") : QString::number(text.size()) + QStringLiteral(" characters · "));
+        const QString shown = lab.compareView()->statsLabel(0)->text();
+        QVERIFY2(shown.startsWith(expected), qPrintable(shown + " / " + expected));
+    }
+    QVERIFY(language.apply(QStringLiteral("zh_CN")));
+    QTRY_VERIFY(lab.compareView()->statsLabel(0)->text().contains(QStringLiteral("个字符")));
+    QVERIFY(language.apply(QStringLiteral("en")));
 }
 
 void TestTokenizerLab::addedModelFileIsShown() {
