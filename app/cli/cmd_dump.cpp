@@ -16,7 +16,7 @@
 
 #include "engine/backend_factory.h"
 #include "engine/model.h"
-#include "tokenizer/tokenizer.h"
+#include "engine/prepared_model.h"
 #include "util/error.h"
 #include "util/npy.h"
 #include "util/safe_writer.h"
@@ -124,8 +124,8 @@ void add_dump_command(CLI::App& app) {
         if (!opt->logits.empty() && opt->logits == opt->attention) throw UsageError("--attention: is the same file as --logits");
         if (opt->hooks.empty() != opt->out.empty())
             throw UsageError(opt->hooks.empty() ? "--out: is for --hooks, which is missing" : "--hooks: needs --out DIR");
-        auto model = engine::Model::load(opt->model);
-        tok::load_tokenizer(model->file());  // the ids are its tokens: a broken vocabulary is a broken model file
+        // the ids are its tokens: a broken vocabulary is a broken model file
+        const std::shared_ptr<const engine::Model> model = engine::prepare_model(opt->model).model;
         const std::vector<trace::HookPoint> hooks =
             opt->hooks.empty() ? std::vector<trace::HookPoint>{} : trace::parse_hook_list(opt->hooks, model->spec().n_layer());
         const std::vector<trace::LayerHead> ablate =

@@ -25,6 +25,7 @@
 
 #include "engine/backend_factory.h"
 #include "engine/model.h"
+#include "engine/prepared_model.h"
 #include "engine/session.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/step_report.h"
@@ -157,9 +158,7 @@ void run(const RunOptions& o) {
     engine::validate(o.sampling);
     // Each phase names the model file when memory or threads run out (with_context).
     if (!o.trace_path.empty()) check_output_path(o.trace_path, {o.model});  // before the run, not after it
-    auto model = with_context(o.model + ": loading the model", [&] { return engine::Model::load(o.model); });
-    const std::unique_ptr<tok::Tokenizer> tokenizer =
-        with_context(o.model + ": loading the tokenizer", [&] { return tok::load_tokenizer(model->file()); });
+    const auto [model, tokenizer] = engine::prepare_model(o.model);
     engine::BackendOptions bo;
     bo.n_threads = o.threads;
     bo.kv_type = *kv;

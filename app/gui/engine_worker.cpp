@@ -4,6 +4,7 @@
 #include "engine/backend_factory.h"
 #include "engine/kv_cache.h"
 #include "engine/model.h"
+#include "engine/prepared_model.h"
 #include "engine/sampler.h"
 #include "engine/session.h"
 #include "tokenizer/tokenizer.h"
@@ -113,8 +114,7 @@ void EngineWorker::load(const QString& path, const EngineOptions& options) {
         const auto kv = engine::kv_type_from_name(options.kv_type.toStdString());
         if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
         const std::string file = path.toStdString();  // named when memory or threads run out
-        auto model = with_context(file + ": loading the model", [&] { return engine::Model::load(file); });
-        auto tokenizer = with_context(file + ": loading the tokenizer", [&] { return tok::load_tokenizer(model->file()); });
+        auto [model, tokenizer] = engine::prepare_model(file);
         engine::BackendOptions bo;
         bo.n_threads = options.threads;
         bo.kv_type = *kv;

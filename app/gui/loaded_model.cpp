@@ -1,9 +1,7 @@
 #include "gui/loaded_model.h"
 
+#include "engine/prepared_model.h"
 #include "gguf/gguf.h"
-#include "model/spec.h"
-#include "model/weights.h"
-#include "tokenizer/tokenizer.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -43,15 +41,10 @@ widgets::MetadataRow metadata_row(const std::string& key, const gguf::Value& v) 
 LoadedModel load_model(const QString& path) {
     QElapsedTimer timer;
     timer.start();
-    const gguf::File file = gguf::File::open(QFile::encodeName(path).toStdString());
+    gguf::File file = gguf::File::open(QFile::encodeName(path).toStdString());
     LoadedModel m;
     m.path = path;
     m.summary = model::ModelSummary::of(file);
-    // The window shows models the engine can run: a file it would refuse (another
-    // architecture, inconsistent metadata, a tensor missing or misshapen, a broken vocabulary)
-    // fails to open with that error, and the previous model stays.
-    model::Weights::bind(file, model::ModelSpec::from_file(file));
-    tok::load_tokenizer(file);
     m.tensors.reserve(qsizetype(m.summary.tensors.size()));
     for (const model::TensorSummary& t : m.summary.tensors) {
         widgets::TensorRow row;
@@ -63,6 +56,10 @@ LoadedModel load_model(const QString& path) {
     }
     m.metadata.reserve(qsizetype(file.metadata().size()));
     for (const auto& [key, value] : file.metadata()) m.metadata.push_back(metadata_row(key, value));
+    // The window shows models the engine can run: a file it would refuse (another
+    // architecture, inconsistent metadata, a tensor missing or misshapen, a broken vocabulary)
+    // fails to open with that error, and the previous model stays.
+    (void)engine::prepare_model(std::move(file));
     m.load_ms = timer.elapsed();
     return m;
 }

@@ -1,6 +1,7 @@
 #include "engine/session.h"
 
 #include "engine/model.h"
+#include "engine/prepared_model.h"
 #include "gguf/gguf.h"
 #include "model/summary.h"
 #include "trace/sha256.h"
@@ -77,11 +78,8 @@ trace::LogitsTrace logits_trace(const SampleReport& r) {
 Session::Session(Backend& backend, const tok::Tokenizer& tokenizer, SessionOptions options)
     : backend_(backend), tokenizer_(tokenizer), options_(std::move(options)), sampler_(options_.sampling),
       trace_(options_.trace_budget) {
-    const int32_t n_vocab = backend_.model().spec().n_vocab();
-    if (tokenizer_.vocab_size() != n_vocab)
-        throw UsageError("the tokenizer has " + std::to_string(tokenizer_.vocab_size()) +
-                         " tokens but the model's output has " + std::to_string(n_vocab));
-    logits_.resize(size_t(n_vocab));
+    check_vocabulary_matches(backend_.model(), tokenizer_);
+    logits_.resize(size_t(backend_.model().spec().n_vocab()));
     trace_.model = model_identity(backend_.model());
     trace_.tokenizer = tokenizer_json(tokenizer_);
     trace_.sampling = sampling_json(options_.sampling);

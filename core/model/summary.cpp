@@ -170,6 +170,12 @@ nlohmann::json ModelSummary::to_json() const {
                       {"rope_base", p.rope ? nlohmann::json(shortest_f32(rope_bases[size_t(p.rope_table)])) : nlohmann::json(nullptr)},
                       {"window", p.window}});
     j["layer_plan"] = std::move(lp);
+    if (checks)
+        j["checks"] = {{"ran", checks->ran},
+                       {"passed", checks->failure.empty()},
+                       {"failure", checks->failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(utf8_text(checks->failure))}};
+    else
+        j["checks"] = nullptr;
     return j;
 }
 
@@ -214,6 +220,11 @@ std::string ModelSummary::to_text(bool with_tensors) const {
     for (const TypeTotal& t : by_type)
         row("", t.type + ": " + plural(t.tensors, "tensor") + ", " + format_bytes(t.bytes));
     for (const std::string& p : problems) row("problem", p);
+    if (checks) {
+        std::string ran;
+        for (const std::string& c : checks->ran) ran += (ran.empty() ? "" : ", ") + c;
+        row("checks", ran + (checks->failure.empty() ? ": passed, as a run makes them" : ": failed (the error follows)"));
+    }
     if (with_tensors && !tensors.empty()) {
         o << "\n";
         size_t w = 4;

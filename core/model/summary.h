@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,13 @@ struct ModelSummary {
     std::vector<TensorSummary> tensors;
     std::vector<TypeTotal> by_type;    // in order of first appearance
     uint64_t total_bytes = 0;          // sum of the tensors' bytes
+    // The checks a run makes before its first step (engine::prepare_model), when the caller
+    // ran them: their names in order, and the first failure's message (empty: all passed).
+    struct Checks {
+        std::vector<std::string> ran;
+        std::string failure;
+    };
+    std::optional<Checks> checks;
 
     static ModelSummary of(const gguf::File& file);
 
@@ -54,7 +62,8 @@ struct ModelSummary {
     // tokenizer_model, tokenizer_pre, file_type {id, name}, tensors [{name, type, shape, bytes}],
     // total_bytes, kv_bytes_per_token_f16, gguf_version, n_metadata, n_tensors, file,
     // file_size, supported, problems, recipe (text or null), layer_plan [{rope, rope_base,
-    // window}]. Counts that could not be read are null.
+    // window}], checks ({ran [names], passed, failure (text or null)}, or null when not run).
+    // Counts that could not be read are null.
     nlohmann::json to_json() const;
     // A readable summary; with_tensors adds the tensor table.
     std::string to_text(bool with_tensors = true) const;

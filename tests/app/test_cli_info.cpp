@@ -91,6 +91,12 @@ private slots:
         QCOMPARE(found_output, has_output);
         QCOMPARE(j["total_bytes"].toInteger(), total);
         QVERIFY(total < QFileInfo(QString::fromStdString(path)).size());
+        // info made the checks a run makes, and says which
+        const QJsonObject checks = j["checks"].toObject();
+        QCOMPARE(checks["passed"].toBool(), true);
+        QVERIFY(checks["failure"].isNull());
+        QCOMPARE(checks["ran"].toArray(),
+                 (QJsonArray{"spec", "tensors", "vocabulary", "vocabulary size = output rows"}));
     }
 
     void readable_summary() {
@@ -102,6 +108,9 @@ private slots:
         QVERIFY2(out.contains("layers        3\n"), qPrintable(out));
         QVERIFY2(out.contains("8 query, 2 KV (GQA, 4 query heads per KV head)"), qPrintable(out));
         QVERIFY2(out.contains("blk.2.ffn_down.weight"), qPrintable(out));
+        QVERIFY2(out.contains("checks        spec, tensors, vocabulary, vocabulary size = output rows: passed, as a run "
+                              "makes them\n"),
+                 qPrintable(out));
         QVERIFY(r.err.isEmpty());
     }
 

@@ -1,7 +1,7 @@
 #include "gui/labs/lab_model.h"
 
 #include "engine/model.h"
-#include "tokenizer/tokenizer.h"
+#include "engine/prepared_model.h"
 
 #include <QFileInfo>
 
@@ -11,8 +11,9 @@ LabModelPtr load_lab_model(const QString& path) {
     auto lab = std::make_shared<LabModel>();
     lab->path = path;
     lab->name = QFileInfo(path).completeBaseName();
-    lab->model = engine::Model::load(path.toStdString());
-    lab->tokenizer = tok::load_tokenizer(lab->model->file());
+    engine::PreparedModel prepared = engine::prepare_model(path.toStdString());
+    lab->model = std::move(prepared.model);
+    lab->tokenizer = std::move(prepared.tokenizer);
     return lab;
 }
 
