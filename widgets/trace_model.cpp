@@ -74,6 +74,14 @@ bool TraceModel::dropPlanes(qint32 index) {
     return true;
 }
 
+bool TraceModel::setStepLogits(qint32 index, const LogitsData& logits) {
+    if (!step(index)) return false;
+    steps_[index].logits = logits;
+    emit stepsChanged();
+    moveTo(current_, leaf_);
+    return true;
+}
+
 void TraceModel::clear() {
     steps_.clear();
     query_ = -1;

@@ -45,6 +45,9 @@ public:
     // Releases a step's attention planes (its summaries stay), as the trace's memory budget
     // does to old steps; the panels redraw. Returns false when there is no such step.
     bool dropPlanes(qint32 index);
+    // Replaces a step's pick (the engine picked its next token again under new sampler
+    // settings); the panels redraw. Returns false when there is no such step.
+    bool setStepLogits(qint32 index, const LogitsData& logits);
     void clear();
 
     const QVector<StepView>& steps() const { return steps_; }

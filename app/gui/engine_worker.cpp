@@ -163,7 +163,8 @@ void EngineWorker::setSampling(const SamplingOptions& sampling) {
         const engine::SamplerSettings s = sampler_settings(sampling);
         engine::validate(s);
         sampling_ = s;
-        if (session_) session_->set_sampling(s);  // reseeds when the seed changes
+        // reseeds when the seed changes; the pending token is picked again under the new settings
+        if (session_ && session_->set_sampling(s)) emitSnapshot(EngineSnapshot::Kind::Repick, true);
     });
 }
 
@@ -194,8 +195,9 @@ void EngineWorker::force(qint32 id) {
 void EngineWorker::rewind(qint32 step) {
     guarded(tr("Rewind"), [&] {
         engine::Session& s = session();
-        cancellable([&] { s.rewind(step); });
-        emitSnapshot(EngineSnapshot::Kind::Rewind);
+        bool repicked = false;
+        cancellable([&] { repicked = s.rewind(step); });
+        emitSnapshot(EngineSnapshot::Kind::Rewind, repicked);
     });
 }
 
@@ -226,7 +228,7 @@ void EngineWorker::openTrace(const QString& path) {
     });
 }
 
-void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind) {
+void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind, bool repicked) {
     const engine::Session& s = *session_;
     const trace::SessionTrace& t = s.trace();
     auto snap = std::make_shared<EngineSnapshot>();
@@ -248,6 +250,7 @@ void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind) {
         if (ms > 0) snap->tokens_per_s = 1000.0 * double(last.tokens.size()) / ms;
     }
     snap->ends_turn = s.pending() && s.ends_turn();
+    if (repicked && snap->head >= 0) snap->repicked = app::logits_view(t, t.step(snap->head).logits, pieces_);
     emit stepDone(snap);
 }
 

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 
@@ -61,7 +62,7 @@ struct EngineInfo {
 // After a step, rewind or reset: the steps the trace gained since the last snapshot and where
 // the session stands now. Immutable once emitted.
 struct EngineSnapshot {
-    enum class Kind { Step, Rewind, Reset };
+    enum class Kind { Step, Rewind, Reset, Repick };  // Repick: new sampler settings picked the pending token again
     Kind kind = Kind::Step;
     QVector<widgets::StepView> new_steps;  // indices continue the UI's step list
     QVector<qint32> dropped;               // steps whose planes the trace's budget released
@@ -70,6 +71,7 @@ struct EngineSnapshot {
     quint64 kv_bytes = 0;
     double tokens_per_s = 0.0;             // of the last step (0: none)
     bool ends_turn = false;                // the pending token ends the reply
+    std::optional<widgets::LogitsData> repicked;  // the head step's pick, made again (Repick, Rewind)
 };
 using SnapshotPtr = std::shared_ptr<const EngineSnapshot>;
 
@@ -119,7 +121,7 @@ private:
     // request is recognised and the computation run again (the session is as it was).
     template <class F> void cancellable(F&& body);
     engine::Session& session();
-    void emitSnapshot(EngineSnapshot::Kind kind);
+    void emitSnapshot(EngineSnapshot::Kind kind, bool repicked = false);
     void replaceSession(std::unique_ptr<engine::Session> next);
 
     std::shared_ptr<const engine::Model> model_;

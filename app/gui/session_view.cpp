@@ -235,6 +235,7 @@ void SessionView::step() {
         if (!hasEngine()) emit statusMessage(tr("Open a model (Ctrl+O) or a trace (Ctrl+Shift+O) first."));
         return;
     }
+    flushPending();  // the pick to feed is the latest one (new sampler settings pick again)
     const QString prompt = controls_->prompt();
     if (engine_head_ < 0 || prompt != run_prompt_) return startRun(prompt);
     if (ends_turn_) {
@@ -384,6 +385,11 @@ void SessionView::onTraceOpened(const ReplayPtr& replay) {
 
 void SessionView::onStepDone(const SnapshotPtr& snapshot) {
     pending_ << snapshot;
+    if (snapshot->kind == EngineSnapshot::Kind::Repick) {  // not a step: nothing ran that the buttons wait for
+        ends_turn_ = snapshot->ends_turn;
+        if (!refresh_.isActive()) refresh_.start();
+        return;
+    }
     last_ = snapshot;
     engine_head_ = snapshot->head;
     ends_turn_ = snapshot->ends_turn;
@@ -406,6 +412,7 @@ void SessionView::applyPending() {
         for (const widgets::StepView& v : s->new_steps) model_->appendStep(v);
         if (s->kind == EngineSnapshot::Kind::Rewind && s->head >= 0) model_->setCurrentStep(s->head);
         if (s->kind == EngineSnapshot::Kind::Reset) model_->clearCurrentStep();
+        if (s->repicked) model_->setStepLogits(s->head, *s->repicked);
     }
     pending_.clear();
     updateStatus();

@@ -52,6 +52,9 @@ QString dtype_name(uint8_t dtype) {
     }
 }
 
+
+}  // namespace
+
 widgets::LogitsData logits_view(const trace::SessionTrace& trace, const trace::LogitsTrace& lg,
                                 const TokenPieces& pieces) {
     widgets::LogitsData out;
@@ -71,8 +74,6 @@ widgets::LogitsData logits_view(const trace::SessionTrace& trace, const trace::L
     out.chosen_prob_after = lg.chosen_prob_after;
     return out;
 }
-
-}  // namespace
 
 TokenText token_text(const trace::SessionTrace& trace, int32_t id, const TokenPieces& pieces) {
     TokenText t;

@@ -33,6 +33,9 @@ TokenText token_text(const trace::SessionTrace& trace, int32_t id, const TokenPi
 // The model's shape from the trace's model summary (n_layer, n_head, n_head_kv, head_dim),
 // falling back to the attention shape the steps recorded.
 widgets::ModelView model_view(const trace::SessionTrace& trace);
+// A step's record of its pick: the filter stages, the chosen token and how.
+widgets::LogitsData logits_view(const trace::SessionTrace& trace, const trace::LogitsTrace& lg,
+                                const TokenPieces& pieces = {});
 // Step `index` (throws std::out_of_range when there is none). Planes whose stored range does not
 // fit the weights are left out (the view shows those rows as not recorded).
 widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, const TokenPieces& pieces = {});

@@ -49,6 +49,8 @@ struct SamplerSettings {
     int32_t repeat_window = 64;   // >= 0: how many of the most recent tokens are penalised
     uint64_t seed = 0;
     int32_t report_k = 10;        // candidates reported per stage, 1 .. 1000
+
+    bool operator==(const SamplerSettings&) const = default;
 };
 
 // Throws UsageError naming the first invalid setting (negative or NaN temperature, top_p

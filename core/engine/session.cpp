@@ -97,12 +97,36 @@ void Session::set_capture_policy(const trace::CapturePolicy& policy) {
     trace_.capture = capture_json(policy);
 }
 
-void Session::set_sampling(const SamplerSettings& settings) {
+bool Session::set_sampling(const SamplerSettings& settings) {
     const bool reseed = settings.seed != sampler_.settings().seed;
     sampler_.set_settings(settings);
     if (reseed) sampler_.reseed(settings.seed);
     options_.sampling = settings;
     trace_.sampling = sampling_json(settings);
+    return repick();
+}
+
+bool Session::repick() {
+    if (head_ < 0 || !pending_ || pending_how_ == trace::Choice::Forced) return false;
+    if (picked_with_.at(size_t(head_)) == sampler_.settings()) return false;
+    if (logits_step_ != head_) {  // the head's last row again: one position, untraced
+        const int32_t last = int32_t(tokens_.size()) - 1;
+        logits_step_ = -1;
+        backend_.kv_truncate(last);
+        backend_.forward({.tokens = std::span<const int32_t>(tokens_).subspan(size_t(last)), .pos0 = last, .logits = logits_});
+        logits_step_ = head_;
+    }
+    const auto t0 = Clock::now();
+    const SampleReport report = sampler_.sample(logits_, tokens_);
+    trace::LogitsTrace picked = logits_trace(report);
+    for (const trace::FilterStage& st : picked.stages)
+        for (const trace::Candidate& c : st.top) note_piece(c.id);
+    note_piece(report.token);
+    const trace::StepTrace& s = trace_.repick(head_, std::move(picked), ms_since(t0));
+    picked_with_[size_t(head_)] = sampler_.settings();
+    pending_ = s.logits.chosen;
+    pending_how_ = s.logits.how;
+    return true;
 }
 
 void Session::set_ablation(std::vector<trace::LayerHead> heads) {
@@ -145,6 +169,7 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
                          " tokens exceed " + std::to_string(backend_.n_ctx()));
     trace::StepCapture capture;
     const auto t0 = Clock::now();
+    logits_step_ = -1;  // until this step is added
     try {
         backend_.forward({.tokens = ids,
                           .pos0 = pos0,
@@ -195,6 +220,8 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
 
     const trace::StepTrace& added = trace_.add(std::move(s));
     head_ = added.index;
+    logits_step_ = added.index;
+    picked_with_.push_back(sampler_.settings());
     pending_ = added.logits.chosen;
     pending_how_ = added.logits.how;
     return added;
@@ -220,7 +247,7 @@ void Session::force(int32_t id) {
     note_piece(id);
 }
 
-void Session::rewind(int32_t step_index) {
+bool Session::rewind(int32_t step_index) {
     if (step_index < 0 || step_index >= int32_t(trace_.size()))
         throw UsageError("no step " + std::to_string(step_index) + " to rewind to");
     // The sequence the cache holds right after that step (each step on its path wrote its
@@ -241,14 +268,17 @@ void Session::rewind(int32_t step_index) {
     backend_.kv_truncate(int32_t(keep));
     tokens_.resize(keep);
     if (keep < seq.size()) {  // another branch: recompute the positions it does not share, untraced
+        logits_step_ = -1;
         backend_.forward({.tokens = std::span<const int32_t>(seq).subspan(keep), .pos0 = int32_t(keep), .logits = logits_});
         tokens_ = std::move(seq);
+        logits_step_ = step_index;
     }
     const trace::StepTrace& s = trace_.step(step_index);
     head_ = step_index;
     pending_ = s.logits.chosen;
     pending_how_ = s.logits.how;
     chat_ = std::move(chat);
+    return repick();
 }
 
 void Session::reset() {

@@ -5,8 +5,10 @@
 //   force(id)     the next decode feeds `id` instead of the sampler's choice (fed_how = forced)
 //   rewind(step)  back to the state right after `step`: the cache and the token list are
 //                 truncated to it (a step on another branch: truncated to the shared prefix,
-//                 the rest recomputed untraced), the step's choice is pending again; later
-//                 steps stay in the trace, so the next decode starts a branch (parent = step)
+//                 the rest recomputed untraced), the step's choice is pending again (picked
+//                 again when the sampler settings changed since it was made); later steps
+//                 stay in the trace, so the next decode starts a branch (parent = step)
+//   set_sampling  new settings; the pending choice is picked again under them
 //   chat_turn()   append a user turn, render the whole history with the chat template and
 //                 prefill it, keeping the longest common token prefix already in the cache
 //                 when prefix reuse is on (the prefill step records reused vs fed tokens)
@@ -52,7 +54,8 @@ public:
     const trace::StepTrace& prefill(std::span<const int32_t> ids);
     const trace::StepTrace& decode();
     void force(int32_t id);
-    void rewind(int32_t step);
+    // True when the step's choice was picked again (the settings changed since it was made).
+    bool rewind(int32_t step);
     // Empties the cache and the token list (the trace keeps every step; the next prefill
     // starts a new root).
     void reset();
@@ -84,9 +87,12 @@ public:
 
     const trace::SessionTrace& trace() const { return trace_; }
     const Sampler& sampler() const { return sampler_; }
-    // New sampler settings from the next step on (validated: UsageError); the RNG keeps its
-    // state unless the seed changes. The trace records the settings in force last.
-    void set_sampling(const SamplerSettings& settings);
+    // New sampler settings (validated: UsageError); the RNG keeps its state unless the seed
+    // changes. The trace records the settings in force last. The pending token is picked
+    // again under them (unless it was forced), from the head step's logits, and the head
+    // step's record becomes that pick: the next step feeds what the settings now say. True
+    // when it was picked again.
+    bool set_sampling(const SamplerSettings& settings);
     // Heads switched off (their z zeroed before Wo) from the next step on, recorded in every
     // step's trace. Positions already in the cache keep what they were computed with (rewind or
     // reset to recompute them). Throws UsageError for a head the model does not have.
@@ -117,6 +123,10 @@ private:
         int32_t reply_start = 0;  // position of the reply's first token
     };
     void note_piece(int32_t id);
+    // Picks the pending token again when it was not forced and the head step's pick was made
+    // under other settings: recomputes the head's last position first when logits_ hold
+    // another step's row, then replaces the head step's record. True when it picked.
+    bool repick();
     void check_ids(std::span<const int32_t> ids) const;
 
     Backend& backend_;
@@ -131,6 +141,8 @@ private:
     std::vector<trace::LayerHead> ablation_;  // heads switched off for every step
     std::vector<int32_t> tokens_;  // the sequence in the cache, [kv_tokens]
     std::vector<float> logits_;    // [n_vocab] the last row of the latest forward
+    int32_t logits_step_ = -1;     // the step whose last row logits_ holds (-1: none, or untraced)
+    std::vector<SamplerSettings> picked_with_;  // [step] the settings its pick was made with
     std::optional<int32_t> pending_;
     trace::Choice pending_how_ = trace::Choice::Greedy;
     int32_t head_ = -1;

@@ -23,6 +23,16 @@ const StepTrace& SessionTrace::add(StepTrace step) {
     return steps_.back();
 }
 
+const StepTrace& SessionTrace::repick(int32_t index, LogitsTrace logits, double sample_ms) {
+    StepTrace& s = steps_.at(size_t(index));
+    held_ -= s.held_bytes();
+    s.logits = std::move(logits);
+    s.sample_ms = sample_ms;
+    held_ += s.held_bytes();
+    enforce_budget();
+    return s;
+}
+
 void SessionTrace::restore(StepTrace step) {
     if (step.index != int32_t(steps_.size()))
         throw Error("trace step " + std::to_string(step.index) + " is out of order");

@@ -45,6 +45,10 @@ public:
     const std::vector<StepTrace>& steps() const { return steps_; }
     const StepTrace& step(int32_t index) const { return steps_.at(size_t(index)); }
     size_t size() const { return steps_.size(); }
+    // Replaces a step's record of its pick (the sampler ran again on its logits under new
+    // settings; steps that already continued from it keep what they fed); the budget is
+    // enforced again. Returns the step.
+    const StepTrace& repick(int32_t index, LogitsTrace logits, double sample_ms);
 
     // The steps from the first one down to `index`, following parents.
     std::vector<int32_t> path_to(int32_t index) const;

@@ -2,7 +2,8 @@
 // Step, a rewind, stepping again on the same token after a rewind, reopening the model and
 // opening it after a replay, each panel's view state (chips, heatmap, KV chart, logits,
 // timeline, status bar, window title) equals the session's; a language switch retranslates
-// every chart at once, both ways. Play turns into Pause; the Labs window's shortcuts work while
+// every chart at once, both ways; new sampler settings pick the pending token again and the
+// logits panel shows that pick at once. Play turns into Pause; the Labs window's shortcuts work while
 // it has the focus; a token is forced by clicking its label as well as its bar. The fixture
 // model on the offscreen platform.
 #include "common/testing.h"
@@ -22,6 +23,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QSpinBox>
@@ -230,6 +232,32 @@ private slots:
         QVERIFY(language_.apply(QStringLiteral("en")));
         QTRY_VERIFY(s->logits()->afterBars()->name().contains(QStringLiteral("(1 token left)")));
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+    }
+
+    // New sampler settings pick the pending token again: the logits panel shows the new
+    // filters and pick at once, and the next Step feeds the pick it shows.
+    void samplingChangeShowsTheNewPick() {
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, QStringLiteral("Red green blue"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QVERIFY(step_and_wait(s));
+        QVERIFY(step_and_wait(s));
+        QVERIFY2(s->logits()->heading()->text().contains(QStringLiteral("(greedy)")), qPrintable(s->logits()->heading()->text()));
+        const qint32 steps = s->model()->stepCount();
+        gui::SamplingPanel* panel = s->samplingPanel();
+        panel->findChild<QDoubleSpinBox*>(QStringLiteral("topP"))->setValue(1.0);
+        panel->findChild<QDoubleSpinBox*>(QStringLiteral("minP"))->setValue(0.0);
+        panel->findChild<QSpinBox*>(QStringLiteral("topK"))->setValue(2);
+        panel->findChild<QDoubleSpinBox*>(QStringLiteral("temperature"))->setValue(0.8);
+        QTRY_VERIFY_WITH_TIMEOUT(s->logits()->afterBars()->name() == QStringLiteral("after temperature, top-k (2 tokens left)"), 30000);
+        QTRY_VERIFY(s->logits()->heading()->text().contains(QStringLiteral("(sampled)")));
+        QCOMPARE(s->model()->stepCount(), steps);  // the same step, picked again
+        const qint32 shown = s->model()->current()->logits.chosen;
+        QCOMPARE(s->logits()->rows()[s->logits()->chosenRow()].id, shown);
+        QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+        QVERIFY(step_and_wait(s));
+        QCOMPARE(s->model()->current()->tokens.front().id, shown);
     }
 
     void playTurnsIntoPause() {

@@ -78,6 +78,7 @@ private slots:
     void seeded_sampling_repeats();
     void force_feeds_the_forced_token();
     void rewind_and_force_give_a_branch();
+    void new_settings_pick_the_pending_token_again();
     void cancel_leaves_a_session_that_continues();
     void cancel_from_another_thread();
     void clear_cancel_drops_a_late_request();
@@ -274,6 +275,55 @@ void TestSession::rewind_and_force_give_a_branch() {
     QCOMPARE(next.parent, 3);
     QCOMPARE(next.logits.chosen, plain.trace().step(4).logits.chosen);
     QVERIFY(std::abs(next.logits.chosen_prob - plain.trace().step(4).logits.chosen_prob) < 1e-3f);
+}
+
+// The pending token follows the sampler settings in force: set_sampling picks it again from
+// the head step's logits (and rewinding to a step picked under other settings does too,
+// recomputing the head's last row when the one held is of a later step); a forced token stays.
+void TestSession::new_settings_pick_the_pending_token_again() {
+    Loaded l = load(fx_);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    s.prefill(prompt_);
+    s.decode();  // steps 0 and 1
+    const trace::LogitsTrace step0 = s.trace().step(0).logits;
+    const trace::LogitsTrace step1 = s.trace().step(1).logits;
+    QVERIFY(!s.set_sampling(greedy().sampling));  // the same settings: nothing to pick again
+
+    SamplerSettings top2 = sampled(7).sampling;
+    top2.top_k = 2;
+    top2.top_p = 1.0f;
+    QVERIFY(s.set_sampling(top2));
+    const trace::LogitsTrace& now = s.trace().step(1).logits;
+    QCOMPARE(now.top_before(), step1.top_before());  // the same logits, ...
+    QCOMPARE(now.stages.size(), size_t(3));          // ... filtered as the settings say now
+    QCOMPARE(now.stages[2].filter, trace::Filter::TopK);
+    QCOMPARE(now.stages[2].survivors, int64_t(2));
+    QCOMPARE(now.how, trace::Choice::Sampled);
+    QVERIFY(now.chosen == step1.top_before()[0].id || now.chosen == step1.top_before()[1].id);
+    QCOMPARE(*s.pending(), now.chosen);
+    QCOMPARE(l.backend->kv_tokens(), int32_t(prompt_.size() + 1));
+    const int32_t picked = now.chosen;
+    QCOMPARE(s.decode().tokens, std::vector<int32_t>{picked});  // the next step feeds the new pick
+
+    // Step 0 was picked greedily: rewinding to it under top-2 picks again, from its own row
+    // (recomputed: the one held is step 2's).
+    QVERIFY(s.rewind(0));
+    const trace::LogitsTrace& again = s.trace().step(0).logits;
+    QCOMPARE(again.top_before().size(), step0.top_before().size());
+    for (size_t i = 0; i < again.top_before().size(); ++i) {
+        QCOMPARE(again.top_before()[i].id, step0.top_before()[i].id);
+        QVERIFY(std::abs(again.top_before()[i].prob - step0.top_before()[i].prob) < 1e-4f);
+    }
+    QCOMPARE(again.stages.back().survivors, int64_t(2));
+    QCOMPARE(*s.pending(), again.chosen);
+    QCOMPARE(l.backend->kv_tokens(), int32_t(prompt_.size()));
+    QVERIFY(!s.rewind(0));  // picked under these settings already
+
+    // A forced token is the user's choice: new settings leave it.
+    s.force(5);
+    QVERIFY(!s.set_sampling(greedy().sampling));
+    QCOMPARE(*s.pending(), 5);
+    QCOMPARE(s.pending_how(), trace::Choice::Forced);
 }
 
 void TestSession::cancel_leaves_a_session_that_continues() {
