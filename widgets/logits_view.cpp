@@ -118,8 +118,16 @@ void LogitsView::rebuild() {
         label->position->setCoords(std::max(before.back(), after.back()), i);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         label->setPadding(QMargins(6, 0, 0, 0));
-        label->setText(std::isnan(filtered) ? tr("%1 · logit %2 · filtered out").arg(raw, 0, 'f', 3).arg(c.logit, 0, 'f', 2)
-                                            : tr("%1 → %2 · logit %3").arg(raw, 0, 'f', 3).arg(filtered, 0, 'f', 3).arg(c.logit, 0, 'f', 2));
+        const qsizetype removed_by = std::isnan(filtered) ? lg.removedBy(c.id) : -1;
+        if (removed_by > 0)
+            label->setText(tr("%1 · logit %2 · removed by %3")
+                               .arg(raw, 0, 'f', 3)
+                               .arg(c.logit, 0, 'f', 2)
+                               .arg(filter_title(lg.stages[removed_by].filter)));
+        else if (std::isnan(filtered))
+            label->setText(tr("%1 · logit %2 · filtered out").arg(raw, 0, 'f', 3).arg(c.logit, 0, 'f', 2));
+        else
+            label->setText(tr("%1 → %2 · logit %3").arg(raw, 0, 'f', 3).arg(filtered, 0, 'f', 3).arg(c.logit, 0, 'f', 2));
     }
     applyFonts();  // the new value labels
     before_->setData(keys, before, true);
@@ -196,11 +204,14 @@ ChartTable LogitsView::table() const {
     ChartTable t;
     t.title = tr("Next-token candidates");
     t.columns = {QStringLiteral("id"), QStringLiteral("token"), QStringLiteral("logit"), QStringLiteral("prob_before"),
-                 QStringLiteral("prob_after"), QStringLiteral("chosen")};
+                 QStringLiteral("prob_after"), QStringLiteral("chosen"), QStringLiteral("removed_by")};
+    const StepView* s = model_->current();
     for (qint32 i = 0; i < rows_.size(); ++i) {
         const CandidateView& c = rows_[i];
+        const qsizetype removed_by = s && std::isnan(after_probs_[i]) ? s->logits.removedBy(c.id) : -1;
         t.rows.push_back({c.id, c.text, double(c.logit), before_->data()->at(i)->value,
-                          std::isnan(after_probs_[i]) ? QVariant() : QVariant(after_probs_[i]), c.id == chosen_});
+                          std::isnan(after_probs_[i]) ? QVariant() : QVariant(after_probs_[i]), c.id == chosen_,
+                          removed_by > 0 ? QVariant(s->logits.stages[removed_by].filter) : QVariant()});
     }
     return t;
 }

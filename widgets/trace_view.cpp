@@ -1,5 +1,7 @@
 #include "widgets/trace_view.h"
 
+#include <algorithm>
+
 namespace lmscope::widgets {
 namespace {
 const QVector<CandidateView> kNoCandidates;
@@ -41,6 +43,16 @@ const QVector<CandidateView>& LogitsData::before() const {
 
 const QVector<CandidateView>& LogitsData::after() const {
     return stages.isEmpty() ? kNoCandidates : stages.back().top;
+}
+
+qsizetype LogitsData::removedBy(qint32 id) const {
+    for (qsizetype i = 1; i < stages.size(); ++i) {
+        const QVector<CandidateView>& previous = stages[i - 1].top;
+        const auto at = std::find_if(previous.begin(), previous.end(), [id](const CandidateView& c) { return c.id == id; });
+        if (at == previous.end()) return -1;  // beyond the reported candidates: unknown
+        if (at - previous.begin() >= stages[i].survivors) return i;
+    }
+    return -1;
 }
 
 const AttentionPlaneView* StepView::plane(qint32 layer, qint32 head) const {

@@ -92,6 +92,11 @@ struct LogitsData {
     bool empty() const { return stages.isEmpty(); }
     const QVector<CandidateView>& before() const;
     const QVector<CandidateView>& after() const;
+    // The stage that removed `id` (an index into stages; -1: it survived every stage, or the
+    // reported lists cannot tell). Top-k, top-p and min-p keep a prefix of the previous
+    // stage's order, so a token listed at rank r there is removed by the first such stage
+    // that keeps r or fewer tokens.
+    qsizetype removedBy(qint32 id) const;
 };
 
 struct KvData {

@@ -2180,6 +2180,10 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
             <numerusform>%1 之后（剩余 %n 个词元）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 · logit %2 · removed by %3</source>
+        <translation>%1 · logit %2 · 被 %3 过滤</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::widgets::MetadataModel</name>

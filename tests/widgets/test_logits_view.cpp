@@ -46,6 +46,46 @@ private slots:
         QCOMPARE(view.table().rows.size(), view.rows().size());
     }
 
+    // Each filtered candidate names the filter that removed it: the first stage that keeps
+    // fewer tokens than its rank in the stage before (top-k, top-p and min-p keep a prefix).
+    void removedByNamesTheFilter_data() {
+        QTest::addColumn<qint32>("id");
+        QTest::addColumn<qsizetype>("stage");  // -1: kept, or not listed where it would tell
+        QTest::newRow("kept by every filter") << 10 << qsizetype(-1);
+        QTest::newRow("second, cut by min-p") << 11 << qsizetype(3);
+        QTest::newRow("fourth, cut by top-p") << 13 << qsizetype(2);
+        QTest::newRow("fifth, cut by top-p") << 14 << qsizetype(2);
+        QTest::newRow("not among the listed") << 99 << qsizetype(-1);
+        QTest::newRow("listed raw, pushed out of the list by the penalty") << 15 << qsizetype(-1);
+    }
+    void removedByNamesTheFilter() {
+        QFETCH(qint32, id);
+        QFETCH(qsizetype, stage);
+        const auto list = [](std::initializer_list<qint32> ids) {
+            QVector<CandidateView> v;
+            for (qint32 i : ids) v.push_back(candidate(i, QString::number(i), 0.0f, 0.1f));
+            return v;
+        };
+        LogitsData lg;
+        lg.stages = {FilterStageView{QStringLiteral("raw"), 1024, list({10, 11, 12, 13, 14, 15})},
+                     FilterStageView{QStringLiteral("penalty"), 1024, list({10, 11, 12, 13, 14})},
+                     FilterStageView{QStringLiteral("top_p"), 3, list({10, 11, 12})},
+                     FilterStageView{QStringLiteral("min_p"), 1, list({10})}};
+        QCOMPARE(lg.removedBy(id), stage);
+    }
+
+    void tableSaysWhichFilter() {
+        TraceModel m;
+        QVERIFY(m.setSteps(sample_steps()));
+        m.setCurrentStep(0);
+        LogitsView view(&m);
+        const ChartTable t = view.table();
+        QCOMPARE(t.columns.last(), QStringLiteral("removed_by"));
+        QCOMPARE(t.rows.size(), qsizetype(4));
+        const QVariantList expected = {QVariant(), QVariant(), QStringLiteral("top_k"), QStringLiteral("top_k")};
+        for (qsizetype r = 0; r < t.rows.size(); ++r) QCOMPARE(t.rows[r].last(), expected[r]);
+    }
+
     void clickForcesToken_data() {
         QTest::addColumn<int>("row");
         QTest::addColumn<int>("id");
