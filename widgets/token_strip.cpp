@@ -146,6 +146,16 @@ QString TokenStrip::tooltipFor(qint32 pos) const {
                       .arg(t.byte_end)
                       .arg(origin_name(t.origin));
     if (t.byte_fallback) tip += QStringLiteral("<br>") + tr("byte fallback: this token is a raw byte, not a whole character");
+    if (const std::optional<ByteCharacter> c = byte_character(model_->sequence(), pos))
+        tip += QStringLiteral("<br>") + tr("byte %1 of %2 of the character “%3”: positions %4–%5 spell it together")
+                                            .arg(c->byte_index)
+                                            .arg(c->byte_count)
+                                            .arg(c->character.toHtmlEscaped())
+                                            .arg(c->first)
+                                            .arg(c->last);
+    if (t.text.startsWith(QLatin1Char(' ')) && !t.piece.isEmpty() && t.piece.front() != QLatin1Char(' '))
+        tip += QStringLiteral("<br>") + tr("␣ marks the space this token starts with; the vocabulary writes it “%1”")
+                                            .arg(QString(t.piece.front()).toHtmlEscaped());
     return tip;
 }
 

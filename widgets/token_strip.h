@@ -23,6 +23,9 @@ public:
     qint32 chipAt(const QPoint& p) const;  // -1: none
     // The line above the chips: "Tokens: 45 of 2,048 (42 prompt, 3 generated)".
     QString legendText() const;
+    // The tooltip of the chip at `pos` (rich text): the token, its id, piece, bytes and origin;
+    // what ␣ stands for; for a byte piece, the character the bytes around it spell.
+    QString tooltipFor(qint32 pos) const;
 
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
@@ -44,7 +47,6 @@ private:
     int layoutChips(int width, QVector<QRect>* out) const;
     void relayout();
     const QVector<QRect>& chips() const;  // laid out for the current width
-    QString tooltipFor(qint32 pos) const;
 
     TraceModel* model_;
     QVector<QString> labels_;  // [position] display text

@@ -73,6 +73,71 @@ qint32 ModelView::group_size() const {
     return n_head / n_head_kv;
 }
 
+namespace {
+
+// The bytes a byte token's text names ("<0xE6><0x95>"); empty when it is not such a text.
+QByteArray named_bytes(const QString& text) {
+    QByteArray out;
+    for (QStringView s(text); !s.isEmpty(); s = s.mid(6)) {
+        if (s.size() < 6 || !s.startsWith(u"<0x") || s[5] != u'>') return {};
+        bool ok = false;
+        const int v = s.mid(3, 2).toInt(&ok, 16);
+        if (!ok) return {};
+        out.append(char(v));
+    }
+    return out;
+}
+
+// The length a UTF-8 lead byte announces (0: a continuation byte or not a lead).
+qsizetype utf8_length(uchar lead) {
+    if (lead < 0x80) return 1;
+    if ((lead & 0xE0) == 0xC0) return 2;
+    if ((lead & 0xF0) == 0xE0) return 3;
+    if ((lead & 0xF8) == 0xF0) return 4;
+    return 0;
+}
+
+}  // namespace
+
+std::optional<ByteCharacter> byte_character(const QVector<TokenView>& sequence, qint32 pos) {
+    if (pos < 0 || pos >= sequence.size() || !sequence[pos].byte_fallback) return std::nullopt;
+    constexpr qint32 kReach = 4;  // a character has at most four bytes
+    qint32 first = pos, last = pos;
+    while (first > 0 && pos - first < kReach && sequence[first - 1].byte_fallback) --first;
+    while (last + 1 < sequence.size() && last - pos < kReach && sequence[last + 1].byte_fallback) ++last;
+    QByteArray run;         // the bytes of tokens first..last
+    QVector<qint32> owner;  // [byte] its token's position
+    for (qint32 p = first; p <= last; ++p) {
+        const QByteArray b = named_bytes(sequence[p].text);
+        if (b.isEmpty() && p < pos) {  // start again after a token that names no bytes
+            run.clear();
+            owner.clear();
+            continue;
+        }
+        if (b.isEmpty()) break;
+        run += b;
+        owner.insert(owner.size(), b.size(), p);
+    }
+    const qsizetype at = owner.indexOf(pos);
+    if (at < 0) return std::nullopt;
+    for (qsizetype i = 0; i < run.size();) {
+        const qsizetype len = utf8_length(uchar(run[i]));
+        if (len == 0) {  // a continuation byte whose lead is not in the run
+            ++i;
+            continue;
+        }
+        if (i + len > run.size()) return std::nullopt;  // the character goes on past the run
+        const QString c = QString::fromUtf8(run.mid(i, len));
+        const bool valid = !c.isEmpty() && !c.contains(QChar::ReplacementCharacter);
+        if (at < i + len) {
+            if (!valid || at < i || len < 2) return std::nullopt;
+            return ByteCharacter{c, owner[i], owner[i + len - 1], qint32(at - i + 1), qint32(len)};
+        }
+        i += valid ? len : 1;
+    }
+    return std::nullopt;
+}
+
 QString display_text(const QString& text) {
     if (text.isEmpty()) return QStringLiteral("∅");
     QString out;

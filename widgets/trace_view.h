@@ -14,6 +14,8 @@
 #include <QtGlobal>
 #include <qfloat16.h>
 
+#include <optional>
+
 namespace lmscope::widgets {
 
 enum class StepPhase : quint8 { Prefill, Decode };
@@ -34,6 +36,19 @@ struct TokenView {
 
     bool generated() const { return origin != TokenOrigin::Prompt; }
 };
+
+// The character that byte tokens spell together (a Chinese character split into byte
+// pieces): the tokens at positions first..last of a sequence hold its UTF-8 bytes, and the
+// token asked about holds its byte_index-th byte (1-based) of byte_count.
+struct ByteCharacter {
+    QString character;
+    qint32 first = 0, last = 0;
+    qint32 byte_index = 0;
+    qint32 byte_count = 0;
+};
+// For a byte token (byte_fallback, text "<0xE6>" or several such) whose bytes are part of a
+// character of two or more bytes that the byte tokens around it complete; nullopt otherwise.
+std::optional<ByteCharacter> byte_character(const QVector<TokenView>& sequence, qint32 pos);
 
 // Softmax weights of one (layer, head) for the query rows one step computed. Row r (query
 // position first_row_pos + r) holds keys 0..first_row_pos + r; later keys are masked.

@@ -75,6 +75,12 @@ byte piece: part of a character</source>
         <source>WordPiece</source>
         <translation>WordPiece</translation>
     </message>
+    <message>
+        <source>
+byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
+        <translation>
+“%3”共 %2 个字节，这是第 %1 个：第 %4–%5 个词元块一起拼出它</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::EngineWorker</name>
@@ -2325,6 +2331,14 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>Tokens: %1 of %2 (%3 prompt, %4 generated)</source>
         <translation>词元：%1 / %2（提示 %3，生成 %4）</translation>
+    </message>
+    <message>
+        <source>byte %1 of %2 of the character “%3”: positions %4–%5 spell it together</source>
+        <translation>字符“%3”共 %2 个字节，这是第 %1 个：位置 %4–%5 一起拼出它</translation>
+    </message>
+    <message>
+        <source>␣ marks the space this token starts with; the vocabulary writes it “%1”</source>
+        <translation>␣ 表示这个词元开头的空格；词表里写作“%1”</translation>
     </message>
 </context>
 <context>

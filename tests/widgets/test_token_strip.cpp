@@ -29,6 +29,45 @@ private slots:
         QCOMPARE(display_text(text), shown);
     }
 
+    // A chip's tooltip explains ␣ and groups the byte pieces of one character: 数 (E6 95 B0)
+    // and 🙂 (F0 9F 99 82) as byte tokens, next to whole-character tokens.
+    void tooltipsExplainMarksAndByteGroups_data() {
+        QTest::addColumn<int>("pos");
+        QTest::addColumn<QString>("expected");  // "" : none of the notes
+        QTest::newRow("space mark") << 0 << QStringLiteral("␣ marks the space this token starts with; the vocabulary writes it “▁”");
+        QTest::newRow("lead byte") << 1 << QStringLiteral("byte 1 of 3 of the character “数”: positions 1–3 spell it together");
+        QTest::newRow("middle byte") << 2 << QStringLiteral("byte 2 of 3 of the character “数”");
+        QTest::newRow("last byte") << 3 << QStringLiteral("byte 3 of 3 of the character “数”");
+        QTest::newRow("two bytes in one token") << 4 << QStringLiteral("byte 1 of 4 of the character “🙂”: positions 4–5 spell it together");
+        QTest::newRow("the rest of it") << 5 << QStringLiteral("byte 3 of 4 of the character “🙂”");
+        QTest::newRow("a stray continuation byte") << 7 << QString();
+        QTest::newRow("a whole character") << 6 << QString();
+    }
+    void tooltipsExplainMarksAndByteGroups() {
+        QFETCH(int, pos);
+        QFETCH(QString, expected);
+        TraceModel m;
+        QVector<StepView> steps = {make_step(0, -1, StepPhase::Prefill, 0,
+                                             {token(1, QStringLiteral(" x"), TokenOrigin::Prompt),
+                                              token(2, QStringLiteral("<0xE6>"), TokenOrigin::Prompt, true),
+                                              token(3, QStringLiteral("<0x95>"), TokenOrigin::Prompt, true),
+                                              token(4, QStringLiteral("<0xB0>"), TokenOrigin::Prompt, true),
+                                              token(5, QStringLiteral("<0xF0><0x9F>"), TokenOrigin::Prompt, true),
+                                              token(6, QStringLiteral("<0x99><0x82>"), TokenOrigin::Prompt, true),
+                                              token(7, QStringLiteral("河"), TokenOrigin::Prompt),
+                                              token(8, QStringLiteral("<0x82>"), TokenOrigin::Prompt, true)},
+                                             1.0)};
+        QVERIFY(m.setSteps(steps));
+        TokenStrip strip(&m);
+        const QString tip = strip.tooltipFor(pos);
+        if (expected.isEmpty()) {
+            QVERIFY2(!tip.contains(QStringLiteral("of the character")) && !tip.contains(QStringLiteral("marks the space")),
+                     qPrintable(tip));
+        } else {
+            QVERIFY2(tip.contains(expected), qPrintable(tip));
+        }
+    }
+
     void chipsFollowThePath() {
         TraceModel m;
         m.setModel(sample_model_view());

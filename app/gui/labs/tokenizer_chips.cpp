@@ -24,6 +24,26 @@ bool is_byte_piece(const tok::Tokenizer& t, const tok::Token& k, std::string_vie
     return k.end > k.begin && !tok::is_valid_utf8(text.substr(k.begin, k.end - k.begin));
 }
 
+// For a byte piece: "byte 2 of 3 of “数”: chips 4–6 spell it together", from the character of
+// the text that holds the piece's first byte and the chips whose spans overlap it.
+QString byte_group_note(const std::vector<tok::Token>& tokens, size_t i, std::string_view text) {
+    const size_t at = tokens[i].begin;
+    size_t start = at;
+    while (start > 0 && at - start < 3 && (static_cast<uint8_t>(text[start]) & 0xC0) == 0x80) --start;
+    uint32_t cp = 0;
+    const size_t len = tok::decode_utf8(text, start, &cp);
+    if (len < 2 || at >= start + len) return {};
+    size_t first = i, last = i;
+    while (first > 0 && tokens[first - 1].end > start) --first;
+    while (last + 1 < tokens.size() && tokens[last + 1].begin < start + len) ++last;
+    return QCoreApplication::translate("TokenizerLab", "\nbyte %1 of %2 of “%3”: chips %4–%5 spell it together")
+        .arg(at - start + 1)
+        .arg(len)
+        .arg(QString::fromUtf8(text.data() + start, static_cast<qsizetype>(len)))
+        .arg(first + 1)
+        .arg(last + 1);
+}
+
 }  // namespace
 
 std::string word_in_context(const tok::Tokenizer& tokenizer, const std::string& word) {
@@ -72,7 +92,9 @@ qsizetype character_count(std::string_view text) {
 
 QVector<widgets::Chip> token_chips(const tok::Tokenizer& tokenizer, std::string_view text) {
     QVector<widgets::Chip> chips;
-    for (const tok::Token& k : tokenizer.encode(text)) {
+    const std::vector<tok::Token> tokens = tokenizer.encode(text);
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const tok::Token& k = tokens[i];
         widgets::Chip c;
         c.id = k.id;
         c.byte = is_byte_piece(tokenizer, k, text);
@@ -84,7 +106,9 @@ QVector<widgets::Chip> token_chips(const tok::Tokenizer& tokenizer, std::string_
                         .arg(QString::fromUtf8(k.piece.data(), static_cast<qsizetype>(k.piece.size())))
                         .arg(k.begin)
                         .arg(k.end)
-                        .arg(c.byte ? QCoreApplication::translate("TokenizerLab", "\nbyte piece: part of a character") : QString());
+                        .arg(c.byte ? QCoreApplication::translate("TokenizerLab", "\nbyte piece: part of a character") +
+                                          byte_group_note(tokens, i, text)
+                                    : QString());
         chips.push_back(std::move(c));
     }
     return chips;

@@ -160,6 +160,22 @@ void TestTokenizerLab::countsUsePluralForms() {
     QVERIFY(language.apply(QStringLiteral("zh_CN")));
     QTRY_VERIFY(lab.compareView()->statsLabel(0)->text().contains(QStringLiteral("个字符")));
     QVERIFY(language.apply(QStringLiteral("en")));
+
+    // 数 is not in the fixture's vocabulary: three byte pieces, each saying which of its bytes
+    // it is and which chips spell it together.
+    lab.setText(QStringLiteral("a数"));
+    const QVector<widgets::Chip>& chips = lab.compareView()->chipsRow(0)->chips();
+    qsizetype lead = -1;
+    for (qsizetype i = 0; i < chips.size() && lead < 0; ++i)
+        if (chips[i].byte) lead = i;
+    QVERIFY(lead >= 0 && lead + 2 < chips.size());
+    for (qsizetype b = 0; b < 3; ++b) {
+        const QString tip = chips[lead + b].tooltip;
+        QVERIFY2(tip.contains(QStringLiteral("byte %1 of 3 of “数”: chips %2–%3 spell it together")
+                                  .arg(b + 1).arg(lead + 1).arg(lead + 3)),
+                 qPrintable(tip));
+    }
+    QVERIFY(!chips[0].tooltip.contains(QStringLiteral("spell it together")));
 }
 
 void TestTokenizerLab::addedModelFileIsShown() {
