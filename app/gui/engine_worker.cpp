@@ -188,6 +188,26 @@ void EngineWorker::step() {
     });
 }
 
+void EngineWorker::rerun(const QVector<qint32>& prompt, const QVector<qint32>& generated) {
+    guarded(tr("Re-running the session"), [&] {
+        engine::Session& s = session();
+        emit progress(tr("Re-running %n token(s) on the new engine…", nullptr, int(prompt.size() + generated.size())));
+        try {
+            cancellable([&] {
+                s.prefill(std::vector<int32_t>(prompt.begin(), prompt.end()));
+                for (qint32 id : generated) {
+                    if (s.pending() != id) s.force(id);
+                    s.decode();
+                }
+            });
+        } catch (...) {
+            emitSnapshot(EngineSnapshot::Kind::Step);  // the steps made before Stop or the failure
+            throw;
+        }
+        emitSnapshot(EngineSnapshot::Kind::Step);
+    });
+}
+
 void EngineWorker::force(qint32 id) {
     guarded(tr("Forcing a token"), [&] { session().force(id); });
 }

@@ -97,6 +97,9 @@ public slots:
     void setSampling(const lmscope::gui::SamplingOptions& sampling);
     void prefill(const QString& prompt);
     void step();
+    // The same path again on a new engine: prefill `prompt`, then feed each of `generated`
+    // (forced where the sampler now picks another token); one snapshot at the end, or at Stop.
+    void rerun(const QVector<qint32>& prompt, const QVector<qint32>& generated);
     void force(qint32 id);
     void rewind(qint32 step);
     void reset();

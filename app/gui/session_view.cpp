@@ -1,6 +1,7 @@
 #include "gui/session_view.h"
 
 #include "engine/backend_factory.h"
+#include "gui/engine_change.h"
 #include "gui/sampling_panel.h"
 #include "gui/step_controls.h"
 #include "widgets/attention_grid.h"
@@ -65,14 +66,13 @@ SessionView::SessionView(QMainWindow* window)
         emit statusMessage(tr("Stopped"));
     });
     connect(w, &EngineWorker::error, this, [this](const QString& message) {
+        rerun_.reset();  // the new engine did not load: the old one and its session stay
         onEngineIdle();
         emit engineError(message);
     });
     connect(sampling_, &SamplingPanel::samplingChanged, this,
             [this](const SamplingOptions& s) { post([s](EngineWorker* e) { e->setSampling(s); }); });
-    connect(sampling_, &SamplingPanel::engineOptionsChanged, this, [this] {
-        if (hasEngine()) loadModel(info_.path);
-    });
+    connect(sampling_, &SamplingPanel::engineOptionsChanged, this, &SessionView::changeEngine);
     connect(logits_, &widgets::LogitsView::forceToken, this, &SessionView::forceToken);
     connect(timeline_, &widgets::Timeline::rewindTo, this, &SessionView::rewindTo);
     connect(timeline_, &widgets::Timeline::branchSelected, this, &SessionView::rewindTo);  // the engine follows
@@ -201,9 +201,32 @@ bool SessionView::eventFilter(QObject* watched, QEvent* event) {
 
 SessionView::Chart SessionView::focusedChart() const { return focused_; }
 
+void SessionView::changeEngine() {
+    if (!hasEngine() || replay_) return;
+    const QVector<qint32> path = model_->path();
+    if (path.isEmpty()) return loadModel(info_.path);
+    stop();
+    ask_engine_change(window_, model_->sequenceLength(), [this, self = QPointer<SessionView>(this), path](EngineChange answer) {
+        if (!self) return;  // the window closed with the question open
+        if (answer == EngineChange::Keep) {
+            sampling_->setEngineOptions(engine_options_);  // the panel shows what runs
+            return;
+        }
+        rerun_.reset();
+        if (answer == EngineChange::Rerun) {
+            Rerun r{run_prompt_, {}, {}};
+            for (const widgets::TokenView& t : model_->step(path.front())->tokens) r.prompt.push_back(t.id);
+            for (qsizetype i = 1; i < path.size(); ++i) r.generated.push_back(model_->step(path[i])->tokens.front().id);
+            rerun_ = std::move(r);
+        }
+        loadModel(info_.path);
+    });
+}
+
 void SessionView::loadModel(const QString& path) {
     stop();
     const EngineOptions options = sampling_->engineOptions();
+    engine_options_ = options;
     const SamplingOptions sampling = sampling_->sampling();
     in_flight_ = true;
     updateActions();
@@ -227,6 +250,14 @@ void SessionView::onLoaded(const EngineInfo& info) {
     updateStatus();  // a replay's figures go with it
     emit statusMessage(tr("Ready: %1 on %2").arg(QFileInfo(info.path).fileName(), info.backend));  // ends "Loading …"
     emit engineLoaded(info);
+    if (rerun_) {  // the session on the new engine: the same tokens, recomputed
+        const Rerun r = std::move(*rerun_);
+        rerun_.reset();
+        run_prompt_ = r.prompt_text;
+        in_flight_ = true;
+        updateActions();
+        post([r](EngineWorker* e) { e->rerun(r.prompt, r.generated); });
+    }
 }
 
 void SessionView::step() {

@@ -15,6 +15,8 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <optional>
+
 class QAction;
 class QDockWidget;
 class QLabel;
@@ -114,6 +116,7 @@ private:
     void applyPending();
     void replayStep();
     void startRun(const QString& prompt);  // prefill `prompt` after emptying the cache
+    void changeEngine();                   // a new engine setting: asks first when there are steps
     void decodeNext(qint32 token);         // the next decode, which feeds `token`
     void flushPending();                   // applies the snapshots now, not after the timer
     void retranslatePlay();                // Play or Pause
@@ -154,6 +157,12 @@ private:
     bool ends_turn_ = false;
     SnapshotPtr last_;
     QString run_prompt_;  // the prompt the engine's run was prefilled from
+    EngineOptions engine_options_;  // the settings the engine was last loaded with
+    struct Rerun {                  // the path to run again once the new engine is loaded
+        QString prompt_text;
+        QVector<qint32> prompt, generated;
+    };
+    std::optional<Rerun> rerun_;
     Chart focused_ = Chart::Heatmap;
 };
 

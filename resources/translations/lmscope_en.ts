@@ -2,6 +2,26 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>EngineChange</name>
+    <message numerus="yes">
+        <source>This setting restarts the engine with a new KV cache. The session holds %n token(s): run them again on the new engine (the same tokens, recomputed), or start empty?</source>
+        <translation>
+            <numerusform>This setting restarts the engine with a new KV cache. The session holds %n token: run them again on the new engine (the same tokens, recomputed), or start empty?</numerusform>
+            <numerusform>This setting restarts the engine with a new KV cache. The session holds %n tokens: run them again on the new engine (the same tokens, recomputed), or start empty?</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::EngineWorker</name>
+    <message numerus="yes">
+        <source>Re-running %n token(s) on the new engine…</source>
+        <translation>
+            <numerusform>Re-running %n token on the new engine…</numerusform>
+            <numerusform>Re-running %n tokens on the new engine…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::SessionView</name>
     <message numerus="yes">
         <source>%1 / %Ln token(s)</source>

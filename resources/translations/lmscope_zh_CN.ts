@@ -2,6 +2,31 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>EngineChange</name>
+    <message>
+        <source>Restart the engine?</source>
+        <translation>重启引擎？</translation>
+    </message>
+    <message numerus="yes">
+        <source>This setting restarts the engine with a new KV cache. The session holds %n token(s): run them again on the new engine (the same tokens, recomputed), or start empty?</source>
+        <translation>
+            <numerusform>这个设置会用新的 KV 缓存重启引擎。会话中有 %n 个词元：在新引擎上重新运行它们（同样的词元，重新计算），还是从空开始？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Re-run the session</source>
+        <translation>重新运行会话</translation>
+    </message>
+    <message>
+        <source>Start empty</source>
+        <translation>从空开始</translation>
+    </message>
+    <message>
+        <source>Keep the old setting</source>
+        <translation>保留原设置</translation>
+    </message>
+</context>
+<context>
     <name>Export</name>
     <message>
         <source>%1: could not render the image</source>
@@ -143,6 +168,16 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>Opening the trace</source>
         <translation>打开跟踪</translation>
+    </message>
+    <message>
+        <source>Re-running the session</source>
+        <translation>重新运行会话</translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-running %n token(s) on the new engine…</source>
+        <translation>
+            <numerusform>正在新引擎上重新运行 %n 个词元…</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -3,7 +3,8 @@
 // opening it after a replay, each panel's view state (chips, heatmap, KV chart, logits,
 // timeline, status bar, window title) equals the session's; a language switch retranslates
 // every chart at once, both ways; new sampler settings pick the pending token again and the
-// logits panel shows that pick at once. Play turns into Pause; the Labs window's shortcuts work while
+// logits panel shows that pick at once; a KV type change asks, and re-runs the session on the
+// new cache when told to. Play turns into Pause; the Labs window's shortcuts work while
 // it has the focus; a token is forced by clicking its label as well as its bar. The fixture
 // model on the offscreen platform.
 #include "common/testing.h"
@@ -23,9 +24,12 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -258,6 +262,53 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
         QVERIFY(step_and_wait(s));
         QCOMPARE(s->model()->current()->tokens.front().id, shown);
+    }
+
+    // A KV type change asks first: re-run the session (the same tokens, recomputed on the new
+    // cache), start empty, or keep the old setting (nothing reloads, the panel shows f16 again).
+    void engineChangeAsks_data() {
+        QTest::addColumn<QString>("answer");  // the button's objectName
+        QTest::addColumn<qint32>("steps");    // in the trace afterwards
+        QTest::addColumn<QString>("kv");      // the KV type in force afterwards
+        QTest::newRow("re-run") << "rerun" << 3 << "q8_0";
+        QTest::newRow("start empty") << "startEmpty" << 0 << "q8_0";
+        QTest::newRow("keep") << "keep" << 3 << "f16";
+    }
+    void engineChangeAsks() {
+        QFETCH(QString, answer);
+        QFETCH(qint32, steps);
+        QFETCH(QString, kv);
+        auto w = open_window(&language_, QStringLiteral("Red green blue"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        for (int i = 0; i < 3; ++i) QVERIFY(step_and_wait(s));
+        QVector<qint32> before;
+        for (const widgets::TokenView& t : s->model()->sequence()) before.push_back(t.id);
+        auto* type = s->samplingPanel()->findChild<QComboBox*>(QStringLiteral("kvType"));
+        QVERIFY(type);
+        QCOMPARE(type->currentText(), QStringLiteral("f16"));
+        QSignalSpy loaded(s, &SessionView::engineLoaded);
+        type->setCurrentIndex(type->findText(QStringLiteral("q8_0")));
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = w->findChild<QMessageBox*>(QStringLiteral("engineChangeBox"))) != nullptr);
+        QVERIFY2(box->text().contains(QStringLiteral("%1 tokens").arg(before.size())), qPrintable(box->text()));
+        box->findChild<QPushButton*>(answer)->click();
+        if (answer == QLatin1String("keep")) {
+            QCOMPARE(type->currentText(), QStringLiteral("f16"));
+            QTest::qWait(200);
+            QCOMPARE(loaded.count(), 0);
+        } else {
+            QVERIFY(wait_for(loaded));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(s->model()->stepCount() == steps && !s->inFlight(), 60000);
+        if (steps == 0) return comparePanels(*w, 0);
+        QVector<qint32> after;
+        for (const widgets::TokenView& t : s->model()->sequence()) after.push_back(t.id);
+        QCOMPARE(after, before);
+        QCOMPARE(s->model()->current()->kv.dtype, kv);
+        comparePanels(*w, qint32(before.size()));
+        QVERIFY(step_and_wait(s));  // the session goes on from there
+        QCOMPARE(s->model()->sequenceLength(), qint32(before.size()) + 1);
     }
 
     void playTurnsIntoPause() {
