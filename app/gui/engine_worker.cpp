@@ -59,6 +59,8 @@ void EngineWorker::cancel() {
 
 template <class F>
 void EngineWorker::cancellable(F&& body) {
+    step_clock_.start();
+    progress_sent_ms_ = -1;
     {
         std::lock_guard lock(session_mutex_);
         running_ = true;
@@ -126,6 +128,7 @@ void EngineWorker::load(const QString& path, const EngineOptions& options) {
         so.capture.mode = trace::CaptureMode::Full;  // the heatmap and grid show any (layer, head)
         auto session = with_context(file + ": starting the session",
                                     [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
+        session->set_progress([this](const engine::StepProgress& p) { reportProgress(p); });
 
         replaceSession(nullptr);  // the old session refers to the old backend and tokenizer
         backend_ = std::move(backend);
@@ -177,6 +180,14 @@ void EngineWorker::prefill(const QString& prompt) {
         cancellable([&] { s.prefill(ids); });
         emitSnapshot(EngineSnapshot::Kind::Step);
     });
+}
+
+void EngineWorker::reportProgress(const engine::StepProgress& p) {
+    if (p.tokens < 2) return;  // a decode step: too short to follow
+    const qint64 now = step_clock_.isValid() ? step_clock_.elapsed() : 0;
+    if (p.layers_done < p.n_layer && progress_sent_ms_ >= 0 && now - progress_sent_ms_ < 100) return;
+    progress_sent_ms_ = now;
+    emit prefillProgress(p.layers_done, p.n_layer, p.tokens, now);
 }
 
 void EngineWorker::step() {

@@ -12,6 +12,7 @@
 #include "engine/sampler.h"
 #include "widgets/trace_view.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QThread>
@@ -28,6 +29,7 @@ namespace lmscope::engine {
 class Backend;
 class Model;
 class Session;
+struct StepProgress;
 }  // namespace lmscope::engine
 namespace lmscope::tok {
 class Tokenizer;
@@ -115,6 +117,9 @@ signals:
     void error(const QString& message);
     void busy(bool on);
     void progress(const QString& what);
+    // A prefill under way (several tokens): layers done of n_layer, at most ~10 times a second
+    // and at its last layer.
+    void prefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms);
 
 private:
     template <class F> void guarded(const QString& what, F&& body);
@@ -124,6 +129,7 @@ private:
     // request is recognised and the computation run again (the session is as it was).
     template <class F> void cancellable(F&& body);
     engine::Session& session();
+    void reportProgress(const engine::StepProgress& p);
     void emitSnapshot(EngineSnapshot::Kind kind, bool repicked = false);
     void replaceSession(std::unique_ptr<engine::Session> next);
 
@@ -132,6 +138,8 @@ private:
     std::unique_ptr<engine::Backend> backend_;
     std::unique_ptr<engine::Session> session_;
     engine::SamplerSettings sampling_;        // applied to the session now and to the next one
+    QElapsedTimer step_clock_;               // since the running step began (prefill progress)
+    qint64 progress_sent_ms_ = -1;           // when prefillProgress was last emitted
     std::map<int32_t, std::string> pieces_;  // vocabulary entries by id (tooltips, byte marks)
     qint32 sent_steps_ = 0;                  // steps already in a snapshot
     qint32 sent_dropped_ = 0;                // dropped_steps() already reported

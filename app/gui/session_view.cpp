@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMainWindow>
+#include <QProgressBar>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -61,6 +62,7 @@ SessionView::SessionView(QMainWindow* window)
     connect(w, &EngineWorker::traceOpened, this, &SessionView::onTraceOpened);
     connect(w, &EngineWorker::traceSaved, this, &SessionView::traceSaved);
     connect(w, &EngineWorker::progress, this, &SessionView::statusMessage);
+    connect(w, &EngineWorker::prefillProgress, this, &SessionView::showPrefillProgress);
     connect(w, &EngineWorker::cancelled, this, [this] {
         onEngineIdle();
         emit statusMessage(tr("Stopped"));
@@ -167,6 +169,12 @@ void SessionView::createDocks(QMainWindow* window) {
 }
 
 void SessionView::createStatus(QMainWindow* window) {
+    prefill_bar_ = new QProgressBar;
+    prefill_bar_->setObjectName(QStringLiteral("prefillProgress"));
+    prefill_bar_->setTextVisible(true);
+    prefill_bar_->setMinimumWidth(320);
+    prefill_bar_->hide();
+    window->statusBar()->addWidget(prefill_bar_, 1);
     for (const char* name : {"statusBackend", "statusTokens", "statusKv", "statusSpeed"}) {
         auto* l = new QLabel;
         l->setObjectName(QLatin1String(name));
@@ -430,7 +438,22 @@ void SessionView::onStepDone(const SnapshotPtr& snapshot) {
     scheduleNext();
 }
 
+void SessionView::showPrefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms) {
+    if (!in_flight_) return;  // a late report of a step already done
+    prefill_bar_->setRange(0, n_layer);
+    prefill_bar_->setValue(layers_done);
+    const double seconds = double(elapsed_ms) / 1000.0;
+    const double per_s = elapsed_ms > 0 ? double(tokens) * double(layers_done) / double(n_layer) / seconds : 0.0;
+    prefill_bar_->setFormat(tr("Prefill: layer %1 of %2 · %Ln token(s) · %3 s · %4 tokens/s · Stop (Esc) ends it", nullptr, tokens)
+                                .arg(layers_done)
+                                .arg(n_layer)
+                                .arg(seconds, 0, 'f', 1)
+                                .arg(per_s, 0, 'f', 0));
+    prefill_bar_->show();
+}
+
 void SessionView::onEngineIdle() {
+    prefill_bar_->hide();
     in_flight_ = false;
     updateActions();
     if (!playing_) play_timer_.stop();

@@ -21,6 +21,7 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QMainWindow;
+class QProgressBar;
 
 namespace lmscope::widgets {
 class AttentionGrid;
@@ -66,6 +67,8 @@ public:
     // Replay mode back to a live session on the model opened before the trace (enabled in a
     // replay when a model was open).
     QAction* liveAction() const { return live_; }
+    // Layers done of the running prefill, with its tokens, time and speed (hidden when idle).
+    const QProgressBar* prefillProgress() const { return prefill_bar_; }
 
     bool isPlaying() const { return playing_; }
     bool inFlight() const { return in_flight_; }
@@ -113,6 +116,7 @@ private:
     void onStepDone(const SnapshotPtr& snapshot);
     void onTraceOpened(const ReplayPtr& replay);
     void onEngineIdle();
+    void showPrefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms);
     void applyPending();
     void replayStep();
     void startRun(const QString& prompt);  // prefill `prompt` after emptying the cache
@@ -138,6 +142,7 @@ private:
     QList<QDockWidget*> docks_;
     QDockWidget* sampling_dock_ = nullptr;
     QList<QLabel*> status_;  // backend, tokens, KV bytes, tokens/s
+    QProgressBar* prefill_bar_ = nullptr;  // in the status bar while a prefill runs
 
     QAction* step_ = nullptr;
     QAction* play_ = nullptr;

@@ -294,6 +294,7 @@ void CpuBackend::forward(const ForwardRequest& r) {
             logit_lens(x_.data() + size_t(n - 1) * size_t(n_embd_), lens_k,
                        capture->lens.data() + size_t(l) * size_t(lens_k));
         if (capture) capture->layer_ms[size_t(l)] = ms_since(t_layer);
+        if (r.on_layer) r.on_layer(l + 1);
     }
     cache_.set_n_tokens(pos0 + n);
 

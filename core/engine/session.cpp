@@ -177,7 +177,9 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
                           .capture = &capture,
                           .logits = logits_,
                           .cancel = &cancel_,
-                          .ablate = ablation_});
+                          .ablate = ablation_,
+                          .on_layer = progress_ ? [&](int32_t done) { progress_({done, backend_.model().spec().n_layer(), int32_t(ids.size())}); }
+                                                : std::function<void(int32_t)>()});
     } catch (const CancelledError&) {
         cancel_.store(false);  // the request is consumed; the backend truncated the cache to pos0
         throw;

@@ -29,6 +29,7 @@
 #include "trace/session_trace.h"
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <cstdint>
 #include <optional>
@@ -43,6 +44,12 @@ struct SessionOptions {
     trace::CapturePolicy capture;
     uint64_t trace_budget = trace::SessionTrace::kDefaultBudget;
     bool prefix_reuse = true;  // chat turns keep the common token prefix in the cache
+};
+
+// Where a traced step stands (Session::set_progress).
+struct StepProgress {
+    int32_t layers_done = 0, n_layer = 0;
+    int32_t tokens = 0;  // fed this step
 };
 
 class Session {
@@ -70,6 +77,9 @@ public:
     const model::ChatTemplate& chat_template() const { return template_; }
     bool prefix_reuse() const { return options_.prefix_reuse; }
     void set_prefix_reuse(bool on) { options_.prefix_reuse = on; }
+
+    // Called after each layer of a traced step (CPU backend), on the stepping thread.
+    void set_progress(std::function<void(const StepProgress&)> progress) { progress_ = std::move(progress); }
 
     void request_cancel() { cancel_.store(true); }
     // Drops a request that no step consumed (it came after the step it was meant for had
@@ -137,6 +147,7 @@ private:
     model::ChatTemplate template_;
     model::SpecialText special_text_;  // BOS / EOS text the templates write out
     std::atomic<bool> cancel_{false};
+    std::function<void(const StepProgress&)> progress_;
 
     std::vector<trace::LayerHead> ablation_;  // heads switched off for every step
     std::vector<int32_t> tokens_;  // the sequence in the cache, [kv_tokens]

@@ -37,6 +37,13 @@
             <numerusform>%n tokens</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Prefill: layer %1 of %2 · %Ln token(s) · %3 s · %4 tokens/s · Stop (Esc) ends it</source>
+        <translation>
+            <numerusform>Prefill: layer %1 of %2 · %Ln token · %3 s · %4 tokens/s · Stop (Esc) ends it</numerusform>
+            <numerusform>Prefill: layer %1 of %2 · %Ln tokens · %3 s · %4 tokens/s · Stop (Esc) ends it</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::StepControls</name>

@@ -627,6 +627,12 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <source>Leave the replay and step the model that was open before it again (Ctrl+Shift+L)</source>
         <translation>退出回放，继续单步运行回放前打开的模型（Ctrl+Shift+L）</translation>
     </message>
+    <message numerus="yes">
+        <source>Prefill: layer %1 of %2 · %Ln token(s) · %3 s · %4 tokens/s · Stop (Esc) ends it</source>
+        <translation>
+            <numerusform>预填充：第 %1 / %2 层 · %Ln 个词元 · %3 秒 · 每秒 %4 个词元 · 停止（Esc）可中断</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::SpecText</name>

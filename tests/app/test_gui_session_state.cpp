@@ -29,6 +29,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -36,6 +37,8 @@
 #include <QtTest>
 
 #include <qcustomplot.h>
+
+#include <algorithm>
 
 using namespace lmscope;
 using lmscope::gui::MainWindow;
@@ -309,6 +312,33 @@ private slots:
         comparePanels(*w, qint32(before.size()));
         QVERIFY(step_and_wait(s));  // the session goes on from there
         QCOMPARE(s->model()->sequenceLength(), qint32(before.size()) + 1);
+    }
+
+    // A prompt that nearly fills the fixture's context of 512: the status bar follows the
+    // prefill layer by layer (with its tokens and speed) and goes away after it; the heatmap
+    // holds every row. (lmscope-gui-bench measures a 2,000-token prefill on SmolLM2.)
+    void longPromptShowsProgress() {
+        QStringList words;
+        for (int i = 0; i < 60; ++i) words << QStringLiteral("river bank %1").arg(i % 10);
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, words.join(QLatin1Char(' ')));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QSignalSpy progressed(s->prefillProgress(), &QProgressBar::valueChanged);
+        QVERIFY(step_and_wait(s));
+        const qint32 n = s->model()->sequenceLength();
+        QVERIFY2(n > 400, qPrintable(QString::number(n)));
+        QVERIFY(progressed.count() >= 1);
+        QCOMPARE(progressed.last().at(0).toInt(), s->model()->model().n_layer);  // the last layer is reported
+        QCOMPARE(s->prefillProgress()->maximum(), s->model()->model().n_layer);
+        QVERIFY2(s->prefillProgress()->format().contains(QStringLiteral("%1 tokens").arg(QLocale().toString(n))),
+                 qPrintable(s->prefillProgress()->format()));
+        QVERIFY(s->prefillProgress()->isHidden());  // the prefill is done
+        const widgets::AttentionMatrix& m = s->heatmap()->matrix();
+        QCOMPARE(m.n, n);
+        QVERIFY(std::all_of(m.captured.begin(), m.captured.end(), [](bool c) { return c; }));
+        QVERIFY(m.at(n - 1, 0) > 0.0f);
+        comparePanels(*w, n);
     }
 
     void playTurnsIntoPause() {
