@@ -5,7 +5,10 @@
 //      each of the last steps is made current and the whole window repainted synchronously
 //      (every panel updates its data and paints): the time per step and per panel
 //      (target: under 50 ms at 512 tokens for SmolLM2's 30 x 9 head grid).
-// Usage: lmscope-gui-bench [--model PATH] [--steps N] [--tokens T] [--json]
+//   3. A long prefill: a prompt of about P tokens (default 2,000) prefilled with full capture
+//      in one step: its time, the progress reports the status bar showed, the attention
+//      planes the trace's budget kept, and the process's peak RSS afterwards.
+// Usage: lmscope-gui-bench [--model PATH] [--steps N] [--tokens T] [--prefill P] [--json]
 // Runs on any Qt platform; QT_QPA_PLATFORM=offscreen needs no display.
 #include "backend_factory.h"
 #include "gui/language.h"
@@ -25,7 +28,10 @@
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProgressBar>
 #include <QTextStream>
+
+#include <sys/resource.h>
 
 #include <cstdio>
 #include <exception>
@@ -136,6 +142,43 @@ RenderResult measure_render(tools::WindowDriver& driver, const QString& model, i
     return r;
 }
 
+struct PrefillResult {
+    int tokens = 0;
+    double seconds = 0.0;
+    int progress_reports = 0;   // the status bar's progress updates during the prefill
+    qint64 planes_kept = 0;     // attention planes the window holds for the prefill step
+    qint64 planes_total = 0;    // layers x heads
+    double peak_rss_mib = 0.0;  // of the whole process, at the end
+};
+
+double peak_rss_mib() {
+    struct rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;  // KiB on Linux
+}
+
+PrefillResult measure_prefill(tools::WindowDriver& driver, const QString& model, int tokens) {
+    gui::SessionView* session = driver.window().session();
+    widgets::TraceModel* trace = session->model();
+    session->reset();
+    tools::WindowDriver::pump(200);
+    session->controls()->setPrompt(prompt_of_tokens(model, tokens));
+    PrefillResult r;
+    const QMetaObject::Connection counter = QObject::connect(
+        session->prefillProgress(), &QProgressBar::valueChanged, [&r](int) { ++r.progress_reports; });
+    QElapsedTimer clock;
+    clock.start();
+    driver.step();
+    r.seconds = double(clock.elapsed()) / 1000.0;
+    QObject::disconnect(counter);
+    r.tokens = trace->sequenceLength();
+    const widgets::StepView* s = trace->current();
+    if (s) r.planes_kept = s->planes.size();
+    r.planes_total = qint64(trace->model().n_layer) * trace->model().n_head;
+    r.peak_rss_mib = peak_rss_mib();
+    return r;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -150,6 +193,7 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("model"), QStringLiteral("GGUF model (default: the sample model)."), QStringLiteral("path")});
     parser.addOption({QStringLiteral("steps"), QStringLiteral("Decode steps to play (default 64)."), QStringLiteral("n"), QStringLiteral("64")});
     parser.addOption({QStringLiteral("tokens"), QStringLiteral("Sequence length for the render measure (default 512)."), QStringLiteral("n"), QStringLiteral("512")});
+    parser.addOption({QStringLiteral("prefill"), QStringLiteral("Prompt length for the long prefill (default 2000; 0: skip)."), QStringLiteral("n"), QStringLiteral("2000")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object.")});
     parser.process(app);
 
@@ -163,12 +207,16 @@ int main(int argc, char** argv) {
         const int tokens = parser.value(QStringLiteral("tokens")).toInt(&ok2);
         if (!ok1 || steps < 1 || steps > 100000) throw UsageError("--steps: expected 1..100000");
         if (!ok2 || tokens < 16 || tokens > 8192) throw UsageError("--tokens: expected 16..8192");
+        bool ok3 = false;
+        const int prefill_tokens = parser.value(QStringLiteral("prefill")).toInt(&ok3);
+        if (!ok3 || prefill_tokens < 0 || prefill_tokens > 8192) throw UsageError("--prefill: expected 0..8192");
 
         gui::Language language;
         tools::WindowDriver driver(&language, 1600, 1000);
         driver.openModel(model);
         const PlayResult play = measure_play(driver, steps);
         const RenderResult render = measure_render(driver, model, tokens, 10);
+        const PrefillResult prefill = prefill_tokens > 0 ? measure_prefill(driver, model, prefill_tokens) : PrefillResult{};
 
         const double render_max = *std::max_element(render.step_ms.begin(), render.step_ms.end());
         const double render_med = tools::percentile(render.step_ms, 50.0);
@@ -184,7 +232,13 @@ int main(int argc, char** argv) {
                                                  {"median_update_ms", tools::percentile(render.select_ms, 50.0)},
                                                  {"median_paint_ms", tools::percentile(render.paint_ms, 50.0)},
                                                  {"panels_ms", render.panel_ms},
-                                                 {"event_loop_gaps_while_decoding", to_json(render.gaps_while_decoding)}}}};
+                                                 {"event_loop_gaps_while_decoding", to_json(render.gaps_while_decoding)}}},
+                          {"prefill", QJsonObject{{"tokens", prefill.tokens},
+                                                  {"seconds", prefill.seconds},
+                                                  {"progress_reports", prefill.progress_reports},
+                                                  {"planes_kept", prefill.planes_kept},
+                                                  {"planes_total", prefill.planes_total},
+                                                  {"peak_rss_mib", prefill.peak_rss_mib}}}};
             std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
         } else {
             QTextStream out(stdout);
@@ -200,6 +254,11 @@ int main(int argc, char** argv) {
                 << render_max << " ms\n";
             for (auto it = render.panel_ms.begin(); it != render.panel_ms.end(); ++it)
                 out << "  " << it.key() << ": " << it.value().toDouble() << " ms\n";
+            if (prefill.tokens > 0)
+                out << "prefill of " << prefill.tokens << " tokens, full capture: " << prefill.seconds << " s, "
+                    << prefill.progress_reports << " progress updates, " << prefill.planes_kept << " of "
+                    << prefill.planes_total << " attention planes kept by the trace budget; peak RSS "
+                    << prefill.peak_rss_mib << " MiB\n";
         }
         return 0;
     } catch (const std::exception& e) {
