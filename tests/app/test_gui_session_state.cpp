@@ -54,6 +54,16 @@ bool step_and_wait(SessionView* s) {
     return wait_for(applied);
 }
 
+// An English window on `prompt` after `steps` steps (the prefill first); null when one failed.
+std::unique_ptr<MainWindow> english_window_after(gui::Language* language, const QString& prompt, int steps) {
+    if (!language->apply(QStringLiteral("en"))) return nullptr;
+    auto w = open_window(language, prompt);
+    if (!w) return nullptr;
+    for (int i = 0; i < steps; ++i)
+        if (!step_and_wait(w->session())) return nullptr;
+    return w;
+}
+
 // Runs `action` and waits until its snapshot reached the panels.
 template <class F> bool apply_and_wait(SessionView* s, F&& action) {
     QSignalSpy applied(s, &SessionView::applied);
@@ -222,12 +232,9 @@ private slots:
     // English plural forms through Qt's %n (the plurals-only lmscope_en translation): one
     // decode step is "1 step", greedy sampling leaves "1 token"; Chinese has one form.
     void englishPluralForms() {
-        QVERIFY(language_.apply(QStringLiteral("en")));
-        auto w = open_window(&language_, QStringLiteral("A B C"));
+        auto w = english_window_after(&language_, QStringLiteral("A B C"), 2);  // one decode step
         QVERIFY(w);
         SessionView* s = w->session();
-        QVERIFY(step_and_wait(s));
-        QVERIFY(step_and_wait(s));  // one decode step
         const QString summary = s->timeline()->summary()->text();
         QVERIFY2(summary.contains(QStringLiteral("over 1 step")) && !summary.contains(QStringLiteral("1 steps")),
                  qPrintable(summary));
@@ -244,12 +251,9 @@ private slots:
     // New sampler settings pick the pending token again: the logits panel shows the new
     // filters and pick at once, and the next Step feeds the pick it shows.
     void samplingChangeShowsTheNewPick() {
-        QVERIFY(language_.apply(QStringLiteral("en")));
-        auto w = open_window(&language_, QStringLiteral("Red green blue"));
+        auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 2);
         QVERIFY(w);
         SessionView* s = w->session();
-        QVERIFY(step_and_wait(s));
-        QVERIFY(step_and_wait(s));
         QVERIFY2(s->logits()->heading()->text().contains(QStringLiteral("(greedy)")), qPrintable(s->logits()->heading()->text()));
         const qint32 steps = s->model()->stepCount();
         gui::SamplingPanel* panel = s->samplingPanel();
@@ -281,10 +285,9 @@ private slots:
         QFETCH(QString, answer);
         QFETCH(qint32, steps);
         QFETCH(QString, kv);
-        auto w = open_window(&language_, QStringLiteral("Red green blue"));
+        auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 3);
         QVERIFY(w);
         SessionView* s = w->session();
-        for (int i = 0; i < 3; ++i) QVERIFY(step_and_wait(s));
         QVector<qint32> before;
         for (const widgets::TokenView& t : s->model()->sequence()) before.push_back(t.id);
         auto* type = s->samplingPanel()->findChild<QComboBox*>(QStringLiteral("kvType"));
