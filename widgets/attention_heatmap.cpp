@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -97,6 +98,11 @@ void AttentionHeatmap::buildControls() {
     row->addSpacing(12);
     row->addWidget(group_label_, 1);
     static_cast<QVBoxLayout*>(layout())->addLayout(row);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("heatmapNote"));
+    note_->setWordWrap(true);
+    note_->hide();
+    static_cast<QVBoxLayout*>(layout())->addWidget(note_);
 
     auto pick = [this] {
         if (!syncing_) model_->setSelectedHead(layer_box_->value(), head_box_->value());
@@ -219,10 +225,30 @@ void AttentionHeatmap::setTicks() {
     row_rect_->axis(QCPAxis::atBottom)->setTicker(key_ticks);
 }
 
+QString AttentionHeatmap::missingRowsNote() const {
+    if (std::all_of(matrix_.captured.begin(), matrix_.captured.end(), [](bool c) { return c; })) return {};
+    const StepView* s = model_->current();
+    const ModelView& m = model_->model();
+    const qint64 heads = qint64(m.n_layer) * m.n_head;
+    if (s && !s->planes_dropped && !meanOverHeads() && s->planes.size() < heads &&
+        !s->plane(model_->selectedLayer(), model_->selectedHead()))
+        return tr("At %Ln token(s) the trace's memory budget keeps this step's rows for %1 of %2 heads, and "
+                  "not for this one: the grid shows its summary. Choose the head before the step to keep its rows.",
+                  nullptr, s->first_pos + qint32(s->tokens.size()))
+            .arg(s->planes.size())
+            .arg(heads);
+    return tr("Rows in grey were not recorded: the trace's memory budget released them (the oldest steps go "
+              "first); the grid still shows each head's summary.");
+}
+
 void AttentionHeatmap::rebuild() {
     const qint32 layer = model_->selectedLayer();
     matrix_ = meanOverHeads() ? model_->meanOverHeads(layer) : model_->attentionMatrix(layer, model_->selectedHead());
     const qint32 n = matrix_.n;
+
+    const QString note = missingRowsNote();
+    note_->setText(note);
+    note_->setVisible(!note.isEmpty());
 
     auto* title = static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0));
     title->setText(meanOverHeads() ? tr("Layer %1 · mean over heads").arg(layer)

@@ -42,6 +42,8 @@ public:
     QLabel* layerLabel() const { return layer_label_; }
     QLabel* headLabel() const { return head_label_; }
     QLabel* groupLabel() const { return group_label_; }  // which query heads share the KV head
+    // Why rows show grey (not recorded), in words; hidden when every row is there.
+    QLabel* noteLabel() const { return note_; }
     QString title() const;                               // "Layer 3 · head 5"
     const AttentionMatrix& matrix() const { return matrix_; }
 
@@ -66,6 +68,7 @@ private:
     void rebuild();      // new matrix: steps, current step, layer/head or mean changed
     void updateRow();    // the selected query row changed
     void syncControls();
+    QString missingRowsNote() const;  // for the shown matrix ("" when every row is there)
     void setTicks();
     bool cellAt(const QPointF& pixel, qint32* query, qint32* key) const;
     void onMouseMove(QMouseEvent* e);
@@ -77,6 +80,7 @@ private:
     QCheckBox* mean_box_ = nullptr;
     QCheckBox* log_box_ = nullptr;
     QLabel* group_label_ = nullptr;
+    QLabel* note_ = nullptr;
     QLabel* layer_label_ = nullptr;
     QLabel* head_label_ = nullptr;
     QCustomPlot* plot_ = nullptr;

@@ -129,6 +129,7 @@ void EngineWorker::load(const QString& path, const EngineOptions& options) {
         auto session = with_context(file + ": starting the session",
                                     [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
         session->set_progress([this](const engine::StepProgress& p) { reportProgress(p); });
+        session->set_attention_focus(focus_);
 
         replaceSession(nullptr);  // the old session refers to the old backend and tokenizer
         backend_ = std::move(backend);
@@ -217,6 +218,11 @@ void EngineWorker::rerun(const QVector<qint32>& prompt, const QVector<qint32>& g
         }
         emitSnapshot(EngineSnapshot::Kind::Step);
     });
+}
+
+void EngineWorker::setAttentionFocus(qint32 layer, qint32 head) {
+    focus_ = {layer, head};
+    if (session_) session_->set_attention_focus(focus_);
 }
 
 void EngineWorker::force(qint32 id) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "engine/sampler.h"
+#include "trace/capture.h"
 #include "widgets/trace_view.h"
 
 #include <QElapsedTimer>
@@ -103,6 +104,8 @@ public slots:
     // (forced where the sampler now picks another token); one snapshot at the end, or at Stop.
     void rerun(const QVector<qint32>& prompt, const QVector<qint32>& generated);
     void force(qint32 id);
+    // The head a long prefill keeps the attention rows of first (the one the heatmap shows).
+    void setAttentionFocus(qint32 layer, qint32 head);
     void rewind(qint32 step);
     void reset();
     void saveTrace(const QString& path);
@@ -138,6 +141,7 @@ private:
     std::unique_ptr<engine::Backend> backend_;
     std::unique_ptr<engine::Session> session_;
     engine::SamplerSettings sampling_;        // applied to the session now and to the next one
+    trace::LayerHead focus_;                  // applied to the session now and to the next one
     QElapsedTimer step_clock_;               // since the running step began (prefill progress)
     qint64 progress_sent_ms_ = -1;           // when prefillProgress was last emitted
     std::map<int32_t, std::string> pieces_;  // vocabulary entries by id (tooltips, byte marks)

@@ -63,6 +63,9 @@ SessionView::SessionView(QMainWindow* window)
     connect(w, &EngineWorker::traceSaved, this, &SessionView::traceSaved);
     connect(w, &EngineWorker::progress, this, &SessionView::statusMessage);
     connect(w, &EngineWorker::prefillProgress, this, &SessionView::showPrefillProgress);
+    // a long prefill keeps the rows of the head the heatmap shows first
+    connect(model_, &widgets::TraceModel::headChanged, this,
+            [this](qint32 layer, qint32 head) { post([layer, head](EngineWorker* e) { e->setAttentionFocus(layer, head); }); });
     connect(w, &EngineWorker::cancelled, this, [this] {
         onEngineIdle();
         emit statusMessage(tr("Stopped"));

@@ -161,6 +161,32 @@ void Session::check_logits_finite(int32_t pos) {
     }
 }
 
+trace::CapturePolicy Session::step_policy(int32_t n, int32_t pos0) const {
+    const trace::CapturePolicy& asked = options_.capture;
+    if (asked.mode != trace::CaptureMode::Full) return asked;
+    const model::ModelSpec& spec = backend_.model().spec();
+    // A plane is captured as n rows of pos0 + n floats (then kept packed in f16): the float
+    // copy is the larger, so the budget bounds both the capture and what the trace keeps.
+    const uint64_t plane_bytes = uint64_t(n) * uint64_t(pos0 + n) * sizeof(float);
+    const uint64_t planes = uint64_t(spec.n_layer()) * uint64_t(spec.n_head());
+    if (plane_bytes * planes <= trace_.budget()) return asked;
+    const uint64_t fit = trace_.budget() / plane_bytes;
+    trace::CapturePolicy p = asked;
+    p.mode = trace::CaptureMode::Summary;
+    const trace::LayerHead focus = focus_.value_or(trace::LayerHead{0, 0});
+    const auto add = [&](int32_t layer, int32_t head) {
+        if (p.full_pairs.size() >= fit || layer < 0 || layer >= spec.n_layer() || head < 0 || head >= spec.n_head()) return;
+        for (const trace::LayerHead& q : p.full_pairs)
+            if (q.layer == layer && q.head == head) return;
+        p.full_pairs.push_back({layer, head});
+    };
+    add(focus.layer, focus.head);
+    for (int32_t h = 0; h < spec.n_head(); ++h) add(focus.layer, h);
+    for (int32_t l = 0; l < spec.n_layer(); ++l)
+        for (int32_t h = 0; h < spec.n_head(); ++h) add(l, h);
+    return p;
+}
+
 const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase phase, trace::Choice fed_how,
                                       int32_t reused, int32_t turn) {
     const int32_t pos0 = int32_t(tokens_.size());
@@ -173,7 +199,7 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
     try {
         backend_.forward({.tokens = ids,
                           .pos0 = pos0,
-                          .policy = options_.capture,
+                          .policy = step_policy(int32_t(ids.size()), pos0),
                           .capture = &capture,
                           .logits = logits_,
                           .cancel = &cancel_,

@@ -109,6 +109,11 @@ public:
     void set_ablation(std::vector<trace::LayerHead> heads);
     const std::vector<trace::LayerHead>& ablation() const { return ablation_; }
     const trace::CapturePolicy& capture_policy() const { return options_.capture; }
+    // The head whose attention rows a step keeps first when full capture of every head would
+    // take more than the trace's budget (a long prefill): then the step captures the planes
+    // that fit, this head first, then the rest of its layer, then the other layers in order,
+    // and summaries of every head.
+    void set_attention_focus(trace::LayerHead head) { focus_ = head; }
     void set_capture_policy(const trace::CapturePolicy& policy);
     const tok::Tokenizer& tokenizer() const { return tokenizer_; }
     Backend& backend() { return backend_; }
@@ -149,6 +154,10 @@ private:
     std::atomic<bool> cancel_{false};
     std::function<void(const StepProgress&)> progress_;
 
+    // The policy of a step of n rows after pos0: the session's, or within the budget (above).
+    trace::CapturePolicy step_policy(int32_t n, int32_t pos0) const;
+
+    std::optional<trace::LayerHead> focus_;
     std::vector<trace::LayerHead> ablation_;  // heads switched off for every step
     std::vector<int32_t> tokens_;  // the sequence in the cache, [kv_tokens]
     std::vector<float> logits_;    // [n_vocab] the last row of the latest forward

@@ -151,6 +151,16 @@
     </message>
 </context>
 <context>
+    <name>lmscope::widgets::AttentionHeatmap</name>
+    <message numerus="yes">
+        <source>At %Ln token(s) the trace&apos;s memory budget keeps this step&apos;s rows for %1 of %2 heads, and not for this one: the grid shows its summary. Choose the head before the step to keep its rows.</source>
+        <translation>
+            <numerusform>At %Ln token the trace&apos;s memory budget keeps this step&apos;s rows for %1 of %2 heads, and not for this one: the grid shows its summary. Choose the head before the step to keep its rows.</numerusform>
+            <numerusform>At %Ln tokens the trace&apos;s memory budget keeps this step&apos;s rows for %1 of %2 heads, and not for this one: the grid shows its summary. Choose the head before the step to keep its rows.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lmscope::widgets::KvChart</name>
     <message numerus="yes">
         <source>KV cache: %1 holding %n token(s) (%2)</source>

@@ -2082,6 +2082,16 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <source>masked (outside this local layer&apos;s window of %1 tokens)</source>
         <translation>已遮蔽（超出此局部层 %1 个词元的窗口）</translation>
     </message>
+    <message numerus="yes">
+        <source>At %Ln token(s) the trace&apos;s memory budget keeps this step&apos;s rows for %1 of %2 heads, and not for this one: the grid shows its summary. Choose the head before the step to keep its rows.</source>
+        <translation>
+            <numerusform>在 %Ln 个词元时，轨迹的内存预算只为 %2 个头中的 %1 个保留这一步的行，不包括这个头：网格中显示它的摘要。在运行这一步之前选好这个头即可保留它的行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rows in grey were not recorded: the trace&apos;s memory budget released them (the oldest steps go first); the grid still shows each head&apos;s summary.</source>
+        <translation>灰色的行没有记录：轨迹的内存预算释放了它们（最早的步骤先释放）；网格仍显示每个头的摘要。</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::widgets::FilteredTable</name>

@@ -148,6 +148,41 @@ private slots:
         QVERIFY(view.cellDescription(9, 0).isEmpty());
     }
 
+    // Grey rows say why: a long prefill kept the rows of some heads only (and not of the one
+    // shown), or the trace's budget released them; nothing to say when every row is there.
+    void missingRowsAreExplained_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("note");  // "" : hidden
+        QTest::newRow("every row") << "full" << QString();
+        QTest::newRow("heads kept by the budget") << "some heads"
+                                                  << QStringLiteral("the trace's memory budget keeps this step's rows for 2 of 12 heads, and not for this one");
+        QTest::newRow("released by the budget") << "dropped" << QStringLiteral("the trace's memory budget released them");
+        QTest::newRow("the shown head was kept") << "kept" << QString();
+    }
+    void missingRowsAreExplained() {
+        QFETCH(QString, kind);
+        QFETCH(QString, note);
+        QVector<StepView> steps = sample_steps();
+        StepView& prefill = steps[0];
+        if (kind == QLatin1String("some heads") || kind == QLatin1String("kept")) {
+            QVector<AttentionPlaneView> two;
+            for (const AttentionPlaneView& p : prefill.planes)
+                if (p.layer == 1 && (p.head == 0 || p.head == 1)) two.push_back(p);
+            prefill.planes = two;
+        } else if (kind == QLatin1String("dropped")) {
+            prefill.planes.clear();
+            prefill.planes_dropped = true;
+        }
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(steps));
+        m.setCurrentStep(0);
+        m.setSelectedHead(1, kind == QLatin1String("kept") ? 1 : 2);
+        AttentionHeatmap view(&m);
+        QCOMPARE(view.noteLabel()->isHidden(), note.isEmpty());
+        QVERIFY2(view.noteLabel()->text().contains(note), qPrintable(view.noteLabel()->text()));
+    }
+
     void uncapturedRowsAndSnapshot() {
         QVector<StepView> steps = sample_steps();
         steps[1].planes.clear();

@@ -79,6 +79,7 @@ private slots:
     void force_feeds_the_forced_token();
     void rewind_and_force_give_a_branch();
     void new_settings_pick_the_pending_token_again();
+    void long_prefill_captures_within_the_budget();
     void cancel_leaves_a_session_that_continues();
     void cancel_from_another_thread();
     void clear_cancel_drops_a_late_request();
@@ -324,6 +325,35 @@ void TestSession::new_settings_pick_the_pending_token_again() {
     QVERIFY(!s.set_sampling(greedy().sampling));
     QCOMPARE(*s.pending(), 5);
     QCOMPARE(s.pending_how(), trace::Choice::Forced);
+}
+
+// Full capture of a prefill whose planes would take more than the trace's budget keeps the
+// planes that fit (the focus head first, then its layer, then the others) and every head's
+// summary; a decode step, small again, captures every plane.
+void TestSession::long_prefill_captures_within_the_budget() {
+    Loaded l = load(fx_);
+    SessionOptions o = greedy();
+    o.capture.mode = trace::CaptureMode::Full;
+    constexpr int32_t n = 200;
+    const uint64_t plane = uint64_t(n) * n * sizeof(float);  // a plane as captured
+    o.trace_budget = 5 * plane + plane / 2;                   // room for five
+    Session s(*l.backend, *l.tokenizer, o);
+    s.set_attention_focus({2, 3});
+    std::vector<int32_t> ids(n);
+    for (int32_t i = 0; i < n; ++i) ids[size_t(i)] = 3 + (i * 37) % 1000;
+    const trace::StepTrace& p = s.prefill(ids);
+    std::vector<trace::LayerHead> kept;
+    for (const trace::PlaneRef& r : p.attention.planes) kept.push_back(r.at);
+    std::sort(kept.begin(), kept.end(), [](const trace::LayerHead& a, const trace::LayerHead& b) {
+        return std::pair(a.layer, a.head) < std::pair(b.layer, b.head);
+    });
+    // the focus (2, 3) and four more of its layer, in head order
+    QCOMPARE(kept, (std::vector<trace::LayerHead>{{2, 0}, {2, 1}, {2, 2}, {2, 3}, {2, 4}}));
+    QCOMPARE(p.attention.summaries.size(), size_t(3 * 8 * n));  // every head, every row
+    QVERIFY(!p.attention.planes_dropped);
+    QVERIFY(s.trace().held_bytes() <= o.trace_budget);
+    const trace::StepTrace& d = s.decode();
+    QCOMPARE(d.attention.planes.size(), size_t(3 * 8));
 }
 
 void TestSession::cancel_leaves_a_session_that_continues() {
