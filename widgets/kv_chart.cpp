@@ -19,7 +19,7 @@ protected:
         const double target = range.size() / double(qMax(1, tickCount()));
         double unit = 1.0;
         while (unit * 1024.0 <= target) unit *= 1024.0;
-        return unit * cleanMantissa(target / unit);
+        return std::max(1.0, unit * cleanMantissa(target / unit));  // whole bytes
     }
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
         return tick < 0 ? QString() : format_bytes(quint64(std::llround(tick)));
@@ -55,8 +55,13 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     decode_->setLineStyle(QCPGraph::lsNone);
     decode_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors::phase(StepPhase::Decode), 9));
 
+    // The legend below the axes, two entries a line: never over the data.
     plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->plotLayout()->addElement(2, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(2, 0.001);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setWrap(2);
+    plot_->legend->setMargins(QMargins(4, 2, 4, 2));
 
     apply_plot_fonts(plot_, font());
     connect(model_, &TraceModel::currentStepChanged, this, &KvChart::rebuild);
@@ -103,15 +108,32 @@ void KvChart::rebuild() {
     prefill_->setData(px, py, true);
     decode_->setData(dx, dy, true);
 
-    auto* title = static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0));
-    title->setText(x.isEmpty() ? tr("KV cache") : tr("KV cache: %1 holding %n token(s) (%2)", nullptr, int(x.back()))
-                                                      .arg(format_bytes(quint64(total.back())))
-                                                      .arg(dtype));
+    title_ = x.isEmpty() ? tr("KV cache")
+                         : tr("KV cache: %1 holding %n token(s) (%2)", nullptr, int(x.back()))
+                               .arg(format_bytes(quint64(total.back())))
+                               .arg(dtype);
+    fitTitle();
     const double max_x = x.isEmpty() ? 1.0 : x.back();
-    double max_y = 1.0;
+    double max_y = 1024.0 / 1.1;  // an empty chart reads 0 bytes to 1 KiB
     for (qsizetype i = 0; i < x.size(); ++i) max_y = std::max({max_y, total[i], formula[i]});
     plot_->xAxis->setRange(0, max_x * 1.05 + 1);
     plot_->yAxis->setRange(0, max_y * 1.1);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void KvChart::fitTitle() {
+    auto* element = static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0));
+    QString text = title_;
+    qsizetype colon = text.indexOf(QLatin1Char(':'));
+    if (colon < 0) colon = text.indexOf(QChar(0xFF1A));  // the full-width colon of Chinese text
+    if (colon > 0 && QFontMetrics(element->font()).horizontalAdvance(text) > plot_->width() - 12)
+        text = text.left(colon + 1) + QLatin1Char('\n') + text.mid(colon + 1).trimmed();
+    element->setText(text);
+}
+
+void KvChart::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    fitTitle();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -119,14 +141,11 @@ void KvChart::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
     if (e->type() == QEvent::FontChange) {
         apply_plot_fonts(plot_, font());
+        fitTitle();
         plot_->replot(QCustomPlot::rpQueuedReplot);
     } else if (e->type() == QEvent::LanguageChange) {
         retranslate();
     }
-}
-
-QString KvChart::title() const {
-    return static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))->text();
 }
 
 ChartTable KvChart::table() const {

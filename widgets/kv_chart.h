@@ -25,15 +25,19 @@ public:
     QCPGraph* layerGraph() const { return layer_; }        // tokens -> the selected layer's bytes
     QCPGraph* prefillMarks() const { return prefill_; }    // the prefill steps' points
     QCPGraph* decodeMarks() const { return decode_; }      // the decode steps' points
-    QString title() const;  // "KV cache: 1.5 MiB holding 12 tokens (f16)"
+    // "KV cache: 1.5 MiB holding 12 tokens (f16)"; drawn on two lines (after the colon, ':' or '：') when
+    // the chart is narrower than the line.
+    QString title() const { return title_; }
     ChartTable table() const;
 
 protected:
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     void retranslate();
     void rebuild();
+    void fitTitle();
 
     TraceModel* model_;
     QCustomPlot* plot_;
@@ -42,6 +46,7 @@ private:
     QCPGraph* layer_;
     QCPGraph* prefill_;
     QCPGraph* decode_;
+    QString title_;
 };
 
 }  // namespace lmscope::widgets

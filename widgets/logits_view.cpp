@@ -4,6 +4,7 @@
 #include "widgets/trace_colors.h"
 
 #include <QLabel>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -20,6 +21,17 @@ QString filter_title(const QString& id) {
     if (id == QLatin1String("top_p")) return LogitsView::tr("top-p");
     if (id == QLatin1String("min_p")) return LogitsView::tr("min-p");
     return id;
+}
+
+// The filter that removed a candidate, as its row says it: temperature 0 is greedy decoding.
+QString removed_title(const QString& id) {
+    return id == QLatin1String("temperature") ? LogitsView::tr("greedy") : filter_title(id);
+}
+
+// A candidate's text for its row, at most 16 characters (the table export has it whole).
+QString elide_token(const QString& text) {
+    constexpr qsizetype kMax = 16;
+    return text.size() <= kMax ? text : text.left(kMax - 1) + QStringLiteral("…");
 }
 
 QString how_name(TokenOrigin how) {
@@ -46,6 +58,10 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
     plot_->setObjectName(QStringLiteral("logitsPlot"));
     plot_->setMinimumSize(320, 240);
     layout->addWidget(plot_, 1);
+    key_ = new QLabel(this);  // what the numbers at the right of each row are
+    key_->setObjectName(QStringLiteral("logitsKey"));
+    key_->setWordWrap(true);
+    layout->addWidget(key_);
 
     QCPAxis* ranks = plot_->yAxis;
     QCPAxis* probs = plot_->xAxis;
@@ -54,6 +70,8 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
     ranks->setSubTicks(false);
     ranks->setTickLength(0, 0);
     probs->setRange(0, 1);
+    probs->ticker()->setTickCount(3);  // the bars share the row with the labels and numbers
+    probs->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
 
     chosen_marker_ = new QCPItemRect(plot_);
     chosen_marker_->setLayer(QStringLiteral("background"));
@@ -73,20 +91,38 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
         b->setWidth(0.4);
         b->setBarsGroup(group);
     }
+    // The numbers of each row on the right axis, so the plot makes room for them: they are
+    // never cut at the edge nor drawn over a bar.
+    QCPAxis* values = plot_->yAxis2;
+    values->setVisible(true);
+    values->setRangeReversed(true);
+    values->setSubTicks(false);
+    values->setTickLength(0, 0);
+    values->grid()->setVisible(false);
+    connect(ranks, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), values, qOverload<const QCPRange&>(&QCPAxis::setRange));
+    // The legend below the bars, one entry per line: never over the data.
     plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    plot_->plotLayout()->addElement(1, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot_->legend->setFillOrder(QCPLegend::foRowsFirst);
+    plot_->legend->setMargins(QMargins(4, 2, 4, 2));
 
     applyFonts();
     connect(plot_, &QCustomPlot::mousePress, this, &LogitsView::onMousePress);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const qint32 row = rowAt(e->position());
+        if (row >= 0) QToolTip::showText(e->globalPosition().toPoint(), row_tips_[row], plot_);
+        else QToolTip::hideText();
+    });
     connect(model_, &TraceModel::currentStepChanged, this, &LogitsView::rebuild);
     rebuild();
 }
 
 void LogitsView::rebuild() {
-    for (int i = plot_->itemCount() - 1; i >= 0; --i)
-        if (plot_->item(i) != chosen_marker_) plot_->removeItem(i);
     rows_.clear();
     after_probs_.clear();
+    row_numbers_.clear();
+    row_tips_.clear();
     const StepView* s = model_->current();
     const LogitsData empty;
     const LogitsData& lg = s ? s->logits : empty;
@@ -98,6 +134,7 @@ void LogitsView::rebuild() {
         if (std::none_of(rows_.begin(), rows_.end(), [&](const CandidateView& r) { return r.id == c.id; })) rows_.push_back(c);
     QVector<double> keys, before, after;
     auto ticks = QSharedPointer<QCPAxisTickerText>::create();
+    auto numbers = QSharedPointer<QCPAxisTickerText>::create();
     double top = 0.0;
     for (qint32 i = 0; i < rows_.size(); ++i) {
         const CandidateView& c = rows_[i];
@@ -111,30 +148,37 @@ void LogitsView::rebuild() {
         before.push_back(std::isnan(raw) ? 0.0 : raw);
         after.push_back(std::isnan(filtered) ? 0.0 : filtered);
         top = std::max({top, before.back(), after.back()});
-        ticks->addTick(i, (c.id == chosen_ ? QStringLiteral("▶ ") : QString()) + QStringLiteral("'%1'").arg(display_text(c.text)));
-
-        auto* label = new QCPItemText(plot_);
-        label->position->setType(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(std::max(before.back(), after.back()), i);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        label->setPadding(QMargins(6, 0, 0, 0));
+        ticks->addTick(i, (c.id == chosen_ ? QStringLiteral("▶ ") : QString()) +
+                              QStringLiteral("'%1'").arg(elide_token(display_text(c.text))));
         const qsizetype removed_by = std::isnan(filtered) ? lg.removedBy(c.id) : -1;
-        if (removed_by > 0)
-            label->setText(tr("%1 · logit %2 · removed by %3")
-                               .arg(raw, 0, 'f', 3)
-                               .arg(c.logit, 0, 'f', 2)
-                               .arg(filter_title(lg.stages[removed_by].filter)));
-        else if (std::isnan(filtered))
-            label->setText(tr("%1 · logit %2 · filtered out").arg(raw, 0, 'f', 3).arg(c.logit, 0, 'f', 2));
-        else
-            label->setText(tr("%1 → %2 · logit %3").arg(raw, 0, 'f', 3).arg(filtered, 0, 'f', 3).arg(c.logit, 0, 'f', 2));
+        const QString filter = removed_by > 0 ? removed_title(lg.stages[removed_by].filter) : QString();
+        const QString token = QStringLiteral("'%1'").arg(display_text(c.text));
+        QString numbers_text, tip;
+        if (!std::isnan(filtered)) {
+            numbers_text = tr("%1 → %2").arg(raw, 0, 'f', 3).arg(filtered, 0, 'f', 3);
+            tip = tr("%1: probability %2 before the filters, %3 after them; logit %4")
+                      .arg(token).arg(raw, 0, 'f', 4).arg(filtered, 0, 'f', 4).arg(c.logit, 0, 'f', 3);
+        } else if (!filter.isEmpty()) {
+            numbers_text = tr("%1 ✗ %2").arg(raw, 0, 'f', 3).arg(filter);
+            tip = tr("%1: probability %2 before the filters, removed by %3; logit %4")
+                      .arg(token).arg(raw, 0, 'f', 4).arg(filter).arg(c.logit, 0, 'f', 3);
+        } else {
+            numbers_text = tr("%1 ✗").arg(raw, 0, 'f', 3);
+            tip = tr("%1: probability %2 before the filters, filtered out; logit %3")
+                      .arg(token).arg(raw, 0, 'f', 4).arg(c.logit, 0, 'f', 3);
+        }
+        row_numbers_.push_back(numbers_text);
+        row_tips_.push_back(tip);
+        numbers->addTick(i, numbers_text);
     }
-    applyFonts();  // the new value labels
     before_->setData(keys, before, true);
     after_->setData(keys, after, true);
     plot_->yAxis->setTicker(ticks);
+    plot_->yAxis2->setTicker(numbers);
+    key_->setText(tr("Right: probability before → after the filters, or ✗ and the filter that removed the token. "
+                     "Hover a row for its logit."));
     plot_->yAxis->setRange(-0.6, std::max<qsizetype>(1, rows_.size()) - 0.4);
-    plot_->xAxis->setRange(0, std::min(1.0, top * 1.45 + 0.05));
+    plot_->xAxis->setRange(0, std::min(1.0, top * 1.1 + 0.02));
 
     const qint32 row = chosenRow();
     chosen_marker_->setVisible(row >= 0);
@@ -169,6 +213,10 @@ void LogitsView::applyFonts() {
     QFont tokens = font();
     tokens.setPointSizeF(font().pointSizeF() * 1.25);  // the candidates, the panel's point
     plot_->yAxis->setTickLabelFont(tokens);
+    // Room for the ten candidates a step records, a line each, above the axis and the legend.
+    constexpr int kRows = 10;
+    const QFontMetrics rows(tokens), rest(font());
+    plot_->setMinimumHeight(int(kRows * rows.height() * 1.2) + 5 * rest.height());
 }
 
 void LogitsView::changeEvent(QEvent* e) {
@@ -191,13 +239,18 @@ QPointF LogitsView::rowCenter(qint32 row) const {
     return {plot_->xAxis->coordToPixel(plot_->xAxis->range().center()), plot_->yAxis->coordToPixel(row)};
 }
 
+qint32 LogitsView::rowAt(const QPointF& pixel) const {
+    // A row is its bars, its token label at their left and its numbers at their right.
+    const QRect bars = plot_->axisRect()->rect();
+    if (pixel.y() < bars.top() || pixel.y() > bars.bottom()) return -1;
+    const qint32 row = qint32(std::lround(plot_->yAxis->pixelToCoord(pixel.y())));
+    return row >= 0 && row < rows_.size() ? row : -1;
+}
+
 void LogitsView::onMousePress(QMouseEvent* e) {
     // A row's bars and its token label (left of the bars) both force it.
-    const QRect bars = plot_->axisRect()->rect();
-    const QPoint p = e->position().toPoint();
-    if (e->button() != Qt::LeftButton || p.x() > bars.right() || p.y() < bars.top() || p.y() > bars.bottom()) return;
-    const qint32 row = qint32(std::lround(plot_->yAxis->pixelToCoord(e->position().y())));
-    if (row >= 0 && row < rows_.size()) emit forceToken(rows_[row].id);
+    if (e->button() != Qt::LeftButton || e->position().x() > plot_->axisRect()->rect().right()) return;
+    if (const qint32 row = rowAt(e->position()); row >= 0) emit forceToken(rows_[row].id);
 }
 
 ChartTable LogitsView::table() const {

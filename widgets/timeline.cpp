@@ -145,9 +145,11 @@ Timeline::Timeline(TraceModel* model, QWidget* parent) : QWidget(parent), model_
     branch_box_ = new QComboBox(this);
     branch_box_->setObjectName(QStringLiteral("branchBox"));
     branch_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    branch_box_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);  // its entry whole; the summary wraps
     branch_label_->setBuddy(branch_box_);
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("timelineSummary"));
+    summary_->setWordWrap(true);
     top->addWidget(branch_label_);
     top->addWidget(branch_box_);
     top->addSpacing(16);
@@ -195,6 +197,8 @@ void Timeline::refreshBranches() {
                              leaves[i]);
     }
     branch_box_->setCurrentIndex(branch_box_->findData(model_->branchLeaf()));
+    // Some glyphs (Chinese punctuation) draw wider than the contents size counts: a little slack.
+    branch_box_->setMinimumWidth(branch_box_->sizeHint().width() + fontMetrics().averageCharWidth());
     branch_box_->setEnabled(leaves.size() > 1);
     refreshSummary();
     canvas_->update();

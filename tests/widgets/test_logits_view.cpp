@@ -86,6 +86,28 @@ private slots:
         for (qsizetype r = 0; r < t.rows.size(); ++r) QCOMPARE(t.rows[r].last(), expected[r]);
     }
 
+    // Each row's numbers: kept rows both probabilities, removed rows ✗ and the filter; the
+    // hover text adds the logit.
+    void rowsSayTheirNumbers_data() {
+        QTest::addColumn<int>("row");
+        QTest::addColumn<QString>("numbers");
+        QTest::addColumn<QString>("tip");
+        QTest::newRow("kept") << 0 << "0.500 → 0.688" << "'␣was': probability 0.5000 before the filters, 0.6875 after them; logit 14.000";
+        QTest::newRow("kept too") << 1 << "0.250 → 0.313" << "logit 13.300";
+        QTest::newRow("removed by top-k") << 2 << "0.125 ✗ top-k" << "removed by top-k; logit 12.600";
+    }
+    void rowsSayTheirNumbers() {
+        QFETCH(int, row);
+        QFETCH(QString, numbers);
+        QFETCH(QString, tip);
+        TraceModel m;
+        QVERIFY(m.setSteps(sample_steps()));
+        m.setCurrentStep(0);
+        LogitsView view(&m);
+        QCOMPARE(view.rowNumbers(row), numbers);
+        QVERIFY2(view.rowTooltip(row).contains(tip), qPrintable(view.rowTooltip(row)));
+    }
+
     void clickForcesToken_data() {
         QTest::addColumn<int>("row");
         QTest::addColumn<int>("id");
