@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -18,7 +19,8 @@
 namespace lmscope::widgets {
 namespace {
 
-constexpr qint32 kMaxLabels = 40;  // token labels per axis; longer sequences label every k-th
+constexpr qint32 kMaxLabels = 40;  // token labels per axis; longer spans label every k-th
+constexpr qint32 kMaxCells = 512;  // map cells per axis; a longer span in view is pooled into blocks
 
 QString token_label(const TokenView& t) {
     QString s = display_text(t.text);
@@ -51,7 +53,10 @@ AttentionHeatmap::AttentionHeatmap(TraceModel* model, QWidget* parent) : QWidget
         syncControls();
         rebuild();
     });
-    connect(model_, &TraceModel::queryChanged, this, &AttentionHeatmap::updateRow);
+    connect(model_, &TraceModel::queryChanged, this, [this] {
+        if (zoom_button_->isChecked()) centreOnRow();
+        updateRow();
+    });
     retranslate();
 }
 
@@ -60,6 +65,10 @@ void AttentionHeatmap::retranslate() {
     mean_box_->setToolTip(tr("Average the weights of every head of the layer"));
     log_box_->setText(tr("Log colours"));
     log_box_->setToolTip(tr("Colour weights on a logarithmic scale, so small weights show too"));
+    zoom_button_->setText(tr("Zoom to row"));
+    zoom_button_->setToolTip(tr("Show the %1 tokens around the selected query row, one cell each. "
+                                "The mouse wheel zooms, dragging pans, a double-click shows every token.")
+                                 .arg(kDetail));
     layer_label_->setText(tr("Layer"));
     head_label_->setText(tr("Head"));
     map_rect_->axis(QCPAxis::atBottom)->setLabel(tr("key (attended-to token)"));
@@ -95,9 +104,16 @@ void AttentionHeatmap::buildControls() {
     row->addWidget(mean_box_);
     row->addSpacing(12);
     row->addWidget(log_box_);
-    row->addSpacing(12);
-    row->addWidget(group_label_, 1);
+    row->addStretch(1);
     static_cast<QVBoxLayout*>(layout())->addLayout(row);
+    zoom_button_ = new QPushButton(this);
+    zoom_button_->setObjectName(QStringLiteral("zoomButton"));
+    zoom_button_->setCheckable(true);
+    group_label_->setWordWrap(true);  // its own line, wrapped in a narrow dock: never cut
+    auto* second = new QHBoxLayout;
+    second->addWidget(group_label_, 1);
+    second->addWidget(zoom_button_, 0, Qt::AlignTop);
+    static_cast<QVBoxLayout*>(layout())->addLayout(second);
     note_ = new QLabel(this);
     note_->setObjectName(QStringLiteral("heatmapNote"));
     note_->setWordWrap(true);
@@ -114,6 +130,10 @@ void AttentionHeatmap::buildControls() {
         rebuild();
     });
     connect(log_box_, &QCheckBox::toggled, this, &AttentionHeatmap::rebuild);
+    connect(zoom_button_, &QPushButton::toggled, this, [this](bool on) {
+        if (on) centreOnRow();
+        else showPositions(0, matrix_.n - 1);
+    });
 }
 
 void AttentionHeatmap::buildPlot() {
@@ -169,6 +189,8 @@ void AttentionHeatmap::buildPlot() {
 
     QCPAxis* bar_keys = row_rect_->axis(QCPAxis::atBottom);
     QCPAxis* bar_values = row_rect_->axis(QCPAxis::atLeft);
+    bar_values->ticker()->setTickCount(3);  // the bars are short: few ticks, never touching
+    bar_values->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
     bar_keys->setTickLabelRotation(-60);
     bar_keys->grid()->setVisible(false);
     bar_keys->setSubTicks(false);
@@ -177,6 +199,23 @@ void AttentionHeatmap::buildPlot() {
     bars_->setPen(QPen(QColor(0x08, 0x30, 0x6b)));
     bars_->setBrush(QColor(0x31, 0x82, 0xbd));
 
+    // The wheel zooms and dragging pans the map (both axes); the bars follow its keys.
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    map_rect_->setRangeDragAxes(keys, queries);
+    map_rect_->setRangeZoomAxes(keys, queries);
+    row_rect_->setRangeDrag(Qt::Orientations());
+    row_rect_->setRangeZoom(Qt::Orientations());
+    connect(keys, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &AttentionHeatmap::onRangeChanged);
+    connect(queries, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &AttentionHeatmap::onRangeChanged);
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { zoom_button_->setChecked(false), showPositions(0, matrix_.n - 1); });
+
+    // Labels are spaced for the map's size in pixels: a new size (known once laid out) relabels.
+    connect(plot_, &QCustomPlot::afterReplot, this, [this] {
+        if (map_rect_->rect().size() != ticks_for_) {
+            setTicks();
+            plot_->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
     connect(plot_, &QCustomPlot::mouseMove, this, &AttentionHeatmap::onMouseMove);
     connect(plot_, &QCustomPlot::mousePress, this, &AttentionHeatmap::onMousePress);
     static_cast<QVBoxLayout*>(layout())->addWidget(plot_, 1);
@@ -211,18 +250,125 @@ void AttentionHeatmap::setMeanOverHeads(bool on) { mean_box_->setChecked(on); }
 
 void AttentionHeatmap::setTicks() {
     const QVector<TokenView>& seq = model_->sequence();
-    const qint32 n = qint32(seq.size());
-    const qint32 stride = std::max<qint32>(1, (n + kMaxLabels - 1) / kMaxLabels);
-    auto key_ticks = QSharedPointer<QCPAxisTickerText>::create();
-    auto query_ticks = QSharedPointer<QCPAxisTickerText>::create();
-    for (qint32 i = 0; i < n; i += stride) {
-        const QString label = token_label(seq[i]);
-        key_ticks->addTick(i, label);
-        query_ticks->addTick(i, QStringLiteral("%1  %2").arg(label).arg(i));
+    const qint32 n = std::min(qint32(seq.size()), matrix_.n > 0 ? matrix_.n : qint32(seq.size()));
+    ticks_for_ = map_rect_->rect().size();
+    // Every k-th position in view, k the smallest stride that keeps to kMaxLabels labels and
+    // leaves each label `need` pixels along an axis `pixels` long.
+    auto ticker = [&](const QCPRange& range, bool with_position, double need, int pixels) {
+        auto t = QSharedPointer<QCPAxisTickerText>::create();
+        const qint32 lo = std::max<qint32>(0, qint32(std::ceil(range.lower))),
+                     hi = std::min<qint32>(n - 1, qint32(std::floor(range.upper)));
+        const double per_position = pixels > 0 ? pixels / std::max(range.size(), 1.0) : need;
+        const qint32 stride = std::max({qint32(1), (hi - lo + kMaxLabels) / kMaxLabels, qint32(std::ceil(need / per_position))});
+        for (qint32 i = (lo + stride - 1) / stride * stride; i <= hi; i += stride)
+            t->addTick(i, with_position ? QStringLiteral("%1  %2").arg(token_label(seq[i])).arg(i) : token_label(seq[i]));
+        return t;
+    };
+    QCPAxis* keys = map_rect_->axis(QCPAxis::atBottom);
+    QCPAxis* queries = map_rect_->axis(QCPAxis::atLeft);
+    const int line = QFontMetrics(keys->tickLabelFont()).height();
+    // Key labels are rotated by 60°: a line needs 1 / sin 60° of its height along the axis.
+    const auto key_ticker = ticker(keys->range(), false, line * 1.25, ticks_for_.width());
+    keys->setTicker(key_ticker);
+    row_rect_->axis(QCPAxis::atBottom)->setTicker(key_ticker);
+    queries->setTicker(ticker(queries->range(), true, line * 1.15, ticks_for_.height()));
+}
+
+std::pair<qint32, qint32> AttentionHeatmap::shownPositions() const {
+    const QCPRange r = map_rect_->axis(QCPAxis::atBottom)->range();
+    return {std::max<qint32>(0, qint32(std::lround(r.lower + 0.5))),
+            std::min<qint32>(matrix_.n - 1, qint32(std::lround(r.upper - 0.5)))};
+}
+
+void AttentionHeatmap::showPositions(qint32 first, qint32 last) {
+    const qint32 n = std::max(matrix_.n, 1);
+    if (first > last) first = 0, last = n - 1;
+    first = std::clamp(first, 0, n - 1);
+    last = std::clamp(last, first, n - 1);
+    const QCPRange range(first - 0.5, last + 0.5);
+    ranging_ = true;
+    map_rect_->axis(QCPAxis::atBottom)->setRange(range);
+    map_rect_->axis(QCPAxis::atLeft)->setRange(range);
+    ranging_ = false;
+    fitRange();
+}
+
+void AttentionHeatmap::centreOnRow() {
+    const qint32 q = model_->selectedQuery();
+    if (q < 0 || q >= matrix_.n) return showPositions(0, matrix_.n - 1);
+    // The row three quarters down: most of what it can attend to is above and left of it.
+    const qint32 first = std::clamp(q - kDetail * 3 / 4, 0, std::max(0, matrix_.n - kDetail));
+    showPositions(first, first + kDetail - 1);
+}
+
+void AttentionHeatmap::onRangeChanged() {
+    if (ranging_) return;
+    if (zoom_button_->isChecked()) {  // the user zoomed or panned: no longer following the row
+        const QSignalBlocker quiet(zoom_button_);
+        zoom_button_->setChecked(false);
     }
-    map_rect_->axis(QCPAxis::atBottom)->setTicker(key_ticks);
-    map_rect_->axis(QCPAxis::atLeft)->setTicker(query_ticks);
-    row_rect_->axis(QCPAxis::atBottom)->setTicker(key_ticks);
+    fitRange();
+}
+
+void AttentionHeatmap::fitRange() {
+    QCPAxis* keys = map_rect_->axis(QCPAxis::atBottom);
+    QCPAxis* queries = map_rect_->axis(QCPAxis::atLeft);
+    // Never past the sequence: a span larger than it shows all of it.
+    const double lo = -0.5, hi = std::max(matrix_.n, 1) - 0.5;
+    ranging_ = true;
+    for (QCPAxis* a : {keys, queries}) {
+        QCPRange r = a->range();
+        if (r.size() >= hi - lo) r = QCPRange(lo, hi);
+        else if (r.lower < lo) r = QCPRange(lo, lo + r.size());
+        else if (r.upper > hi) r = QCPRange(hi - r.size(), hi);
+        a->setRange(r);
+    }
+    row_rect_->axis(QCPAxis::atBottom)->setRange(keys->range());
+    ranging_ = false;
+    const qint32 span = qint32(std::ceil(std::max(keys->range().size(), queries->range().size())));
+    const qint32 block = std::max<qint32>(1, (span + kMaxCells - 1) / kMaxCells);
+    if (block != block_) {
+        block_ = block;
+        fillCells();
+        setTitle();
+    }
+    setTicks();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void AttentionHeatmap::setTitle() {
+    const qint32 layer = model_->selectedLayer();
+    QString text = meanOverHeads() ? tr("Layer %1 · mean over heads").arg(layer)
+                                   : tr("Layer %1 · head %2").arg(layer).arg(model_->selectedHead());
+    if (block_ > 1) text += QStringLiteral(" · ") + tr("%1 × %1 tokens a cell (zoom for each)").arg(block_);
+    static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))->setText(text);
+}
+
+void AttentionHeatmap::fillCells() {
+    const qint32 n = matrix_.n, b = block_, m = std::max<qint32>(1, (n + b - 1) / b);
+    const qint32 layer = model_->selectedLayer();
+    QCPColorMapData* cells = map_->data();
+    cells->setSize(m, m);
+    // Cell i covers positions [i·b, i·b + b − 1]; its centre is the range's coordinate.
+    const double centre = (b - 1) / 2.0;
+    cells->setRange(QCPRange(centre, (m - 1) * double(b) + centre), QCPRange(centre, (m - 1) * double(b) + centre));
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // Log colours: weights at or below 1e-4 x the largest share the lightest colour (and a zero
+    // weight, which has no logarithm, is stored at that floor).
+    const double floor = log_box_->isChecked() ? max_w_ * 1e-4 : 0.0;
+    std::vector<double> pooled(size_t(m) * m, nan);  // [query block][key block]: the largest weight shown
+    for (qint32 q = 0; q < n; ++q) {
+        if (!matrix_.captured[q]) continue;
+        double* row = pooled.data() + size_t(q / b) * m;
+        for (qint32 k = 0; k <= q; ++k) {
+            if (model_->model().outside_window(layer, q, k)) continue;
+            const double w = std::max(double(matrix_.at(q, k)), floor);
+            double& cell = row[k / b];
+            if (std::isnan(cell) || w > cell) cell = w;
+        }
+    }
+    for (qint32 qb = 0; qb < m; ++qb)
+        for (qint32 kb = 0; kb < m; ++kb) cells->setCell(kb, qb, pooled[size_t(qb) * m + kb]);
 }
 
 QString AttentionHeatmap::missingRowsNote() const {
@@ -250,32 +396,16 @@ void AttentionHeatmap::rebuild() {
     note_->setText(note);
     note_->setVisible(!note.isEmpty());
 
-    auto* title = static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0));
-    title->setText(meanOverHeads() ? tr("Layer %1 · mean over heads").arg(layer)
-                                   : tr("Layer %1 · head %2").arg(layer).arg(model_->selectedHead()));
-
-    QCPColorMapData* cells = map_->data();
-    cells->setSize(std::max(n, 1), std::max(n, 1));
-    cells->setRange(QCPRange(0, std::max(n - 1, 0)), QCPRange(0, std::max(n - 1, 0)));
-    const double nan = std::numeric_limits<double>::quiet_NaN();
     double max_w = 0.0;
     for (qint32 q = 0; q < n; ++q)
         if (matrix_.captured[q])
             for (qint32 k = 0; k <= q; ++k) max_w = std::max(max_w, double(matrix_.at(q, k)));
-    if (max_w <= 0.0) max_w = 1.0;
-    // Log colours: weights at or below 1e-4 x the largest share the lightest colour (and a zero
-    // weight, which has no logarithm, is stored at that floor).
+    max_w_ = max_w > 0.0 ? max_w : 1.0;
     const bool log = log_box_->isChecked();
-    const double floor = log ? max_w * 1e-4 : 0.0;
-    if (n == 0) cells->fill(nan);
-    for (qint32 q = 0; q < n; ++q)
-        for (qint32 k = 0; k < n; ++k) {
-            const bool show = matrix_.captured[q] && k <= q && !model_->model().outside_window(layer, q, k);
-            cells->setCell(k, q, show ? std::max(double(matrix_.at(q, k)), floor) : nan);
-        }
+    const double floor = log ? max_w_ * 1e-4 : 0.0;
     map_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     scale_->axis()->setTicker(log ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog) : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    map_->setDataRange(QCPRange(log ? floor : 0.0, max_w));
+    map_->setDataRange(QCPRange(log ? floor : 0.0, max_w_));
 
     for (QCPItemRect* r : uncaptured_) plot_->removeItem(r);
     uncaptured_.clear();
@@ -300,11 +430,9 @@ void AttentionHeatmap::rebuild() {
         q = end;
     }
 
-    const QCPRange range(-0.5, std::max(n, 1) - 0.5);
-    keys->setRange(range);
-    queries->setRange(range);
-    row_rect_->axis(QCPAxis::atBottom)->setRange(range);
-    setTicks();
+    block_ = 0;  // the cells are filled anew for the span shown
+    if (zoom_button_->isChecked()) centreOnRow();
+    else showPositions(0, n - 1);
     updateRow();
 }
 

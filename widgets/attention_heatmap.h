@@ -2,6 +2,10 @@
 // as rows (top to bottom) by key positions as columns, one cell per weight, no interpolation.
 // Masked cells are hatched (the future, and keys outside a local layer's sliding window, each
 // named when hovered); rows the trace did not capture are grey.
+// Any length stays readable: past 512 positions in view the map is an overview whose cells each
+// hold the largest weight of a b × b block of positions (a thin diagonal never vanishes between
+// pixels); the mouse wheel zooms, dragging pans, a double-click shows everything again, and
+// "Zoom to row" shows the 48 positions around the selected query row at one cell per token.
 // Tokens label both axes; hovering a cell shows "query 'x' (pos) → key 'y' (pos): weight";
 // clicking a cell selects its query row, whose weights are drawn as bars underneath.
 // Layer, head and "mean over heads" follow and drive the TraceModel's selection.
@@ -12,7 +16,10 @@
 
 #include <QWidget>
 
+#include <utility>
+
 class QCheckBox;
+class QPushButton;
 class QCPAxisRect;
 class QCPBars;
 class QCPColorMap;
@@ -44,7 +51,17 @@ public:
     QLabel* groupLabel() const { return group_label_; }  // which query heads share the KV head
     // Why rows show grey (not recorded), in words; hidden when every row is there.
     QLabel* noteLabel() const { return note_; }
-    QString title() const;                               // "Layer 3 · head 5"
+    // Checked: the view follows the selected query row, kDetail positions around it.
+    QPushButton* zoomButton() const { return zoom_button_; }
+    static constexpr qint32 kDetail = 48;
+    // The positions in view (both axes show the same span), first and last inclusive.
+    std::pair<qint32, qint32> shownPositions() const;
+    // Positions per map cell along each axis: 1, or the overview's block size b.
+    qint32 cellBlock() const { return block_; }
+    // Shows positions [first, last] on both axes (clamped to the sequence); everything when
+    // first > last.
+    void showPositions(qint32 first, qint32 last);
+    QString title() const;  // "Layer 3 · head 5" (" · 4 × 4 tokens a cell (zoom for each)" in an overview)
     const AttentionMatrix& matrix() const { return matrix_; }
 
     bool meanOverHeads() const;
@@ -69,7 +86,12 @@ private:
     void updateRow();    // the selected query row changed
     void syncControls();
     QString missingRowsNote() const;  // for the shown matrix ("" when every row is there)
-    void setTicks();
+    void setTicks();       // token labels for the positions in view
+    void fillCells();      // the map's cells at the resolution the span in view needs
+    void setTitle();       // "Layer 3 · head 5", and the overview's block size
+    void onRangeChanged(); // the user's zoom or pan: stop following the row, then fitRange
+    void fitRange();       // clamp the ranges, follow with the bars, resample, relabel
+    void centreOnRow();    // "Zoom to row": the detail window around the selected query
     bool cellAt(const QPointF& pixel, qint32* query, qint32* key) const;
     void onMouseMove(QMouseEvent* e);
     void onMousePress(QMouseEvent* e);
@@ -79,6 +101,7 @@ private:
     QSpinBox* head_box_ = nullptr;
     QCheckBox* mean_box_ = nullptr;
     QCheckBox* log_box_ = nullptr;
+    QPushButton* zoom_button_ = nullptr;
     QLabel* group_label_ = nullptr;
     QLabel* note_ = nullptr;
     QLabel* layer_label_ = nullptr;
@@ -92,7 +115,11 @@ private:
     QCPItemRect* row_marker_ = nullptr;
     QVector<QCPItemRect*> uncaptured_;  // grey bands over rows without data
     AttentionMatrix matrix_;
+    qint32 block_ = 1;      // positions per map cell (the overview's b)
+    QSize ticks_for_;       // the map's size in pixels the labels were spaced for
+    double max_w_ = 1.0;    // the colour scale's top: the largest weight shown
     bool syncing_ = false;  // controls being set from the model
+    bool ranging_ = false;  // the axes' ranges being set here (not by the user's wheel or drag)
 };
 
 }  // namespace lmscope::widgets

@@ -57,8 +57,10 @@ inline CandidateView candidate(qint32 id, const QString& text, float logit, floa
 // KV bytes held after `tokens` positions: per layer 2 (K, V) x 2 kv heads x 8 dims x 2 bytes.
 inline quint64 kv_layer_bytes(qint32 tokens) { return quint64(tokens) * 2 * kKvHeads * kHeadDim * 2; }
 
+// `weight(l, h, q, k)` gives the attention planes (exact_weight unless another is given).
 inline StepView make_step(qint32 index, qint32 parent, StepPhase phase, qint32 first_pos,
-                          QVector<TokenView> tokens, double ms) {
+                          QVector<TokenView> tokens, double ms,
+                          double (*weight)(qint32, qint32, qint32, qint32) = exact_weight) {
     StepView s;
     s.index = index;
     s.parent = parent;
@@ -75,14 +77,14 @@ inline StepView make_step(qint32 index, qint32 parent, StepPhase phase, qint32 f
         for (qint32 h = 0; h < kHeads; ++h) {
             QVector<float> m(rows * keys, 0.0f);  // [row][key]
             for (qint32 r = 0; r < rows; ++r)
-                for (qint32 k = 0; k < keys; ++k) m[r * keys + k] = float(exact_weight(l, h, first_pos + r, k));
+                for (qint32 k = 0; k < keys; ++k) m[r * keys + k] = float(weight(l, h, first_pos + r, k));
             s.planes.push_back(AttentionPlaneView::from_matrix(l, h, first_pos, rows, m));
         }
     }
     for (qint32 l = 0; l < kLayers; ++l)
         for (qint32 h = 0; h < kHeads; ++h)
             for (qint32 r = 0; r < rows; ++r)
-                s.summaries.push_back({1.0f, float(exact_weight(l, h, first_pos + r, first_pos + r)), first_pos + r});
+                s.summaries.push_back({1.0f, float(weight(l, h, first_pos + r, first_pos + r)), first_pos + r});
     s.kv.tokens = keys;
     s.kv.dtype = QStringLiteral("f16");
     for (qint32 l = 0; l < kLayers; ++l) s.kv.bytes_per_layer.push_back(kv_layer_bytes(keys));

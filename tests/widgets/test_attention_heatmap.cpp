@@ -5,6 +5,7 @@
 #include "widgets/attention_heatmap.h"
 
 #include <QCheckBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
@@ -12,6 +13,24 @@
 
 using namespace lmscope::widgets;
 using namespace lmscope::test;
+
+namespace {
+
+// A previous-token head everywhere: row q puts all its weight on key q − 1 (row 0 on itself), the
+// one-cell-wide diagonal that a plain downscale of a long sequence drops between pixels.
+double previous_token(qint32, qint32, qint32 q, qint32 k) { return k == std::max(q - 1, 0) ? 1.0 : 0.0; }
+
+// One prefill of `n` prompt tokens with previous-token attention.
+QVector<StepView> long_prefill(qint32 n) {
+    QVector<TokenView> tokens;
+    for (qint32 i = 0; i < n; ++i) tokens.push_back(token(1000 + i, QStringLiteral(" w%1").arg(i), TokenOrigin::Prompt));
+    StepView s = make_step(0, -1, StepPhase::Prefill, 0, tokens, 100.0, previous_token);
+    set_logits(s, 436, TokenOrigin::Greedy, {candidate(436, QStringLiteral(" was"), 14.0f, 1.0f)},
+               {candidate(436, QStringLiteral(" was"), 14.0f, 1.0f)});
+    return {s};
+}
+
+}  // namespace
 
 class TestAttentionHeatmap : public QObject {
     Q_OBJECT
@@ -181,6 +200,65 @@ private slots:
         AttentionHeatmap view(&m);
         QCOMPARE(view.noteLabel()->isHidden(), note.isEmpty());
         QVERIFY2(view.noteLabel()->text().contains(note), qPrintable(view.noteLabel()->text()));
+    }
+
+    // Past 512 positions the map is an overview of b × b blocks, each its largest weight: every
+    // block row of a previous-token head keeps its 1 (never blank). Zoom to row shows 48 tokens
+    // around the selected row at one cell each, follows the row, and a wheel-like range change
+    // or unchecking it returns to the overview's rules.
+    void longSequenceOverviewAndZoom_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("block");
+        QTest::newRow("512: one cell a token") << 512 << 1;
+        QTest::newRow("600: 2 x 2 blocks") << 600 << 2;
+        QTest::newRow("2000: 4 x 4 blocks") << 2000 << 4;
+    }
+    void longSequenceOverviewAndZoom() {
+        QFETCH(int, n);
+        QFETCH(int, block);
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(long_prefill(n)));
+        AttentionHeatmap view(&m);
+        view.resize(700, 800);
+        QCOMPARE(view.cellBlock(), block);
+        QCOMPARE(view.shownPositions(), std::make_pair(0, n - 1));
+        QCOMPARE(view.title().contains(QStringLiteral("tokens a cell")), block > 1);
+        QCPColorMapData* data = view.colorMap()->data();
+        const int cells = (n + block - 1) / block;
+        QCOMPARE(data->keySize(), cells);
+        for (int qb = 0; qb < cells; ++qb) {
+            double top = 0.0;
+            for (int kb = 0; kb < cells; ++kb)
+                if (!std::isnan(data->cell(kb, qb))) top = std::max(top, data->cell(kb, qb));
+            QVERIFY2(top == 1.0, qPrintable(QStringLiteral("block row %1 lost its diagonal").arg(qb)));
+        }
+        // The overview's cell for a block holds the block's largest weight at the block's centre.
+        double key = 0, value = 0;
+        data->cellToCoord(cells - 1, cells - 1, &key, &value);
+        QCOMPARE(key, (cells - 1) * block + (block - 1) / 2.0);
+
+        m.setSelectedQuery(n - 100);
+        view.zoomButton()->setChecked(true);
+        const auto [first, last] = view.shownPositions();
+        QCOMPARE(last - first + 1, AttentionHeatmap::kDetail);
+        QVERIFY(first <= n - 100 && n - 100 <= last);
+        QCOMPARE(view.cellBlock(), 1);
+        QCOMPARE(float(view.colorMap()->data()->cell(n - 101, n - 100)), 1.0f);
+        m.setSelectedQuery(10);  // the detail follows the row
+        QCOMPARE(view.shownPositions(), std::make_pair(0, AttentionHeatmap::kDetail - 1));
+
+        // The wheel and dragging move the axes themselves: the view stops following the row.
+        view.plot()->axisRect(0)->axis(QCPAxis::atBottom)->setRange(QCPRange(99.5, 199.5));
+        QVERIFY(!view.zoomButton()->isChecked());
+        QCOMPARE(view.shownPositions().first, 100);
+        view.plot()->axisRect(0)->axis(QCPAxis::atBottom)->setRange(QCPRange(-1000, 5000));  // clamped
+        QCOMPARE(view.shownPositions(), std::make_pair(0, n - 1));
+
+        view.zoomButton()->setChecked(true);
+        view.zoomButton()->setChecked(false);
+        QCOMPARE(view.shownPositions(), std::make_pair(0, n - 1));
+        QCOMPARE(view.cellBlock(), block);
     }
 
     void uncapturedRowsAndSnapshot() {
