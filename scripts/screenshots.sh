@@ -5,6 +5,8 @@
 # through the public slots a user's actions call, and saves each widget's own rendering.
 # Usage: scripts/screenshots.sh [OUTPUT_FOLDER] [extra lmscope-screenshots arguments]
 #   e.g. scripts/screenshots.sh /tmp/zh --lang zh_CN
+# Without extra arguments it also makes the window at 1280x720 (OUT/1280x720/), in presenter
+# mode (OUT/presenter/) and in Chinese (OUT/zh_CN/).
 #   LMSCOPE_BUILD selects the build folder.
 # Needs: the build's packages, plus xvfb and xauth.
 set -euo pipefail
@@ -20,6 +22,16 @@ bash "$LMSCOPE_ROOT/sample_models/fetch.sh"
 # A fresh settings folder: the default layout, no recent files, no remembered language.
 config="$(mktemp -d)"
 trap 'rm -rf "$config"' EXIT
-XDG_CONFIG_HOME="$config" LANG=C.UTF-8 LC_ALL=C.UTF-8 \
-  xvfb-run --auto-servernum --server-args="-screen 0 1600x1000x24 -dpi 96" \
-  "$LMSCOPE_BUILD/app/tools/lmscope-screenshots" --out "$out" "$@"
+tour() {
+  rm -rf "$config"/*
+  XDG_CONFIG_HOME="$config" LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+    xvfb-run --auto-servernum --server-args="-screen 0 1920x1080x24 -dpi 96" \
+    "$LMSCOPE_BUILD/app/tools/lmscope-screenshots" "$@"
+}
+extra=$#
+tour --out "$out" "$@"
+if [[ $extra -eq 0 ]]; then
+  tour --out "$out/1280x720" --size 1280x720 --window-only
+  tour --out "$out/presenter" --presenter --window-only
+  tour --out "$out/zh_CN" --lang zh_CN --window-only
+fi

@@ -1,5 +1,7 @@
 #include "gui/main_window.h"
 
+#include "gui/dock_layout.h"
+#include "gui/status_notice.h"
 #include "gui/labs/lab_host.h"
 #include "gui/labs/lab_window.h"
 #include "gui/language.h"
@@ -59,7 +61,7 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     tabs_->setDocumentMode(true);
     tabs_->addTab(tensor_table_, QString());
     tabs_->addTab(metadata_table_, QString());
-    tabs_->setMinimumSize(160, 120);  // the step-through docks may take most of the window
+    tabs_->setMinimumSize(160, 80);  // the step-through docks may take most of the window
     setCentralWidget(tabs_);
 
     spec_->setObjectName(QStringLiteral("specPanel"));
@@ -67,12 +69,8 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     spec_dock_->setWidget(spec_);
     addDockWidget(Qt::LeftDockWidgetArea, spec_dock_);
     session_ = new SessionView(this);
-    // The model's spec and the sampling controls share the left column as tabs: each gets its
-    // full height; the spec shows first.
-    if (auto* sampling = findChild<QDockWidget*>(QStringLiteral("samplingDock"))) {
-        tabifyDockWidget(spec_dock_, sampling);
-        spec_dock_->raise();
-    }
+    layout_ = new DockLayout(this);  // arranges the docks (restoreSettings)
+    notice_ = new StatusNotice(statusBar());
     lab_host_ = new labs::LabHost(session_->model(), this);
     lab_window_ = new labs::LabWindow(lab_host_, this);
 
@@ -86,7 +84,7 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     connect(document_, &ModelDocument::loadFailed, this, &MainWindow::showLoadError);
     connect(document_, &ModelDocument::busyChanged, this, &MainWindow::setBusy);
     connect(document_, &ModelDocument::loadStarted, this, [this](const QString& path) {
-        statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+        say(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     });
     // Queued: "Clear Menu" changes the list from inside one of the actions the rebuild deletes.
     connect(recent_, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu, Qt::QueuedConnection);
@@ -105,16 +103,25 @@ void MainWindow::restoreSettings() {
     QSettings s;
     if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1200, 760);
-    if (!restoreState(s.value(QStringLiteral("window/state")).toByteArray()))  // first start
-        QTimer::singleShot(0, session_, &SessionView::defaultLayout);  // once the window has its size
     session_->restoreSettings();
-    setPresenterMode(s.value(QStringLiteral("view/presenter"), false).toBool());
+    const bool presenter = s.value(QStringLiteral("view/presenter"), false).toBool();
+    presenter_->apply(presenter);
+    presenter_action_->setChecked(presenter);
+    takeLayout();
 }
+
+double MainWindow::fontScale() const { return presenter_->isOn() ? Presenter::kScale : 1.0; }
+
+void MainWindow::takeLayout() {
+    QTimer::singleShot(0, this, [this] { layout_->restoreOrDefault(layout_->key(presenter_->isOn()), fontScale()); });
+}
+
+void MainWindow::say(const QString& text, int timeout_ms) { notice_->show(text, timeout_ms); }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("window/state"), saveState());
+    layout_->save(layout_->currentKey());
     s.setValue(QStringLiteral("view/presenter"), presenter_->isOn());
     session_->saveSettings();
     session_->shutdown();  // cancels a running step and joins the engine thread
@@ -160,7 +167,7 @@ void MainWindow::showModel() {
     const QFileInfo fi(m->path);
     recent_->add(fi.absoluteFilePath());
     QSettings().setValue(QStringLiteral("lastFolder"), fi.absolutePath());
-    statusBar()->showMessage(tr("Loaded %1 in %2 ms").arg(fi.fileName()).arg(m->load_ms), 8000);
+    say(tr("Loaded %1 in %2 ms").arg(fi.fileName()).arg(m->load_ms), 8000);
     session_->loadModel(m->path);
     lab_host_->open(m->path);
     retranslate();  // the spec, status and title texts depend on the model
@@ -168,7 +175,7 @@ void MainWindow::showModel() {
 
 void MainWindow::showLoadError(const QString& path, const QString& message) {
     const QString name = QFileInfo(path).fileName();
-    statusBar()->showMessage(tr("Could not open %1").arg(name), 8000);
+    say(tr("Could not open %1").arg(name), 8000);
     if (!QFileInfo::exists(path)) recent_->remove(path);
     // Window-modal and non-blocking: the window keeps painting, and the box goes away with it.
     auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open model"),

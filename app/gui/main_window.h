@@ -31,6 +31,8 @@ class LabHost;
 class LabWindow;
 }  // namespace labs
 
+class DockLayout;
+class StatusNotice;
 class HelpWindow;
 class Language;
 class ModelDocument;
@@ -56,6 +58,9 @@ public:
     QAction* lessonAction() const { return lesson_action_; }
     QAction* glossaryAction() const { return glossary_action_; }
     QAction* presenterAction() const { return presenter_action_; }
+    // View > Reset Layout: every dock back where the arrangement for this window's size puts it.
+    QAction* resetLayoutAction() const { return reset_layout_action_; }
+    DockLayout* dockLayout() const { return layout_; }
 
 public slots:
     void openFile(const QString& path);
@@ -93,6 +98,12 @@ private:
     void setBusy(bool busy);
     void about();
     void restoreSettings();
+    // Shows `text` in the status bar for `timeout_ms` (0: until the next): StatusNotice.
+    void say(const QString& text, int timeout_ms = 0);
+    double fontScale() const;  // presenter mode's font factor, or 1
+    // Takes the dock layout kept for the screen and mode now (or the default arrangement),
+    // once the window has laid itself out.
+    void takeLayout();
     // The step-through session (main_window_session.cpp).
     void createSessionActions();
     void createSessionMenus();
@@ -116,6 +127,8 @@ private:
     labs::LabWindow* lab_window_ = nullptr;
     HelpWindow* help_window_ = nullptr;
     std::unique_ptr<Presenter> presenter_;
+    DockLayout* layout_ = nullptr;
+    StatusNotice* notice_ = nullptr;
     bool shown_ = false;
 
     QMenu* file_menu_ = nullptr;
@@ -135,6 +148,7 @@ private:
     QAction* open_trace_action_ = nullptr;
     QAction* save_trace_action_ = nullptr;
     QAction* presenter_action_ = nullptr;
+    QAction* reset_layout_action_ = nullptr;
     QList<QAction*> export_actions_;  // png, pdf, csv, json
 
     QLabel* status_name_ = nullptr;

@@ -1,5 +1,6 @@
 // MainWindow's step-through part: the Session menu, File > Open Trace / Save Trace / Export,
 // View > Presenter Mode, and the engine's error messages.
+#include "gui/dock_layout.h"
 #include "gui/main_window.h"
 #include "gui/presenter.h"
 #include "gui/session_view.h"
@@ -19,6 +20,8 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QScreen>
+#include <QWindow>
 
 namespace lmscope::gui {
 
@@ -36,6 +39,9 @@ void MainWindow::createSessionActions() {
     presenter_action_->setCheckable(true);
     presenter_action_->setShortcut(QKeySequence(Qt::Key_F11));
     connect(presenter_action_, &QAction::toggled, this, &MainWindow::setPresenterMode);
+    reset_layout_action_ = new QAction(this);
+    reset_layout_action_->setObjectName(QStringLiteral("resetLayoutAction"));
+    connect(reset_layout_action_, &QAction::triggered, this, [this] { layout_->applyDefault(fontScale()); });
     for (const char* format : {"png", "pdf", "csv", "json"}) {
         auto* a = new QAction(this);
         const QString f = QLatin1String(format);
@@ -46,13 +52,13 @@ void MainWindow::createSessionActions() {
 
     connect(session_, &SessionView::engineError, this, &MainWindow::showEngineError);
     connect(session_, &SessionView::engineLoaded, this, &MainWindow::showTitles);  // a replay's title goes
-    connect(session_, &SessionView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+    connect(session_, &SessionView::statusMessage, this, [this](const QString& m) { say(m, 6000); });
     connect(session_, &SessionView::traceSaved, this, [this](const QString& path) {
-        statusBar()->showMessage(tr("Saved the trace to %1").arg(QDir::toNativeSeparators(path)), 8000);
+        say(tr("Saved the trace to %1").arg(QDir::toNativeSeparators(path)), 8000);
     });
     connect(session_, &SessionView::traceOpened, this, [this](const QString& path) {
         setWindowTitle(tr("%1 (replay) — lmscope").arg(QFileInfo(path).fileName()));
-        statusBar()->showMessage(tr("Opened the trace %1: press Step (Space) to walk through it").arg(QFileInfo(path).fileName()), 8000);
+        say(tr("Opened the trace %1: press Step (Space) to walk through it").arg(QFileInfo(path).fileName()), 8000);
     });
 }
 
@@ -79,12 +85,19 @@ void MainWindow::createSessionMenus() {
     for (QDockWidget* d : session_->docks()) view_menu_->insertAction(language_entry, d->toggleViewAction());
     view_menu_->insertSeparator(language_entry);
     view_menu_->insertAction(language_entry, presenter_action_);
+    view_menu_->insertAction(language_entry, layout_->workspaceAction());
+    view_menu_->insertAction(language_entry, reset_layout_action_);
 }
 
 void MainWindow::showEvent(QShowEvent* e) {
     QMainWindow::showEvent(e);
     if (shown_) return;
     shown_ = true;
+    // Each screen keeps its own layout: moving to another takes (or makes) that one's.
+    connect(windowHandle(), &QWindow::screenChanged, this, [this] {
+        layout_->save(layout_->currentKey());
+        takeLayout();
+    });
     session_->tokenStrip()->setFocus();  // Space steps from the start
 }
 
@@ -96,6 +109,10 @@ void MainWindow::retranslateSession() {
     save_trace_action_->setText(tr("&Save Trace…"));
     presenter_action_->setText(tr("&Presenter Mode"));
     presenter_action_->setStatusTip(tr("Larger fonts and high contrast, for a projector"));
+    layout_->workspaceAction()->setText(tr("&Tensors and Metadata"));
+    layout_->workspaceAction()->setStatusTip(tr("The model's tensor and metadata tables between the panels"));
+    reset_layout_action_->setText(tr("Reset &Layout"));
+    reset_layout_action_->setStatusTip(tr("Every panel back in its place, sized for this window"));
     const QString texts[] = {tr("Chart as PNG…"), tr("Chart as PDF…"), tr("Data as CSV…"), tr("Data as JSON…")};
     for (int i = 0; i < export_actions_.size(); ++i) export_actions_[i]->setText(texts[i]);
     session_->retranslate();
@@ -113,7 +130,7 @@ void MainWindow::openTraceDialog() {
 
 void MainWindow::saveTraceDialog() {
     if (!session_->hasEngine() || session_->isReplay()) {
-        statusBar()->showMessage(tr("There is no live session to save."), 6000);
+        say(tr("There is no live session to save."), 6000);
         return;
     }
     QSettings s;
@@ -126,12 +143,15 @@ void MainWindow::saveTraceDialog() {
 }
 
 void MainWindow::setPresenterMode(bool on) {
-    presenter_->apply(on);
     if (presenter_action_->isChecked() != on) presenter_action_->setChecked(on);
+    if (on == presenter_->isOn()) return;
+    layout_->save(layout_->currentKey());  // each mode keeps its own layout
+    presenter_->apply(on);
+    takeLayout();
 }
 
 void MainWindow::showEngineError(const QString& message) {
-    statusBar()->showMessage(tr("Engine error"), 8000);
+    say(tr("Engine error"), 8000);
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Engine error"), tr("The engine reported an error."),
                                 QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("engineErrorBox"));
@@ -148,7 +168,7 @@ void MainWindow::exportChartDialog(const QString& format) {
     if (path.isEmpty()) return;
     s.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
     QString error;
-    if (exportFocusedChart(path, &error)) statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 8000);
+    if (exportFocusedChart(path, &error)) say(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 8000);
     else showEngineError(error);
 }
 

@@ -22,6 +22,7 @@
 #include <QMainWindow>
 #include <QProgressBar>
 #include <QScrollArea>
+#include <QTimer>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -136,7 +137,22 @@ void SessionView::createDocks(QMainWindow* window) {
     auto* layout = new QVBoxLayout(top);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(controls_);
-    layout->addWidget(strip_, 1);
+    // The chips scroll on their own (a long prompt has thousands), the prompt and the buttons
+    // stay; the newest token is kept in view.
+    auto* chips = new QScrollArea;
+    chips->setObjectName(QStringLiteral("chipScroll"));
+    chips->setWidget(strip_);
+    chips->setWidgetResizable(true);
+    chips->setFrameShape(QFrame::NoFrame);
+    chips->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    chips->setMinimumHeight(strip_->minimumSizeHint().height());
+    layout->addWidget(chips, 1);
+    connect(model_, &widgets::TraceModel::currentStepChanged, chips, [this, chips] {
+        QTimer::singleShot(0, chips, [this, chips] {
+            const QRect last = strip_->chipRect(strip_->chipCount() - 1);
+            if (!last.isEmpty()) chips->ensureVisible(last.center().x(), last.center().y(), 0, last.height());
+        });
+    });
 
     // Each panel scrolls when its dock is smaller than the panel's minimum, so the window
     // itself can be small (a laptop beside a projector).
@@ -152,21 +168,13 @@ void SessionView::createDocks(QMainWindow* window) {
         docks_ << d;
         return d;
     };
-    // The attention panels take the whole right side, top to bottom (the widest and tallest
-    // picture); the prompt, tokens and timeline run along the top of the rest, the logits
-    // and KV cache charts along its bottom.
-    window->setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
-    window->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    QDockWidget* tokens = dock(top, "tokenDock", Qt::TopDockWidgetArea);
+    // Where each dock sits and how large it is: DockLayout (the window arranges them).
+    dock(top, "tokenDock", Qt::TopDockWidgetArea);
     QDockWidget* heat = dock(heatmap_, "heatmapDock", Qt::RightDockWidgetArea);
-    QDockWidget* grid = dock(grid_, "gridDock", Qt::RightDockWidgetArea);
-    window->tabifyDockWidget(heat, grid);
-    heat->raise();
-    QDockWidget* logits = dock(logits_, "logitsDock", Qt::BottomDockWidgetArea);
-    QDockWidget* kv = dock(kv_, "kvDock", Qt::BottomDockWidgetArea);
-    window->splitDockWidget(logits, kv, Qt::Horizontal);
-    QDockWidget* timeline = dock(timeline_, "timelineDock", Qt::TopDockWidgetArea);
-    window->splitDockWidget(tokens, timeline, Qt::Vertical);
+    dock(grid_, "gridDock", Qt::RightDockWidgetArea);
+    dock(logits_, "logitsDock", Qt::BottomDockWidgetArea);
+    dock(kv_, "kvDock", Qt::BottomDockWidgetArea);
+    dock(timeline_, "timelineDock", Qt::TopDockWidgetArea);
     sampling_dock_ = dock(sampling_, "samplingDock", Qt::LeftDockWidgetArea);
     connect(grid_, &widgets::AttentionGrid::headActivated, heat, &QDockWidget::raise);
 }
@@ -185,20 +193,6 @@ void SessionView::createStatus(QMainWindow* window) {
         window->statusBar()->addPermanentWidget(l);
         status_ << l;
     }
-}
-
-void SessionView::defaultLayout() {
-    const QSize size = window_->size();
-    // docks_: tokens, heatmap, grid, logits, kv, timeline, sampling
-    QDockWidget* tokens = docks_[0];
-    QDockWidget* heat = docks_[1];
-    QDockWidget* logits = docks_[3];
-    QDockWidget* kv = docks_[4];
-    QDockWidget* timeline = docks_[5];
-    window_->resizeDocks({heat}, {size.width() * 44 / 100}, Qt::Horizontal);
-    window_->resizeDocks({tokens, timeline, logits},
-                         {size.height() * 19 / 100, size.height() * 15 / 100, size.height() * 36 / 100}, Qt::Vertical);
-    window_->resizeDocks({logits, kv}, {size.width() * 30 / 100, size.width() * 26 / 100}, Qt::Horizontal);
 }
 
 bool SessionView::eventFilter(QObject* watched, QEvent* event) {

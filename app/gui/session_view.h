@@ -78,8 +78,6 @@ public:
     Chart focusedChart() const;
 
     void retranslate();
-    // Dock sizes for a first start: the attention heatmap wide, the charts tall enough to read.
-    void defaultLayout();
     void saveSettings() const;
     void restoreSettings();
 

@@ -4,7 +4,8 @@
 // (lab-*.png, app/tools/lab_tour.cpp). scripts/screenshots.sh runs
 // it under Xvfb. Each picture is the widget's own rendering (QWidget::grab), at the size the
 // window gives it.
-// Usage: lmscope-screenshots [--model PATH] [--out DIR] [--prompt TEXT] [--steps N]
+// Usage: lmscope-screenshots [--model PATH] [--out DIR] [--prompt TEXT] [--steps N] [--no-labs]
+//        [--lang CODE] [--size WxH] [--presenter] [--window-only]
 #include "backend_factory.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
@@ -16,6 +17,7 @@
 #include "util/error.h"
 #include "widgets/trace_model.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -73,6 +75,9 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("steps"), QStringLiteral("Decode steps after the prefill (default 8)."), QStringLiteral("n"), QStringLiteral("8")});
     parser.addOption({QStringLiteral("no-labs"), QStringLiteral("Only the window and its panels.")});
     parser.addOption({QStringLiteral("lang"), QStringLiteral("Interface language (en, zh_CN)."), QStringLiteral("code"), QStringLiteral("en")});
+    parser.addOption({QStringLiteral("size"), QStringLiteral("Window size (default 1600x1000)."), QStringLiteral("WxH"), QStringLiteral("1600x1000")});
+    parser.addOption({QStringLiteral("presenter"), QStringLiteral("Presenter mode (large fonts, high contrast).")});
+    parser.addOption({QStringLiteral("window-only"), QStringLiteral("Only window.png: no panels, no labs.")});
     parser.process(app);
 
     QTextStream err(stderr);
@@ -89,8 +94,16 @@ int main(int argc, char** argv) {
         gui::Language language;
         const QString lang = parser.value(QStringLiteral("lang"));
         language.apply(lang == QLatin1String("en") ? QString() : lang);
-        tools::WindowDriver driver(&language, 1600, 1000);
+        const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
+        bool ok_w = false, ok_h = false;
+        const int width = size.size() == 2 ? size[0].toInt(&ok_w) : 0, height = size.size() == 2 ? size[1].toInt(&ok_h) : 0;
+        if (!ok_w || !ok_h || width < 640 || height < 480 || width > 7680 || height > 4320)
+            throw UsageError("--size: expected WxH from 640x480 to 7680x4320");
+        tools::WindowDriver driver(&language, width, height);
         gui::MainWindow& w = driver.window();
+        if (parser.isSet(QStringLiteral("presenter"))) w.setPresenterMode(true);
+        driver.pump(100);
+        w.resetLayoutAction()->trigger();  // the default arrangement, whatever an earlier run kept
         driver.openModel(model);
         gui::SessionView* session = w.session();
         session->controls()->setPrompt(parser.value(QStringLiteral("prompt")));
@@ -101,6 +114,7 @@ int main(int argc, char** argv) {
 
         Tour tour(driver, out);
         tour.save(&w, QStringLiteral("window.png"));
+        if (parser.isSet(QStringLiteral("window-only"))) return 0;
         tour.savePanel("tokenDock", QStringLiteral("panel-tokens.png"));
         tour.savePanel("heatmapDock", QStringLiteral("panel-attention.png"));
         tour.savePanel("gridDock", QStringLiteral("panel-attention-grid.png"));

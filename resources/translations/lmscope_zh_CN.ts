@@ -413,6 +413,22 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <source>Token, BPE, head, GQA, RoPE, prefill, decode, KV cache, logit, temperature, top-k/top-p/min-p</source>
         <translation>词元、BPE、注意力头、GQA、RoPE、预填充、解码、KV 缓存、logit、温度、top-k/top-p/min-p</translation>
     </message>
+    <message>
+        <source>&amp;Tensors and Metadata</source>
+        <translation>张量与元数据(&amp;T)</translation>
+    </message>
+    <message>
+        <source>The model&apos;s tensor and metadata tables between the panels</source>
+        <translation>在各面板之间显示模型的张量表和元数据表</translation>
+    </message>
+    <message>
+        <source>Reset &amp;Layout</source>
+        <translation>重置布局(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Every panel back in its place, sized for this window</source>
+        <translation>每个面板回到原位，按此窗口的大小排布</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::SamplingPanel</name>
@@ -2092,6 +2108,18 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <source>Rows in grey were not recorded: the trace&apos;s memory budget released them (the oldest steps go first); the grid still shows each head&apos;s summary.</source>
         <translation>灰色的行没有记录：轨迹的内存预算释放了它们（最早的步骤先释放）；网格仍显示每个头的摘要。</translation>
     </message>
+    <message>
+        <source>Zoom to row</source>
+        <translation>放大到所选行</translation>
+    </message>
+    <message>
+        <source>Show the %1 tokens around the selected query row, one cell each. The mouse wheel zooms, dragging pans, a double-click shows every token.</source>
+        <translation>显示所选查询行周围的 %1 个词元，每个词元一格。鼠标滚轮缩放，拖动平移，双击显示全部词元。</translation>
+    </message>
+    <message>
+        <source>%1 × %1 tokens a cell (zoom for each)</source>
+        <translation>每格 %1 × %1 个词元（放大可看单个）</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::widgets::FilteredTable</name>
@@ -2208,14 +2236,6 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <translation>过滤后</translation>
     </message>
     <message>
-        <source>%1 · logit %2 · filtered out</source>
-        <translation>%1 · logit %2 · 已被过滤</translation>
-    </message>
-    <message>
-        <source>%1 → %2 · logit %3</source>
-        <translation>%1 → %2 · logit %3</translation>
-    </message>
-    <message>
         <source>No distribution yet: run a step</source>
         <translation>尚无分布：请先运行一步</translation>
     </message>
@@ -2238,8 +2258,32 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         </translation>
     </message>
     <message>
-        <source>%1 · logit %2 · removed by %3</source>
-        <translation>%1 · logit %2 · 被 %3 过滤</translation>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1: probability %2 before the filters, %3 after them; logit %4</source>
+        <translation>%1：过滤前概率 %2，过滤后 %3；logit %4</translation>
+    </message>
+    <message>
+        <source>%1 ✗ %2</source>
+        <translation>%1 ✗ %2</translation>
+    </message>
+    <message>
+        <source>%1: probability %2 before the filters, removed by %3; logit %4</source>
+        <translation>%1：过滤前概率 %2，被 %3 移除；logit %4</translation>
+    </message>
+    <message>
+        <source>%1 ✗</source>
+        <translation>%1 ✗</translation>
+    </message>
+    <message>
+        <source>%1: probability %2 before the filters, filtered out; logit %3</source>
+        <translation>%1：过滤前概率 %2，已被过滤；logit %3</translation>
+    </message>
+    <message>
+        <source>Right: probability before → after the filters, or ✗ and the filter that removed the token. Hover a row for its logit.</source>
+        <translation>右侧：过滤前 → 过滤后的概率，或 ✗ 及移除该词元的过滤器。鼠标悬停在某行上可查看其 logit。</translation>
     </message>
 </context>
 <context>

@@ -21,12 +21,12 @@ void use_test_settings(const char* app_name) {
 
 QString fixture_model() { return QString::fromStdString(testdata_file("models/fx-gqa.gguf")); }
 
-std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QString& prompt) {
+std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QString& prompt, const QString& model) {
     auto w = std::make_unique<gui::MainWindow>(language);
     w->show();
     if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
     QSignalSpy loaded(w->session(), &gui::SessionView::engineLoaded);
-    w->openFile(fixture_model());
+    w->openFile(model);
     if (!wait_for(loaded)) return nullptr;
     w->session()->controls()->setPrompt(prompt);
     return w;

@@ -19,8 +19,9 @@ void use_test_settings(const char* app_name);
 
 // ../shared/testdata/models/fx-gqa.gguf (empty when the test data is absent).
 QString fixture_model();
-// A shown window with the fixture model loaded into the engine and `prompt` typed; null when
-// the window was not exposed or the model did not load within the wait.
-std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QString& prompt);
+// A shown window with `model` (the fixture model unless given) loaded into the engine and
+// `prompt` typed; null when the window was not exposed or the model did not load within the wait.
+std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QString& prompt,
+                                             const QString& model = fixture_model());
 
 }  // namespace lmscope::testing

@@ -1,0 +1,64 @@
+// Where the main window's docks sit. Two arrangements, picked by the room the window has once
+// its fonts are counted (presenter mode's larger fonts need the room of a smaller window):
+//   wide     Tokens over Timeline | Model along the top, Logits, KV Cache and Sampling side
+//            by side along the bottom, the Tensors | Metadata tables between them, and
+//            Attention | Attention Grid down the whole right side;
+//   compact  Tokens along the top, Attention | Attention Grid down the right side, one tabbed
+//            group along the bottom: Logits | KV Cache | Timeline | Model | Sampling, and the
+//            tables hidden (View > Tensors and Metadata shows them).
+// Each dock is given at least the height its panel needs at its width (no panel scrolls).
+// The arrangement the user makes is kept per screen size and mode (QSettings "layout/WxH" or
+// "layout/WxH/presenter", WxH the screen's available size): a screen and mode seen for the first
+// time, and View > Reset Layout, get the default arrangement for the window's present size.
+#pragma once
+
+#include <QObject>
+#include <QSize>
+#include <QString>
+
+class QAction;
+class QDockWidget;
+class QMainWindow;
+
+namespace lmscope::gui {
+
+class DockLayout : public QObject {
+    Q_OBJECT
+public:
+    enum class Arrangement { Wide, Compact };
+
+    // The docks are found in `window` by their object names (tokenDock, heatmapDock, gridDock,
+    // logitsDock, kvDock, timelineDock, specDock, samplingDock).
+    explicit DockLayout(QMainWindow* window);
+
+    // Compact when the window, divided by `font_scale`, is under 1500×900.
+    static Arrangement arrangementFor(QSize window, double font_scale);
+
+    // Every dock shown, docked and placed as the arrangement for the window's size says, with
+    // the sizes that arrangement gives each.
+    void applyDefault(double font_scale);
+    // The settings key for the window's screen now, in presenter mode or not.
+    QString key(bool presenter) const;
+    void save(const QString& key) const;
+    // The arrangement kept under `key`, or the default one when none is kept (or what is kept
+    // no longer matches this window's docks); `key` becomes currentKey().
+    void restoreOrDefault(const QString& key, double font_scale);
+    const QString& currentKey() const { return current_; }
+    // View > Tensors and Metadata: shows or hides the window's central tables (kept per layout).
+    QAction* workspaceAction() const { return workspace_action_; }
+
+private:
+    void setWorkspaceShown(bool shown);
+    // Gives each dock of the arrangement its width and height (after it is laid out): the
+    // attention column's width, then (once that is laid out) fitRows.
+    void fitDocks(bool compact);
+    void fitRows(bool compact);
+    int heatWidth(bool compact) const;  // the attention column's share of the window
+    QDockWidget* dock(const char* name) const;  // by object name
+
+    QMainWindow* window_;
+    QAction* workspace_action_;
+    QString current_;
+};
+
+}  // namespace lmscope::gui

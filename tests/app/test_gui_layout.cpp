@@ -1,0 +1,180 @@
+// Nothing the window shows is cut off or drawn over something else, at 1280×720 and up and in
+// presenter mode at 1600×1000 and 1920×1080, in English and Chinese: after a prefill and eight
+// decode steps (on the fixture model, and on SmolLM2 for real words), each dock is raised in turn and every label, button, box, tab, the status bar
+// message and every chart's titles, legends, axis and value labels are checked against the
+// room they have (layout_check.h). Reset Layout brings back the arrangement for the window's
+// size, and each screen size and mode keeps its own layout. The fixture model, offscreen.
+#include "common/testing.h"
+#include "gui_testing.h"
+#include "layout_check.h"
+#include "gui/dock_layout.h"
+#include "gui/language.h"
+#include "gui/main_window.h"
+#include "gui/session_view.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QSettings>
+#include <QStatusBar>
+#include <QtTest>
+
+using namespace lmscope;
+using lmscope::gui::DockLayout;
+using lmscope::gui::MainWindow;
+using lmscope::testing::clipped_texts;
+using lmscope::testing::open_window;
+using lmscope::testing::wait_for;
+
+namespace {
+
+bool step_and_wait(gui::SessionView* s) {
+    QSignalSpy applied(s, &gui::SessionView::applied);
+    s->step();
+    return wait_for(applied);
+}
+
+// Lets the window lay itself out at its new size (and apply a queued layout).
+void settle() {
+    for (int i = 0; i < 5; ++i) {
+        QApplication::processEvents();
+        QTest::qWait(20);
+    }
+}
+
+// Every problem in the window with each dock raised in turn (a tabbed dock is checked when it
+// is the one shown: the others keep a stale rectangle off the window), the tabs then put back.
+QStringList problems_with_each_dock_raised(MainWindow& w) {
+    QStringList all = clipped_texts(&w);
+    const QList<QDockWidget*> docks = w.findChildren<QDockWidget*>();
+    QList<QDockWidget*> front;
+    for (QDockWidget* d : docks)
+        if (!d->visibleRegion().isEmpty()) front << d;
+    for (QDockWidget* d : docks) {
+        if (w.tabifiedDockWidgets(d).isEmpty() || front.contains(d)) continue;
+        d->raise();
+        settle();
+        all << clipped_texts(d);
+    }
+    for (QDockWidget* d : front) d->raise();
+    settle();
+    all.removeDuplicates();
+    return all;
+}
+
+}  // namespace
+
+class TestGuiLayout : public QObject {
+    Q_OBJECT
+    gui::Language language_;
+
+private slots:
+    void initTestCase() { testing::use_test_settings("test_gui_layout"); }
+    void init() {
+        const std::string model = testing::testdata_file("models/fx-gqa.gguf");
+        LMSCOPE_REQUIRE_FILE(model, "the fixture model");
+    }
+
+    // The model a row runs: the fixture, or SmolLM2 (skipped when it has not been fetched).
+    static QString model_for(const QString& name) {
+        return name == QLatin1String("smollm2") ? QString::fromStdString(testing::sample_model()) : testing::fixture_model();
+    }
+    void cleanup() { QSettings().clear(); }
+
+    void nothingIsCutOff_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("presenter");
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<int>("arrangement");
+        QTest::addColumn<QString>("model");
+        const int compact = int(DockLayout::Arrangement::Compact), wide = int(DockLayout::Arrangement::Wide);
+        for (const char* model : {"fixture", "smollm2"}) {
+            const QString m = QLatin1String(model);
+            QTest::addRow("%s 1280x720", model) << QSize(1280, 720) << false << "en" << compact << m;
+            QTest::addRow("%s 1600x1000", model) << QSize(1600, 1000) << false << "en" << wide << m;
+            QTest::addRow("%s 1920x1080", model) << QSize(1920, 1080) << false << "en" << wide << m;
+            QTest::addRow("%s presenter 1600x1000", model) << QSize(1600, 1000) << true << "en" << compact << m;
+            QTest::addRow("%s presenter 1920x1080", model) << QSize(1920, 1080) << true << "en" << compact << m;
+            QTest::addRow("%s zh_CN 1280x720", model) << QSize(1280, 720) << false << "zh_CN" << compact << m;
+            QTest::addRow("%s zh_CN 1600x1000", model) << QSize(1600, 1000) << false << "zh_CN" << wide << m;
+            QTest::addRow("%s zh_CN presenter 1920x1080", model) << QSize(1920, 1080) << true << "zh_CN" << compact << m;
+        }
+    }
+    void nothingIsCutOff() {
+        QFETCH(QSize, size);
+        QFETCH(bool, presenter);
+        QFETCH(QString, language);
+        QFETCH(int, arrangement);
+        QFETCH(QString, model);
+        const QString path = model_for(model);
+        LMSCOPE_REQUIRE_FILE(path.toStdString(), "SmolLM2 (the sample model)");
+        QVERIFY(language_.apply(language));
+        auto w = open_window(&language_, QStringLiteral("The capital of France is a city on the river, and"), path);
+        QVERIFY(w);
+        w->resize(size);
+        w->setPresenterMode(presenter);
+        settle();
+        QCOMPARE(w->size(), size);
+        QCOMPARE(int(DockLayout::arrangementFor(w->size(), presenter ? 1.5 : 1.0)), arrangement);
+        w->resetLayoutAction()->trigger();
+        settle();
+        // The compact arrangement gives the tensor tables' room to the panels.
+        const bool wide = arrangement == int(DockLayout::Arrangement::Wide);
+        QCOMPARE(w->centralWidget()->isVisible(), wide);
+        QCOMPARE(w->dockLayout()->workspaceAction()->isChecked(), wide);
+        for (int i = 0; i < 9; ++i) QVERIFY(step_and_wait(w->session()));  // the prefill, eight decode steps
+        settle();
+
+        const QStringList problems = problems_with_each_dock_raised(*w);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        w->setPresenterMode(false);
+        QVERIFY(language_.apply(QStringLiteral("en")));
+    }
+
+    // A walk that cannot fail proves nothing: a label squeezed below its text is found.
+    void theWalkFindsACutLabel() {
+        QWidget host;
+        auto* label = new QLabel(QStringLiteral("a label far too long for its forty pixels"), &host);
+        label->setGeometry(0, 0, 40, 20);
+        host.resize(200, 50);
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        const QStringList problems = clipped_texts(&host);
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.front().contains(QStringLiteral("needs")), qPrintable(problems.front()));
+    }
+
+    // Reset Layout puts a closed, floated dock back; each mode keeps the layout made in it.
+    void resetAndPerModeLayouts() {
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, QStringLiteral("A B C"));
+        QVERIFY(w);
+        w->resize(1600, 1000);
+        settle();
+        w->resetLayoutAction()->trigger();
+        settle();
+        auto* kv = w->findChild<QDockWidget*>(QStringLiteral("kvDock"));
+        auto* logits = w->findChild<QDockWidget*>(QStringLiteral("logitsDock"));
+        QVERIFY(kv && logits);
+        QVERIFY(kv->isVisible() && logits->isVisible());  // side by side in the wide arrangement
+        QVERIFY(w->tabifiedDockWidgets(kv).isEmpty());
+        kv->close();
+        settle();
+        QVERIFY(!kv->isVisible());
+        w->setPresenterMode(true);  // a new mode: its default, compact, every dock back
+        settle();
+        QVERIFY(w->tabifiedDockWidgets(logits).contains(kv));
+        w->setPresenterMode(false);  // the normal mode's own layout comes back: KV closed
+        settle();
+        QVERIFY(!kv->isVisible());
+        w->resetLayoutAction()->trigger();
+        settle();
+        QVERIFY(kv->isVisible());
+        QVERIFY(w->tabifiedDockWidgets(kv).isEmpty());
+        const QString key = w->dockLayout()->currentKey();
+        QVERIFY2(!key.contains(QStringLiteral("presenter")) && key.contains(QLatin1Char('x')), qPrintable(key));
+    }
+};
+
+QTEST_MAIN(TestGuiLayout)
+#include "test_gui_layout.moc"
