@@ -21,6 +21,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QScrollArea>
 #include <QDockWidget>
 #include <QPixmap>
 #include <QTextStream>
@@ -122,7 +123,11 @@ int main(int argc, char** argv) {
         tour.savePanel("kvDock", QStringLiteral("panel-kv-cache.png"));
         tour.savePanel("timelineDock", QStringLiteral("panel-timeline.png"));
         tour.savePanel("samplingDock", QStringLiteral("panel-sampling.png"));
-        tour.savePanel("specDock", QStringLiteral("panel-model.png"));
+        // The model's figures whole: the panel's content, not the part its tab shows.
+        if (auto* spec = w.findChild<QScrollArea*>(QStringLiteral("specPanel")); spec && spec->widget()) {
+            w.findChild<QDockWidget*>(QStringLiteral("specDock"))->raise();
+            tour.save(spec->widget(), QStringLiteral("panel-model.png"));
+        }
         if (!parser.isSet(QStringLiteral("no-labs"))) tools::lab_tour(w, out);
         return 0;
     } catch (const std::exception& e) {

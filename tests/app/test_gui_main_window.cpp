@@ -27,6 +27,8 @@
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QFile>
+#include <QRegularExpression>
 #include <QtTest>
 
 using namespace lmscope;
@@ -154,8 +156,18 @@ private slots:
         QTRY_VERIFY(w.helpWindow()->isVisible());
         QTextDocument* doc = w.helpWindow()->browser()->document();
         QVERIFY2(doc->toPlainText().startsWith(QStringLiteral("A 15-minute lesson")), qPrintable(doc->toPlainText().left(80)));
-        const QImage picture = doc->resource(QTextDocument::ImageResource, QUrl(QStringLiteral("screenshots/panel-model.png"))).value<QImage>();
-        QVERIFY2(!picture.isNull(), "the lesson's pictures are in the app");
+        // Every picture the lesson shows is in the app.
+        QFile lesson(QStringLiteral(":/help/lesson.md"));
+        QVERIFY(lesson.open(QIODevice::ReadOnly));
+        const QString markdown = QString::fromUtf8(lesson.readAll());
+        const QRegularExpression picture_link(QStringLiteral("\\]\\((screenshots/[^)]+\\.png)\\)"));
+        int pictures = 0;
+        for (const QRegularExpressionMatch& m : picture_link.globalMatch(markdown)) {
+            const QImage picture = doc->resource(QTextDocument::ImageResource, QUrl(m.captured(1))).value<QImage>();
+            QVERIFY2(!picture.isNull(), qPrintable(m.captured(1) + QStringLiteral(" is not in the app")));
+            ++pictures;
+        }
+        QVERIFY(pictures >= 10);
         w.glossaryAction()->trigger();
         QTRY_VERIFY(w.helpWindow()->browser()->toPlainText().contains(QStringLiteral("KV cache.")));
         for (const char* term : {"Token.", "BPE", "GQA", "RoPE", "Prefill.", "Decode.", "Logit.", "Temperature.", "Top-k"})
