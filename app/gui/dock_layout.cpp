@@ -46,17 +46,9 @@ DockLayout::Arrangement DockLayout::arrangementFor(QSize window, double font_sca
 }
 
 void DockLayout::applyDefault(double font_scale) {
-    QDockWidget* tokens = dock("tokenDock");
-    QDockWidget* heat = dock("heatmapDock");
-    QDockWidget* grid = dock("gridDock");
-    QDockWidget* logits = dock("logitsDock");
-    QDockWidget* kv = dock("kvDock");
-    QDockWidget* timeline = dock("timelineDock");
-    QDockWidget* spec = dock("specDock");
-    QDockWidget* sampling = dock("samplingDock");
+    const auto [tokens, heat, grid, logits, kv, timeline, spec, sampling] = find();
     const QList<QDockWidget*> all{tokens, heat, grid, logits, kv, timeline, spec, sampling};
-    for (QDockWidget* d : all)
-        if (!d) return;  // a window without the session's docks: nothing to arrange
+    if (all.contains(nullptr)) return;  // a window without the session's docks: nothing to arrange
     for (QDockWidget* d : all) {
         d->setFloating(false);
         d->show();
@@ -100,23 +92,21 @@ void DockLayout::applyDefault(double font_scale) {
 }
 
 void DockLayout::fitDocks(bool compact) {
-    QDockWidget* heat = dock("heatmapDock");
     // The columns first; the rows and the bottom's widths once the columns are laid out.
-    window_->resizeDocks({heat}, {heatWidth(compact)}, Qt::Horizontal);
+    window_->resizeDocks({find().heat}, {heatWidth(compact)}, Qt::Horizontal);
     QTimer::singleShot(0, this, [this, compact] { fitRows(compact); });
 }
 
-QDockWidget* DockLayout::dock(const char* name) const { return window_->findChild<QDockWidget*>(QLatin1String(name)); }
+DockLayout::Docks DockLayout::find() const {
+    auto dock = [this](const char* name) { return window_->findChild<QDockWidget*>(QLatin1String(name)); };
+    return {dock("tokenDock"),    dock("heatmapDock"),  dock("gridDock"), dock("logitsDock"),
+            dock("kvDock"),       dock("timelineDock"), dock("specDock"), dock("samplingDock")};
+}
 
 int DockLayout::heatWidth(bool compact) const { return window_->width() * (compact ? 50 : 38) / 100; }
 
 void DockLayout::fitRows(bool compact) {
-    QDockWidget* tokens = dock("tokenDock");
-    QDockWidget* logits = dock("logitsDock");
-    QDockWidget* kv = dock("kvDock");
-    QDockWidget* timeline = dock("timelineDock");
-    QDockWidget* spec = dock("specDock");
-    QDockWidget* sampling = dock("samplingDock");
+    const auto [tokens, heat, grid, logits, kv, timeline, spec, sampling] = find();
     const QSize size = window_->size();
     const int left = size.width() - heatWidth(compact);
     if (compact) {

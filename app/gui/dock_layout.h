@@ -54,7 +54,10 @@ private:
     void fitDocks(bool compact);
     void fitRows(bool compact);
     int heatWidth(bool compact) const;  // the attention column's share of the window
-    QDockWidget* dock(const char* name) const;  // by object name
+    struct Docks {
+        QDockWidget *tokens, *heat, *grid, *logits, *kv, *timeline, *spec, *sampling;
+    };
+    Docks find() const;  // by their object names; null where the window has none
 
     QMainWindow* window_;
     QAction* workspace_action_;

@@ -32,4 +32,10 @@ std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QStr
     return w;
 }
 
+bool step_and_wait(gui::SessionView* session) {
+    QSignalSpy applied(session, &gui::SessionView::applied);
+    session->step();
+    return wait_for(applied);
+}
+
 }  // namespace lmscope::testing

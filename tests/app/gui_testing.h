@@ -9,6 +9,7 @@
 
 namespace lmscope::gui {
 class Language;
+class SessionView;
 }
 
 namespace lmscope::testing {
@@ -23,5 +24,8 @@ QString fixture_model();
 // `prompt` typed; null when the window was not exposed or the model did not load within the wait.
 std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QString& prompt,
                                              const QString& model = fixture_model());
+
+// Presses Step and waits until the session has applied the step; false when it did not in time.
+bool step_and_wait(gui::SessionView* session);
 
 }  // namespace lmscope::testing

@@ -24,15 +24,10 @@ using lmscope::gui::DockLayout;
 using lmscope::gui::MainWindow;
 using lmscope::testing::clipped_texts;
 using lmscope::testing::open_window;
+using lmscope::testing::step_and_wait;
 using lmscope::testing::wait_for;
 
 namespace {
-
-bool step_and_wait(gui::SessionView* s) {
-    QSignalSpy applied(s, &gui::SessionView::applied);
-    s->step();
-    return wait_for(applied);
-}
 
 // Lets the window lay itself out at its new size (and apply a queued layout).
 void settle() {

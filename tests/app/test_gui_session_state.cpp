@@ -44,15 +44,10 @@ using namespace lmscope;
 using lmscope::gui::MainWindow;
 using lmscope::gui::SessionView;
 using lmscope::testing::open_window;
+using lmscope::testing::step_and_wait;
 using lmscope::testing::wait_for;
 
 namespace {
-
-bool step_and_wait(SessionView* s) {
-    QSignalSpy applied(s, &SessionView::applied);
-    s->step();
-    return wait_for(applied);
-}
 
 // An English window on `prompt` after `steps` steps (the prefill first); null when one failed.
 std::unique_ptr<MainWindow> english_window_after(gui::Language* language, const QString& prompt, int steps) {
