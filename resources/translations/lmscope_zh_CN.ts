@@ -1304,10 +1304,6 @@ layer %4, head %5</source>
         <translation>（词元数按每条序列计，共 %1 条序列。）</translation>
     </message>
     <message>
-        <source>measured: the live run (%1)</source>
-        <translation>实测：当前运行（%1）</translation>
-    </message>
-    <message>
         <source>Device memory</source>
         <translation>设备内存</translation>
     </message>
@@ -1335,16 +1331,16 @@ layer %4, head %5</source>
         <source>GPU memory, e.g. 80 GB; the weights take their share first</source>
         <translation>GPU 显存，例如 80 GB；权重先占用其所需部分</translation>
     </message>
+    <message>
+        <source>measured: %1&apos;s live run (%2)</source>
+        <translation>实测：%1 的当前运行（%2）</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::labs::KvExperimentPanel</name>
     <message>
         <source>Open a model first.</source>
         <translation>请先打开模型。</translation>
-    </message>
-    <message>
-        <source>Running the prompt with f16, q8_0 and q4_0 caches…</source>
-        <translation>正在分别用 f16、q8_0 和 q4_0 缓存运行提示词…</translation>
     </message>
     <message>
         <source>The experiment failed: %1</source>
@@ -1357,10 +1353,6 @@ layer %4, head %5</source>
     <message>
         <source>%1 B</source>
         <translation>%1 B</translation>
-    </message>
-    <message>
-        <source>%1 prompt tokens + %2 decode steps (f16&apos;s greedy continuation: “%3”), fed to every cache. KL(P_f16 ‖ P_cache) in nats over the whole vocabulary; the mean is over every prompt position&apos;s next-token distribution and every decode step.</source>
-        <translation>%1 个提示词词元 + %2 个解码步（f16 的贪心续写：“%3”），依次输入每种缓存。KL(P_f16 ‖ P_cache) 在整个词表上计算，单位为奈特；平均值取自每个提示词位置的下一个词元分布以及每个解码步。</translation>
     </message>
     <message>
         <source>Prompt</source>
@@ -1421,6 +1413,14 @@ layer %4, head %5</source>
     <message>
         <source>KL (nats)</source>
         <translation>KL（奈特）</translation>
+    </message>
+    <message>
+        <source>Running the prompt through %1 with f16, q8_0 and q4_0 caches…</source>
+        <translation>正在用 %1 分别以 f16、q8_0 和 q4_0 缓存运行提示词…</translation>
+    </message>
+    <message>
+        <source>%1: %2 prompt tokens + %3 decode steps (f16&apos;s greedy continuation: “%4”), fed to every cache. KL(P_f16 ‖ P_cache) in nats over the whole vocabulary; the mean is over every prompt position&apos;s next-token distribution and every decode step.</source>
+        <translation>%1：%2 个提示词词元 + %3 个解码步（f16 的贪心续写：“%4”），依次输入每种缓存。KL(P_f16 ‖ P_cache) 在整个词表上计算，单位为奈特；平均值取自每个提示词位置的下一个词元分布以及每个解码步。</translation>
     </message>
 </context>
 <context>

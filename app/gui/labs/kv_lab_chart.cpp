@@ -291,7 +291,7 @@ void KvCostChart::rebuild() {
 void KvCostChart::rebuildMeasured() {
     QVector<double> xs, ys;
     measured_dtype_.clear();
-    if (trace_) {
+    if (trace_ && choice_.loaded_model) {  // the live run is the loaded model's: not another shape's chart
         for (qint32 i : trace_->path()) {
             const widgets::StepView& s = *trace_->step(i);
             xs.push_back(double(s.kv.tokens));
@@ -301,7 +301,7 @@ void KvCostChart::rebuildMeasured() {
     }
     measured_->setData(xs, ys, true);
     measured_->setVisible(!xs.isEmpty());
-    measured_->setName(tr("measured: the live run (%1)").arg(measured_dtype_));
+    measured_->setName(tr("measured: %1's live run (%2)").arg(choice_.label, measured_dtype_));
     relegend();
     rescale();
 }

@@ -21,6 +21,7 @@ struct KvChoice {
     uint64_t batch = 1;                      // sequences
     uint64_t n_params = 0;                   // parameters, for the weights' size
     QString label;                           // "Llama 3.1 70B", the loaded model's name, "custom"
+    bool loaded_model = false;               // the shape is the loaded model's (its live run belongs here)
     bool valid = false;                      // kv::validate accepted the shape for `type`
 };
 

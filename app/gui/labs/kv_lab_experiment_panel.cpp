@@ -158,7 +158,7 @@ void KvExperimentPanel::runExperiment() {
     done_ = std::make_shared<std::atomic<int>>(0);
     progress_->setRange(0, kv_experiment_steps(options));
     progress_->setValue(0);
-    status_->setText(tr("Running the prompt with f16, q8_0 and q4_0 caches…"));
+    status_->setText(tr("Running the prompt through %1 with f16, q8_0 and q4_0 caches…").arg(model_->name));
     setRunning(true);
     const LabModelPtr model = model_;
     const std::shared_ptr<std::atomic<int>> done = done_;
@@ -245,9 +245,10 @@ void KvExperimentPanel::showResult(const KvExperimentResult& result) {
     std::string bytes;
     for (int32_t id : result.generated) bytes += model_ ? model_->tokenizer->token_bytes(id) : std::string();
     const QString generated = QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
-    status_->setText(tr("%1 prompt tokens + %2 decode steps (f16's greedy continuation: “%3”), fed to every cache. "
-                        "KL(P_f16 ‖ P_cache) in nats over the whole vocabulary; the mean is over every prompt "
-                        "position's next-token distribution and every decode step.")
+    status_->setText(tr("%1: %2 prompt tokens + %3 decode steps (f16's greedy continuation: “%4”), fed to every "
+                        "cache. KL(P_f16 ‖ P_cache) in nats over the whole vocabulary; the mean is over every "
+                        "prompt position's next-token distribution and every decode step.")
+                         .arg(model_ ? model_->name : QString())
                          .arg(result.prompt.size())
                          .arg(result.generated.size())
                          .arg(generated.simplified()));

@@ -241,6 +241,7 @@ void KvFormulaPanel::recompute() {
     c.label = entry == kCustomEntry                  ? tr("the custom shape")
               : (entry == kModelEntry && model_) ? model_->name
                                                  : preset_->currentText();
+    c.loaded_model = entry == kModelEntry && model_;
     QString error;
     bytes_ = 0;
     try {

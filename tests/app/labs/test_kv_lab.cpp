@@ -322,6 +322,7 @@ void TestKvLab::liveCurveFollowsTrace() {
     widgets::TraceModel trace;
     LabHost host(&trace);
     KvLab lab(&host);
+    host.setModel(model);  // the formula shows the loaded model: the live run belongs on its chart
     QCPGraph* measured = lab.chart()->measuredGraph();
     QCOMPARE(measured->data()->size(), 0);
 
@@ -347,6 +348,13 @@ void TestKvLab::liveCurveFollowsTrace() {
         step_done();
     }
     QVERIFY(measured->name().contains(QStringLiteral("q8_0")));
+    QVERIFY2(measured->name().contains(model->name), qPrintable(measured->name()));
+    // Another shape's chart does not show this model's run; the loaded model's shows it again.
+    QVERIFY(lab.formula()->setPreset(QStringLiteral("llama-3.1-70b")));
+    QCOMPARE(measured->data()->size(), 0);
+    QVERIFY(!measured->visible());
+    QVERIFY(lab.formula()->setPreset(QStringLiteral("model")));
+    QCOMPARE(measured->data()->size(), int(expected.size()));
     // Back to the prefill step: the curve shows the path to it.
     trace.setCurrentStep(0);
     QCOMPARE(measured->data()->size(), 1);
@@ -382,7 +390,9 @@ void TestKvLab::experimentMatchesCore() {
     QVERIFY(e.isRunning());
     QTRY_VERIFY_WITH_TIMEOUT(!e.isRunning(), 300000);
     QTableWidget* table = e.table();
-    QVERIFY2(table->rowCount() == 3, qPrintable(lab.findChild<QLabel*>(QStringLiteral("kvExperimentStatus"))->text()));
+    const QString status = lab.findChild<QLabel*>(QStringLiteral("kvExperimentStatus"))->text();
+    QVERIFY2(table->rowCount() == 3, qPrintable(status));
+    QVERIFY2(status.startsWith(m->name + QLatin1Char(':')), qPrintable(status));  // says which model ran
 
     // The same runs here, straight on the backends.
     const std::vector<int32_t> ids = m->tokenizer->encode_ids(prompt.toStdString(), true, false);
