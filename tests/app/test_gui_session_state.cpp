@@ -27,6 +27,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -39,6 +40,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace lmscope;
 using lmscope::gui::MainWindow;
@@ -337,6 +339,48 @@ private slots:
         QVERIFY(std::all_of(m.captured.begin(), m.captured.end(), [](bool c) { return c; }));
         QVERIFY(m.at(n - 1, 0) > 0.0f);
         comparePanels(*w, n);
+    }
+
+    // SmolLM2 on a prompt of about 2,000 tokens, captured in full: the status bar shows the
+    // prefill's progress, the trace's budget keeps the planes that fit (the head the heatmap shows
+    // among them, said in the heatmap's note), and the heatmap is an overview that is not blank.
+    void twoThousandTokenPromptOnSmolLM2() {
+        const QString model = QString::fromStdString(testing::sample_model());
+        LMSCOPE_REQUIRE_FILE(model.toStdString(), "SmolLM2 (the sample model)");
+        QStringList words;
+        for (int i = 0; i < 250; ++i) words << QStringLiteral("The river bank %1 is here.").arg(i % 10);  // 8 tokens each
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, words.join(QLatin1Char(' ')), model);
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QSignalSpy progressed(s->prefillProgress(), &QProgressBar::valueChanged);
+        QSignalSpy applied(s, &SessionView::applied);
+        QSignalSpy failed(s, &SessionView::engineError);
+        QElapsedTimer timer;
+        timer.start();
+        s->step();
+        QVERIFY2(wait_for(applied, 1, 600000), failed.isEmpty() ? "no step in time" : qPrintable(failed.first().first().toString()));  // seconds here, minutes under a sanitizer
+        qInfo("2,000-token prefill with full capture in the window: %lld ms", timer.elapsed());
+        const qint32 n = s->model()->sequenceLength();
+        QVERIFY2(n > 1900 && n <= 2048, qPrintable(QString::number(n)));
+        QVERIFY(progressed.count() >= 2);
+        QCOMPARE(progressed.last().at(0).toInt(), s->model()->model().n_layer);
+        const widgets::StepView* step = s->model()->current();
+        QVERIFY(step);
+        const qint32 heads = s->model()->model().n_layer * s->model()->model().n_head;
+        QVERIFY2(step->planes.size() > 0 && step->planes.size() < heads, qPrintable(QString::number(step->planes.size())));
+        QVERIFY(step->plane(s->model()->selectedLayer(), s->model()->selectedHead()));  // the head shown first
+        widgets::AttentionHeatmap* heat = s->heatmap();
+        QCOMPARE(heat->matrix().n, n);
+        QVERIFY(std::all_of(heat->matrix().captured.begin(), heat->matrix().captured.end(), [](bool c) { return c; }));
+        QCOMPARE(heat->cellBlock(), (n + 511) / 512);  // an overview of blocks
+        QCPColorMapData* cells = heat->colorMap()->data();
+        int coloured = 0;
+        for (int k = 0; k < cells->keySize(); ++k)
+            for (int q = 0; q < cells->valueSize(); ++q) coloured += std::isnan(cells->cell(k, q)) ? 0 : 1;
+        QVERIFY2(coloured > cells->keySize() * cells->valueSize() / 3, qPrintable(QString::number(coloured)));
+        s->model()->setSelectedHead(5, 3);  // a head the budget did not keep: the note says why
+        QVERIFY2(heat->noteLabel()->text().contains(QStringLiteral("memory budget")), qPrintable(heat->noteLabel()->text()));
     }
 
     void playTurnsIntoPause() {
