@@ -1,9 +1,11 @@
 // lmscope-cli kv (--preset NAME | --model MODEL.gguf | --layers L --kv-heads H --head-dim D)
-//                [--heads Q] [--ctx N] [--batch B] [--kv-type f16|q8_0|q4_0] [--json]
+//                [--heads Q] [--window W [--local-layers N]] [--ctx N] [--batch B]
+//                [--kv-type f16|q8_0|q4_0] [--json]
 // lmscope-cli kv --list-presets [--json]
 //
 // The KV cache size of a shape: bytes per token and in total, in bytes, GB (1e9) and GiB (2^30).
 // Exactly one shape source; --ctx defaults to the preset's or the model's context length.
+// Sliding-window layers (Gemma 3's local layers) hold min(ctx, W) positions, global ones ctx.
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "util/json_io.h"
@@ -12,6 +14,7 @@
 #include "kv/kv_math.h"
 #include "kv/presets.h"
 #include "model/hparams.h"
+#include "model/spec.h"
 #include "util/error.h"
 
 #include <nlohmann/json.hpp>
@@ -31,6 +34,7 @@ struct KvOptions {
     std::string preset;
     std::string model;
     std::optional<uint64_t> layers, heads, kv_heads, head_dim, ctx;
+    std::optional<uint64_t> window, local_layers;  // explicit shape: sliding-window layers
     uint64_t batch = 1;
     std::string kv_type = "f16";
     bool json = false;
@@ -118,6 +122,10 @@ Source resolve_source(const KvOptions& o) {
         src.name = o.model;
         src.label = hp.name;
         src.shape = {hp.n_layer, hp.n_head, hp.n_head_kv, hp.head_dim};
+        try {  // a model lmscope runs: its recipe knows the local layers and their window
+            src.shape = model::ModelSpec::from_file(file).kv_shape();
+        } catch (const Error&) {  // another architecture: the shape as the keys give it
+        }
         src.max_context = hp.context_length;
         uint64_t params = 0, bytes = 0;
         for (const gguf::TensorInfo& t : file.tensors()) {
@@ -138,7 +146,15 @@ Source resolve_source(const KvOptions& o) {
         }
         src.kind = "explicit";
         src.shape = {*o.layers, o.heads.value_or(0), *o.kv_heads, *o.head_dim};
+        if (o.local_layers && !o.window) throw UsageError("kv: --local-layers needs --window (their window in tokens)");
+        if (o.window) {  // --window alone: every layer attends through it
+            src.shape.window = *o.window;
+            src.shape.n_local = o.local_layers.value_or(*o.layers);
+        }
     }
+    if (src.kind != "explicit" && (o.window || o.local_layers))
+        throw UsageError("kv: --window and --local-layers describe an explicit shape (the " + src.kind +
+                         " gives its own)");
     return src;
 }
 
@@ -148,24 +164,31 @@ void list_presets(bool json) {
         for (const kv::Preset& p : kv::presets())
             out.push_back({{"name", p.name}, {"label", p.label}, {"n_layer", p.shape.n_layer},
                            {"n_head", p.shape.n_head}, {"n_head_kv", p.shape.n_head_kv},
-                           {"head_dim", p.shape.head_dim}, {"n_embd", p.n_embd},
+                           {"head_dim", p.shape.head_dim}, {"n_layer_local", p.shape.n_local},
+                           {"window", p.shape.n_local > 0 ? nlohmann::json(p.shape.window) : nlohmann::json(nullptr)},
+                           {"n_embd", p.n_embd},
                            {"max_context", p.max_context}, {"n_params", p.n_params}});
         std::cout << dump_json(out, 2) << "\n";
         return;
     }
-    std::printf("%-16s %-16s %6s %5s %4s %8s %8s %17s\n", "preset", "model", "layers", "heads", "kv",
-                "head_dim", "context", "parameters");
-    for (const kv::Preset& p : kv::presets())
-        std::printf("%-16s %-16s %6llu %5llu %4llu %8llu %8llu %17s\n", std::string(p.name).c_str(),
+    std::printf("%-16s %-16s %6s %5s %4s %8s %8s %17s  %s\n", "preset", "model", "layers", "heads", "kv",
+                "head_dim", "context", "parameters", "sliding window");
+    for (const kv::Preset& p : kv::presets()) {
+        const std::string window = p.shape.n_local > 0 ? std::to_string(p.shape.window) + " on " +
+                                                             std::to_string(p.shape.n_local) + " layers"
+                                                       : std::string("-");
+        std::printf("%-16s %-16s %6llu %5llu %4llu %8llu %8llu %17s  %s\n", std::string(p.name).c_str(),
                     std::string(p.label).c_str(), (unsigned long long)p.shape.n_layer,
                     (unsigned long long)p.shape.n_head, (unsigned long long)p.shape.n_head_kv,
                     (unsigned long long)p.shape.head_dim, (unsigned long long)p.max_context,
-                    group_digits(p.n_params).c_str());
+                    group_digits(p.n_params).c_str(), window.c_str());
+    }
 }
 
 void run_kv(const KvOptions& o) {
     if (o.list) {
-        if (!o.preset.empty() || !o.model.empty() || o.layers || o.kv_heads || o.head_dim || o.heads)
+        if (!o.preset.empty() || !o.model.empty() || o.layers || o.kv_heads || o.head_dim || o.heads || o.window ||
+            o.local_layers)
             throw UsageError("kv: --list-presets takes no shape source");
         list_presets(o.json);
         return;
@@ -209,6 +232,9 @@ void run_kv(const KvOptions& o) {
         j["n_head"] = s.n_head > 0 ? nlohmann::json(s.n_head) : nlohmann::json(nullptr);
         j["n_head_kv"] = s.n_head_kv;
         j["head_dim"] = s.head_dim;
+        j["n_layer_local"] = s.n_local;
+        j["window"] = s.n_local > 0 ? nlohmann::json(s.window) : nlohmann::json(nullptr);
+        j["positions_held"] = kv::positions_held(s, ctx);
         if (kind) j["attention"] = kv::attention_kind_name(*kind);
         j["kv_type"] = kv::cache_type_name(*type);
         j["bytes_per_element"] = kv::bytes_per_element(*type);
@@ -259,7 +285,17 @@ void run_kv(const KvOptions& o) {
                       ? " (beyond the " + group_digits(src.max_context) + "-token context)"
                       : std::string())
               << ", batch " << o.batch << "\n";
-    std::cout << "per token  " << group_digits(per_token) << " bytes = " << human_bytes(per_token) << "\n";
+    std::cout << "per token  " << group_digits(per_token) << " bytes = " << human_bytes(per_token)
+              << (s.n_local > 0 ? " (inside the window; past it " +
+                                      group_digits(kv::layer_bytes_per_token(s, *type) * s.n_global()) + " bytes)"
+                                : std::string())
+              << "\n";
+    if (s.n_local > 0)
+        std::cout << "layers     " << s.n_global() << " global x " << group_digits(ctx) << " + " << s.n_local
+                  << " local x min(" << group_digits(ctx) << ", " << group_digits(s.window) << ") = "
+                  << group_digits(kv::positions_held(s, ctx)) << " layer-positions of "
+                  << group_digits(kv::layer_bytes_per_token(s, *type)) << " bytes (the local layers keep only their "
+                  << group_digits(s.window) << "-token window)\n";
     std::cout << "total      " << group_digits(total) << " bytes = " << gb_string(double(total) / 1e9)
               << " GB = " << gb_string(double(total) / double(1ull << 30)) << " GiB\n";
     if (weights)
@@ -290,6 +326,8 @@ void add_kv_command(CLI::App& app) {
     add_number(cmd, "--kv-heads", opt->kv_heads, "Explicit shape: key/value heads")->check(positive);
     add_number(cmd, "--head-dim", opt->head_dim, "Explicit shape: head dimension")->check(positive);
     add_number(cmd, "--heads", opt->heads, "Explicit shape: query heads (optional; names MHA/GQA/MQA)")->check(positive);
+    add_number(cmd, "--window", opt->window, "Explicit shape: sliding window in tokens (of every layer, or of --local-layers)")->check(positive);
+    add_number(cmd, "--local-layers", opt->local_layers, "Explicit shape: how many layers use the sliding window")->check(positive);
     add_number(cmd, "--ctx", opt->ctx, "Tokens per sequence (default: the model's context length)")->check(positive);
     add_number(cmd, "--batch", opt->batch, "Sequences (default 1)")->check(positive);
     cmd->add_option("--kv-type", opt->kv_type, "Cache storage: f16 (default), q8_0 or q4_0");

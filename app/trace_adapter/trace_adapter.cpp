@@ -4,6 +4,7 @@
 
 #include <QStringDecoder>
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
@@ -128,6 +129,13 @@ uint64_t formula_kv_bytes(const trace::SessionTrace& trace, uint8_t kv_dtype, in
     shape.n_head = uint64_t(spec_count(spec, "n_head"));
     shape.n_head_kv = uint64_t(spec_count(spec, "n_head_kv"));
     shape.head_dim = uint64_t(spec_count(spec, "head_dim"));
+    if (const auto plan = spec.find("layer_plan"); plan != spec.end() && plan->is_array())
+        for (const nlohmann::json& layer : *plan) {  // local layers keep only their window
+            const auto w = layer.find("window");
+            if (w == layer.end() || !w->is_number_unsigned() || w->get<uint64_t>() == 0) continue;
+            ++shape.n_local;
+            shape.window = std::max(shape.window, w->get<uint64_t>());
+        }
     if (!type || tokens < 0 || shape.n_layer == 0 || shape.n_head_kv == 0 || shape.head_dim == 0) return 0;
     try {
         kv::validate(shape, *type);

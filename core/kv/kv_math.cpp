@@ -92,6 +92,12 @@ void validate(const Shape& s, CacheType type) {
         throw UsageError("kv: " + std::string(cache_type_name(type)) + " stores blocks of " +
                          std::to_string(b.values) + " values, head dimension " +
                          std::to_string(s.head_dim) + " is not a multiple");
+    if (s.n_local > s.n_layer)
+        throw UsageError("kv: " + std::to_string(s.n_local) + " local (sliding-window) layers exceed " +
+                         std::to_string(s.n_layer) + " layers");
+    if ((s.n_local > 0) != (s.window > 0))
+        throw UsageError(s.n_local > 0 ? "kv: local (sliding-window) layers need a window of at least 1 token"
+                                       : "kv: a sliding window needs local layers to apply to");
 }
 
 uint64_t row_bytes(uint64_t head_dim, CacheType type) {
@@ -102,16 +108,23 @@ uint64_t row_bytes(uint64_t head_dim, CacheType type) {
     return checked_mul(head_dim / b.values, b.bytes, "row size");
 }
 
-uint64_t bytes_per_token(const Shape& s, CacheType type) {
+uint64_t layer_bytes_per_token(const Shape& s, CacheType type) {
     validate(s, type);
-    uint64_t r = checked_mul(2, s.n_layer, "bytes per token");
-    r = checked_mul(r, s.n_head_kv, "bytes per token");
-    return checked_mul(r, row_bytes(s.head_dim, type), "bytes per token");
+    return checked_mul(checked_mul(2, s.n_head_kv, "bytes per token"), row_bytes(s.head_dim, type), "bytes per token");
+}
+
+uint64_t bytes_per_token(const Shape& s, CacheType type) {
+    return checked_mul(layer_bytes_per_token(s, type), s.n_layer, "bytes per token");
+}
+
+uint64_t positions_held(const Shape& s, uint64_t tokens) {
+    const uint64_t global = checked_mul(s.n_global(), tokens, "cache size");
+    return checked_add(global, checked_mul(s.n_local, std::min(tokens, s.window), "cache size"), "cache size");
 }
 
 uint64_t cache_bytes(const Shape& s, CacheType type, uint64_t tokens, uint64_t batch) {
-    const uint64_t per_token = bytes_per_token(s, type);
-    return checked_mul(checked_mul(per_token, tokens, "cache size"), batch, "cache size");
+    const uint64_t per_position = layer_bytes_per_token(s, type);
+    return checked_mul(checked_mul(per_position, positions_held(s, tokens), "cache size"), batch, "cache size");
 }
 
 uint64_t weights_bytes(uint64_t n_params, CacheType type) {
@@ -152,23 +165,30 @@ std::vector<Variant> attention_variants(const Shape& s) {
 uint64_t tokens_that_fit(const Shape& s, CacheType type, uint64_t batch, uint64_t device_bytes,
                          uint64_t weights) {
     if (batch == 0) throw UsageError("kv: the batch must be positive");
-    const uint64_t per_step = checked_mul(bytes_per_token(s, type), batch, "bytes per token");
+    const uint64_t per_position = checked_mul(layer_bytes_per_token(s, type), batch, "bytes per token");
     if (weights >= device_bytes) return 0;
-    return (device_bytes - weights) / per_step;
+    const uint64_t positions = (device_bytes - weights) / per_position;  // layer-positions that fit
+    // Inside the window every layer grows by one position a token, past it only the global ones.
+    const uint64_t within = positions / s.n_layer;
+    if (s.n_local == 0 || within < s.window) return within;
+    const uint64_t windows = s.n_local * s.window;  // <= positions here: no overflow
+    if (s.n_global() == 0) return kAnyLength;
+    return (positions - windows) / s.n_global();
 }
 
 OffloadPlan plan_offload(const Shape& s, CacheType type, uint64_t batch, uint64_t context,
                          uint64_t window) {
     if (batch == 0) throw UsageError("kv: the batch must be positive");
-    const uint64_t per_token = checked_mul(bytes_per_token(s, type), batch, "bytes per token");
     OffloadPlan p;
     p.context = context;
     p.window = window;
     p.device_tokens = std::min(context, window);
     p.host_tokens = context - p.device_tokens;
-    p.device_bytes = checked_mul(per_token, p.device_tokens, "device bytes");
-    p.host_bytes = checked_mul(per_token, p.host_tokens, "host bytes");
-    p.evicted_bytes_per_step = p.host_tokens > 0 ? per_token : 0;
+    p.device_bytes = cache_bytes(s, type, p.device_tokens, batch);
+    p.host_bytes = cache_bytes(s, type, context, batch) - p.device_bytes;
+    // the token leaving the device window: every layer that still keeps it moves its row
+    p.evicted_bytes_per_step =
+        p.host_tokens > 0 ? cache_bytes(s, type, p.device_tokens + 1, batch) - p.device_bytes : 0;
     p.streamed_bytes_per_step = p.host_bytes;
     checked_add(p.evicted_bytes_per_step, p.streamed_bytes_per_step, "bytes moved per step");
     return p;

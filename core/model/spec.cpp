@@ -115,6 +115,16 @@ ModelSpec ModelSpec::from_file(const gguf::File& f) {
     return s;
 }
 
+kv::Shape ModelSpec::kv_shape() const {
+    kv::Shape k{hp.n_layer, hp.n_head, hp.n_head_kv, hp.head_dim};
+    for (const LayerPlan& p : layers)
+        if (p.window > 0) {
+            ++k.n_local;
+            k.window = std::max(k.window, uint64_t(p.window));  // one window per model (sliding_window)
+        }
+    return k;
+}
+
 std::vector<TensorSpec> ModelSpec::expected_tensors() const {
     const int64_t E = n_embd(), Q = int64_t(n_head()) * head_dim(), KV = int64_t(n_head_kv()) * head_dim();
     const int64_t V = n_vocab(), F = n_ff(), HD = head_dim();

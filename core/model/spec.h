@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gguf/gguf.h"
+#include "kv/kv_math.h"
 #include "model/hparams.h"
 #include "model/recipe.h"
 
@@ -49,6 +50,8 @@ struct ModelSpec {
     // context length the model was trained for, capped to what an int32 position holds
     int32_t n_ctx_train() const;
     int32_t n_group() const { return n_head() / n_head_kv(); }  // query heads per kv head
+    // The attention shape that sizes the KV cache, with the local layers and their window.
+    kv::Shape kv_shape() const;
 
     // HParams::from_file plus what the engine derives from the recipe (layer plan, RoPE tables,
     // scales, tied head). Throws FormatError naming the file and key, UnsupportedError for an

@@ -56,6 +56,34 @@ private slots:
         QTest::newRow("explicit = 70b") << QStringList{"kv", "--layers", "80", "--kv-heads", "8", "--head-dim",
                                                        "128", "--ctx", "131072"}
                                         << 42949672960ll;
+        // ARCHITECTURES.md: 3 x 32768 + 15 x 512 positions x 1 KiB = 103.5 MiB (not 576 MiB)
+        QTest::newRow("gemma-3-270m 32K") << QStringList{"kv", "--preset", "gemma-3-270m"}
+                                          << (3ll * 32768 + 15ll * 512) * 1024;
+        QTest::newRow("explicit windows = gemma-3-270m")
+            << QStringList{"kv", "--layers", "18", "--kv-heads", "1", "--head-dim", "256", "--window", "512",
+                           "--local-layers", "15", "--ctx", "32768"}
+            << (3ll * 32768 + 15ll * 512) * 1024;
+        QTest::newRow("--window alone: every layer") << QStringList{"kv", "--layers", "4", "--kv-heads", "1", "--head-dim",
+                                                                    "64", "--window", "16", "--ctx", "100"}
+                                                     << 4ll * 16 * 256;
+    }
+
+    // A model's recipe gives its local layers: fx-gemma3 has 3 of 4 layers on a 16-token window.
+    void windows_from_a_model() {
+        const QString model = QString::fromStdString(lmscope::testing::testdata_file("models/fx-gemma3.gguf"));
+        LMSCOPE_REQUIRE_FILE(model.toStdString(), "fx-gemma3");
+        const QJsonObject j = run_json({"kv", "--model", model, "--ctx", "64"});
+        QCOMPARE(j["n_layer"].toInteger(), 4);
+        QCOMPARE(j["n_layer_local"].toInteger(), 3);
+        QCOMPARE(j["window"].toInteger(), 16);
+        QCOMPARE(j["positions_held"].toInteger(), 64 + 3 * 16);
+        QCOMPARE(j["bytes"].toInteger(), j["positions_held"].toInteger() * 2 * 1 * 96 * 2);
+        const CliRun text = run_cli({"kv", "--model", model, "--ctx", "64"});
+        QVERIFY2(text.out.contains("1 global x 64 + 3 local x min(64, 16) = 112 layer-positions"), text.out.constData());
+        // a model without windows says nothing of them
+        const QJsonObject smol = run_json({"kv", "--preset", "smollm2-135m"});
+        QCOMPARE(smol["n_layer_local"].toInteger(), 0);
+        QVERIFY(smol["window"].isNull());
     }
     void storage_types_batch_and_explicit_shapes() {
         QFETCH(QStringList, args);
@@ -67,12 +95,17 @@ private slots:
         const CliRun r = run_cli({"kv", "--list-presets", "--json"});
         QCOMPARE(r.code, 0);
         const QJsonArray list = QJsonDocument::fromJson(r.out).array();
-        QCOMPARE(list.size(), 15);
+        QCOMPARE(list.size(), 19);
         QStringList names;
         for (const auto& v : list) names << v.toObject()["name"].toString();
         for (const char* n : {"llama-2-7b", "llama-3.1-405b", "llama-3.2-1b", "mistral-7b", "qwen2.5-0.5b",
-                              "smollm2-1.7b", "tinyllama-1.1b"})
+                              "smollm2-1.7b", "tinyllama-1.1b", "qwen3-0.6b", "gemma-3-270m", "gemma-3-1b", "gemma-3-4b"})
             QVERIFY2(names.contains(n), n);
+        for (const auto& v : list)
+            if (v.toObject()["name"].toString() == "gemma-3-1b") {
+                QCOMPARE(v.toObject()["n_layer_local"].toInteger(), 22);
+                QCOMPARE(v.toObject()["window"].toInteger(), 512);
+            }
     }
 
     void shape_from_the_sample_model() {
@@ -113,6 +146,15 @@ private slots:
             << "not a multiple";
         QTest::newRow("list with a source") << QStringList{"kv", "--list-presets", "--preset", "llama-2-7b"}
                                             << "--list-presets";
+        QTest::newRow("window with a preset") << QStringList{"kv", "--preset", "llama-2-7b", "--window", "512"}
+                                              << "describe an explicit shape";
+        QTest::newRow("local layers without a window")
+            << QStringList{"kv", "--layers", "4", "--kv-heads", "1", "--head-dim", "64", "--local-layers", "2", "--ctx", "9"}
+            << "--local-layers needs --window";
+        QTest::newRow("more local layers than layers")
+            << QStringList{"kv", "--layers", "4", "--kv-heads", "1", "--head-dim", "64", "--window", "8",
+                           "--local-layers", "5", "--ctx", "9"}
+            << "5 local (sliding-window) layers exceed 4 layers";
     }
     void usage_errors_exit_2() {
         QFETCH(QStringList, args);

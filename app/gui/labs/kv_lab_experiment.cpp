@@ -103,8 +103,7 @@ KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimen
     if (uint64_t(needed) * uint64_t(spec.n_vocab()) > kMaxLogits)
         throw UsageError("KV experiment: " + std::to_string(needed) + " tokens x " + std::to_string(spec.n_vocab()) +
                          " vocabulary logits are too many to compare; use a shorter prompt or fewer steps");
-    const kv::Shape shape{uint64_t(spec.n_layer()), uint64_t(spec.n_head()), uint64_t(spec.n_head_kv()),
-                          uint64_t(spec.head_dim())};
+    const kv::Shape shape = spec.kv_shape();
     const size_t n_vocab = size_t(spec.n_vocab());
     Rows reference;
     for (kv::CacheType type : kKvTypes) {

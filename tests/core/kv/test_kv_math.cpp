@@ -137,8 +137,13 @@ private slots:
         QTest::addColumn<quint64>("kv_heads");
         QTest::addColumn<quint64>("head_dim");
         QTest::addColumn<quint64>("context");
-        auto row = [](const char* n, quint64 l, quint64 h, quint64 kv, quint64 d, quint64 ctx) {
-            QTest::newRow(n) << QString(n) << l << h << kv << d << ctx;
+        QTest::addColumn<quint64>("n_embd");
+        QTest::addColumn<quint64>("local");   // sliding-window layers
+        QTest::addColumn<quint64>("window");
+        // n_embd = heads x head dim unless given (Qwen3 and Gemma 3 size heads on their own)
+        auto row = [](const char* n, quint64 l, quint64 h, quint64 kv, quint64 d, quint64 ctx, quint64 embd = 0,
+                      quint64 local = 0, quint64 window = 0) {
+            QTest::newRow(n) << QString(n) << l << h << kv << d << ctx << (embd ? embd : h * d) << local << window;
         };
         row("llama-2-7b", 32, 32, 32, 128, 4096);
         row("llama-2-13b", 40, 40, 40, 128, 4096);
@@ -155,6 +160,11 @@ private slots:
         row("smollm2-360m", 32, 15, 5, 64, 8192);
         row("smollm2-1.7b", 24, 32, 32, 64, 8192);
         row("tinyllama-1.1b", 22, 32, 4, 64, 2048);
+        row("qwen3-0.6b", 28, 16, 8, 128, 40960, 1024);
+        // Gemma 3: layer il is global iff il % 6 == 5
+        row("gemma-3-270m", 18, 4, 1, 256, 32768, 640, 18 - 18 / 6, 512);
+        row("gemma-3-1b", 26, 4, 1, 256, 32768, 1152, 26 - 26 / 6, 512);
+        row("gemma-3-4b", 34, 8, 4, 256, 131072, 2560, 34 - 34 / 6, 1024);
     }
     void presets_match_the_published_configs() {
         QFETCH(QString, name);
@@ -163,21 +173,95 @@ private slots:
         QFETCH(quint64, kv_heads);
         QFETCH(quint64, head_dim);
         QFETCH(quint64, context);
+        QFETCH(quint64, n_embd);
+        QFETCH(quint64, local);
+        QFETCH(quint64, window);
         const Preset* p = find_preset(name.toStdString());
         QVERIFY(p);
         QCOMPARE(p->shape.n_layer, layers);
         QCOMPARE(p->shape.n_head, heads);
         QCOMPARE(p->shape.n_head_kv, kv_heads);
         QCOMPARE(p->shape.head_dim, head_dim);
+        QCOMPARE(p->shape.n_local, local);
+        QCOMPARE(p->shape.window, window);
         QCOMPARE(p->max_context, context);
-        // Hidden size = heads x head dim for every one of these models.
-        QCOMPARE(p->n_embd, heads * head_dim);
+        QCOMPARE(p->n_embd, n_embd);
         QVERIFY(p->n_params > 100'000'000ull);
         for (CacheType t : {CacheType::F16, CacheType::Q8_0, CacheType::Q4_0}) validate(p->shape, t);
     }
 
+    // The per-layer formula: global layers hold every token, local ones their window.
+    void sliding_window_cache_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<quint64>("tokens");
+        QTest::addColumn<quint64>("positions");
+        QTest::addColumn<quint64>("bytes");
+        // ARCHITECTURES.md: Gemma-3-270M at 32K f16 = 3 x 32768 + 15 x 512 positions x 1 KiB = 103.5 MiB.
+        QTest::newRow("gemma-3-270m 32K") << QString("gemma-3-270m") << 32768ull << 3ull * 32768 + 15ull * 512
+                                          << (3ull * 32768 + 15ull * 512) * 1024;
+        QTest::newRow("gemma-3-270m inside the window") << QString("gemma-3-270m") << 100ull << 18ull * 100
+                                                        << 18ull * 100 * 1024;
+        QTest::newRow("gemma-3-270m at the window") << QString("gemma-3-270m") << 512ull << 18ull * 512
+                                                    << 18ull * 512 * 1024;
+        // 2 x 4 kv heads x 256 x 2 bytes = 4 KiB a layer-position
+        QTest::newRow("gemma-3-4b 128K") << QString("gemma-3-4b") << 131072ull << 5ull * 131072 + 29ull * 1024
+                                         << (5ull * 131072 + 29ull * 1024) * 4096;
+        QTest::newRow("no window: every layer") << QString("smollm2-135m") << 8192ull << 30ull * 8192 << 188743680ull;
+    }
+    void sliding_window_cache() {
+        QFETCH(QString, preset);
+        QFETCH(quint64, tokens);
+        QFETCH(quint64, positions);
+        QFETCH(quint64, bytes);
+        const Shape s = preset_shape(qPrintable(preset));
+        QCOMPARE(positions_held(s, tokens), positions);
+        QCOMPARE(lmscope::kv::cache_bytes(s, CacheType::F16, tokens), bytes);
+        QCOMPARE(lmscope::kv::cache_bytes(s, CacheType::F16, tokens, 3), 3 * bytes);
+        QCOMPARE(lmscope::kv::cache_bytes(s, CacheType::F16, tokens), positions * layer_bytes_per_token(s, CacheType::F16));
+    }
+
+    void sliding_window_budget() {
+        const Shape s = preset_shape("gemma-3-270m");  // 1 KiB a layer-position in f16
+        // inside the window: every layer grows, 18 KiB a token
+        QCOMPARE(tokens_that_fit(s, CacheType::F16, 1, 18ull * 1024 * 100 + 5, 0), 100ull);
+        // past it only the 3 global layers: the 15 windows (15 x 512 KiB) and 3 KiB a token
+        QCOMPARE(tokens_that_fit(s, CacheType::F16, 1, (15ull * 512 + 3ull * 10000) * 1024, 0), 10000ull);
+        // every layer local: the cache stops growing at the window
+        const Shape all_local{6, 4, 1, 256, 6, 512};
+        QCOMPARE(tokens_that_fit(all_local, CacheType::F16, 1, 6ull * 512 * 1024, 0), kAnyLength);
+        QCOMPARE(tokens_that_fit(all_local, CacheType::F16, 1, 6ull * 511 * 1024, 0), 511ull);
+        // offload: the device keeps what 600 tokens hold, the host the global layers' rest; the
+        // token leaving the device window (past the local windows) moves on the global layers only
+        const OffloadPlan p = plan_offload(s, CacheType::F16, 1, 1000, 600);
+        QCOMPARE(p.device_bytes, (3ull * 600 + 15ull * 512) * 1024);
+        QCOMPARE(p.host_bytes, 3ull * 400 * 1024);
+        QCOMPARE(p.evicted_bytes_per_step, 3ull * 1024);
+        const OffloadPlan q = plan_offload(s, CacheType::F16, 1, 1000, 100);  // inside the windows: every layer
+        QCOMPARE(q.evicted_bytes_per_step, 18ull * 1024);
+    }
+
+    void sliding_window_shape_errors_data() {
+        QTest::addColumn<quint64>("local");
+        QTest::addColumn<quint64>("window");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("more local layers than layers") << 5ull << 16ull << QString("5 local (sliding-window) layers exceed 4 layers");
+        QTest::newRow("local layers without a window") << 2ull << 0ull << QString("need a window");
+        QTest::newRow("a window without local layers") << 0ull << 16ull << QString("needs local layers");
+    }
+    void sliding_window_shape_errors() {
+        QFETCH(quint64, local);
+        QFETCH(quint64, window);
+        QFETCH(QString, message);
+        try {
+            validate(Shape{4, 4, 1, 64, local, window}, CacheType::F16);
+            QFAIL("accepted");
+        } catch (const lmscope::UsageError& e) {
+            QVERIFY2(QString(e.what()).contains(message), e.what());
+        }
+    }
+
     void preset_lookup() {
-        QCOMPARE(presets().size(), size_t(15));
+        QCOMPARE(presets().size(), size_t(19));
         QVERIFY(find_preset("LLAMA-3.1-70B") == find_preset("llama-3.1-70b"));
         QVERIFY(find_preset("llama-3.1-70") == nullptr);
         QVERIFY(find_preset("") == nullptr);
