@@ -43,7 +43,11 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
             const float* qv = q + (int64_t(t) * n_head_ + h) * hd;
             // w[j - j0] = q . K[j] * scale
             if (type == KvType::F16) {
-                k_.dot_f16_rows(reinterpret_cast<const uint16_t*>(cache.k_row(layer, j0, kvh)), f16_stride, qv, hd, n_vis, w);
+                for (int32_t j = j0, run = 0; j < n_keys; j += run) {  // a local layer's ring wraps once at most
+                    run = std::min(n_keys - j, cache.contiguous(layer, j));
+                    k_.dot_f16_rows(reinterpret_cast<const uint16_t*>(cache.k_row(layer, j, kvh)), f16_stride, qv, hd,
+                                    run, w + (j - j0));
+                }
                 for (int32_t j = 0; j < n_vis; ++j) w[j] *= scale;
             } else {
                 k_.quantize_q8(qv, qq.data(), hd);
@@ -70,7 +74,11 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
             float* o = out + (int64_t(t) * n_head_ + h) * hd;
             std::memset(o, 0, size_t(hd) * sizeof(float));
             if (type == KvType::F16) {
-                k_.axpy_f16_rows(w, reinterpret_cast<const uint16_t*>(cache.v_row(layer, j0, kvh)), f16_stride, n_vis, o, hd);
+                for (int32_t j = j0, run = 0; j < n_keys; j += run) {
+                    run = std::min(n_keys - j, cache.contiguous(layer, j));
+                    k_.axpy_f16_rows(w + (j - j0), reinterpret_cast<const uint16_t*>(cache.v_row(layer, j, kvh)),
+                                     f16_stride, run, o, hd);
+                }
             } else {
                 for (int32_t j = j0; j < n_keys; ++j) {
                     gguf::dequantize_row(st, cache.v_row(layer, j, kvh), vt.data(), hd);

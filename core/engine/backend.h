@@ -36,7 +36,8 @@ struct KvStats {
     int32_t n_tokens = 0;                 // positions held
     int32_t n_ctx = 0;                    // positions it may hold
     size_t bytes_per_token = 0;           // K + V of all layers for one position
-    std::vector<size_t> layer_bytes;      // [layer] bytes held (K + V)
+    std::vector<size_t> layer_bytes;      // [layer] bytes held (K + V): a local layer that keeps only
+                                          // its window W holds min(n_tokens, W) positions
     size_t total_bytes = 0;               // sum of layer_bytes
     size_t reserved_bytes = 0;            // storage allocated (grows ahead of the tokens held)
 };
@@ -45,8 +46,9 @@ struct KvStats {
 struct ForwardRequest {
     std::span<const int32_t> tokens;  // the n >= 1 ids fed (each in [0, n_vocab))
     int32_t pos0 = 0;                 // position of tokens[0]; pos0 <= kv_tokens(). The cache is
-                                      // first truncated to pos0 (so rewinding is a smaller pos0),
-                                      // and pos0 + n <= n_ctx().
+                                      // first truncated to pos0 (so rewinding is a smaller pos0,
+                                      // as far back as kv_truncate(pos0) would keep pos0
+                                      // positions), and pos0 + n <= n_ctx().
     trace::CapturePolicy policy;      // what to capture; ignored when capture is null
     trace::StepCapture* capture = nullptr;  // filled (reset first) when not null: attention
                                       // planes and summaries, hooks, the logit lens of the last
@@ -79,7 +81,9 @@ public:
 
     virtual int32_t n_ctx() const = 0;
     virtual int32_t kv_tokens() const = 0;
-    // Forgets positions >= n (n <= kv_tokens()); throws UsageError otherwise.
+    // Forgets positions >= n (n <= kv_tokens()); throws UsageError otherwise. A cache whose
+    // sliding-window layers keep only their window may forget every position (kv_tokens() is
+    // then 0) when they no longer hold the window before n: the caller feeds them again.
     virtual void kv_truncate(int32_t n) = 0;
     virtual KvStats kv_stats() const = 0;
 };

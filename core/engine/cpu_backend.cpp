@@ -36,6 +36,12 @@ struct LayerOps {
     model::LayerPlan plan;
 };
 
+std::vector<int32_t> layer_windows(const model::ModelSpec& spec) {
+    std::vector<int32_t> w;
+    for (const model::LayerPlan& p : spec.layers) w.push_back(p.window);
+    return w;
+}
+
 std::vector<float> to_float(const gguf::TensorInfo* t) {
     if (!t) return {};
     return gguf::dequantize(*t);
@@ -116,7 +122,7 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
       k_(kernels::best()),
       mm_(pool_, k_),
       cache_(KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
-             o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train()),
+             o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train(), layer_windows(spec_)),
       attn_(pool_, k_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim(), spec_.attn_scale) {
     const model::ModelSpec& s = spec_;
     n_embd_ = s.n_embd();
@@ -245,8 +251,12 @@ void CpuBackend::forward(const ForwardRequest& r) {
     trace::StepCapture* capture = r.capture;
     const auto t_start = Clock::now();
     const int32_t n = int32_t(tokens.size());
+    if (!cache_.resumable(pos0))
+        throw UsageError("cpu backend: the sliding-window layers no longer hold the " +
+                         std::to_string(spec_.hp.sliding_window) + " positions before position " +
+                         std::to_string(pos0) + "; truncate the cache (kv_truncate) and feed again from kv_tokens()");
     cache_.truncate(pos0);
-    cache_.reserve(pos0 + n);
+    cache_.reserve(pos0, n);
 
     x_.resize(size_t(n) * size_t(n_embd_));
     xn_.resize(x_.size());

@@ -110,9 +110,8 @@ bool Session::repick() {
     if (head_ < 0 || !pending_ || pending_how_ == trace::Choice::Forced) return false;
     if (picked_with_.at(size_t(head_)) == sampler_.settings()) return false;
     if (logits_step_ != head_) {  // the head's last row again: one position, untraced
+        restore_cache(tokens_, int32_t(tokens_.size()) - 1);
         const int32_t last = int32_t(tokens_.size()) - 1;
-        logits_step_ = -1;
-        backend_.kv_truncate(last);
         backend_.forward({.tokens = std::span<const int32_t>(tokens_).subspan(size_t(last)), .pos0 = last, .logits = logits_});
         logits_step_ = head_;
     }
@@ -137,6 +136,14 @@ void Session::set_ablation(std::vector<trace::LayerHead> heads) {
                              " (the model has " + std::to_string(spec.n_layer()) + " layers of " +
                              std::to_string(spec.n_head()) + " heads)");
     ablation_ = std::move(heads);
+}
+
+void Session::restore_cache(std::span<const int32_t> seq, int32_t n) {
+    backend_.kv_truncate(std::min(n, backend_.kv_tokens()));
+    const int32_t held = backend_.kv_tokens();  // less than asked when a sliding window forgot
+    if (held == n) return;
+    logits_step_ = -1;
+    backend_.forward({.tokens = seq.subspan(size_t(held), size_t(n - held)), .pos0 = held, .logits = logits_});
 }
 
 void Session::check_ids(std::span<const int32_t> ids) const {
@@ -194,8 +201,9 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
         throw ContextFullError("the context is full: " + std::to_string(pos0) + " + " + std::to_string(ids.size()) +
                          " tokens exceed " + std::to_string(backend_.n_ctx()));
     trace::StepCapture capture;
-    const auto t0 = Clock::now();
     logits_step_ = -1;  // until this step is added
+    restore_cache(tokens_, pos0);  // the cache may hold more (a chat turn reusing a prefix)
+    const auto t0 = Clock::now();
     try {
         backend_.forward({.tokens = ids,
                           .pos0 = pos0,
@@ -293,8 +301,8 @@ bool Session::rewind(int32_t step_index) {
     }
     size_t keep = 0;
     while (keep < seq.size() && keep < tokens_.size() && seq[keep] == tokens_[keep]) ++keep;
-    backend_.kv_truncate(int32_t(keep));
     tokens_.resize(keep);
+    restore_cache(tokens_, int32_t(keep));
     if (keep < seq.size()) {  // another branch: recompute the positions it does not share, untraced
         logits_step_ = -1;
         backend_.forward({.tokens = std::span<const int32_t>(seq).subspan(keep), .pos0 = int32_t(keep), .logits = logits_});
@@ -356,11 +364,8 @@ const trace::StepTrace& Session::chat_turn(const std::string& user_text) {
         // A cancelled forward cut the cache to the common prefix: put the dropped positions
         // back, untraced and uncancellable, so the session is exactly as before (they are few:
         // the tail where the re-tokenized history departs from the generated tokens).
-        if (backend_.kv_tokens() != int32_t(reuse + dropped.size())) {
-            backend_.kv_truncate(std::min(backend_.kv_tokens(), int32_t(reuse)));
-            if (!dropped.empty()) backend_.forward({.tokens = dropped, .pos0 = int32_t(reuse), .logits = logits_});
-        }
         tokens_.insert(tokens_.end(), dropped.begin(), dropped.end());
+        if (backend_.kv_tokens() != int32_t(tokens_.size())) restore_cache(tokens_, int32_t(tokens_.size()));
         throw;
     }
 }

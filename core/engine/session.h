@@ -143,6 +143,10 @@ private:
     // another step's row, then replaces the head step's record. True when it picked.
     bool repick();
     void check_ids(std::span<const int32_t> ids) const;
+    // Makes the cache hold exactly seq[0, n): truncates it to n and feeds, untraced and not
+    // cancellable, what it does not hold (positions a sliding-window layer forgot on a rewind,
+    // or dropped ones put back); the logits are then those of seq[n - 1] when it fed any.
+    void restore_cache(std::span<const int32_t> seq, int32_t n);
 
     Backend& backend_;
     const tok::Tokenizer& tokenizer_;

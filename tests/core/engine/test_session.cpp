@@ -78,6 +78,7 @@ private slots:
     void seeded_sampling_repeats();
     void force_feeds_the_forced_token();
     void rewind_and_force_give_a_branch();
+    void rewind_past_the_sliding_window();
     void new_settings_pick_the_pending_token_again();
     void long_prefill_captures_within_the_budget();
     void cancel_leaves_a_session_that_continues();
@@ -281,6 +282,32 @@ void TestSession::rewind_and_force_give_a_branch() {
 // The pending token follows the sampler settings in force: set_sampling picks it again from
 // the head step's logits (and rewinding to a step picked under other settings does too,
 // recomputing the head's last row when the one held is of a later step); a forced token stays.
+// fx-gemma3's local layers keep 16 positions (and 64 of slack): rewinding 100 steps makes the
+// session feed the path again, and continuing gives the same choices as the first time.
+void TestSession::rewind_past_the_sliding_window() {
+    const std::string path = testing::testdata_file("models/fx-gemma3.gguf");
+    LMSCOPE_REQUIRE_FILE(path, "../shared/testdata/models/fx-gemma3.gguf");
+    Loaded l = load(path);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    std::vector<int32_t> prompt;
+    for (int32_t i = 0; i < 20; ++i) prompt.push_back((i * 37 + 5) % l.model->spec().n_vocab());
+    s.prefill(prompt);
+    for (int i = 0; i < 110; ++i) s.decode();
+    const std::vector<int32_t> original = chosen_ids(s);
+    QCOMPARE(l.backend->kv_tokens(), int32_t(prompt.size() + 110));
+    s.rewind(5);  // 105 positions back: past every ring
+    QCOMPARE(s.head(), 5);
+    QCOMPARE(l.backend->kv_tokens(), int32_t(prompt.size() + 5));
+    for (int i = 6; i < 12; ++i) {
+        const trace::StepTrace& again = s.decode();
+        QCOMPARE(again.logits.chosen, original[size_t(i)]);
+        QVERIFY(std::fabs(again.logits.top_before().front().prob - s.trace().step(i).logits.top_before().front().prob) < 1e-4);
+    }
+    s.rewind(100);  // back on the first path: the common prefix kept, the rest fed again
+    QCOMPARE(l.backend->kv_tokens(), int32_t(prompt.size() + 100));
+    QCOMPARE(s.decode().logits.chosen, original[101]);
+}
+
 void TestSession::new_settings_pick_the_pending_token_again() {
     Loaded l = load(fx_);
     Session s(*l.backend, *l.tokenizer, greedy());

@@ -1,0 +1,228 @@
+// The KV cache's sliding-window rings: a local layer keeps only its window (the bytes held are
+// the per-layer formula of kv::cache_bytes), the ring wraps, grows for a long step and shrinks
+// back; decoding far past the ring on fx-gemma3 gives the float64 reference's logits; a rewind
+// inside the slack resumes, one past it forgets every position, and feeding again gives the same
+// logits.
+#include "engine_fixture.h"
+#include "float64_forward.h"
+
+#include "engine/kv_cache.h"
+#include "gguf/quant.h"
+#include "util/error.h"
+
+#include <QtTest>
+
+using namespace lmscope;
+using namespace lmscope::testing;
+using engine::KvCache;
+
+namespace {
+
+constexpr int32_t kHd = 32;       // one kv head of 32 values: an f16 row is 64 bytes
+constexpr int32_t kWindow = 4;
+
+// K = V = the position in every value (f16 holds whole numbers up to 2048 exactly).
+void write_position(KvCache& c, int32_t layer, int32_t pos) {
+    const std::vector<float> row(static_cast<size_t>(kHd), static_cast<float>(pos));
+    c.write(layer, pos, row.data(), row.data());
+}
+
+// The position a layer's stored K and V rows at `pos` say they hold, or -1 when they differ.
+int32_t stored_position(const KvCache& c, int32_t layer, int32_t pos) {
+    std::vector<float> k(static_cast<size_t>(kHd)), v(static_cast<size_t>(kHd));
+    gguf::dequantize_row(gguf::TensorType::F16, c.k_row(layer, pos, 0), k.data(), kHd);
+    gguf::dequantize_row(gguf::TensorType::F16, c.v_row(layer, pos, 0), v.data(), kHd);
+    for (int32_t i = 0; i < kHd; ++i)
+        if (k[size_t(i)] != k[0] || v[size_t(i)] != k[0]) return -1;
+    return int32_t(k[0]);
+}
+
+// One step of n rows at the cache's end through both layers.
+void feed(KvCache& c, int32_t n) {
+    const int32_t pos0 = c.n_tokens();
+    c.reserve(pos0, n);
+    for (int32_t l = 0; l < 2; ++l)
+        for (int32_t p = pos0; p < pos0 + n; ++p) write_position(c, l, p);
+}
+
+// Every position each row of the last step sees is stored intact (the global layer: all).
+bool windows_intact(const KvCache& c, int32_t pos0, int32_t end) {
+    for (int32_t p = 0; p < end; ++p)
+        if (stored_position(c, 0, p) != p) return false;
+    for (int32_t row = pos0; row < end; ++row)
+        for (int32_t p = std::max(0, row - kWindow + 1); p <= row; ++p)
+            if (stored_position(c, 1, p) != p) return false;
+    return true;
+}
+
+std::vector<int32_t> token_ids(size_t n, int32_t n_vocab) {
+    std::vector<int32_t> ids(n);
+    uint32_t x = 12345;
+    for (int32_t& id : ids) {
+        x = x * 1664525u + 1013904223u;
+        id = int32_t((x >> 8) % uint32_t(n_vocab));
+    }
+    return ids;
+}
+
+double max_abs(std::span<const double> v) {
+    double m = 0.0;
+    for (double x : v) m = std::max(m, std::fabs(x));
+    return m;
+}
+
+double max_diff(std::span<const float> a, std::span<const double> b) {
+    double m = 0.0;
+    for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - b[i]));
+    return m;
+}
+
+}  // namespace
+
+class TestKvCache : public QObject {
+    Q_OBJECT
+
+private slots:
+    void ring_steps_data() {
+        QTest::addColumn<QList<int>>("steps");  // rows fed per step
+        QTest::newRow("one row at a time past the ring") << QList<int>(300, 1);
+        QTest::newRow("a long prefill, then decode") << (QList<int>{250} + QList<int>(100, 1));
+        QTest::newRow("decode, a long step, decode") << (QList<int>(150, 1) + QList<int>{90} + QList<int>(30, 1));
+        QTest::newRow("odd chunks") << QList<int>{7, 3, 61, 1, 1, 129, 2, 65, 66, 1};
+    }
+    // The global layer keeps everything, the local one its window; bytes held follow the formula
+    // and the storage stays bounded by the window, its slack and the longest step.
+    void ring_steps() {
+        QFETCH(QList<int>, steps);
+        KvCache c({2, 1, kHd, engine::KvType::F16}, 2048, {0, kWindow});
+        const size_t row = 2 * 64;  // K + V of one layer, one position
+        for (int n : steps) {
+            const int32_t pos0 = c.n_tokens();
+            feed(c, n);
+            QVERIFY(c.capacity(1) >= std::min(pos0 + n, kWindow - 1 + n));  // the step's rows see their windows
+            QVERIFY2(windows_intact(c, pos0, pos0 + n), qPrintable(QString("step at %1 of %2 rows").arg(pos0).arg(n)));
+            c.set_n_tokens(pos0 + n);
+            const int32_t held = c.n_tokens();
+            QCOMPARE(c.layer_bytes(0), size_t(held) * row);
+            QCOMPARE(c.layer_bytes(1), size_t(std::min(held, kWindow)) * row);
+            QCOMPARE(c.total_bytes(), size_t(kv::cache_bytes({2, 1, 1, kHd, 1, kWindow}, kv::CacheType::F16, uint64_t(held))));
+            // between steps the ring is back to its window and slack
+            QVERIFY(c.capacity(1) <= kWindow + KvCache::kRewindSlack);
+            QVERIFY(c.capacity(0) >= held);
+            QCOMPARE(c.allocated_bytes(), size_t(c.capacity(0) + c.capacity(1)) * row);
+        }
+    }
+
+    void rewinds() {
+        KvCache c({2, 1, kHd, engine::KvType::F16}, 2048, {0, kWindow});
+        for (int i = 0; i < 200; ++i) {
+            feed(c, 1);
+            c.set_n_tokens(c.n_tokens() + 1);
+        }
+        // the ring holds positions [200 - 68, 200) = [132, 200): resuming at n needs [n - 3, n)
+        QVERIFY(c.resumable(200));
+        QVERIFY(c.resumable(200 - KvCache::kRewindSlack));
+        QVERIFY(c.resumable(135));
+        QVERIFY(!c.resumable(134));
+        c.truncate(150);
+        QCOMPARE(c.n_tokens(), 150);
+        feed(c, 3);  // positions 150..152 again, over the old ones
+        QVERIFY(windows_intact(c, 150, 153));
+        c.set_n_tokens(153);
+        c.truncate(100);  // past the ring: everything is forgotten
+        QCOMPARE(c.n_tokens(), 0);
+        QCOMPARE(c.total_bytes(), size_t(0));
+        QVERIFY(c.resumable(0));
+        feed(c, 120);
+        QVERIFY(windows_intact(c, 0, 120));
+        c.set_n_tokens(120);
+        QVERIFY_THROWS_EXCEPTION(UsageError, c.truncate(121));
+        QVERIFY_THROWS_EXCEPTION(UsageError, c.reserve(100, 1));  // not at the end
+        QVERIFY_THROWS_EXCEPTION(UsageError, KvCache({2, 1, kHd, engine::KvType::F16}, 64, {0}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, KvCache({2, 1, kHd, engine::KvType::F16}, 64, {0, -1}));
+    }
+
+    void gemma3_past_the_ring_data() {
+        QTest::addColumn<QString>("kv");
+        QTest::addColumn<int>("chunk");  // rows a step; 0: one prefill
+        QTest::newRow("f16, one token a step") << "f16" << 1;
+        QTest::newRow("f16, 37 rows a step") << "f16" << 37;
+        QTest::newRow("f16, one prefill") << "f16" << 0;
+        QTest::newRow("q8_0, one token a step") << "q8_0" << 1;
+    }
+    // 200 tokens through fx-gemma3 (three local layers of window 16: their rings wrap twice):
+    // the logits of every position against the float64 forward pass, the bytes held against
+    // the formula.
+    void gemma3_past_the_ring() {
+        QFETCH(QString, kv);
+        QFETCH(int, chunk);
+        const std::string path = testdata_file("models/fx-gemma3.gguf");
+        LMSCOPE_REQUIRE_FILE(path, "../shared/testdata/models/fx-gemma3.gguf");
+        auto m = engine::Model::load(path);
+        const model::ModelSpec& s = m->spec();
+        QCOMPARE(s.kv_shape().n_local, uint64_t(3));
+        QCOMPARE(s.kv_shape().window, uint64_t(16));
+        const std::vector<int32_t> ids = token_ids(200, s.n_vocab());
+        const Float64Run ref = float64_forward(*m, ids);
+        const std::vector<double>& want = ref.at(trace::Hook::Logits, -1);
+
+        engine::BackendOptions o;
+        o.kv_type = *engine::kv_type_from_name(kv.toStdString());
+        auto b = engine::make_cpu_backend(m, o);
+        const size_t V = size_t(s.n_vocab());
+        std::vector<float> logits(ids.size() * V);
+        const size_t step = chunk > 0 ? size_t(chunk) : ids.size();
+        for (size_t t = 0; t < ids.size(); t += step) {
+            const size_t n = std::min(step, ids.size() - t);
+            b->forward({.tokens = std::span(ids).subspan(t, n), .pos0 = int32_t(t),
+                        .logits = std::span(logits).subspan(t * V, n * V), .all_logits = true});
+            const engine::KvStats st = b->kv_stats();
+            QCOMPARE(st.total_bytes, size_t(kv::cache_bytes(s.kv_shape(), kv::parse_cache_type(kv.toStdString()).value(),
+                                                             uint64_t(t + n))));
+            for (int32_t l = 0; l < s.n_layer(); ++l) {  // a local layer its window, a global one every position
+                const int32_t w = s.layers[size_t(l)].window;
+                QCOMPARE(st.layer_bytes[size_t(l)], st.bytes_per_token / size_t(s.n_layer()) *
+                                                        (w > 0 ? std::min<size_t>(t + n, size_t(w)) : t + n));
+            }
+        }
+        const double tol = (o.kv_type == engine::KvType::F16 ? 1e-3 : 5e-3) * max_abs(want);  // measured 8e-5, 2.4e-3
+        const double d = max_diff(logits, want);
+        qInfo("fx-gemma3 %s, %zu rows a step: max |logit - float64| %.3g (tolerance %.3g)", qPrintable(kv), step, d, tol);
+        QVERIFY2(d <= tol, qPrintable(QString("max diff %1 > %2").arg(d).arg(tol)));
+    }
+
+    // Rewinding a backend: inside the slack it resumes; past it kv_truncate forgets every
+    // position, a forward from there is refused, and feeding again gives the same logits.
+    void gemma3_rewind() {
+        const std::string path = testdata_file("models/fx-gemma3.gguf");
+        LMSCOPE_REQUIRE_FILE(path, "../shared/testdata/models/fx-gemma3.gguf");
+        auto m = engine::Model::load(path);
+        const std::vector<int32_t> ids = token_ids(200, m->spec().n_vocab());
+        auto b = engine::make_cpu_backend(m, {});
+        const std::vector<float> first = run_logits(*b, ids, true);
+        const size_t V = size_t(m->spec().n_vocab());
+        std::vector<float> again(V);
+        // resuming at 150: the rings still hold positions 135..149
+        b->kv_truncate(150);
+        QCOMPARE(b->kv_tokens(), 150);
+        for (size_t t = 150; t < ids.size(); ++t)
+            b->forward({.tokens = std::span(ids).subspan(t, 1), .pos0 = int32_t(t), .logits = again});
+        QCOMPARE(max_abs_diff(again, std::span(first).subspan((ids.size() - 1) * V, V)), 0.0);
+        // a forward that would rewind past the rings is refused, the cache unchanged
+        try {
+            b->forward({.tokens = std::span(ids).subspan(100, 1), .pos0 = 100, .logits = again});
+            QFAIL("a forward behind the sliding window was accepted");
+        } catch (const UsageError& e) {
+            QVERIFY2(QString(e.what()).contains("sliding-window layers no longer hold the 16 positions before position 100"),
+                     e.what());
+        }
+        QCOMPARE(b->kv_tokens(), 200);
+        b->kv_truncate(100);
+        QCOMPARE(b->kv_tokens(), 0);
+        b->forward({.tokens = std::span(ids).first(101), .logits = again});
+        QVERIFY(max_abs_diff(again, std::span(first).subspan(100 * V, V)) < 1e-3);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestKvCache)
+#include "test_kv_cache.moc"
