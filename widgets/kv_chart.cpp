@@ -73,7 +73,7 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
 void KvChart::retranslate() {
     plot_->xAxis->setLabel(tr("tokens in the cache"));
     plot_->yAxis->setLabel(tr("bytes held"));
-    plot_->setToolTip(tr("formula: 2 (K and V) × layers × KV heads × head dim × tokens × bytes per value"));
+    formulaTip();
     formula_->setName(tr("formula"));
     measured_->setName(tr("measured, all layers"));
     prefill_->setName(tr("prefill step"));
@@ -104,7 +104,10 @@ void KvChart::rebuild() {
     formula_->removeFromLegend();
     if (have_formula) formula_->addToLegend();
     layer_->setData(x, per_layer, true);
-    layer_->setName(tr("measured, layer %1").arg(layer));
+    const qint32 window = model_->model().window(layer);
+    layer_->setName(window > 0 ? tr("measured, layer %1 (keeps its last %2)").arg(layer).arg(window)
+                               : tr("measured, layer %1").arg(layer));
+    formulaTip();
     prefill_->setData(px, py, true);
     decode_->setData(dx, dy, true);
 
@@ -119,6 +122,26 @@ void KvChart::rebuild() {
     plot_->xAxis->setRange(0, max_x * 1.05 + 1);
     plot_->yAxis->setRange(0, max_y * 1.1);
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void KvChart::formulaTip() {
+    const ModelView& m = model_->model();
+    qint32 local = 0, window = 0;
+    for (qint32 w : m.layer_window)
+        if (w > 0) {
+            ++local;
+            window = std::max(window, w);
+        }
+    if (local == 0) {
+        plot_->setToolTip(tr("formula: 2 (K and V) × layers × KV heads × head dim × tokens × bytes per value"));
+        return;
+    }
+    plot_->setToolTip(tr("formula: 2 (K and V) × KV heads × head dim × bytes per value × (global layers (%1) × tokens + "
+                         "local layers (%2) × min(tokens, %3)): a local layer attends to its last %3 tokens only, so "
+                         "its cache keeps just those")
+                          .arg(m.n_layer - local)
+                          .arg(local)
+                          .arg(window));
 }
 
 void KvChart::fitTitle() {

@@ -1,7 +1,8 @@
 // The KV cache chart: bytes held against tokens, one point per step along the current path
 // (measured by the engine), the formula's line beside it (2 x layers x kv_heads x head_dim x
-// tokens x bytes per element), and the selected layer's bytes below them. Prefill steps
-// are squares, decode steps dots.
+// tokens x bytes per element; with sliding-window layers, global layers x tokens + local layers
+// x min(tokens, W) in place of layers x tokens), and the selected layer's bytes below them (a
+// local layer's line flattens at its window). Prefill steps are squares, decode steps dots.
 #pragma once
 
 #include "widgets/export.h"
@@ -38,6 +39,7 @@ private:
     void retranslate();
     void rebuild();
     void fitTitle();
+    void formulaTip();  // the plot's tooltip: the formula for this model's layers
 
     TraceModel* model_;
     QCustomPlot* plot_;

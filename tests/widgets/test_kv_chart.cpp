@@ -51,6 +51,37 @@ private slots:
         QCOMPARE(t.rows.back()[4].toULongLong(), steps[points - 1].kv.bytes_total);
     }
 
+    // A model with local layers: the tooltip gives the per-layer formula with this model's
+    // counts, and a local layer's line is named after its window.
+    void slidingWindowFormula_data() {
+        QTest::addColumn<QVector<qint32>>("windows");
+        QTest::addColumn<qint32>("layer");
+        QTest::addColumn<QString>("tip");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("no windows") << QVector<qint32>{} << 1
+                                    << QString("× layers × KV heads × head dim × tokens") << QString("measured, layer 1");
+        QTest::newRow("local layer selected") << QVector<qint32>{3, 0} << 0
+                                              << QString("(global layers (2) × tokens + local layers (1) × min(tokens, 3))")
+                                              << QString("measured, layer 0 (keeps its last 3)");
+        QTest::newRow("global layer selected") << QVector<qint32>{3, 0} << 1
+                                               << QString("local layers (1) × min(tokens, 3)") << QString("measured, layer 1");
+    }
+    void slidingWindowFormula() {
+        QFETCH(QVector<qint32>, windows);
+        QFETCH(qint32, layer);
+        QFETCH(QString, tip);
+        QFETCH(QString, line);
+        TraceModel m;
+        ModelView v = sample_model_view();
+        v.layer_window = windows;
+        m.setModel(v);
+        QVERIFY(m.setSteps(sample_steps()));
+        m.setSelectedHead(layer, 0);
+        KvChart chart(&m);
+        QVERIFY2(chart.plot()->toolTip().contains(tip), qPrintable(chart.plot()->toolTip()));
+        QCOMPARE(chart.layerGraph()->name(), line);
+    }
+
     void unknownFormulaHidden() {
         QVector<StepView> steps = sample_steps();
         for (StepView& s : steps) s.kv.formula_bytes = 0;
