@@ -59,6 +59,11 @@ QColor kind_color(kv::AttentionKind kind) {
     return Qt::black;
 }
 
+// A token count that fits, or "any number" when every layer is local and its windows fit.
+QString tokens_text(uint64_t fit) {
+    return fit == kv::kAnyLength ? KvCostChart::tr("any number") : QLocale().toString(qulonglong(fit));
+}
+
 Qt::PenStyle type_style(kv::CacheType type) {
     switch (type) {
         case kv::CacheType::F16: return Qt::SolidLine;
@@ -234,7 +239,7 @@ void KvCostChart::rebuild() {
                 g->setVisible(true);
                 const uint64_t fit = kv::tokens_that_fit(var.shape, kKvTypes[t], choice_.batch, budget, weights_bytes_);
                 cell->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(fit));
-                cell->setText(loc.toString(qulonglong(fit)));
+                cell->setText(tokens_text(fit));
             } catch (const Error& e) {
                 cell->setToolTip(QString::fromUtf8(e.what()));  // e.g. q4_0 needs head_dim % 32 == 0
             }
@@ -278,7 +283,7 @@ void KvCostChart::rebuild() {
             text = tr("Device budget %1 − %2 leaves %3 for the cache: %4 tokens of %5's %6 cache fit; "
                       "%7 tokens need %8.")
                        .arg(format_si_bytes(budget), weights, format_si_bytes(budget - weights_bytes_),
-                            loc.toString(qulonglong(fit)), choice_.label, cache_type_label(choice_.type),
+                            tokens_text(fit), choice_.label, cache_type_label(choice_.type),
                             loc.toString(qulonglong(choice_.tokens)), need);
             if (choice_.batch > 1)
                 text += QLatin1Char(' ') + tr("(Tokens per sequence, %1 sequences.)").arg(loc.toString(qulonglong(choice_.batch)));

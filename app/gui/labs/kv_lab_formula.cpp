@@ -21,10 +21,10 @@ namespace {
 const QString kModelEntry = QStringLiteral("model");
 const QString kCustomEntry = QStringLiteral("custom");
 
-QSpinBox* count_box(const char* name, int max) {
+QSpinBox* count_box(const char* name, int max, int min = 1) {
     auto* box = new QSpinBox;
     box->setObjectName(QLatin1String(name));
-    box->setRange(1, max);
+    box->setRange(min, max);
     box->setGroupSeparatorShown(true);
     box->setAccelerated(true);
     return box;
@@ -48,6 +48,8 @@ KvFormulaPanel::KvFormulaPanel(QWidget* parent)
       heads_(count_box("kvHeads", 4096)),
       kv_heads_(count_box("kvKvHeads", 4096)),
       head_dim_(count_box("kvHeadDim", 16384)),
+      local_(count_box("kvLocalLayers", 4096, 0)),
+      window_(count_box("kvWindow", std::numeric_limits<int>::max(), 0)),
       tokens_(count_box("kvTokens", std::numeric_limits<int>::max())),
       batch_(count_box("kvBatch", 4096)),
       params_(new QDoubleSpinBox),
@@ -102,6 +104,8 @@ KvFormulaPanel::KvFormulaPanel(QWidget* parent)
     row(heads_);
     row(kv_heads_);
     row(head_dim_);
+    row(local_);
+    row(window_);
     row(tokens_);
     row(batch_);
     row(type_);
@@ -126,7 +130,7 @@ KvFormulaPanel::KvFormulaPanel(QWidget* parent)
     retranslate();
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] { applyEntry(); });
     connect(type_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
-    for (QSpinBox* box : {layers_, heads_, kv_heads_, head_dim_, tokens_, batch_})
+    for (QSpinBox* box : {layers_, heads_, kv_heads_, head_dim_, local_, window_, tokens_, batch_})
         connect(box, &QSpinBox::valueChanged, this, [this] { fieldsEdited(); });
     connect(params_, &QDoubleSpinBox::valueChanged, this, [this] { fieldsEdited(); });
     setPreset(QStringLiteral("llama-3.1-70b"));
@@ -147,8 +151,7 @@ void KvFormulaPanel::setLoadedModel(const LabModelPtr& model) {
     model_ = model;
     if (model) {
         const model::ModelSpec& spec = model->model->spec();
-        model_shape_ = {uint64_t(spec.n_layer()), uint64_t(spec.n_head()), uint64_t(spec.n_head_kv()),
-                        uint64_t(spec.head_dim())};
+        model_shape_ = spec.kv_shape();
         model_context_ = uint64_t(std::max(1, spec.n_ctx_train()));
         model_params_ = parameter_count(*model->model);
     }
@@ -204,6 +207,8 @@ void KvFormulaPanel::applyEntry() {
     heads_->setValue(clamp(shape.n_head, heads_));
     kv_heads_->setValue(clamp(shape.n_head_kv, kv_heads_));
     head_dim_->setValue(clamp(shape.head_dim, head_dim_));
+    local_->setValue(clamp(shape.n_local, local_));
+    window_->setValue(clamp(shape.window, window_));
     tokens_->setValue(clamp(context, tokens_));
     batch_->setValue(1);
     params_->setValue(double(params));
@@ -221,7 +226,8 @@ void KvFormulaPanel::fieldsEdited() {
     else if (const kv::Preset* p = kv::find_preset(entry.toStdString())) shape = p->shape;
     else known = false;
     const bool same = known && uint64_t(layers_->value()) == shape.n_layer && uint64_t(heads_->value()) == shape.n_head &&
-                      uint64_t(kv_heads_->value()) == shape.n_head_kv && uint64_t(head_dim_->value()) == shape.head_dim;
+                      uint64_t(kv_heads_->value()) == shape.n_head_kv && uint64_t(head_dim_->value()) == shape.head_dim &&
+                      uint64_t(local_->value()) == shape.n_local && uint64_t(window_->value()) == shape.window;
     if (known && !same) {
         QSignalBlocker block(preset_);
         preset_->setCurrentIndex(preset_->findData(kCustomEntry));
@@ -232,7 +238,7 @@ void KvFormulaPanel::fieldsEdited() {
 void KvFormulaPanel::recompute() {
     KvChoice c;
     c.shape = {uint64_t(layers_->value()), uint64_t(heads_->value()), uint64_t(kv_heads_->value()),
-               uint64_t(head_dim_->value())};
+               uint64_t(head_dim_->value()), uint64_t(local_->value()), uint64_t(window_->value())};
     c.type = kKvTypes[size_t(std::max(0, type_->currentIndex()))];
     c.tokens = uint64_t(tokens_->value());
     c.batch = uint64_t(batch_->value());
@@ -255,9 +261,16 @@ void KvFormulaPanel::recompute() {
 
     const QLocale loc;
     const double per_value = kv::bytes_per_element(c.type);
-    QString formula = tr("2 × %1 layers × %2 KV heads × %3 head dim × %4 tokens")
-                          .arg(loc.toString(qulonglong(c.shape.n_layer)), loc.toString(qulonglong(c.shape.n_head_kv)),
-                               loc.toString(qulonglong(c.shape.head_dim)), loc.toString(qulonglong(c.tokens)));
+    QString formula =
+        c.shape.n_local == 0
+            ? tr("2 × %1 layers × %2 KV heads × %3 head dim × %4 tokens")
+                  .arg(loc.toString(qulonglong(c.shape.n_layer)), loc.toString(qulonglong(c.shape.n_head_kv)),
+                       loc.toString(qulonglong(c.shape.head_dim)), loc.toString(qulonglong(c.tokens)))
+            : tr("2 × %1 KV heads × %2 head dim × (%3 global layers × %4 tokens + %5 local layers × %6 window tokens)")
+                  .arg(loc.toString(qulonglong(c.shape.n_head_kv)), loc.toString(qulonglong(c.shape.head_dim)),
+                       loc.toString(qulonglong(c.shape.n_layer - std::min(c.shape.n_local, c.shape.n_layer))),
+                       loc.toString(qulonglong(c.tokens)), loc.toString(qulonglong(c.shape.n_local)),
+                       loc.toString(qulonglong(std::min(c.tokens, c.shape.window))));
     if (c.batch > 1) formula += tr(" × %1 sequences").arg(loc.toString(qulonglong(c.batch)));
     formula += tr(" × %1 B").arg(loc.toString(per_value, 'g', 6));
     formula_->setText(formula);
@@ -266,7 +279,12 @@ void KvFormulaPanel::recompute() {
         gib_label_->setText(format_gib(bytes_));
         bytes_label_->setText(tr("%1 bytes").arg(format_byte_count(bytes_)));
         const uint64_t per_token = kv::bytes_per_token(c.shape, c.type);
-        per_token_->setText(tr("%1 bytes per token (all layers, K and V)").arg(format_byte_count(per_token)));
+        per_token_->setText(
+            c.shape.n_local == 0
+                ? tr("%1 bytes per token (all layers, K and V)").arg(format_byte_count(per_token))
+                : tr("%1 bytes per token inside the window, %2 past it (the global layers only)")
+                      .arg(format_byte_count(per_token),
+                           format_byte_count(kv::layer_bytes_per_token(c.shape, c.type) * c.shape.n_global())));
         kind_->setText(tr("%1: %2 query heads share %3 KV heads")
                            .arg(attention_kind_label(kv::attention_kind(c.shape)),
                                 loc.toString(qulonglong(c.shape.n_head)), loc.toString(qulonglong(c.shape.n_head_kv))));
@@ -280,7 +298,8 @@ void KvFormulaPanel::recompute() {
 
 void KvFormulaPanel::retranslate() {
     const QStringList names{tr("Model"),     tr("Layers"),         tr("Query heads"),
-                            tr("KV heads"),  tr("Head dimension"), tr("Tokens (context)"),
+                            tr("KV heads"),  tr("Head dimension"), tr("Sliding-window layers"),
+                            tr("Window (tokens)"), tr("Tokens (context)"),
                             tr("Sequences"), tr("Cache type"),     tr("Parameters (weights)")};
     for (qsizetype i = 0; i < field_labels_.size() && i < names.size(); ++i) field_labels_[i]->setText(names[i]);
     for (int i = 0; i < type_->count(); ++i) type_->setItemText(i, cache_type_label(kKvTypes[size_t(i)]));
@@ -290,7 +309,9 @@ void KvFormulaPanel::retranslate() {
     result_box_->setTitle(tr("KV cache size"));
     explain_->setText(tr("Every layer keeps a key and a value vector (the 2) for every KV head and every token "
                          "seen, so the cache grows linearly with the context. Grouped-query attention shares "
-                         "one KV head among several query heads; a quantized cache stores fewer bytes per value."));
+                         "one KV head among several query heads; a quantized cache stores fewer bytes per value. "
+                         "A sliding-window layer (Gemma 3 has five in six) attends only to its last W tokens, so "
+                         "it keeps just those: past the window only the global layers grow."));
     if (isVisible() || !formula_->text().isEmpty()) recompute();
 }
 

@@ -52,6 +52,8 @@ private:
     QSpinBox* heads_;
     QSpinBox* kv_heads_;
     QSpinBox* head_dim_;
+    QSpinBox* local_;    // sliding-window layers (0: none)
+    QSpinBox* window_;   // their window in tokens (0: none)
     QSpinBox* tokens_;
     QSpinBox* batch_;
     QDoubleSpinBox* params_;

@@ -54,7 +54,13 @@ const kv::Preset& preset(const QString& name) {
 
 kv::Shape shape_of(const engine::Model& m) {
     const model::ModelSpec& s = m.spec();
-    return {uint64_t(s.n_layer()), uint64_t(s.n_head()), uint64_t(s.n_head_kv()), uint64_t(s.head_dim())};
+    kv::Shape k{uint64_t(s.n_layer()), uint64_t(s.n_head()), uint64_t(s.n_head_kv()), uint64_t(s.head_dim())};
+    for (const model::LayerPlan& p : s.layers)  // local layers keep only their window
+        if (p.window > 0) {
+            ++k.n_local;
+            k.window = uint64_t(p.window);
+        }
+    return k;
 }
 
 // The digits of a label ("42,949,672,960 bytes" -> 42949672960).
@@ -134,6 +140,9 @@ void TestKvLab::formulaMatchesCore_data() {
     QTest::newRow("qwen2.5-0.5b 32K q4_0") << "qwen2.5-0.5b" << "q4_0" << 32768 << 1 << quint64(0);
     QTest::newRow("mistral-7b 32K fp16 x4") << "mistral-7b" << "f16" << 32768 << 4 << quint64(0);
     QTest::newRow("tinyllama 1 token q8_0") << "tinyllama-1.1b" << "q8_0" << 1 << 1 << quint64(0);
+    // 3 global x 32768 + 15 local x 512 positions x 1 KiB (ARCHITECTURES.md's 103.5 MiB)
+    QTest::newRow("gemma-3-270m 32K fp16") << "gemma-3-270m" << "f16" << 32768 << 1 << quint64(108'527'616ull);
+    QTest::newRow("gemma-3-1b inside the window q8_0") << "gemma-3-1b" << "q8_0" << 300 << 2 << quint64(0);
 }
 
 void TestKvLab::formulaMatchesCore() {
@@ -161,6 +170,11 @@ void TestKvLab::formulaMatchesCore() {
     QVERIFY(label(f, "kvGB")->text().endsWith(QStringLiteral(" GB")));
     QVERIFY(label(f, "kvGiB")->text().endsWith(QStringLiteral(" GiB")));
     QCOMPARE(f.bytes(), core);
+    QCOMPARE(uint64_t(f.findChild<QSpinBox*>(QStringLiteral("kvLocalLayers"))->value()), ::preset(preset).shape.n_local);
+    QCOMPARE(uint64_t(f.findChild<QSpinBox*>(QStringLiteral("kvWindow"))->value()), ::preset(preset).shape.window);
+    if (::preset(preset).shape.n_local > 0)
+        QVERIFY2(label(f, "kvFormula")->text().contains(QStringLiteral("%1 local layers").arg(::preset(preset).shape.n_local)),
+                 qPrintable(label(f, "kvFormula")->text()));
     // Editing a field makes the shape custom and the result follows.
     f.setShape(int(::preset(preset).shape.n_layer) + 1, int(::preset(preset).shape.n_head),
                int(::preset(preset).shape.n_head_kv), int(::preset(preset).shape.head_dim));
@@ -175,6 +189,7 @@ void TestKvLab::loadedModelIsDefault_data() {
     QTest::newRow("fx-gqa") << "fx-gqa";
     QTest::newRow("fx-mha-untied") << "fx-mha-untied";
     QTest::newRow("SmolLM2") << "SmolLM2";
+    QTest::newRow("fx-gemma3 (3 local layers, window 16)") << "fx-gemma3";
 }
 
 void TestKvLab::loadedModelIsDefault() {
@@ -193,6 +208,8 @@ void TestKvLab::loadedModelIsDefault() {
     QCOMPARE(f.findChild<QSpinBox*>(QStringLiteral("kvKvHeads"))->value(), spec.n_head_kv());
     QCOMPARE(f.findChild<QSpinBox*>(QStringLiteral("kvHeadDim"))->value(), spec.head_dim());
     QCOMPARE(f.findChild<QSpinBox*>(QStringLiteral("kvTokens"))->value(), spec.n_ctx_train());
+    QCOMPARE(uint64_t(f.findChild<QSpinBox*>(QStringLiteral("kvLocalLayers"))->value()), shape_of(*host.model()->model).n_local);
+    QCOMPARE(uint64_t(f.findChild<QSpinBox*>(QStringLiteral("kvWindow"))->value()), shape_of(*host.model()->model).window);
     const uint64_t core = kv::cache_bytes(shape_of(*host.model()->model), kv::CacheType::F16, uint64_t(spec.n_ctx_train()));
     QCOMPARE(digits_of(label(f, "kvBytes")->text()), quint64(core));
     // The experiment runs on it too: its Run button is enabled.
@@ -372,6 +389,11 @@ void TestKvLab::experimentMatchesCore_data() {
                              << "The keys and values of every token stay in the cache, so each new token only "
                                 "computes its own and attends to all of them."
                              << 8;
+    // the local layers' rings wrap: the measured bytes are the per-layer formula's
+    QTest::newRow("fx-gemma3") << "fx-gemma3"
+                               << "A local layer keeps only the keys and values of its last sixteen tokens, so its "
+                                  "cache stops growing while the global layer keeps them all."
+                               << 6;
 }
 
 void TestKvLab::experimentMatchesCore() {
