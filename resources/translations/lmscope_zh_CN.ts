@@ -1335,6 +1335,10 @@ layer %4, head %5</source>
         <source>measured: %1&apos;s live run (%2)</source>
         <translation>实测：%1 的当前运行（%2）</translation>
     </message>
+    <message>
+        <source>any number</source>
+        <translation>任意数量</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::labs::KvExperimentPanel</name>
@@ -1502,8 +1506,24 @@ layer %4, head %5</source>
         <translation>KV 缓存大小</translation>
     </message>
     <message>
-        <source>Every layer keeps a key and a value vector (the 2) for every KV head and every token seen, so the cache grows linearly with the context. Grouped-query attention shares one KV head among several query heads; a quantized cache stores fewer bytes per value.</source>
-        <translation>每一层都要为每个 KV 头和每个已见过的词元保存一个键向量和一个值向量（即公式中的 2），因此缓存随上下文线性增长。分组查询注意力让多个查询头共用一个 KV 头；量化缓存则让每个值占用更少的字节。</translation>
+        <source>2 × %1 KV heads × %2 head dim × (%3 global layers × %4 tokens + %5 local layers × %6 window tokens)</source>
+        <translation>2 × %1 个 KV 头 × %2 头维度 × （%3 个全局层 × %4 个词元 + %5 个局部层 × 窗口内 %6 个词元）</translation>
+    </message>
+    <message>
+        <source>%1 bytes per token inside the window, %2 past it (the global layers only)</source>
+        <translation>窗口内每个词元 %1 字节，超出窗口后 %2 字节（仅全局层）</translation>
+    </message>
+    <message>
+        <source>Sliding-window layers</source>
+        <translation>滑动窗口层</translation>
+    </message>
+    <message>
+        <source>Window (tokens)</source>
+        <translation>窗口（词元）</translation>
+    </message>
+    <message>
+        <source>Every layer keeps a key and a value vector (the 2) for every KV head and every token seen, so the cache grows linearly with the context. Grouped-query attention shares one KV head among several query heads; a quantized cache stores fewer bytes per value. A sliding-window layer (Gemma 3 has five in six) attends only to its last W tokens, so it keeps just those: past the window only the global layers grow.</source>
+        <translation>每一层都要为每个 KV 头和每个已见过的词元保存一个键向量和一个值向量（即公式中的 2），因此缓存随上下文线性增长。分组查询注意力让多个查询头共用一个 KV 头；量化缓存则让每个值占用更少的字节。滑动窗口层（Gemma 3 每六层中有五层）只关注最近的 W 个词元，因此只保存这些：超出窗口后只有全局层继续增长。</translation>
     </message>
 </context>
 <context>
@@ -2179,6 +2199,14 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <translation>
             <numerusform>KV 缓存：%1，容纳 %n 个词元（%2）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>measured, layer %1 (keeps its last %2)</source>
+        <translation>实测，第 %1 层（只保留最近 %2 个）</translation>
+    </message>
+    <message>
+        <source>formula: 2 (K and V) × KV heads × head dim × bytes per value × (global layers (%1) × tokens + local layers (%2) × min(tokens, %3)): a local layer attends to its last %3 tokens only, so its cache keeps just those</source>
+        <translation>公式：2（K 和 V）× KV 头数 × 头维度 × 每个值的字节数 ×（全局层（%1 个）× 词元数 + 局部层（%2 个）× min(词元数, %3)）：局部层只关注最近的 %3 个词元，因此它的缓存只保存这些</translation>
     </message>
 </context>
 <context>
