@@ -95,6 +95,25 @@ TokenText token_text(const trace::SessionTrace& trace, int32_t id, const TokenPi
     return t;
 }
 
+namespace {
+
+// [layer] the spec's layer plan windows (0: global); empty when the plan is missing or does not
+// match the layers (model summaries written before recipes have none); hostile values read as 0.
+QVector<qint32> layer_windows(const nlohmann::json& spec, qint32 n_layer) {
+    QVector<qint32> out;
+    if (!spec.is_object() || !spec.contains("layer_plan") || !spec["layer_plan"].is_array() ||
+        spec["layer_plan"].size() != size_t(std::max(0, n_layer)))
+        return out;
+    for (const nlohmann::json& p : spec["layer_plan"]) {
+        const nlohmann::json* w = p.is_object() && p.contains("window") ? &p["window"] : nullptr;
+        const bool valid = w && w->is_number_integer() && w->get<int64_t>() >= 0 && w->get<int64_t>() <= (1 << 30);
+        out.push_back(valid ? qint32(w->get<int64_t>()) : 0);
+    }
+    return out;
+}
+
+}  // namespace
+
 widgets::ModelView model_view(const trace::SessionTrace& trace) {
     widgets::ModelView m;
     const nlohmann::json& spec = trace.model.spec;
@@ -110,14 +129,7 @@ widgets::ModelView model_view(const trace::SessionTrace& trace) {
         if (m.n_head == 0) m.n_head = s.attention.n_head;
     }
     if (m.n_head_kv == 0) m.n_head_kv = m.n_head;
-    // the layer plan's windows (model summaries written before recipes have none)
-    if (spec.is_object() && spec.contains("layer_plan") && spec["layer_plan"].is_array() &&
-        spec["layer_plan"].size() == size_t(m.n_layer))
-        for (const nlohmann::json& p : spec["layer_plan"]) {
-            const nlohmann::json* w = p.is_object() && p.contains("window") ? &p["window"] : nullptr;
-            const bool valid = w && w->is_number_integer() && w->get<int64_t>() >= 0 && w->get<int64_t>() <= (1 << 30);
-            m.layer_window.push_back(valid ? qint32(w->get<int64_t>()) : 0);
-        }
+    m.layer_window = layer_windows(spec, m.n_layer);
     return m;
 }
 
@@ -129,12 +141,10 @@ uint64_t formula_kv_bytes(const trace::SessionTrace& trace, uint8_t kv_dtype, in
     shape.n_head = uint64_t(spec_count(spec, "n_head"));
     shape.n_head_kv = uint64_t(spec_count(spec, "n_head_kv"));
     shape.head_dim = uint64_t(spec_count(spec, "head_dim"));
-    if (const auto plan = spec.find("layer_plan"); plan != spec.end() && plan->is_array())
-        for (const nlohmann::json& layer : *plan) {  // local layers keep only their window
-            const auto w = layer.find("window");
-            if (w == layer.end() || !w->is_number_unsigned() || w->get<uint64_t>() == 0) continue;
+    for (qint32 w : layer_windows(spec, qint32(shape.n_layer)))  // local layers keep only their window
+        if (w > 0) {
             ++shape.n_local;
-            shape.window = std::max(shape.window, w->get<uint64_t>());
+            shape.window = std::max(shape.window, uint64_t(w));
         }
     if (!type || tokens < 0 || shape.n_layer == 0 || shape.n_head_kv == 0 || shape.head_dim == 0) return 0;
     try {

@@ -100,6 +100,11 @@ private slots:
         QVERIFY(m.outside_window(0, 20, 4));
         QVERIFY(!m.outside_window(0, 20, 5));
         QVERIFY(!m.outside_window(kLayers - 1, 20, 4));
+        // the KV formula line counts the local layers at their window: with 4 tokens held
+        // (all inside the window of 16) every layer holds them; at 100 tokens the local ones 16
+        const uint64_t per_layer_token = 2 * kKvHeads * kHeadDim * 2;
+        QCOMPARE(app::formula_kv_bytes(t, 0, 4), per_layer_token * kLayers * 4);
+        QCOMPARE(app::formula_kv_bytes(t, 0, 100), per_layer_token * (100 + (kLayers - 1) * 16));
         t.model.spec["layer_plan"][0]["window"] = -3;
         QCOMPARE(app::model_view(t).window(0), 0);
         t.model.spec["layer_plan"].erase(0);
