@@ -1,12 +1,15 @@
-// lmscope-cli bench MODEL.gguf [-p 128] [-n 64] [-r 3] [--threads N] [--capture none|summary|full]
-//                   [--backend cpu|cuda] [--kv-type f16|q8_0|q4_0] [--json]
-// Prefill p tokens, then decode n tokens greedily (argmax), r times after one warm-up run;
-// reports tokens per second of each phase (mean over the runs), the capture mode, threads,
-// KV bytes and the peak resident set size. "full" capture = every layer and head of each new
+// lmscope-cli bench MODEL.gguf [-p 128] [-n 64] [-d 0] [-r 3] [--threads N]
+//                   [--capture none|summary|full] [--backend cpu|cuda] [--kv-type f16|q8_0|q4_0] [--json]
+// With d tokens already in the cache (fed untimed, as llama-bench -d), prefill p tokens, then
+// decode n tokens greedily (argmax), r times after one warm-up run; reports tokens per second
+// of each phase (mean over the runs), the capture mode, threads, KV bytes and the peak resident
+// set size. On the CPU it then measures the read bandwidth with the same threads and reports
+// the decode ceiling it implies (bandwidth.h) and the fraction of it decode reached. "full" capture = every layer and head of each new
 // row, plus the top-k logits and KV statistics of every step, as the app would record them.
 // What the run will hold (weights, the KV cache, activations, full capture's planes) is
 // estimated first; more than this machine's memory is refused before any work.
 #include "cli/backend_option.h"
+#include "cli/bandwidth.h"
 #include "cli/commands.h"
 #include "cli/memory_estimate.h"
 #include "cli/options.h"
@@ -14,6 +17,8 @@
 
 #include "engine/backend_factory.h"
 #include "engine/model.h"
+#include "kv/kv_math.h"
+#include "util/cpu_info.h"
 #include "util/error.h"
 
 #include <nlohmann/json.hpp>
@@ -25,6 +30,7 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
+#include <span>
 #include <string>
 #include <sys/resource.h>
 #include <vector>
@@ -55,19 +61,168 @@ struct Run {
     double prefill_s = 0, decode_s = 0;
 };
 
+struct BenchOptions {
+    std::string model, capture = "none", backend = "cpu", kv = "f16";
+    int p = 128, n = 64, depth = 0, reps = 3, threads = 0;
+    bool json = false;
+};
+
+// A fixed pseudo-random sequence of ids (speed does not depend on them).
+std::vector<int32_t> token_ids(size_t n, int32_t n_vocab) {
+    std::vector<int32_t> ids(n);
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int32_t& t : ids) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        t = int32_t(x % uint64_t(n_vocab));
+    }
+    return ids;
+}
+
+// Mean and standard deviation of count / seconds over the runs.
+std::pair<double, double> rate(const std::vector<Run>& runs, double Run::*field, int count) {
+    std::vector<double> v;
+    for (const Run& r : runs) v.push_back(count / (r.*field));
+    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+    double var = 0;
+    for (double d : v) var += (d - mean) * (d - mean);
+    return {mean, std::sqrt(var / double(v.size()))};
+}
+
+// The decode ceiling: what the measured read bandwidth allows when every weight and the KV
+// cache held (its mean over the decoded tokens) are read once a token.
+nlohmann::json decode_ceiling(const engine::Model& model, engine::KvType kv_type, const BenchOptions& o,
+                              double decode_tok_s) {
+    const model::ModelSpec& s = model.spec();
+    const uint64_t weights = decode_weight_bytes(model);
+    const kv::CacheType type = *kv::parse_cache_type(engine::kv_type_name(kv_type));
+    const uint64_t first = uint64_t(o.depth + o.p), last = first + uint64_t(std::max(0, o.n - 1));
+    const uint64_t kv_bytes = (kv::cache_bytes(s.kv_shape(), type, first) + kv::cache_bytes(s.kv_shape(), type, last)) / 2;
+    const ReadBandwidth bw = measure_read_bandwidth(size_t(weights), o.threads > 0 ? o.threads : hardware_threads());
+    const double ceiling = bw.bytes_per_s / double(weights + kv_bytes);
+    return {{"bandwidth_gb_s", bw.bytes_per_s / 1e9},
+            {"bandwidth_buffer_bytes", bw.buffer_bytes},
+            {"bandwidth_threads", bw.threads},
+            {"decode_weight_bytes", weights},
+            {"decode_kv_bytes", kv_bytes},
+            {"decode_ceiling_tok_s", ceiling},
+            {"decode_fraction_of_ceiling", o.n > 0 ? decode_tok_s / ceiling : 0.0}};
+}
+
+void run_bench(const BenchOptions& o) {
+    auto model = engine::Model::load(o.model);
+    const model::ModelSpec& s = model->spec();
+    const int64_t total = int64_t(o.depth) + int64_t(o.p) + int64_t(o.n);
+    if (total > s.n_ctx_train())
+        throw UsageError("bench: -d + -p + -n = " + std::to_string(total) + " exceeds the model's context of " +
+                         std::to_string(s.n_ctx_train()));
+    engine::BackendOptions bo;
+    bo.n_threads = o.threads;
+    bo.kv_type = *engine::kv_type_from_name(o.kv);
+    bo.n_ctx = int32_t(total);
+    trace::CapturePolicy policy;
+    policy.mode = o.capture == "full"      ? trace::CaptureMode::Full
+                  : o.capture == "summary" ? trace::CaptureMode::Summary
+                                           : trace::CaptureMode::None;
+    const bool full = policy.mode == trace::CaptureMode::Full;
+    std::vector<MemoryPart> parts{weights_part(*model), kv_part(s, bo.kv_type, total),
+                                  activations_part(s, std::max(o.depth, o.p), false)};
+    if (full) parts.push_back(planes_part(s, o.p, int64_t(o.depth) + o.p));  // the prefill step's planes
+    check_memory("bench: " + (o.depth > 0 ? "-d " + std::to_string(o.depth) + " " : std::string()) + "-p " +
+                     std::to_string(o.p) + " -n " + std::to_string(o.n),
+                 parts);
+    auto backend = start_backend(o.backend, model, bo);
+
+    // [depth] the context decoded after (untimed), then [p] the timed prompt
+    const std::vector<int32_t> ids = token_ids(size_t(o.depth + o.p), s.n_vocab());
+    const std::span<const int32_t> context = std::span(ids).first(size_t(o.depth));
+    const std::span<const int32_t> prompt = std::span(ids).subspan(size_t(o.depth));
+    std::vector<float> logits(size_t(s.n_vocab()));
+    std::vector<int32_t> order;
+    trace::StepCapture capture;
+
+    auto one_run = [&](int n_decode) {
+        // back to the depth: a sliding-window cache that forgot it is fed the context again
+        backend->kv_truncate(std::min(o.depth, backend->kv_tokens()));
+        if (const int32_t held = backend->kv_tokens(); held < o.depth)
+            backend->forward({.tokens = context.subspan(size_t(held)), .pos0 = held, .logits = logits});
+        Run r;
+        auto t0 = Clock::now();
+        backend->forward({.tokens = prompt, .pos0 = o.depth, .policy = policy, .capture = &capture, .logits = logits});
+        if (full) top_k(logits, order, 10), backend->kv_stats();
+        r.prefill_s = seconds_since(t0);
+        int32_t tok = argmax(logits);
+        t0 = Clock::now();
+        for (int i = 0; i < n_decode; ++i) {
+            const int32_t id[1] = {tok};
+            backend->forward({.tokens = id, .pos0 = o.depth + o.p + i, .policy = policy, .capture = &capture, .logits = logits});
+            if (full) top_k(logits, order, 10), backend->kv_stats();
+            tok = argmax(logits);
+        }
+        r.decode_s = seconds_since(t0);
+        return r;
+    };
+
+    one_run(std::min(o.n, 4));  // warm-up: pages in the weights, sizes the buffers
+    std::vector<Run> runs;
+    for (int i = 0; i < o.reps; ++i) runs.push_back(one_run(o.n));
+    const engine::KvStats kv = backend->kv_stats();
+    const auto [pf, pf_sd] = rate(runs, &Run::prefill_s, o.p);
+    const auto [dc, dc_sd] = o.n > 0 ? rate(runs, &Run::decode_s, o.n) : std::pair{0.0, 0.0};
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    const uint64_t peak_rss = uint64_t(ru.ru_maxrss) * 1024;  // Linux reports KiB (before the bandwidth buffer)
+
+    nlohmann::json j;
+    j["model"] = o.model;
+    j["backend"] = backend->name();
+    j["threads"] = o.threads > 0 ? o.threads : -1;
+    j["capture"] = o.capture;
+    j["kv_type"] = o.kv;
+    j["depth"] = o.depth;
+    j["prompt_tokens"] = o.p;
+    j["decode_tokens"] = o.n;
+    j["reps"] = o.reps;
+    j["prefill_tok_s"] = pf;
+    j["prefill_tok_s_sd"] = pf_sd;
+    j["decode_tok_s"] = dc;
+    j["decode_tok_s_sd"] = dc_sd;
+    j["kv_tokens"] = kv.n_tokens;
+    j["kv_bytes"] = kv.total_bytes;
+    j["model_file_bytes"] = model->file().file_size();
+    j["peak_rss_bytes"] = peak_rss;
+    backend.reset();  // the bandwidth is measured on idle cores
+    if (o.backend == "cpu") j.update(decode_ceiling(*model, bo.kv_type, o, dc));
+    if (o.json) {
+        std::cout << dump_json(j) << "\n";
+        return;
+    }
+    std::printf("model    %s\nbackend  %s, kv %s, capture %s\n", o.model.c_str(), j["backend"].get<std::string>().c_str(),
+                o.kv.c_str(), o.capture.c_str());
+    const std::string at = o.depth > 0 ? " at depth " + std::to_string(o.depth) : std::string();
+    std::printf("prefill  %d tokens%s: %.1f tok/s (sd %.1f)\n", o.p, at.c_str(), pf, pf_sd);
+    std::printf("decode   %d tokens%s: %.1f tok/s (sd %.1f)\n", o.n, at.c_str(), dc, dc_sd);
+    if (j.contains("decode_ceiling_tok_s"))
+        std::printf("ceiling  %.1f GB/s read (%d threads, %.0f MiB): %.1f MB weights + %.2f MB KV a token -> "
+                    "%.1f tok/s; decode reached %.0f%%\n",
+                    j["bandwidth_gb_s"].get<double>(), j["bandwidth_threads"].get<int>(),
+                    double(j["bandwidth_buffer_bytes"].get<uint64_t>()) / 1048576.0,
+                    double(j["decode_weight_bytes"].get<uint64_t>()) / 1e6, double(j["decode_kv_bytes"].get<uint64_t>()) / 1e6,
+                    j["decode_ceiling_tok_s"].get<double>(), 100.0 * j["decode_fraction_of_ceiling"].get<double>());
+    std::printf("kv       %d tokens, %llu bytes\n", kv.n_tokens, (unsigned long long)kv.total_bytes);
+    std::printf("peak rss %.1f MiB (model file %.1f MiB)\n", double(peak_rss) / 1048576.0,
+                double(model->file().file_size()) / 1048576.0);
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
-    struct Options {
-        std::string model, capture = "none", backend = "cpu", kv = "f16";
-        int p = 128, n = 64, reps = 3, threads = 0;
-        bool json = false;
-    };
-    auto opt = std::make_shared<Options>();
-    CLI::App* cmd = app.add_subcommand("bench", "Measure prefill and decode speed (tokens/s) and peak memory");
+    auto opt = std::make_shared<BenchOptions>();
+    CLI::App* cmd = app.add_subcommand("bench", "Measure prefill and decode speed (tokens/s), the decode ceiling and peak memory");
     cmd->add_option("MODEL", opt->model, "GGUF model file")->required();
     add_number(cmd, "-p", opt->p, "Prompt tokens to prefill (default 128)")->check(CLI::Range(1, 1 << 20));
     add_number(cmd, "-n", opt->n, "Tokens to decode (default 64)")->check(CLI::Range(0, 1 << 20));
+    add_number(cmd, "-d,--depth", opt->depth, "Tokens already in the cache before the prompt (default 0)")
+        ->check(CLI::Range(0, 1 << 20));
     add_number(cmd, "-r,--reps", opt->reps, "Timed runs after a warm-up (default 3)")->check(CLI::Range(1, 1000));
     add_number(cmd, "--threads", opt->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     cmd->add_option("--capture", opt->capture, "none, summary or full")
@@ -76,106 +231,7 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--kv-type", opt->kv, "KV cache type: f16, q8_0 or q4_0")
         ->check(CLI::IsMember({"f16", "q8_0", "q4_0"}));
     cmd->add_flag("--json", opt->json, "Print one JSON object");
-    cmd->callback([opt] {
-        auto model = engine::Model::load(opt->model);
-        const model::ModelSpec& s = model->spec();
-        const int64_t total = int64_t(opt->p) + int64_t(opt->n);
-        if (total > s.n_ctx_train())
-            throw UsageError("bench: -p + -n = " + std::to_string(total) + " exceeds the model's context of " +
-                             std::to_string(s.n_ctx_train()));
-        engine::BackendOptions bo;
-        bo.n_threads = opt->threads;
-        bo.kv_type = *engine::kv_type_from_name(opt->kv);
-        bo.n_ctx = int32_t(total);
-        trace::CapturePolicy policy;
-        policy.mode = opt->capture == "full"      ? trace::CaptureMode::Full
-                      : opt->capture == "summary" ? trace::CaptureMode::Summary
-                                                  : trace::CaptureMode::None;
-        const bool full = policy.mode == trace::CaptureMode::Full;
-        std::vector<MemoryPart> parts{weights_part(*model), kv_part(s, bo.kv_type, total),
-                                      activations_part(s, opt->p, false)};
-        if (full) parts.push_back(planes_part(s, opt->p, opt->p));  // the prefill step's planes
-        check_memory("bench: -p " + std::to_string(opt->p) + " -n " + std::to_string(opt->n), parts);
-        auto backend = start_backend(opt->backend, model, bo);
-
-        // a fixed pseudo-random prompt (speed does not depend on the ids)
-        std::vector<int32_t> prompt(size_t(opt->p));
-        uint64_t x = 0x9E3779B97F4A7C15ull;
-        for (int32_t& t : prompt) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            t = int32_t(x % uint64_t(s.n_vocab()));
-        }
-        std::vector<float> logits(size_t(s.n_vocab()));
-        std::vector<int32_t> order;
-        trace::StepCapture capture;
-        engine::KvStats kv;
-
-        auto one_run = [&](int n_decode) {
-            Run r;
-            auto t0 = Clock::now();
-            backend->forward({.tokens = prompt, .policy = policy, .capture = &capture, .logits = logits});
-            if (full) top_k(logits, order, 10), kv = backend->kv_stats();
-            r.prefill_s = seconds_since(t0);
-            int32_t tok = argmax(logits);
-            t0 = Clock::now();
-            for (int i = 0; i < n_decode; ++i) {
-                const int32_t id[1] = {tok};
-                backend->forward({.tokens = id, .pos0 = opt->p + i, .policy = policy, .capture = &capture, .logits = logits});
-                if (full) top_k(logits, order, 10), kv = backend->kv_stats();
-                tok = argmax(logits);
-            }
-            r.decode_s = seconds_since(t0);
-            return r;
-        };
-
-        one_run(std::min(opt->n, 4));  // warm-up: pages in the weights, sizes the buffers
-        std::vector<Run> runs;
-        for (int i = 0; i < opt->reps; ++i) runs.push_back(one_run(opt->n));
-        kv = backend->kv_stats();
-
-        auto stats = [&](auto field, int count) {
-            std::vector<double> v;
-            for (const Run& r : runs) v.push_back(count / (r.*field));
-            const double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
-            double var = 0;
-            for (double d : v) var += (d - mean) * (d - mean);
-            return std::pair{mean, std::sqrt(var / double(v.size()))};
-        };
-        const auto [pf, pf_sd] = stats(&Run::prefill_s, opt->p);
-        const auto [dc, dc_sd] = opt->n > 0 ? stats(&Run::decode_s, opt->n) : std::pair{0.0, 0.0};
-        rusage ru{};
-        getrusage(RUSAGE_SELF, &ru);
-        const uint64_t peak_rss = uint64_t(ru.ru_maxrss) * 1024;  // Linux reports KiB
-
-        nlohmann::json j;
-        j["model"] = opt->model;
-        j["backend"] = backend->name();
-        j["threads"] = opt->threads > 0 ? opt->threads : -1;
-        j["capture"] = opt->capture;
-        j["kv_type"] = opt->kv;
-        j["prompt_tokens"] = opt->p;
-        j["decode_tokens"] = opt->n;
-        j["reps"] = opt->reps;
-        j["prefill_tok_s"] = pf;
-        j["prefill_tok_s_sd"] = pf_sd;
-        j["decode_tok_s"] = dc;
-        j["decode_tok_s_sd"] = dc_sd;
-        j["kv_tokens"] = kv.n_tokens;
-        j["kv_bytes"] = kv.total_bytes;
-        j["model_file_bytes"] = model->file().file_size();
-        j["peak_rss_bytes"] = peak_rss;
-        if (opt->json) {
-            std::cout << dump_json(j) << "\n";
-            return;
-        }
-        std::printf("model    %s\nbackend  %s, kv %s, capture %s\n", opt->model.c_str(), backend->name().c_str(),
-                    opt->kv.c_str(), opt->capture.c_str());
-        std::printf("prefill  %d tokens: %.1f tok/s (sd %.1f)\n", opt->p, pf, pf_sd);
-        std::printf("decode   %d tokens: %.1f tok/s (sd %.1f)\n", opt->n, dc, dc_sd);
-        std::printf("kv       %d tokens, %llu bytes\n", kv.n_tokens, (unsigned long long)kv.total_bytes);
-        std::printf("peak rss %.1f MiB (model file %.1f MiB)\n", double(peak_rss) / 1048576.0,
-                    double(model->file().file_size()) / 1048576.0);
-    });
+    cmd->callback([opt] { run_bench(*opt); });
 }
 
 }  // namespace lmscope::cli

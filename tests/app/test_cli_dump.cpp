@@ -131,6 +131,36 @@ private slots:
         QCOMPARE(o.value("kv_tokens").toInt(), 24);
         // 3 layers x 2 kv heads x 24 tokens x (K + V) x 32 values x 2 bytes
         QCOMPARE(o.value("kv_bytes").toDouble(), 3.0 * 2 * 24 * 2 * 32 * 2);
+        // the decode ceiling: the measured bandwidth over the weights and the cache read a token
+        const double bw = o.value("bandwidth_gb_s").toDouble(), ceiling = o.value("decode_ceiling_tok_s").toDouble();
+        const double weights = o.value("decode_weight_bytes").toDouble(), kv = o.value("decode_kv_bytes").toDouble();
+        QVERIFY(bw > 0.1);
+        QVERIFY(weights > 0.5 * o.value("model_file_bytes").toDouble() && weights <= o.value("model_file_bytes").toDouble());
+        QCOMPARE(kv, (3.0 * 2 * 16 * 2 * 32 * 2 + 3.0 * 2 * 23 * 2 * 32 * 2) / 2);  // mean of 16 and 23 tokens held
+        QVERIFY(std::abs(ceiling - bw * 1e9 / (weights + kv)) <= 1e-6 * ceiling);
+        QVERIFY(std::abs(o.value("decode_fraction_of_ceiling").toDouble() - o.value("decode_tok_s").toDouble() / ceiling) <= 1e-9);
+    }
+
+    // -d N: the prompt and decode run after N tokens already in the cache (fed again each run
+    // when a sliding window forgot them); fx-gemma3's three local layers hold 16 of them.
+    void bench_at_depth() {
+        const std::string gguf = testdata_file("models/fx-gemma3.gguf");
+        LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
+        const CliRun r = run_cli({"bench", QString::fromStdString(gguf), "-d", "100", "-p", "16", "-n", "8", "-r", "2",
+                                  "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value("depth").toInt(), 100);
+        QCOMPARE(o.value("kv_tokens").toInt(), 124);
+        // 1 global layer x 124 + 3 local x 16 positions, 2 (K, V) x 1 kv head x 96 x 2 bytes each
+        QCOMPARE(o.value("kv_bytes").toDouble(), (124.0 + 3 * 16) * 2 * 96 * 2);
+        QVERIFY(o.value("decode_tok_s").toDouble() > 0);
+        const CliRun text = run_cli({"bench", QString::fromStdString(gguf), "-d", "100", "-p", "16", "-n", "8", "-r", "1"});
+        QVERIFY2(text.out.contains("16 tokens at depth 100:"), text.out.constData());
+        QVERIFY2(text.out.contains("decode reached"), text.out.constData());
+        const CliRun too_deep = run_cli({"bench", QString::fromStdString(gguf), "-d", "1020", "-p", "16", "-n", "8"});
+        QCOMPARE(too_deep.code, 2);
+        QVERIFY2(too_deep.err.contains("-d + -p + -n = 1044 exceeds the model's context of 1024"), too_deep.err.constData());
     }
 
     void errors_data() {
