@@ -1,0 +1,77 @@
+// Distributions over one logit row: log-sum-exp without overflow, softmax, entropy, KL against
+// values worked out by hand, and top-k's order and ties.
+#include "analysis/distribution.h"
+#include "util/error.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace lmscope;
+
+class TestDistribution : public QObject {
+    Q_OBJECT
+private slots:
+    void log_sum_exp_data() {
+        QTest::addColumn<QVector<float>>("logits");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("one") << QVector<float>{3.0f} << 3.0;
+        QTest::newRow("two equal: log 2") << QVector<float>{0.0f, 0.0f} << std::log(2.0);
+        QTest::newRow("large: no overflow") << QVector<float>{1000.0f, 1000.0f} << 1000.0 + std::log(2.0);
+        QTest::newRow("very negative: no underflow") << QVector<float>{-1000.0f, -1001.0f}
+                                                     << -1000.0 + std::log(1.0 + std::exp(-1.0));
+        QTest::newRow("-inf entries count as 0") << QVector<float>{0.0f, -INFINITY} << 0.0;
+    }
+    void log_sum_exp() {
+        QFETCH(QVector<float>, logits);
+        QFETCH(double, expected);
+        QVERIFY(std::abs(analysis::log_sum_exp(logits) - expected) < 1e-12);
+        const std::vector<double> p = analysis::softmax(logits);
+        double sum = 0.0;
+        for (double v : p) sum += v;
+        QVERIFY(std::abs(sum - 1.0) < 1e-12);
+    }
+
+    void entropy_and_kl() {
+        // uniform over 4: H = log 4; p = (1/2, 1/2, 0, 0) by a -inf pair: H = log 2
+        QVERIFY(std::abs(analysis::entropy(std::vector<float>{1, 1, 1, 1}) - std::log(4.0)) < 1e-12);
+        QVERIFY(std::abs(analysis::entropy(std::vector<float>{2, 2, -INFINITY, -INFINITY}) - std::log(2.0)) < 1e-12);
+        // KL((1/2, 1/2) || (1/4, 3/4)) = 1/2 log 2 + 1/2 log (2/3)
+        const std::vector<float> p{0.0f, 0.0f}, q{0.0f, float(std::log(3.0))};
+        const double expected = 0.5 * std::log(2.0) + 0.5 * std::log(2.0 / 3.0);
+        QVERIFY(std::abs(analysis::kl_divergence(p, q) - expected) < 1e-7);
+        QCOMPARE(analysis::kl_divergence(p, p), 0.0);
+        // where p is 0 nothing is added; where q is 0 and p is not, KL is infinite
+        QVERIFY(std::abs(analysis::kl_divergence(std::vector<float>{0, -INFINITY}, std::vector<float>{0, 0}) - std::log(2.0)) < 1e-12);
+        QVERIFY(std::isinf(analysis::kl_divergence(std::vector<float>{0, 0}, std::vector<float>{0, -INFINITY})));
+        // shifting a row by a constant changes nothing
+        const std::vector<float> q_shifted{5.0f, 5.0f + float(std::log(3.0))};
+        QVERIFY(std::abs(analysis::kl_divergence(p, q_shifted) - expected) < 1e-6);
+        QVERIFY_THROWS_EXCEPTION(UsageError, analysis::kl_divergence(p, std::vector<float>{1, 2, 3}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, analysis::kl_divergence(std::vector<float>{}, std::vector<float>{}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, analysis::log_sum_exp(std::vector<float>{}));
+    }
+
+    void top_k_data() {
+        QTest::addColumn<QVector<float>>("values");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<QVector<int32_t>>("expected");
+        QTest::newRow("order") << QVector<float>{0.1f, 0.7f, 0.2f} << 2 << QVector<int32_t>{1, 2};
+        QTest::newRow("ties by the smaller index") << QVector<float>{0.5f, 0.2f, 0.5f, 0.5f} << 3 << QVector<int32_t>{0, 2, 3};
+        QTest::newRow("k past the size") << QVector<float>{1.0f, 2.0f} << 9 << QVector<int32_t>{1, 0};
+        QTest::newRow("k 0") << QVector<float>{1.0f} << 0 << QVector<int32_t>{};
+        QTest::newRow("negative k") << QVector<float>{1.0f} << -3 << QVector<int32_t>{};
+    }
+    void top_k() {
+        QFETCH(QVector<float>, values);
+        QFETCH(int, k);
+        QFETCH(QVector<int32_t>, expected);
+        const std::vector<int32_t> got = analysis::top_k(std::span<const float>(values), k);
+        QCOMPARE(QVector<int32_t>(got.begin(), got.end()), expected);
+        const std::vector<double> as_double(values.begin(), values.end());
+        QCOMPARE(analysis::top_k(std::span<const double>(as_double), k), got);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDistribution)
+#include "test_distribution.moc"
