@@ -15,6 +15,7 @@
 #include "cli/options.h"
 #include "util/json_io.h"
 
+#include "analysis/distribution.h"
 #include "engine/backend_factory.h"
 #include "engine/model.h"
 #include "kv/kv_math.h"
@@ -47,14 +48,6 @@ double seconds_since(Clock::time_point t0) {
 
 int32_t argmax(const std::vector<float>& v) {
     return int32_t(std::max_element(v.begin(), v.end()) - v.begin());
-}
-
-// What a front end keeps of each step's logits in full capture: the top k ids.
-void top_k(const std::vector<float>& logits, std::vector<int32_t>& idx, int k) {
-    idx.resize(logits.size());
-    std::iota(idx.begin(), idx.end(), 0);
-    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(),
-                      [&](int32_t a, int32_t b) { return logits[size_t(a)] > logits[size_t(b)]; });
 }
 
 struct Run {
@@ -148,14 +141,14 @@ void run_bench(const BenchOptions& o) {
         Run r;
         auto t0 = Clock::now();
         backend->forward({.tokens = prompt, .pos0 = o.depth, .policy = policy, .capture = &capture, .logits = logits});
-        if (full) top_k(logits, order, 10), backend->kv_stats();
+        if (full) order = analysis::top_k(logits, 10), backend->kv_stats();  // what a front end keeps
         r.prefill_s = seconds_since(t0);
         int32_t tok = argmax(logits);
         t0 = Clock::now();
         for (int i = 0; i < n_decode; ++i) {
             const int32_t id[1] = {tok};
             backend->forward({.tokens = id, .pos0 = o.depth + o.p + i, .policy = policy, .capture = &capture, .logits = logits});
-            if (full) top_k(logits, order, 10), backend->kv_stats();
+            if (full) order = analysis::top_k(logits, 10), backend->kv_stats();  // what a front end keeps
             tok = argmax(logits);
         }
         r.decode_s = seconds_since(t0);

@@ -1,5 +1,6 @@
 #include "engine/cpu_backend.h"
 
+#include "analysis/distribution.h"
 #include "engine/attention.h"
 #include "engine/kernels.h"
 #include "engine/matmul.h"
@@ -14,7 +15,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <numeric>
 
 namespace lmscope::engine {
 
@@ -108,7 +108,6 @@ private:
     std::vector<std::vector<float>> rope_cs_;  // [table][n][n_rot / 2][cos, sin] rotations of the rows' positions
     std::vector<float> lens_x_;       // [n_embd] normed residual of the last row
     std::vector<float> lens_logits_;  // [n_vocab] lens probabilities
-    std::vector<int32_t> lens_idx_;   // [n_vocab] token ids sorted by lens probability
     std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1
     std::vector<int32_t> plane_index_;    // [head] -> plane index or -1, the current layer
     trace::StepCapture* hooks_capture_ = nullptr;  // this step's capture when it asks for hooks
@@ -437,13 +436,7 @@ void CpuBackend::logit_lens(const float* x_row, int32_t k, trace::LensEntry* out
     mm_.run(output_, lens_x_.data(), 1, lens_logits_.data());
     softcap(lens_logits_.data(), n_vocab_);
     ops::softmax(lens_logits_.data(), n_vocab_);
-    std::vector<int32_t>& idx = lens_idx_;
-    idx.resize(size_t(n_vocab_));
-    std::iota(idx.begin(), idx.end(), 0);
-    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](int32_t a, int32_t b) {
-        const float pa = lens_logits_[size_t(a)], pb = lens_logits_[size_t(b)];
-        return pa > pb || (pa == pb && a < b);
-    });
+    const std::vector<int32_t> idx = analysis::top_k(lens_logits_, k);
     for (int32_t i = 0; i < k; ++i) {
         out[i].token = idx[size_t(i)];
         out[i].prob = lens_logits_[size_t(idx[size_t(i)])];

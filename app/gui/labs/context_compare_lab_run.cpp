@@ -1,8 +1,9 @@
 #include "gui/labs/context_compare_lab_run.h"
 
+#include "analysis/distribution.h"
+
 #include "engine/backend.h"
 #include "engine/model.h"
-#include "engine/ops.h"
 #include "engine/session.h"
 #include "gui/labs/lab_session.h"
 #include "tokenizer/tokenizer.h"
@@ -33,14 +34,6 @@ int32_t last_index_of(const std::vector<QString>& words, const QString& w) {
     for (int32_t i = int32_t(words.size()) - 1; i >= 0; --i)
         if (words[size_t(i)] == w) return i;
     return -1;
-}
-
-// log(sum exp(x - max)) + max of one logit row, in double.
-double log_sum_exp(std::span<const float> x) {
-    const double m = *std::max_element(x.begin(), x.end());
-    double s = 0.0;
-    for (const float v : x) s += std::exp(double(v) - m);
-    return m + std::log(s);
 }
 
 }  // namespace
@@ -138,34 +131,15 @@ std::vector<float> measure_grid(const SideRun& run, int32_t pos, HeadMeasure mea
 }
 
 std::vector<float> next_token_probs(const SideRun& run, int32_t pos) {
-    const std::span<const float> logits = run.logits_at(pos);
-    std::vector<float> probs(logits.begin(), logits.end());
-    engine::ops::softmax(probs.data(), int64_t(probs.size()));
-    return probs;
+    const std::vector<double> p = analysis::softmax(run.logits_at(pos));
+    return std::vector<float>(p.begin(), p.end());
 }
 
 std::vector<TopEntry> top_k(std::span<const float> probs, int32_t k) {
-    std::vector<int32_t> order(probs.size());
-    std::iota(order.begin(), order.end(), 0);
-    const size_t n = std::min(order.size(), size_t(std::max(0, k)));
-    std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(n), order.end(), [&](int32_t x, int32_t y) {
-        return probs[size_t(x)] > probs[size_t(y)] || (probs[size_t(x)] == probs[size_t(y)] && x < y);
-    });
     std::vector<TopEntry> out;
-    for (size_t i = 0; i < n; ++i) out.push_back({order[i], probs[size_t(order[i])]});
+    for (int32_t id : analysis::top_k(probs, k)) out.push_back({id, probs[size_t(id)]});
     return out;
 }
 
-double kl_divergence(std::span<const float> logits_p, std::span<const float> logits_q) {
-    if (logits_p.size() != logits_q.size() || logits_p.empty())
-        throw UsageError("context compare: KL needs two distributions over the same vocabulary");
-    const double zp = log_sum_exp(logits_p), zq = log_sum_exp(logits_q);
-    double kl = 0.0;
-    for (size_t i = 0; i < logits_p.size(); ++i) {
-        const double lp = double(logits_p[i]) - zp, lq = double(logits_q[i]) - zq;
-        kl += std::exp(lp) * (lp - lq);
-    }
-    return std::max(0.0, kl);
-}
 
 }  // namespace lmscope::gui::labs::context_compare

@@ -59,7 +59,7 @@ float head_measure(std::span<const float> row, HeadMeasure measure);
 // [layer][head] head_measure of query `pos`'s row; NaN where a plane is absent.
 std::vector<float> measure_grid(const SideRun& run, int32_t pos, HeadMeasure measure);
 
-// The next-token distribution after position `pos`: engine::ops::softmax of its logits ([n_vocab]).
+// The next-token distribution after position `pos`: analysis::softmax of its logits ([n_vocab]).
 std::vector<float> next_token_probs(const SideRun& run, int32_t pos);
 
 struct TopEntry {
@@ -68,9 +68,5 @@ struct TopEntry {
 };
 // The k most probable tokens, highest first (ties: lower id first).
 std::vector<TopEntry> top_k(std::span<const float> probs, int32_t k);
-
-// KL(P || Q) in nats of the softmaxes of two logit rows of the same length, computed from the
-// log-softmax in double precision (so a probability that underflows in float stays finite).
-double kl_divergence(std::span<const float> logits_p, std::span<const float> logits_q);
 
 }  // namespace lmscope::gui::labs::context_compare

@@ -2,6 +2,8 @@
 // (layer, head), the layer x head grids of the chosen measure, the next-token top-k and KL.
 #include "gui/labs/context_compare_lab.h"
 
+#include "analysis/distribution.h"
+
 #include "gui/labs/context_compare_lab_charts.h"
 #include "tokenizer/tokenizer.h"
 #include "widgets/trace_model.h"
@@ -139,7 +141,7 @@ void ContextCompareLab::showNextTokens() {
     }
     const auto la = a->logits_at(pickedPosition(0));
     const auto lb = b->logits_at(pickedPosition(1));
-    kl_shown_ = {context_compare::kl_divergence(la, lb), context_compare::kl_divergence(lb, la)};
+    kl_shown_ = {analysis::kl_divergence(la, lb), analysis::kl_divergence(lb, la)};
     kl_->setText(tr("Next-token distributions after the picked tokens (top %1; orange: in both lists). "
                     "KL(A‖B) = %2 nats, KL(B‖A) = %3 nats (0: the same prediction).")
                      .arg(kTopK)

@@ -1,5 +1,7 @@
 #include "gui/labs/kv_lab_experiment.h"
 
+#include "analysis/distribution.h"
+
 #include "engine/backend.h"
 #include "engine/model.h"
 #include "gui/labs/kv_lab_common.h"
@@ -12,14 +14,6 @@
 
 namespace lmscope::gui::labs {
 namespace {
-
-// log(sum(exp(x))) of one row.
-double log_sum_exp(std::span<const float> x) {
-    const double m = double(*std::max_element(x.begin(), x.end()));
-    double s = 0.0;
-    for (float v : x) s += std::exp(double(v) - m);
-    return m + std::log(s);
-}
 
 size_t argmax(std::span<const float> x) { return size_t(std::max_element(x.begin(), x.end()) - x.begin()); }
 
@@ -70,18 +64,6 @@ int kv_experiment_steps(const KvExperimentOptions& options) {
     return int(kKvTypes.size()) * (1 + std::max(0, options.decode_steps));
 }
 
-double kl_divergence(std::span<const float> p_logits, std::span<const float> q_logits) {
-    if (p_logits.empty() || p_logits.size() != q_logits.size())
-        throw UsageError("kl_divergence: the rows differ in length or are empty");
-    const double lp = log_sum_exp(p_logits), lq = log_sum_exp(q_logits);
-    double kl = 0.0;
-    for (size_t i = 0; i < p_logits.size(); ++i) {
-        const double log_p = double(p_logits[i]) - lp;
-        kl += std::exp(log_p) * (log_p - (double(q_logits[i]) - lq));
-    }
-    return std::max(0.0, kl);
-}
-
 KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimentOptions& options,
                                      CancelToken& token, std::atomic<int>* progress) {
     if (!model || !model->model || !model->tokenizer) throw UsageError("KV experiment: no model is loaded");
@@ -123,7 +105,7 @@ KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimen
         for (size_t r = 0; r < n_rows; ++r) {
             const std::span<const float> p(reference.logits.data() + r * n_vocab, n_vocab);
             const std::span<const float> q(mine.data() + r * n_vocab, n_vocab);
-            const double kl = kl_divergence(p, q);
+            const double kl = analysis::kl_divergence(p, q);
             run.kl.push_back(kl);
             run.mean_kl += kl;
             run.max_kl = std::max(run.max_kl, kl);

@@ -54,7 +54,4 @@ int kv_experiment_steps(const KvExperimentOptions& options);
 KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimentOptions& options,
                                      CancelToken& token, std::atomic<int>* progress);
 
-// KL(softmax(p_logits) || softmax(q_logits)) in nats, computed in double precision.
-double kl_divergence(std::span<const float> p_logits, std::span<const float> q_logits);
-
 }  // namespace lmscope::gui::labs

@@ -1,36 +1,19 @@
 #include "gui/labs/next_token_compare.h"
 
+#include "analysis/distribution.h"
 #include "engine/model.h"
 #include "gui/labs/lab_session.h"
 #include "tokenizer/tokenizer.h"
 #include "util/error.h"
 
-#include <algorithm>
-#include <cmath>
-#include <numeric>
 
 namespace lmscope::gui::labs {
 
 namespace {
 
-// Softmax of one logits row, in double.
-std::vector<double> softmax(const std::vector<float>& logits) {
-    const float max = *std::max_element(logits.begin(), logits.end());
-    std::vector<double> p(logits.size());  // [n_vocab]
-    double sum = 0.0;
-    for (size_t i = 0; i < logits.size(); ++i) sum += p[i] = std::exp(double(logits[i]) - double(max));
-    for (double& v : p) v /= sum;
-    return p;
-}
-
 std::vector<NextToken> top_of(const std::vector<double>& p, int k) {
-    std::vector<int32_t> order(p.size());
-    std::iota(order.begin(), order.end(), 0);
-    const size_t n = std::min(order.size(), static_cast<size_t>(std::max(k, 0)));
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
-                      [&](int32_t a, int32_t b) { return p[a] != p[b] ? p[a] > p[b] : a < b; });
     std::vector<NextToken> out;
-    for (size_t i = 0; i < n; ++i) out.push_back({order[i], p[order[i]]});
+    for (int32_t id : analysis::top_k(std::span<const double>(p), k)) out.push_back({id, p[size_t(id)]});
     return out;
 }
 
@@ -53,11 +36,8 @@ NextTokenComparison compare_next_token(const LabModelPtr& model, const std::stri
     std::vector<float> logits_a(n_vocab), logits_b(n_vocab);  // [n_vocab] after the last prompt token
     lab.backend->forward({.tokens = out.ids_a, .logits = logits_a, .cancel = cancel});
     lab.backend->forward({.tokens = out.ids_b, .logits = logits_b, .cancel = cancel});  // pos0 0: the cache starts over
-    const std::vector<double> p = softmax(logits_a), q = softmax(logits_b);
-    double kl = 0.0;
-    for (size_t i = 0; i < n_vocab; ++i)
-        if (p[i] > 0.0) kl += p[i] * (std::log(p[i]) - std::log(std::max(q[i], 1e-300)));
-    out.kl = std::max(kl, 0.0);
+    const std::vector<double> p = analysis::softmax(logits_a), q = analysis::softmax(logits_b);
+    out.kl = analysis::kl_divergence(logits_a, logits_b);
     out.top_a = top_of(p, top_k);
     out.top_b = top_of(q, top_k);
     return out;
