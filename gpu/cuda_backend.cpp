@@ -115,7 +115,7 @@ void CudaBackend::Impl::forward(const engine::ForwardRequest& r) {
     trace::StepCapture* capture = r.capture;
     const bool all_logits = r.all_logits;
     const std::span<float> logits_out = r.logits;
-    const std::atomic<bool>* cancel = r.cancel;
+    const CancelToken* cancel = r.cancel;
     const auto t_start = Clock::now();
     LMSCOPE_CUDA_CHECK(cudaSetDevice(device_));  // the engine may call from any thread
     // a step that threw may have left copies in flight into buffers about to be resized
@@ -157,14 +157,14 @@ void CudaBackend::Impl::forward(const engine::ForwardRequest& r) {
 }
 
 // Rows [s0, s0 + ns) of the step through every layer, then their logits.
-void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const std::atomic<bool>* cancel) {
+void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const CancelToken* cancel) {
     const bool last = s0 + ns == st.n;
     const bool timing = st.capture != nullptr;
     cudaStream_t s = stream_.s;
     kernels::embed(w_.token_embd.get(), ids_.get() + s0, ns, E_, spec_.embed_scale, x_.get(), s);
     kv_.begin_segment(st.pos0 + s0, ns);
     for (int32_t l = 0; l < n_layer_; ++l) {
-        if (cancel && cancel->load(std::memory_order_relaxed)) {
+        if (cancel && cancel->cancelled()) {
             cudaStreamSynchronize(s);  // let the queued work finish; the cache stays at pos0
             throw CancelledError();
         }

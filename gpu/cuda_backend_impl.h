@@ -73,7 +73,7 @@ private:
     };
 
     void ensure_buffers(const Step& st);
-    void segment(Step& st, int32_t s0, int32_t ns, const std::atomic<bool>* cancel);
+    void segment(Step& st, int32_t s0, int32_t ns, const CancelToken* cancel);
     void layer(Step& st, int32_t l, int32_t s0, int32_t ns);
     // x += W . in, rows [0, ns): straight into x, or through proj_ and the post-norm when the
     // recipe has one (post_norm not null)

@@ -35,8 +35,10 @@ void print_version() {
 
 // One line on stderr, sanitized (util/message.h): a message quotes file names, fields and
 // arguments, which may hold newlines, terminal escapes or invalid UTF-8.
-int report(const std::exception& e, int code, const std::string& suffix = {}) {
-    std::fprintf(stderr, "lmscope-cli: error: %s%s\n", lmscope::error_message(e).c_str(), suffix.c_str());
+// The exception being handled is the error.
+int report(int code, const std::string& suffix = {}) {
+    const std::string message = lmscope::exception_message(std::current_exception());
+    std::fprintf(stderr, "lmscope-cli: error: %s%s\n", message.c_str(), suffix.c_str());
     return code;
 }
 
@@ -73,13 +75,11 @@ int main(int argc, char** argv) {
         return app.exit(e);  // prints the help of the subcommand asked about
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        return report(e, kExitUsage, " (see lmscope-cli --help)");
-    } catch (const lmscope::UsageError& e) {
-        return report(e, kExitUsage);
-    } catch (const std::bad_alloc&) {
-        return report(std::runtime_error("out of memory"), kExitRuntime);
-    } catch (const std::exception& e) {
-        return report(e, kExitRuntime);
+    } catch (const CLI::ParseError&) {
+        return report(kExitUsage, " (see lmscope-cli --help)");
+    } catch (const lmscope::UsageError&) {
+        return report(kExitUsage);
+    } catch (...) {
+        return report(kExitRuntime);
     }
 }

@@ -53,22 +53,20 @@ EngineWorker::~EngineWorker() { replaceSession(nullptr); }
 
 void EngineWorker::cancel() {
     std::lock_guard lock(session_mutex_);
-    if (!session_ || !running_) return;
-    session_->request_cancel();
+    if (job_) job_->cancel();
 }
 
 template <class F>
 void EngineWorker::cancellable(F&& body) {
     step_clock_.start();
     progress_sent_ms_ = -1;
+    const CancelPtr token = std::make_shared<CancelToken>();
     {
         std::lock_guard lock(session_mutex_);
-        running_ = true;
-        // A Stop that reached the session after the previous computation's last forward pass
-        // was meant for that one, not for this.
-        if (session_) session_->clear_cancel();
+        job_ = token;
     }
-    body();  // guarded() sets running_ back, whether it returns or throws
+    const engine::Session::CancelScope scope(session(), *token);
+    body();  // guarded() drops job_, whether it returns or throws
 }
 
 void EngineWorker::replaceSession(std::unique_ptr<engine::Session> next) {
@@ -87,10 +85,6 @@ engine::Session& EngineWorker::session() {
     return *session_;
 }
 
-void EngineWorker::fail(const QString& what, const char* reason) {
-    emit error(tr("%1 failed: %2").arg(what, QString::fromUtf8(reason)));
-}
-
 template <class F>
 void EngineWorker::guarded(const QString& what, F&& body) {
     emit busy(true);
@@ -98,14 +92,12 @@ void EngineWorker::guarded(const QString& what, F&& body) {
         body();
     } catch (const CancelledError&) {
         emit cancelled();
-    } catch (const std::bad_alloc&) {  // what() would read "std::bad_alloc"
-        fail(what, "out of memory");
-    } catch (const std::exception& e) {  // lmscope::Error and the standard library's errors
-        fail(what, error_message(e).c_str());  // one line, no escapes, bounded
+    } catch (...) {  // lmscope::Error, the standard library's errors, out of memory
+        emit error(tr("%1 failed: %2").arg(what, QString::fromStdString(exception_message(std::current_exception()))));
     }
     {
         std::lock_guard lock(session_mutex_);
-        running_ = false;
+        job_.reset();
     }
     emit busy(false);
 }

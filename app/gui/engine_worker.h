@@ -4,13 +4,15 @@
 // takes the window down. What a step produced travels as an immutable snapshot (widget view
 // data already converted on the worker), shared by pointer: the UI never reads the engine.
 //
-// Stop: cancel() is the one method the UI thread calls directly. It asks the running step to
-// stop between layers (Session::request_cancel, thread-safe by contract); the step throws
-// CancelledError, the session stays as it was before that step and cancelled() is emitted.
+// Stop: cancel() is the one method the UI thread calls directly. Each cancellable computation
+// runs under a fresh CancelToken (Session::CancelScope); cancel() cancels the running one's, the
+// step stops between layers and throws CancelledError, the session stays as it was before that
+// step and cancelled() is emitted. A Stop that comes when nothing runs does nothing.
 #pragma once
 
 #include "engine/sampler.h"
 #include "trace/capture.h"
+#include "util/cancel.h"
 #include "widgets/trace_view.h"
 
 #include <QElapsedTimer>
@@ -126,10 +128,7 @@ signals:
 
 private:
     template <class F> void guarded(const QString& what, F&& body);
-    void fail(const QString& what, const char* reason);
-    // Runs one engine computation that cancel() may stop. A request that arrived as the step
-    // before was finishing (too late to stop it) would cancel this one instead: that stale
-    // request is recognised and the computation run again (the session is as it was).
+    // Runs one engine computation that cancel() may stop, under a token of its own.
     template <class F> void cancellable(F&& body);
     engine::Session& session();
     void reportProgress(const engine::StepProgress& p);
@@ -147,8 +146,8 @@ private:
     std::map<int32_t, std::string> pieces_;  // vocabulary entries by id (tooltips, byte marks)
     qint32 sent_steps_ = 0;                  // steps already in a snapshot
     qint32 sent_dropped_ = 0;                // dropped_steps() already reported
-    std::mutex session_mutex_;               // guards session_ and running_ against cancel() from the UI
-    bool running_ = false;                   // a computation is running
+    std::mutex session_mutex_;               // guards session_ and job_ against cancel() from the UI
+    CancelPtr job_;                          // the running cancellable computation's token, or null
 };
 
 // Owns the worker's thread. The destructor cancels a running step, quits the thread and waits

@@ -10,8 +10,8 @@
 
 #include "engine/kv_cache.h"
 #include "trace/capture.h"
+#include "util/cancel.h"
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -55,7 +55,7 @@ struct ForwardRequest {
                                       // row, layer_ms, total_ms
     std::span<float> logits;          // all_logits ? [n][n_vocab] : [n_vocab] (after the last token)
     bool all_logits = false;
-    const std::atomic<bool>* cancel = nullptr;  // checked before each layer; when set, the cache
+    const CancelToken* cancel = nullptr;  // checked before each layer; when cancelled, the cache
                                       // is truncated back to pos0 and CancelledError is thrown
     std::span<const trace::LayerHead> ablate;   // heads whose z is zeroed before Wo (head ablation)
     // Called with the number of layers done after each one (the CPU backend; the CUDA backend

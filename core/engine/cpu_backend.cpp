@@ -285,7 +285,7 @@ void CpuBackend::forward(const ForwardRequest& r) {
         for (float& v : x_) v *= spec_.embed_scale;
 
     for (int32_t l = 0; l < n_layer_; ++l) {
-        if (r.cancel && r.cancel->load(std::memory_order_relaxed)) {
+        if (r.cancel && r.cancel->cancelled()) {
             cache_.truncate(pos0);
             throw CancelledError();
         }

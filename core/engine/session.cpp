@@ -204,20 +204,15 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
     logits_step_ = -1;  // until this step is added
     restore_cache(tokens_, pos0);  // the cache may hold more (a chat turn reusing a prefix)
     const auto t0 = Clock::now();
-    try {
-        backend_.forward({.tokens = ids,
-                          .pos0 = pos0,
-                          .policy = step_policy(int32_t(ids.size()), pos0),
-                          .capture = &capture,
-                          .logits = logits_,
-                          .cancel = &cancel_,
-                          .ablate = ablation_,
-                          .on_layer = progress_ ? [&](int32_t done) { progress_({done, backend_.model().spec().n_layer(), int32_t(ids.size())}); }
-                                                : std::function<void(int32_t)>()});
-    } catch (const CancelledError&) {
-        cancel_.store(false);  // the request is consumed; the backend truncated the cache to pos0
-        throw;
-    }
+    backend_.forward({.tokens = ids,
+                      .pos0 = pos0,
+                      .policy = step_policy(int32_t(ids.size()), pos0),
+                      .capture = &capture,
+                      .logits = logits_,
+                      .cancel = cancel_,  // a cancelled step leaves the cache at pos0
+                      .ablate = ablation_,
+                      .on_layer = progress_ ? [&](int32_t done) { progress_({done, backend_.model().spec().n_layer(), int32_t(ids.size())}); }
+                                            : std::function<void(int32_t)>()});
     const double forward_ms = ms_since(t0);
     check_logits_finite(pos0 + int32_t(ids.size()) - 1);
     tokens_.insert(tokens_.end(), ids.begin(), ids.end());

@@ -12,14 +12,14 @@
 //   chat_turn()   append a user turn, render the whole history with the chat template and
 //                 prefill it, keeping the longest common token prefix already in the cache
 //                 when prefix reuse is on (the prefill step records reused vs fed tokens)
-//   cancel        request_cancel() (any thread) stops the running step between layers: it
-//                 throws CancelledError and the session is exactly as before that step;
-//                 clear_cancel() drops a request that came too late for any step
+//   cancel        while a CancelScope names a CancelToken, cancelling that token (from any
+//                 thread) stops the running step between layers: it throws CancelledError and
+//                 the session is exactly as before that step
 //
 // The Session refers to a Backend (which owns the KV cache and shares the Model) and a
 // Tokenizer; both must outlive it. It owns the Sampler and the SessionTrace (with its budget).
-// Not thread-safe except request_cancel() and clear_cancel(). The StepTrace references returned stay valid until
-// the next step is added.
+// Not thread-safe (the token of a CancelScope is cancelled from any thread). The StepTrace
+// references returned stay valid until the next step is added.
 #pragma once
 
 #include "engine/backend.h"
@@ -27,14 +27,15 @@
 #include "model/chat_template.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/session_trace.h"
+#include "util/cancel.h"
 
-#include <atomic>
 #include <functional>
 #include <map>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lmscope::engine {
@@ -81,11 +82,21 @@ public:
     // Called after each layer of a traced step (CPU backend), on the stepping thread.
     void set_progress(std::function<void(const StepProgress&)> progress) { progress_ = std::move(progress); }
 
-    void request_cancel() { cancel_.store(true); }
-    // Drops a request that no step consumed (it came after the step it was meant for had
-    // finished its forward pass). Callers starting new work call it, so that a late Stop for
-    // earlier work cannot cancel the next step.
-    void clear_cancel() { cancel_.store(false); }
+    // While a CancelScope lives, `token` stops the session's steps (each forward pass checks
+    // it between layers); scopes nest, the inner token wins until it ends. Whoever starts a
+    // job makes a fresh token for it, so a late Stop for earlier work stops nothing.
+    class CancelScope {
+    public:
+        CancelScope(Session& session, const CancelToken& token)
+            : session_(session), outer_(std::exchange(session.cancel_, &token)) {}
+        ~CancelScope() { session_.cancel_ = outer_; }
+        CancelScope(const CancelScope&) = delete;
+        CancelScope& operator=(const CancelScope&) = delete;
+
+    private:
+        Session& session_;
+        const CancelToken* outer_;
+    };
 
     // The pending token is end-of-sequence or end-of-turn.
     bool ends_turn() const;
@@ -155,7 +166,7 @@ private:
     trace::SessionTrace trace_;
     model::ChatTemplate template_;
     model::SpecialText special_text_;  // BOS / EOS text the templates write out
-    std::atomic<bool> cancel_{false};
+    const CancelToken* cancel_ = nullptr;  // the innermost CancelScope's token; null: not cancellable
     std::function<void(const StepProgress&)> progress_;
 
     // The policy of a step of n rows after pos0: the session's, or within the budget (above).

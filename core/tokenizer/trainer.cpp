@@ -89,7 +89,7 @@ std::string trainer_program() {
                   (ec ? std::string("this program") : self.parent_path().string()) + " (or set LMSCOPE_SPM_TRAIN)");
 }
 
-TrainResult train_sentencepiece(const TrainOptions& o, const std::atomic<bool>* cancel) {
+TrainResult train_sentencepiece(const TrainOptions& o, const CancelToken* cancel) {
     if (o.model == TrainOptions::Model::WordPiece)
         throw UsageError("WordPiece is not a SentencePiece model (train_tokenizer trains it)");
     if (o.vocab_size < 8 || o.vocab_size > 1'000'000)
@@ -126,7 +126,7 @@ TrainResult train_sentencepiece(const TrainOptions& o, const std::atomic<bool>* 
         const pid_t r = ::waitpid(pid, &status, WNOHANG);
         if (r == pid) break;
         if (r < 0 && errno != EINTR) throw IoError("waiting for the trainer failed: " + std::string(std::strerror(errno)));
-        if (cancel && cancel->load()) {
+        if (cancel && cancel->cancelled()) {
             ::kill(pid, SIGKILL);
             while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
             }
@@ -146,7 +146,7 @@ TrainResult train_sentencepiece(const TrainOptions& o, const std::atomic<bool>* 
     return result;
 }
 
-std::unique_ptr<Tokenizer> train_tokenizer(const TrainOptions& o, const std::atomic<bool>* cancel) {
+std::unique_ptr<Tokenizer> train_tokenizer(const TrainOptions& o, const CancelToken* cancel) {
     if (o.model == TrainOptions::Model::WordPiece) return train_wordpiece(o, cancel);
     return load_sentencepiece_model(train_sentencepiece(o, cancel).serialized_model, "trained SentencePiece model");
 }

@@ -6,10 +6,11 @@
 // finishes. So train_sentencepiece() starts the program lmscope-spm-train (posix_spawn: a
 // fork() without exec in a threaded program may deadlock the child on a lock another thread
 // held); it trains and writes the model into the temporary folder, the caller polls waitpid()
-// and the cancel flag, and on cancel kills it (SIGKILL), reaps it and removes the folder.
+// and the CancelToken, and once it is cancelled kills it (SIGKILL), reaps it and removes the folder.
 #pragma once
 
-#include <atomic>
+#include "util/cancel.h"
+
 #include <memory>
 #include <string>
 
@@ -37,13 +38,13 @@ struct TrainResult {
 
 // Throws UsageError for bad options (WordPiece among them: it is no SentencePiece model),
 // Error when training fails (with the trainer's message),
-// CancelledError when *cancel becomes true, IoError when the temporary folder fails or the
+// CancelledError once *cancel is cancelled, IoError when the temporary folder fails or the
 // trainer program cannot be found or started.
-TrainResult train_sentencepiece(const TrainOptions& options, const std::atomic<bool>* cancel = nullptr);
+TrainResult train_sentencepiece(const TrainOptions& options, const CancelToken* cancel = nullptr);
 
 // Trains options.model (SentencePiece BPE or unigram with train_sentencepiece, or WordPiece)
 // and returns the tokenizer; throws as the trainer does.
-std::unique_ptr<Tokenizer> train_tokenizer(const TrainOptions& options, const std::atomic<bool>* cancel = nullptr);
+std::unique_ptr<Tokenizer> train_tokenizer(const TrainOptions& options, const CancelToken* cancel = nullptr);
 
 // Where lmscope-spm-train is: $LMSCOPE_SPM_TRAIN when set, else beside the running program,
 // else where this build made it. Throws IoError naming where it looked.

@@ -17,10 +17,6 @@ namespace {
 
 constexpr std::array<const char*, 5> kSpecials = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"};
 
-void check_cancel(const std::atomic<bool>* cancel) {
-    if (cancel && cancel->load(std::memory_order_relaxed)) throw CancelledError();
-}
-
 std::string corpus_of(const TrainOptions& o) {
     if (o.corpus_file.empty()) return o.corpus_text;
     return read_bounded(o.corpus_file, kMaxCorpusBytes);
@@ -28,7 +24,7 @@ std::string corpus_of(const TrainOptions& o) {
 
 // Each word's characters as symbol strings ("w", "##o", ...) -> how often the word occurs.
 // Words longer than WordPiece takes (they become [UNK]) are left out.
-std::map<std::vector<std::string>, int64_t> count_words(std::string_view text, const std::atomic<bool>* cancel) {
+std::map<std::vector<std::string>, int64_t> count_words(std::string_view text, const CancelToken* cancel) {
     const BertPreTokenizer pre(true);
     std::unordered_map<std::string, int64_t> counts;  // word (UTF-8) -> occurrences
     std::vector<BertChar> chars;
@@ -86,7 +82,7 @@ class Merger {
 public:
     Merger(const std::map<std::vector<std::string>, int64_t>& words, std::vector<std::string> alphabet);
     // Merges until `target` distinct pieces exist or no pair is left.
-    void run(size_t target, const std::atomic<bool>* cancel);
+    void run(size_t target, const CancelToken* cancel);
     const std::vector<std::string>& pieces() const { return strings_; }
 
 private:
@@ -223,7 +219,7 @@ void Merger::merge(int32_t pid) {
         for (size_t i = 0; i < sym_pairs_[sym].size(); ++i) push(sym_pairs_[sym][i]);
 }
 
-void Merger::run(size_t target, const std::atomic<bool>* cancel) {
+void Merger::run(size_t target, const CancelToken* cancel) {
     while (strings_.size() < target && !queue_.empty()) {
         check_cancel(cancel);
         const Candidate top = queue_.top();
@@ -241,7 +237,7 @@ void Merger::run(size_t target, const std::atomic<bool>* cancel) {
 
 }  // namespace
 
-std::unique_ptr<WordPieceTokenizer> train_wordpiece(const TrainOptions& o, const std::atomic<bool>* cancel) {
+std::unique_ptr<WordPieceTokenizer> train_wordpiece(const TrainOptions& o, const CancelToken* cancel) {
     if (o.vocab_size < 8 || o.vocab_size > 1'000'000)
         throw UsageError("vocabulary size " + std::to_string(o.vocab_size) + " is outside 8..1000000");
     const std::string text = corpus_of(o);

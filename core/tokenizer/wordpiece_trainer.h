@@ -9,8 +9,8 @@
 
 #include "tokenizer/trainer.h"
 #include "tokenizer/wordpiece_tokenizer.h"
+#include "util/cancel.h"
 
-#include <atomic>
 #include <cstddef>
 #include <memory>
 
@@ -22,10 +22,10 @@ namespace lmscope::tok {
 // any other left out), then the merged pieces in the order they were made; fewer than
 // vocab_size pieces when the corpus has no pairs left to merge. Throws UsageError (a size
 // outside 8..1000000, a corpus without words), IoError, FormatError (a corpus file over
-// kMaxCorpusBytes), or CancelledError when *cancel becomes true (checked between merges and
+// kMaxCorpusBytes), or CancelledError once *cancel is cancelled (checked between merges and
 // while counting words).
 inline constexpr size_t kMaxCorpusBytes = size_t(256) << 20;
 std::unique_ptr<WordPieceTokenizer> train_wordpiece(const TrainOptions& options,
-                                                    const std::atomic<bool>* cancel = nullptr);
+                                                    const CancelToken* cancel = nullptr);
 
 }  // namespace lmscope::tok

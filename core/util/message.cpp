@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <new>
 
 namespace lmscope {
 
@@ -60,6 +61,18 @@ std::string sanitize_message(std::string_view text, size_t max_bytes) {
 std::string error_message(const std::exception& e) {
     const auto* own = dynamic_cast<const Error*>(&e);
     return sanitize_message(own ? std::string_view(own->message()) : std::string_view(e.what()));
+}
+
+std::string exception_message(const std::exception_ptr& error) {
+    try {
+        std::rethrow_exception(error);
+    } catch (const std::bad_alloc&) {
+        return "out of memory";
+    } catch (const std::exception& e) {
+        return error_message(e);
+    } catch (...) {
+        return "unknown error";
+    }
 }
 
 }  // namespace lmscope

@@ -20,4 +20,10 @@ std::string sanitize_message(std::string_view text, size_t max_bytes = kMaxMessa
 // stops at a NUL byte a file put in a name), sanitized.
 std::string error_message(const std::exception& e);
 
+// The message of a caught exception as a boundary (a CLI command, a GUI job) reports it:
+// "out of memory" for std::bad_alloc (whose what() says nothing), error_message() for other
+// standard exceptions, "unknown error" for anything else. Use it inside catch (...) as
+// exception_message(std::current_exception()).
+std::string exception_message(const std::exception_ptr& error);
+
 }  // namespace lmscope

@@ -334,7 +334,7 @@ private slots:
         QVERIFY(rms_over_std(lg, lc) <= 0.01);
     }
 
-    // Bad requests are UsageErrors that leave the cache alone; a set cancel flag stops the step.
+    // Bad requests are UsageErrors that leave the cache alone; a cancelled token stops the step.
     void bad_requests_and_cancel() {
         REQUIRE_CUDA_DEVICE();
         const ReferenceRun ref = load_reference("fx-gqa");
@@ -349,7 +349,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(UsageError, b->forward({.tokens = ok, .logits = small}));
         QCOMPARE(b->kv_tokens(), 0);
         b->forward({.tokens = ok, .logits = logits});
-        std::atomic<bool> cancel{true};
+        CancelToken cancel;
+        cancel.cancel();
         const std::vector<int32_t> more{4, 5};
         QVERIFY_THROWS_EXCEPTION(CancelledError, b->forward({.tokens = more, .pos0 = 3, .logits = logits, .cancel = &cancel}));
         QCOMPARE(b->kv_tokens(), 3);

@@ -45,7 +45,8 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
       input_(new QLineEdit), send_(new QPushButton), stop_(new QPushButton), reset_(new QPushButton),
       reuse_(new QCheckBox), max_label_(new QLabel), max_reply_(new QSpinBox), status_(new QLabel),
       turn_label_(new QLabel), turn_picker_(new QComboBox), legend_(new QLabel), summary_(new QLabel),
-      tokens_(new TokenListView), chart_(new QCustomPlot), cost_(new QLabel), stream_timer_(new QTimer(this)) {
+      tokens_(new TokenListView), chart_(new QCustomPlot), cost_(new QLabel), stream_timer_(new QTimer(this)),
+      runner_(new LabRunner(this)) {
     setObjectName(QStringLiteral("chatLab"));
     explanation_->setObjectName(QStringLiteral("chatExplanation"));
     notice_->setObjectName(QStringLiteral("templateNotice"));
@@ -164,19 +165,17 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     connect(turn_picker_, &QComboBox::currentIndexChanged, this, [this] { refreshSequence(); });
     stream_timer_->setInterval(60);
     connect(stream_timer_, &QTimer::timeout, this, &ChatLab::refreshTranscript);
+    connect(runner_, &LabRunner::busyChanged, this, &ChatLab::showBusy);
+    connect(runner_, &LabRunner::failed, this, &ChatLab::failed);
 
     retranslate();
-}
-
-ChatLab::~ChatLab() {
-    if (job_) job_->cancel();
 }
 
 QString ChatLab::title() const { return tr("Chat: no memory"); }
 
 int ChatLab::shownTurn() const { return turn_picker_->currentIndex(); }
 
-int ChatLab::partialReplyTokens() const { return busy_ && engine_ ? engine_->partial_tokens() : 0; }
+int ChatLab::partialReplyTokens() const { return runner_->busy() && engine_ ? engine_->partial_tokens() : 0; }
 
 void ChatLab::modelChanged(const LabModelPtr& model) {
     if (engine_ && model == engine_model_) return;  // the conversation is on this model already
@@ -186,10 +185,7 @@ void ChatLab::modelChanged(const LabModelPtr& model) {
 }
 
 void ChatLab::newEngine() {
-    if (job_) job_->cancel();
-    job_.reset();
-    ++generation_;
-    setBusy(false);
+    runner_->abandon();
     turns_.clear();
     pending_user_.clear();
     engine_model_ = model();
@@ -228,42 +224,33 @@ void ChatLab::send() {
 }
 
 void ChatLab::sendMessage(const QString& text) {
-    if (busy_ || !model() || text.trimmed().isEmpty()) return;
+    if (runner_->busy() || !model() || text.trimmed().isEmpty()) return;
     if (!engine_ || engine_model_ != model()) newEngine();
     pending_user_ = text;
     input_->clear();
-    setBusy(true);
     status_->setText(tr("Prefilling the whole conversation..."));
     const std::shared_ptr<ChatEngine> engine = engine_;
     const std::string user = text.toStdString();
     const int32_t max_reply = max_reply_->value();
     const bool reuse = reuse_->isChecked();
-    const quint64 generation = generation_;
-    job_ = run_job(
-        this,
-        [engine, user, max_reply, reuse](CancelToken& token) -> std::optional<ChatTurnRecord> {
+    runner_->start(
+        [engine, user, max_reply, reuse](const CancelToken& token) -> std::optional<ChatTurnRecord> {
             try {
                 return engine->run_turn(user, max_reply, reuse, token);
             } catch (const CancelledError&) {
                 return std::nullopt;  // stopped during the prefill: the conversation is as before
             }
         },
-        [this, generation](std::optional<ChatTurnRecord> turn) {
-            if (generation == generation_) finished(std::move(turn));
-        },
-        [this, generation](const QString& message) {
-            if (generation == generation_) failed(message);
-        });
+        [this](std::optional<ChatTurnRecord> turn) { finished(std::move(turn)); });
 }
 
 void ChatLab::stop() {
-    if (job_) job_->cancel();
-    if (busy_) status_->setText(tr("Stopping..."));
+    if (!runner_->busy()) return;
+    runner_->stop();
+    status_->setText(tr("Stopping..."));
 }
 
-void ChatLab::setBusy(bool busy) {
-    if (busy_ == busy) return;
-    busy_ = busy;
+void ChatLab::showBusy(bool busy) {
     send_->setEnabled(!busy);
     stop_->setEnabled(busy);
     reset_->setEnabled(true);
@@ -273,10 +260,8 @@ void ChatLab::setBusy(bool busy) {
 }
 
 void ChatLab::finished(std::optional<ChatTurnRecord> turn) {
-    job_.reset();
     const QString user = pending_user_;
     pending_user_.clear();
-    setBusy(false);
     if (!turn) {
         input_->setText(user);
         status_->setText(tr("Stopped before the reply began; the conversation is as it was."));
@@ -298,10 +283,8 @@ void ChatLab::finished(std::optional<ChatTurnRecord> turn) {
 }
 
 void ChatLab::failed(const QString& message) {
-    job_.reset();
     input_->setText(pending_user_);
     pending_user_.clear();
-    setBusy(false);
     status_->setText(tr("The turn failed: %1").arg(message));
     refreshTranscript();
 }
@@ -324,7 +307,7 @@ void ChatLab::refreshTranscript() {
         add(tr("Model:"), QStringLiteral("#2e7d32"), html_text(t.reply),
             t.stopped ? tr("stopped") : (t.hit_limit ? tr("maximum length") : QString()));
     }
-    if (busy_) {
+    if (runner_->busy()) {
         add(tr("You:"), QStringLiteral("#1565c0"), pending_user_.toHtmlEscaped(), QString());
         const std::string partial = engine_ ? engine_->partial_reply() : std::string();
         add(tr("Model:"), QStringLiteral("#2e7d32"), html_text(partial) + QStringLiteral(" &#9646;"), QString());

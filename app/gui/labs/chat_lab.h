@@ -8,7 +8,7 @@
 
 #include "gui/labs/chat_lab_engine.h"
 #include "gui/labs/lab.h"
-#include "gui/labs/lab_job.h"
+#include "gui/labs/lab_runner.h"
 
 #include <memory>
 #include <optional>
@@ -34,10 +34,9 @@ class ChatLab : public Lab {
     Q_OBJECT
 public:
     explicit ChatLab(LabHost* host, QWidget* parent = nullptr);
-    ~ChatLab() override;
 
     QString title() const override;
-    bool isBusy() const { return busy_; }
+    bool isBusy() const { return runner_->busy(); }
     const std::vector<ChatTurnRecord>& turns() const { return turns_; }
     int shownTurn() const;  // the turn whose sequence is shown, -1 for none
     int partialReplyTokens() const;  // reply tokens decoded so far in the running turn
@@ -61,9 +60,9 @@ protected:
     void retranslate() override;
 
 private:
-    void setBusy(bool busy);
+    void showBusy(bool busy);
     void finished(std::optional<ChatTurnRecord> turn);
-    void failed(const QString& message);
+    void failed(const QString& message);  // the turn threw
     void newEngine();
     void showTemplateNotice();
     void refreshTranscript();
@@ -99,9 +98,7 @@ private:
     LabModelPtr engine_model_;            // the model engine_ runs
     std::vector<ChatTurnRecord> turns_;
     QString pending_user_;                // the user text of the running turn
-    CancelPtr job_;
-    bool busy_ = false;
-    quint64 generation_ = 0;              // bumped by reset and model changes: older results are dropped
+    LabRunner* runner_;                   // the running turn; reset and model changes abandon it
 };
 
 }  // namespace lmscope::gui::labs

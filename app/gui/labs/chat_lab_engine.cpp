@@ -59,13 +59,13 @@ int32_t ChatEngine::history_prefix(const std::vector<int32_t>& sequence) const {
 }
 
 ChatTurnRecord ChatEngine::run_turn(const std::string& user, int32_t max_reply, bool prefix_reuse,
-                                    CancelToken& token) {
+                                    const CancelToken& token) {
     std::lock_guard run(run_mutex_);
     token.check();
     set_partial({}, 0);
     if (!lab_.session) lab_ = make_lab_session(model_, options_);
     engine::Session& session = *lab_.session;
-    CancelToken::Attach attach(token, session);
+    const engine::Session::CancelScope scope(session, token);
 
     ChatTurnRecord r;
     r.user = user;

@@ -27,7 +27,8 @@ namespace lmscope::gui::labs {
 using context_compare::HeadGrid;
 using context_compare::LabelledBars;
 
-ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent) : Lab(host, parent) {
+ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent)
+    : Lab(host, parent), runner_(new LabRunner(this)) {
     setObjectName(QStringLiteral("contextCompareLab"));
     auto* layout = new QVBoxLayout(this);
     explain_ = new QLabel(this);
@@ -59,11 +60,11 @@ ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent) : Lab(host,
     sides_[1].prompt->setText(QStringLiteral("I opened a bank account"));
     connect(run_, &QPushButton::clicked, this, &ContextCompareLab::run);
     connect(stop_, &QPushButton::clicked, this, &ContextCompareLab::stop);
-    setRunning(false);
+    connect(runner_, &LabRunner::busyChanged, this, &ContextCompareLab::showRunning);
+    connect(runner_, &LabRunner::failed, this, &ContextCompareLab::failed);
+    showRunning();
     retranslate();
 }
-
-ContextCompareLab::~ContextCompareLab() { cancelJob(); }
 
 QWidget* ContextCompareLab::buildPromptRow(int side) {
     Side& s = sides_[size_t(side)];
@@ -225,59 +226,43 @@ void ContextCompareLab::setMeasure(int measure) {
     if (measure >= 0 && measure < context_compare::kHeadMeasureCount) measure_->setCurrentIndex(measure);
 }
 
-void ContextCompareLab::cancelJob() {
-    if (job_) job_->cancel();
-    job_.reset();
-    ++generation_;
-}
-
-void ContextCompareLab::setRunning(bool running) {
-    running_ = running;
-    run_->setEnabled(!running && model());
-    stop_->setEnabled(running);
+void ContextCompareLab::showRunning() {
+    run_->setEnabled(!runner_->busy() && model());
+    stop_->setEnabled(runner_->busy());
 }
 
 void ContextCompareLab::run() {
-    cancelJob();
+    runner_->abandon();
     const LabModelPtr m = model();
     if (!m) {
-        setRunning(false);
+        showRunning();
         status_->setText(tr("Open a model to compare the two contexts."));
         return;
     }
     const std::string a = prompt(0).toStdString(), b = prompt(1).toStdString();
-    const quint64 generation = generation_;
-    setRunning(true);
     status_->setText(tr("Running both prompts through %1…").arg(m->name));
-    job_ = run_job(
-        this,
-        [m, a, b](CancelToken& token) {
+    runner_->start(
+        [m, a, b](const CancelToken& token) {
             Runs runs;
             runs[0] = context_compare::run_side(m, a, token);
             runs[1] = context_compare::run_side(m, b, token);
             return runs;
         },
-        [this, generation](Runs runs) {
-            if (generation == generation_) finished(std::move(runs));
-        },
-        [this, generation](const QString& message) {
-            if (generation != generation_) return;
-            setRunning(false);
-            status_->setText(tr("The run failed: %1").arg(message));
-            emit runFailed(message);
-        });
+        [this](Runs runs) { finished(std::move(runs)); });
+}
+
+void ContextCompareLab::failed(const QString& message) {
+    status_->setText(tr("The run failed: %1").arg(message));
+    emit runFailed(message);
 }
 
 void ContextCompareLab::stop() {
-    if (!running_) return;
-    cancelJob();
-    setRunning(false);
+    if (!runner_->busy()) return;
+    runner_->abandon();
     status_->setText(tr("Stopped; the results of the last finished run stay."));
 }
 
 void ContextCompareLab::finished(Runs runs) {
-    job_.reset();
-    setRunning(false);
     const auto [pick_a, pick_b] = context_compare::default_picks(runs[0].texts, runs[1].texts);
     const std::array<int32_t, kSides> picks{pick_a, pick_b};
     loading_ = true;
@@ -315,8 +300,8 @@ void ContextCompareLab::chooseStrongestHead() {
 }
 
 void ContextCompareLab::modelChanged(const LabModelPtr& m) {
-    cancelJob();
-    setRunning(false);
+    runner_->abandon();
+    showRunning();
     for (Side& s : sides_) {
         s.result.reset();
         s.next_ids.clear();

@@ -12,7 +12,7 @@
 
 #include "gui/labs/context_compare_lab_run.h"
 #include "gui/labs/lab.h"
-#include "gui/labs/lab_job.h"
+#include "gui/labs/lab_runner.h"
 
 #include <QVector>
 
@@ -45,12 +45,11 @@ public:
     static constexpr int kTopK = 10;
 
     explicit ContextCompareLab(LabHost* host, QWidget* parent = nullptr);
-    ~ContextCompareLab() override;
 
     QString title() const override;
 
     QString prompt(int side) const;
-    bool isRunning() const { return running_; }
+    bool isRunning() const { return runner_->busy(); }
     // The last finished run of a side (null before the first).
     std::shared_ptr<const context_compare::SideRun> result(int side) const;
     qint32 pickedPosition(int side) const;  // -1: nothing run yet
@@ -104,8 +103,8 @@ private:
 
     QWidget* buildPromptRow(int side);
     QWidget* buildCharts();
-    void cancelJob();
-    void setRunning(bool running);
+    void showRunning();  // Run and Stop enabled as the runner and the model say
+    void failed(const QString& message);
     void finished(Runs runs);
     void showAll();
     void showRows();
@@ -127,9 +126,7 @@ private:
     QComboBox* measure_ = nullptr;
     QPushButton* run_ = nullptr;
     QPushButton* stop_ = nullptr;
-    CancelPtr job_;
-    quint64 generation_ = 0;  // bumped by every run, stop and model change: older results are dropped
-    bool running_ = false;
+    LabRunner* runner_;       // the running comparison; a stop or a new model abandons it
     bool loading_ = false;    // feeding the token models: their query signals wait
     std::array<double, kSides> kl_shown_{};
 };

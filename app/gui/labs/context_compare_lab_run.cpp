@@ -44,7 +44,7 @@ std::span<const float> SideRun::logits_at(int32_t pos) const {
     return std::span<const float>(logits).subspan(size_t(pos) * size_t(n_vocab), size_t(n_vocab));
 }
 
-SideRun run_side(const LabModelPtr& model, const std::string& text, CancelToken& token) {
+SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token) {
     token.check();
     if (!model || !model->model || !model->tokenizer) throw UsageError("context compare: no model is loaded");
     SideRun out;
@@ -65,7 +65,7 @@ SideRun run_side(const LabModelPtr& model, const std::string& text, CancelToken&
     options.prefix_reuse = false;
     LabSession lab = make_lab_session(model, options);
     {
-        CancelToken::Attach attach(token, *lab.session);
+        const engine::Session::CancelScope scope(*lab.session, token);
         lab.session->prefill(out.ids);
     }
     out.trace = std::make_shared<const trace::SessionTrace>(lab.session->trace());

@@ -5,7 +5,7 @@
 // a position (the core's softmax), its top-k and the KL divergence between two of them.
 #pragma once
 
-#include "gui/labs/lab_job.h"
+#include "util/cancel.h"
 #include "gui/labs/lab_model.h"
 
 #include <cstdint>
@@ -40,7 +40,7 @@ struct SideRun {
 // Tokenizes `text` and runs it through a fresh lab session (capture: every plane in full), then
 // once more through that session's backend for the logits of every row. Throws UsageError for an
 // empty or too long prompt, CancelledError when `token` is cancelled, lmscope::Error otherwise.
-SideRun run_side(const LabModelPtr& model, const std::string& text, CancelToken& token);
+SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token);
 
 // The default positions to compare: the shared word of the two prompts (the longest token text,
 // letters only and at least two of them, that both hold, e.g. " bank"; its last occurrence in

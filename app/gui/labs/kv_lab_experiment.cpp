@@ -28,7 +28,7 @@ struct Rows {
 // `generated` is null the tokens are chosen greedily from the run's own logits.
 Rows run_one(const LabModelPtr& model, kv::CacheType type, const KvExperimentOptions& options,
              const std::vector<int32_t>& prompt, std::vector<int32_t>* generated,
-             const std::vector<int32_t>& forced, CancelToken& token, std::atomic<int>* progress) {
+             const std::vector<int32_t>& forced, const CancelToken& token, std::atomic<int>* progress) {
     const size_t n_vocab = size_t(model->model->spec().n_vocab());
     const size_t n_rows = prompt.size() + size_t(options.decode_steps);
     LabSessionOptions so;
@@ -65,7 +65,7 @@ int kv_experiment_steps(const KvExperimentOptions& options) {
 }
 
 KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimentOptions& options,
-                                     CancelToken& token, std::atomic<int>* progress) {
+                                     const CancelToken& token, std::atomic<int>* progress) {
     if (!model || !model->model || !model->tokenizer) throw UsageError("KV experiment: no model is loaded");
     if (options.decode_steps < 0 || options.decode_steps > 4096)
         throw UsageError("KV experiment: decode steps must be 0..4096, not " + std::to_string(options.decode_steps));

@@ -8,7 +8,7 @@
 // the same context. Per row: KL(P_f16 || P_type) in nats, over the whole vocabulary.
 #pragma once
 
-#include "gui/labs/lab_job.h"
+#include "util/cancel.h"
 #include "gui/labs/lab_model.h"
 #include "kv/kv_math.h"
 
@@ -52,6 +52,6 @@ int kv_experiment_steps(const KvExperimentOptions& options);
 // CancelledError between forward steps once `token` is cancelled. `progress` (may be null)
 // counts the forward steps done.
 KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimentOptions& options,
-                                     CancelToken& token, std::atomic<int>* progress);
+                                     const CancelToken& token, std::atomic<int>* progress);
 
 }  // namespace lmscope::gui::labs

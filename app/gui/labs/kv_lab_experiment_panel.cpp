@@ -44,7 +44,8 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
       steps_label_(new QLabel),
       status_(new QLabel),
       explain_(new QLabel),
-      poll_(new QTimer(this)) {
+      poll_(new QTimer(this)),
+      runner_(new LabRunner(this)) {
     setObjectName(QStringLiteral("kvExperimentPanel"));
     prompt_->setObjectName(QStringLiteral("kvExperimentPrompt"));
     steps_->setObjectName(QStringLiteral("kvExperimentSteps"));
@@ -103,17 +104,18 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
     layout->addWidget(status_);
 
     retranslate();
-    setRunning(false);
+    showRunning();
+    connect(runner_, &LabRunner::busyChanged, this, &KvExperimentPanel::showRunning);
+    connect(runner_, &LabRunner::failed, this, [this](const QString& message) {
+        status_->setText(tr("The experiment failed: %1").arg(message));
+        emit failed(message);
+    });
     connect(run_, &QPushButton::clicked, this, &KvExperimentPanel::runExperiment);
     connect(stop_, &QPushButton::clicked, this, &KvExperimentPanel::stopExperiment);
     connect(prompt_, &QLineEdit::returnPressed, this, &KvExperimentPanel::runExperiment);
     connect(poll_, &QTimer::timeout, this, [this] {
         if (done_) progress_->setValue(done_->load());
     });
-}
-
-KvExperimentPanel::~KvExperimentPanel() {
-    if (job_) job_->cancel();
 }
 
 QCPGraph* KvExperimentPanel::klGraph(kv::CacheType type) const {
@@ -143,7 +145,7 @@ void KvExperimentPanel::setModel(const LabModelPtr& model) {
     decode_line_->setVisible(false);
     kl_plot_->replot(QCustomPlot::rpQueuedReplot);
     status_->clear();
-    run_->setEnabled(static_cast<bool>(model_));
+    showRunning();
 }
 
 void KvExperimentPanel::runExperiment() {
@@ -159,39 +161,24 @@ void KvExperimentPanel::runExperiment() {
     progress_->setRange(0, kv_experiment_steps(options));
     progress_->setValue(0);
     status_->setText(tr("Running the prompt through %1 with f16, q8_0 and q4_0 caches…").arg(model_->name));
-    setRunning(true);
     const LabModelPtr model = model_;
     const std::shared_ptr<std::atomic<int>> done = done_;
-    const quint64 run = ++generation_;
-    job_ = run_job(
-        this,
-        [model, options, done](CancelToken& token) { return run_kv_experiment(model, options, token, done.get()); },
-        [this, run](KvExperimentResult result) {
-            if (run != generation_) return;  // stopped, or another run started since
-            job_.reset();
-            setRunning(false);
+    runner_->start(
+        [model, options, done](const CancelToken& token) { return run_kv_experiment(model, options, token, done.get()); },
+        [this](KvExperimentResult result) {
             showResult(result);
             emit finished();
-        },
-        [this, run](const QString& message) {
-            if (run != generation_) return;
-            job_.reset();
-            setRunning(false);
-            status_->setText(tr("The experiment failed: %1").arg(message));
-            emit failed(message);
         });
 }
 
 void KvExperimentPanel::stopExperiment() {
-    if (!job_) return;
-    ++generation_;
-    job_->cancel();  // the job's result, if any, is dropped: the token is no longer ours
-    job_.reset();
-    setRunning(false);
+    if (!runner_->busy()) return;
+    runner_->abandon();  // the job's result, if any, is dropped
     status_->setText(tr("Stopped."));
 }
 
-void KvExperimentPanel::setRunning(bool running) {
+void KvExperimentPanel::showRunning() {
+    const bool running = runner_->busy();
     run_->setEnabled(!running && model_);
     stop_->setEnabled(running);
     progress_->setVisible(running);

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "gui/labs/kv_lab_experiment.h"
-#include "gui/labs/lab_job.h"
+#include "gui/labs/lab_runner.h"
 
 #include <QWidget>
 
@@ -30,10 +30,9 @@ public:
     enum Column { Type, Measured, Formula, MeanKl, KlAfterPrompt, MeanKlDecode, Top1, ColumnCount };
 
     explicit KvExperimentPanel(QWidget* parent = nullptr);
-    ~KvExperimentPanel() override;
 
     void setModel(const LabModelPtr& model);  // cancels a running experiment, clears the table
-    bool isRunning() const { return static_cast<bool>(job_); }
+    bool isRunning() const { return runner_->busy(); }
     QTableWidget* table() const { return table_; }
     // KL per row (x = the row's position: prompt positions, then decode steps) of q8_0 and q4_0.
     QCPGraph* klGraph(kv::CacheType type) const;
@@ -53,7 +52,7 @@ signals:
 
 private:
     void showResult(const KvExperimentResult& result);
-    void setRunning(bool running);
+    void showRunning();  // Run, Stop and the progress bar as the runner says
     void changeEvent(QEvent* e) override;
 
     QLineEdit* prompt_;
@@ -71,11 +70,10 @@ private:
     QLabel* explain_;
     QTimer* poll_;
     LabModelPtr model_;
-    CancelPtr job_;
+    LabRunner* runner_;                      // the running experiment; Stop and a new model abandon it
     std::shared_ptr<std::atomic<int>> done_;  // forward steps done by the running job
     KvExperimentResult result_;
     bool has_result_ = false;
-    quint64 generation_ = 0;  // bumped by every run and stop; a stale job's result is dropped
 };
 
 }  // namespace lmscope::gui::labs

@@ -1,7 +1,7 @@
 // The base of every lab tab: it knows the LabHost (the model, the live trace), follows the
 // model as it changes and retranslates itself when the language changes. A lab's engine work
-// runs through run_job() (gui/labs/lab_job.h); the lab cancels it when a new run starts, when
-// the model changes and when it is destroyed.
+// runs as a LabRunner's job (gui/labs/lab_runner.h), which a new run, a new model and the lab's
+// destruction cancel.
 #pragma once
 
 #include "gui/labs/lab_model.h"

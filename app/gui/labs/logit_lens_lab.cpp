@@ -37,7 +37,8 @@ QColor shade(float prob) {
 LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
     : Lab(host, parent), explanation_(new QLabel), prompt_label_(new QLabel), prompt_(new QLineEdit),
       run_(new QPushButton), tokens_(new TokenListView), summary_(new QLabel), table_(new QTableWidget),
-      chart_(new QCustomPlot), status_(new QLabel), edit_timer_(new QTimer(this)) {
+      chart_(new QCustomPlot), status_(new QLabel), edit_timer_(new QTimer(this)),
+      runner_(new LabRunner(this)) {
     setObjectName(QStringLiteral("logitLensLab"));
     explanation_->setObjectName(QStringLiteral("lensExplanation"));
     prompt_->setObjectName(QStringLiteral("lensPrompt"));
@@ -104,21 +105,16 @@ LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
     connect(prompt_, &QLineEdit::returnPressed, this, [this] { setPrompt(prompt_->text()); });
     connect(run_, &QPushButton::clicked, this, [this] { setPrompt(prompt_->text()); });
     connect(tokens_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { selectPosition(tokens_->row(item)); });
+    connect(runner_, &LabRunner::failed, this,
+            [this](const QString& message) { status_->setText(tr("The lens failed: %1").arg(message)); });
 
     retranslate();
-}
-
-LogitLensLab::~LogitLensLab() {
-    if (job_) job_->cancel();
 }
 
 QString LogitLensLab::title() const { return tr("Logit lens"); }
 
 void LogitLensLab::modelChanged(const LabModelPtr&) {
-    if (job_) job_->cancel();
-    job_.reset();
-    ++generation_;
-    busy_ = false;
+    runner_->abandon();
     result_.reset();
     setPrompt(prompt_->text());
 }
@@ -167,35 +163,20 @@ void LogitLensLab::selectPosition(int position) {
 }
 
 void LogitLensLab::runLens() {
-    if (job_) job_->cancel();
-    job_.reset();
-    const quint64 generation = ++generation_;
+    runner_->abandon();
     const LabModelPtr m = model();
     if (!m || position_ < 0 || position_ >= int(ids_.size())) {
-        busy_ = false;
         status_->setText(m ? tr("Type a prompt.") : tr("Open a model to read its logit lens."));
         return;
     }
-    busy_ = true;
     status_->setText(tr("Reading every layer at position %1...").arg(position_));
     const std::vector<int32_t> ids = ids_;
     const int32_t position = position_;
-    job_ = run_job(
-        this, [m, ids, position](CancelToken& token) { return run_logit_lens(m, ids, position, kTopK, token); },
-        [this, generation](LensResult r) {
-            if (generation == generation_) finished(std::move(r));
-        },
-        [this, generation](const QString& message) {
-            if (generation != generation_) return;
-            busy_ = false;
-            job_.reset();
-            status_->setText(tr("The lens failed: %1").arg(message));
-        });
+    runner_->start([m, ids, position](const CancelToken& token) { return run_logit_lens(m, ids, position, kTopK, token); },
+                   [this](LensResult r) { finished(std::move(r)); });
 }
 
 void LogitLensLab::finished(LensResult result) {
-    busy_ = false;
-    job_.reset();
     result_ = std::move(result);
     status_->clear();
     showResult();

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "gui/labs/lab.h"
-#include "gui/labs/lab_job.h"
+#include "gui/labs/lab_runner.h"
 #include "gui/labs/logit_lens_run.h"
 
 #include <optional>
@@ -27,10 +27,9 @@ class LogitLensLab : public Lab {
     Q_OBJECT
 public:
     explicit LogitLensLab(LabHost* host, QWidget* parent = nullptr);
-    ~LogitLensLab() override;
 
     QString title() const override;
-    bool isBusy() const { return busy_; }
+    bool isBusy() const { return runner_->busy(); }
     const std::vector<int32_t>& promptIds() const { return ids_; }
     int selectedPosition() const { return position_; }
     const std::optional<LensResult>& result() const { return result_; }
@@ -74,9 +73,7 @@ private:
     std::vector<int32_t> ids_;  // the prompt's tokens
     int position_ = -1;         // the selected position
     std::optional<LensResult> result_;
-    CancelPtr job_;
-    bool busy_ = false;
-    quint64 generation_ = 0;    // bumped by every run: older results are dropped
+    LabRunner* runner_;         // the running lens; every run and model change abandons it
 };
 
 }  // namespace lmscope::gui::labs

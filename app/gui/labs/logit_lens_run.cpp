@@ -11,7 +11,7 @@
 namespace lmscope::gui::labs {
 
 LensResult run_logit_lens(const LabModelPtr& model, const std::vector<int32_t>& ids, int32_t position,
-                          int32_t top_k, CancelToken& token) {
+                          int32_t top_k, const CancelToken& token) {
     if (position < 0 || size_t(position) >= ids.size())
         throw UsageError("logit lens: position " + std::to_string(position) + " is outside the prompt of " +
                          std::to_string(ids.size()) + " tokens");
@@ -25,7 +25,7 @@ LensResult run_logit_lens(const LabModelPtr& model, const std::vector<int32_t>& 
     options.capture.lens_top_k = n_vocab;  // the whole sorted distribution: ranks at every layer
     options.n_ctx = std::max<int32_t>(position + 1, 16);
     LabSession lab = make_lab_session(model, options);
-    CancelToken::Attach attach(token, *lab.session);
+    const engine::Session::CancelScope scope(*lab.session, token);
     const trace::StepTrace& step =
         lab.session->prefill(std::span<const int32_t>(ids.data(), size_t(position) + 1));
 

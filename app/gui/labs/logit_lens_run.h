@@ -4,7 +4,7 @@
 // layer's top tokens the lab knows where the model's final prediction ranks at every layer.
 #pragma once
 
-#include "gui/labs/lab_job.h"
+#include "util/cancel.h"
 #include "gui/labs/lab_model.h"
 #include "trace/capture.h"
 
@@ -27,6 +27,6 @@ struct LensResult {
 // Runs on a pool thread. `ids` is the whole prompt; `position` indexes it. Throws UsageError for
 // a position outside the prompt, CancelledError when cancelled.
 LensResult run_logit_lens(const LabModelPtr& model, const std::vector<int32_t>& ids, int32_t position,
-                          int32_t top_k, CancelToken& token);
+                          int32_t top_k, const CancelToken& token);
 
 }  // namespace lmscope::gui::labs

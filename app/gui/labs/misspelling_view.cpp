@@ -39,7 +39,8 @@ MisspellingView::MisspellingView(TokenizerSet* set, QWidget* parent)
       table_(new QTableWidget), prompt_label_(new QLabel), prompt_(new QLineEdit), run_(new QPushButton),
       stop_(new QPushButton), status_(new QLabel), correct_title_(new QLabel), wrong_title_(new QLabel),
       top_correct_(make_top_table(QStringLiteral("nextTokensCorrect"))),
-      top_wrong_(make_top_table(QStringLiteral("nextTokensMisspelled"))), kl_(new QLabel) {
+      top_wrong_(make_top_table(QStringLiteral("nextTokensMisspelled"))), kl_(new QLabel),
+      runner_(new LabRunner(this)) {
     word_->setObjectName(QStringLiteral("misspellingWord"));
     own_->setObjectName(QStringLiteral("misspellingOwn"));
     table_->setObjectName(QStringLiteral("misspellingTable"));
@@ -110,11 +111,15 @@ MisspellingView::MisspellingView(TokenizerSet* set, QWidget* parent)
     });
     connect(run_, &QPushButton::clicked, this, &MisspellingView::runNextToken);
     connect(stop_, &QPushButton::clicked, this, &MisspellingView::stop);
+    stop_->setEnabled(false);
+    connect(runner_, &LabRunner::busyChanged, stop_, &QPushButton::setEnabled);
+    connect(runner_, &LabRunner::failed, this, [this](const QString& message) {
+        status_->setText(tr("The run failed: %1").arg(message));
+        emit finished();
+    });
     selected_ = own_->text();
     retranslate();
 }
-
-MisspellingView::~MisspellingView() { job_.stop(); }
 
 void MisspellingView::retranslate() {
     word_label_->setText(tr("Word:"));
@@ -131,7 +136,7 @@ void MisspellingView::retranslate() {
 }
 
 void MisspellingView::setModel(const LabModelPtr& model) {
-    job_.stop();
+    runner_->abandon();
     model_ = model;
     comparison_.reset();
     run_->setEnabled(model_ != nullptr);
@@ -204,43 +209,31 @@ void MisspellingView::rebuildTable() {
 }
 
 void MisspellingView::runNextToken() {
-    job_.stop();
+    runner_->abandon();
     const QString word = word_->text().trimmed();
     if (!model_ || word.isEmpty() || selected_.isEmpty()) {
         status_->setText(model_ ? tr("Enter a word first.") : tr("Open a model to compare its next-token distributions."));
         return;
     }
     const QString correct = promptFor(word), wrong = promptFor(selected_);
-    auto flag = job_.renew();
     status_->setText(tr("Running the model on both prompts…"));
-    stop_->setEnabled(true);
-    job_.token = run_job(
-        this,
-        [model = model_, a = correct.toStdString(), b = wrong.toStdString(), flag](CancelToken&) {
-            return compare_next_token(model, a, b, flag.get());
+    runner_->start(
+        [model = model_, a = correct.toStdString(), b = wrong.toStdString()](const CancelToken& token) {
+            return compare_next_token(model, a, b, &token);
         },
         [this, correct, wrong](NextTokenComparison result) {
-            job_.finished();
-            stop_->setEnabled(false);
             comparison_ = std::move(result);
             compared_correct_ = correct;
             compared_wrong_ = wrong;
             status_->clear();
             showComparison();
             emit finished();
-        },
-        [this](const QString& message) {
-            job_.finished();
-            stop_->setEnabled(false);
-            status_->setText(tr("The run failed: %1").arg(message));
-            emit finished();
         });
 }
 
 void MisspellingView::stop() {
-    if (!job_.running()) return;
-    job_.stop();
-    stop_->setEnabled(false);
+    if (!runner_->busy()) return;
+    runner_->abandon();
     status_->setText(tr("Stopped."));
 }
 

@@ -7,7 +7,7 @@
 
 #include "gui/labs/lab_model.h"
 #include "gui/labs/next_token_compare.h"
-#include "gui/labs/tokenizer_job.h"
+#include "gui/labs/lab_runner.h"
 
 #include <QString>
 #include <QStringList>
@@ -28,7 +28,6 @@ class MisspellingView : public QWidget {
     Q_OBJECT
 public:
     explicit MisspellingView(TokenizerSet* set, QWidget* parent = nullptr);
-    ~MisspellingView() override;
 
     // The word first, then its misspellings (the rows of the table).
     const QStringList& variants() const { return variants_; }
@@ -37,7 +36,7 @@ public:
     // The prompts of the last comparison and its result (what the side-by-side tables show).
     const std::optional<NextTokenComparison>& comparison() const { return comparison_; }
     const QLabel* klLabel() const { return kl_; }  // property "kl": the value shown
-    bool isRunning() const { return job_.running(); }
+    bool isRunning() const { return runner_->busy(); }
     QString promptFor(const QString& word) const;
     void setModel(const LabModelPtr& model);
     void retranslate();
@@ -82,7 +81,7 @@ private:
     QString selected_;
     std::optional<NextTokenComparison> comparison_;
     QString compared_correct_, compared_wrong_;  // the prompts of comparison_
-    StopHandle job_;
+    LabRunner* runner_;  // the running comparison; a new run, Stop and a new model abandon it
 };
 
 }  // namespace lmscope::gui::labs

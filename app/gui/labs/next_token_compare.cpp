@@ -20,7 +20,7 @@ std::vector<NextToken> top_of(const std::vector<double>& p, int k) {
 }  // namespace
 
 NextTokenComparison compare_next_token(const LabModelPtr& model, const std::string& prompt_a,
-                                       const std::string& prompt_b, const std::atomic<bool>* cancel, int top_k) {
+                                       const std::string& prompt_b, const CancelToken* cancel, int top_k) {
     LabSessionOptions options;
     options.capture.mode = trace::CaptureMode::None;
     LabSession lab = make_lab_session(model, options);

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "gui/labs/lab_model.h"
+#include "util/cancel.h"
 
-#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,10 +23,10 @@ struct NextTokenComparison {
     double kl = 0.0;                      // KL(P_a || P_b) in nats, full softmax distributions
 };
 
-// Runs on the calling thread (call it inside run_job). `cancel` is checked before every layer:
-// when set, lmscope::CancelledError is thrown. Throws UsageError for an empty prompt.
+// Runs on the calling thread (a LabRunner job). `cancel` is checked before every layer: once
+// it is cancelled, lmscope::CancelledError is thrown. Throws UsageError for an empty prompt.
 NextTokenComparison compare_next_token(const LabModelPtr& model, const std::string& prompt_a,
-                                       const std::string& prompt_b, const std::atomic<bool>* cancel,
+                                       const std::string& prompt_b, const CancelToken* cancel,
                                        int top_k = 5);
 
 }  // namespace lmscope::gui::labs

@@ -45,7 +45,8 @@ struct LoadedReference {
 TokenizerLab::TokenizerLab(LabHost* host, QWidget* parent)
     : Lab(host, parent), set_(new TokenizerSet(this)), modes_(new QTabWidget), compare_(new TokenizerCompareView(set_)),
       trainer_(new TokenizerTrainerPanel), misspelling_(new MisspellingView(set_)), merges_(new BpeMergesView(set_)),
-      intro_(new QLabel), add_file_(new QPushButton), sample_status_(new QLabel), references_status_(new QLabel) {
+      intro_(new QLabel), add_file_(new QPushButton), sample_status_(new QLabel), references_status_(new QLabel),
+      sample_runner_(new LabRunner(this)), references_runner_(new LabRunner(this)) {
     setObjectName(QStringLiteral("tokenizerLab"));
     modes_->setObjectName(QStringLiteral("tokenizerModes"));
     add_file_->setObjectName(QStringLiteral("addTokenizerFile"));
@@ -79,14 +80,19 @@ TokenizerLab::TokenizerLab(LabHost* host, QWidget* parent)
     connect(add_file_, &QPushButton::clicked, this, &TokenizerLab::chooseTokenizerFile);
     connect(compare_, &TokenizerCompareView::removeRequested, set_, &TokenizerSet::remove);
     connect(trainer_, &TokenizerTrainerPanel::trained, set_, &TokenizerSet::add);
+    connect(sample_runner_, &LabRunner::failed, this, [this](const QString& message) {
+        sample_error_ = message;
+        retranslate();
+    });
+    connect(references_runner_, &LabRunner::failed, this, [this](const QString& message) {
+        references_ready_ = true;
+        references_missing_ = QStringList{message};
+        retranslate();
+        emit referencesLoaded();
+    });
     retranslate();
     loadReferences();
     trainSample();
-}
-
-TokenizerLab::~TokenizerLab() {
-    sample_job_.stop();
-    if (references_job_) references_job_->cancel();
 }
 
 QString TokenizerLab::title() const { return tr("Tokenizers"); }
@@ -128,10 +134,7 @@ void TokenizerLab::trainSample() {
     }
     options.model = tok::TrainOptions::Model::Bpe;
     options.vocab_size = kSampleVocab;
-    sample_job_ = start_training(
-        this, std::move(options),
-        [this](std::shared_ptr<const tok::Tokenizer> t) {
-            sample_job_.finished();
+    start_training(*sample_runner_, std::move(options), [this](std::shared_ptr<const tok::Tokenizer> t) {
             TokenizerEntry e;
             e.name = tr("Sample BPE %1").arg(kSampleVocab);
             e.detail = tr("trained at first use from the bundled sample corpus: %1").arg(QString::fromStdString(t->describe()));
@@ -140,20 +143,14 @@ void TokenizerLab::trainSample() {
             set_->setSample(std::move(e));
             retranslate();
             emit sampleTrained();
-        },
-        [this](const QString& message) {
-            sample_job_.finished();
-            sample_error_ = message;
-            retranslate();
         });
 }
 
 void TokenizerLab::loadReferences() {
     QStringList paths;
     for (const Reference& r : kReferences) paths << find_sample_tokenizer(QString::fromLatin1(r.file));
-    references_job_ = run_job(
-        this,
-        [paths](CancelToken& token) {
+    references_runner_->start(
+        [paths](const CancelToken& token) {
             QVector<LoadedReference> out;
             for (const QString& path : paths) {
                 token.check();
@@ -162,8 +159,8 @@ void TokenizerLab::loadReferences() {
                 if (!path.isEmpty()) {
                     try {
                         r.tokenizer = tok::load_tokenizer(path.toStdString());
-                    } catch (const std::exception& e) {
-                        r.error = QString::fromUtf8(e.what());
+                    } catch (...) {  // this one is missing from the lab; the others load
+                        r.error = QString::fromStdString(exception_message(std::current_exception()));
                     }
                 }
                 out.push_back(std::move(r));
@@ -171,7 +168,6 @@ void TokenizerLab::loadReferences() {
             return out;
         },
         [this](const QVector<LoadedReference>& loaded) {
-            references_job_.reset();
             QVector<TokenizerEntry> entries;
             references_missing_.clear();
             for (qsizetype i = 0; i < loaded.size(); ++i) {
@@ -192,13 +188,6 @@ void TokenizerLab::loadReferences() {
             }
             references_ready_ = true;
             set_->setReferences(std::move(entries));
-            retranslate();
-            emit referencesLoaded();
-        },
-        [this](const QString& message) {
-            references_job_.reset();
-            references_ready_ = true;
-            references_missing_ = QStringList{message};
             retranslate();
             emit referencesLoaded();
         });

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "gui/labs/lab.h"
-#include "gui/labs/tokenizer_job.h"
+#include "gui/labs/lab_runner.h"
 #include "tokenizer/trainer.h"
 
 #include <QString>
@@ -35,7 +35,6 @@ class TokenizerLab : public Lab {
     Q_OBJECT
 public:
     explicit TokenizerLab(LabHost* host, QWidget* parent = nullptr);
-    ~TokenizerLab() override;
 
     QString title() const override;
     TokenizerSet* tokenizers() const { return set_; }
@@ -87,8 +86,8 @@ private:
     QPushButton* add_file_;
     QLabel* sample_status_;
     QLabel* references_status_;
-    StopHandle sample_job_;
-    CancelPtr references_job_;
+    LabRunner* sample_runner_;      // trains the sample tokenizer
+    LabRunner* references_runner_;  // loads the GPT-4, GPT-4o and BERT tokenizers
     bool references_ready_ = false;
     QStringList references_missing_;  // "GPT-4o: why it is not shown"
     bool sample_ready_ = false;

@@ -34,25 +34,20 @@ std::string sample_corpus_text() {
     return f.readAll().toStdString();
 }
 
-StopHandle start_training(QObject* context, tok::TrainOptions options,
-                          std::function<void(std::shared_ptr<const tok::Tokenizer>)> done,
-                          std::function<void(const QString&)> failed) {
-    StopHandle job;
-    auto flag = job.renew();
-    job.token = run_job(
-        context,
-        [options = std::move(options), flag](CancelToken&) -> std::shared_ptr<const tok::Tokenizer> {
-            return tok::train_tokenizer(options, flag.get());
+void start_training(LabRunner& runner, tok::TrainOptions options,
+                    std::function<void(std::shared_ptr<const tok::Tokenizer>)> done) {
+    runner.start(
+        [options = std::move(options)](const CancelToken& token) -> std::shared_ptr<const tok::Tokenizer> {
+            return tok::train_tokenizer(options, &token);
         },
-        std::move(done), std::move(failed));
-    return job;
+        std::move(done));
 }
 
 TokenizerTrainerPanel::TokenizerTrainerPanel(QWidget* parent)
     : QGroupBox(parent), method_label_(new QLabel), method_(new QComboBox), vocab_label_(new QLabel),
       vocab_(new QSlider(Qt::Horizontal)), corpus_label_(new QLabel), corpus_button_(new QPushButton),
       sample_button_(new QPushButton), train_(new QPushButton), cancel_(new QPushButton), progress_(new QProgressBar),
-      status_(new QLabel), tick_(new QTimer(this)) {
+      status_(new QLabel), tick_(new QTimer(this)), runner_(new LabRunner(this)) {
     setObjectName(QStringLiteral("trainerPanel"));
     method_->setObjectName(QStringLiteral("trainMethod"));
     using Model = tok::TrainOptions::Model;
@@ -101,11 +96,15 @@ TokenizerTrainerPanel::TokenizerTrainerPanel(QWidget* parent)
     connect(tick_, &QTimer::timeout, this, [this] {
         status_->setText(tr("Training… %1 s").arg(QString::number(double(clock_.elapsed()) / 1000.0, 'f', 1)));
     });
+    connect(runner_, &LabRunner::busyChanged, this, &TokenizerTrainerPanel::setRunning);
+    connect(runner_, &LabRunner::failed, this, [this](const QString& message) {
+        last_error_ = message;
+        status_->setText(tr("Training failed: %1").arg(message));
+        emit trainingFailed(message);
+    });
     setRunning(false);
     retranslate();
 }
-
-TokenizerTrainerPanel::~TokenizerTrainerPanel() { job_.stop(); }
 
 int TokenizerTrainerPanel::vocabSize() const { return vocab_->value(); }
 
@@ -166,7 +165,7 @@ void TokenizerTrainerPanel::setRunning(bool running) {
 }
 
 void TokenizerTrainerPanel::train() {
-    job_.stop();
+    runner_->abandon();
     last_error_.clear();
     tok::TrainOptions options;
     options.model = method();
@@ -188,12 +187,7 @@ void TokenizerTrainerPanel::train() {
                            : options.model == tok::TrainOptions::Model::WordPiece ? tr("WordPiece")
                                                                                   : tr("BPE");
     const int vocab = options.vocab_size;
-    setRunning(true);
-    job_ = start_training(
-        this, std::move(options),
-        [this, method, vocab, corpus](std::shared_ptr<const tok::Tokenizer> t) {
-            job_.finished();
-            setRunning(false);
+    start_training(*runner_, std::move(options), [this, method, vocab, corpus](std::shared_ptr<const tok::Tokenizer> t) {
             const double seconds = double(clock_.elapsed()) / 1000.0;
             status_->setText(tr("Trained %1 %2 on the %3 in %4 s.").arg(method).arg(vocab).arg(corpus).arg(seconds, 0, 'f', 1));
             TokenizerEntry e;
@@ -202,20 +196,12 @@ void TokenizerTrainerPanel::train() {
             e.detail = tr("trained here on %1: %2").arg(corpus, QString::fromStdString(t->describe()));
             e.tokenizer = std::move(t);
             emit trained(e);
-        },
-        [this](const QString& message) {
-            job_.finished();
-            setRunning(false);
-            last_error_ = message;
-            status_->setText(tr("Training failed: %1").arg(message));
-            emit trainingFailed(message);
         });
 }
 
 void TokenizerTrainerPanel::cancel() {
-    if (!job_.running()) return;
-    job_.stop();
-    setRunning(false);
+    if (!runner_->busy()) return;
+    runner_->abandon();
     status_->setText(tr("Training cancelled."));
 }
 

@@ -4,7 +4,7 @@
 // bar and the time spent, and Cancel stops the training. A trained model joins the lab's set.
 #pragma once
 
-#include "gui/labs/tokenizer_job.h"
+#include "gui/labs/lab_runner.h"
 #include "gui/labs/tokenizer_set.h"
 #include "tokenizer/trainer.h"
 
@@ -27,19 +27,17 @@ namespace lmscope::gui::labs {
 // The bundled sample corpus (resources/labs/tokenizer_corpus.txt, self-written English prose).
 std::string sample_corpus_text();
 
-// Trains on a pool thread; done() gets the trained tokenizer, failed() the trainer's message.
-// Stop the returned handle to stop the training.
-StopHandle start_training(QObject* context, tok::TrainOptions options,
-                          std::function<void(std::shared_ptr<const tok::Tokenizer>)> done,
-                          std::function<void(const QString&)> failed);
+// Trains as `runner`'s job; done() gets the trained tokenizer, the runner's failed() the
+// trainer's message. The runner's abandon() or stop() ends the training.
+void start_training(LabRunner& runner, tok::TrainOptions options,
+                    std::function<void(std::shared_ptr<const tok::Tokenizer>)> done);
 
 class TokenizerTrainerPanel : public QGroupBox {
     Q_OBJECT
 public:
     explicit TokenizerTrainerPanel(QWidget* parent = nullptr);
-    ~TokenizerTrainerPanel() override;
 
-    bool isTraining() const { return job_.running(); }
+    bool isTraining() const { return runner_->busy(); }
     int vocabSize() const;
     tok::TrainOptions::Model method() const;
     QString corpusFile() const { return corpus_file_; }  // empty: the sample corpus
@@ -61,7 +59,7 @@ signals:
     void runningChanged(bool running);
 
 private:
-    void setRunning(bool running);
+    void setRunning(bool running);  // the runner started or ended a training
     void updateCorpusLabel();
 
     QLabel* method_label_;
@@ -79,7 +77,7 @@ private:
     QElapsedTimer clock_;
     QString corpus_file_;
     QString last_error_;
-    StopHandle job_;
+    LabRunner* runner_;
 };
 
 }  // namespace lmscope::gui::labs

@@ -1,11 +1,11 @@
 // Stop at 100 random moments: a seeded script of prefills (after a reset) and decodes runs on
-// a thread of its own while the test thread calls Session::request_cancel() after a random
-// delay within the step's expected duration. After each stop the session is checked:
+// a thread of its own, under a Session::CancelScope, while the test thread cancels the scope's
+// token after a random delay within the step's expected duration. After each stop the session is checked:
 //   - the step was cancelled: tokens, head, pending token, KV tokens and trace are exactly as
 //     before it (the step is retried in the next round);
 //   - the step completed first: it equals the same step of an uninterrupted run, and the
-//     request, which arrived too late for it, stops the next step before its first layer
-//     (requests are kept until a step consumes them), again leaving the session unchanged.
+//     token, cancelled too late for it, stops the next step run under it before its first
+//     layer (a token stays cancelled), again leaving the session unchanged.
 // Every completed step, and the decodes after the last stop, must equal the uninterrupted
 // run's: the same tokens and positions, the same choice (seeded sampling: a cancelled step
 // spends no random draw), the raw logits (the top 1000 of 1024) and the attention summaries
@@ -182,9 +182,11 @@ void TestCancelRandom::stop_at_random_moments() {
         const State before = state_of(run);
         bool cancelled = false;
         std::atomic<bool> started{false};
+        CancelToken token;
         std::thread worker([&] {
             started.store(true);
             try {
+                const Session::CancelScope scope(*run.session, token);
                 run_op(run, op);
             } catch (const CancelledError&) {
                 cancelled = true;
@@ -196,7 +198,7 @@ void TestCancelRandom::stop_at_random_moments() {
         const double span_us = std::max(50.0, 1300.0 * want.forward_ms);
         const auto delay = std::chrono::microseconds(int64_t(double(rng() % 1000) / 1000.0 * span_us));
         std::this_thread::sleep_for(delay);
-        run.session->request_cancel();
+        token.cancel();
         worker.join();
 
         if (cancelled) {
@@ -211,12 +213,15 @@ void TestCancelRandom::stop_at_random_moments() {
         check_same_step(run.session->trace().step(run.session->head()), want);
         if (QTest::currentTestFailed()) return;
 
-        // The late request is still pending: it stops the next step before its first layer.
+        // The token cancelled late stays cancelled: it stops the next step before its first layer.
         op = next_op();
         want = reference(op);
         if (!op.prompt.empty()) run.session->reset();
         const State idle = state_of(run);
-        QVERIFY_THROWS_EXCEPTION(CancelledError, run_op(run, op));
+        {
+            const Session::CancelScope scope(*run.session, token);
+            QVERIFY_THROWS_EXCEPTION(CancelledError, run_op(run, op));
+        }
         QVERIFY2(state_of(run) == idle, qPrintable(QStringLiteral("stale stop after %1: before %2, after %3")
                                                        .arg(stop).arg(describe(idle), describe(state_of(run)))));
         ++stale_stops;

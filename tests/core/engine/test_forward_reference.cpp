@@ -187,7 +187,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(UsageError, tiny->forward({.tokens = five, .logits = logits}));
     }
 
-    // A set cancel flag stops the step and leaves the cache where the step began.
+    // A cancelled token stops the step and leaves the cache where the step began.
     void cancel_keeps_the_cache_consistent() {
         const ReferenceRun ref = load_reference("fx-gqa");
         LMSCOPE_REQUIRE_FILE(ref.model_path, "the fixture model and its reference");
@@ -196,7 +196,8 @@ private slots:
         std::vector<float> logits(size_t(m->spec().n_vocab()));
         const std::vector<int32_t> first{1, 2, 3}, more{4, 5};
         b->forward({.tokens = first, .logits = logits});
-        std::atomic<bool> cancel{true};
+        CancelToken cancel;
+        cancel.cancel();
         QVERIFY_THROWS_EXCEPTION(CancelledError, b->forward({.tokens = more, .pos0 = 3, .logits = logits, .cancel = &cancel}));
         QCOMPARE(b->kv_tokens(), 3);
     }

@@ -116,13 +116,13 @@ private slots:
         b->forward({.tokens = std::span(ids).first(5), .logits = logits});
         std::vector<int32_t> longer;
         while (longer.size() < 1024) longer.insert(longer.end(), ids.begin(), ids.end());
-        std::atomic<bool> cancel{false};
+        CancelToken cancel;
         using Clock = std::chrono::steady_clock;
         Clock::time_point set_at;
         std::thread t([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
             set_at = Clock::now();
-            cancel = true;
+            cancel.cancel();
         });
         bool cancelled = false;
         try {
@@ -133,7 +133,7 @@ private slots:
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - set_at).count();
         t.join();
         QVERIFY(cancelled);
-        qInfo("cancel honoured %.1f ms after the flag was set (1024-token prefill)", ms);
+        qInfo("cancel honoured %.1f ms after the token was cancelled (1024-token prefill)", ms);
         QCOMPARE(b->kv_tokens(), 5);
     }
 };

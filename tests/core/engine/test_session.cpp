@@ -83,7 +83,7 @@ private slots:
     void long_prefill_captures_within_the_budget();
     void cancel_leaves_a_session_that_continues();
     void cancel_from_another_thread();
-    void clear_cancel_drops_a_late_request();
+    void a_late_cancel_stops_only_its_own_job();
     void quantized_cache_recorded();
     void budget_applies();
     void trace_round_trips();
@@ -391,15 +391,21 @@ void TestSession::cancel_leaves_a_session_that_continues() {
 
     Loaded b = load(fx_);
     Session s(*b.backend, *b.tokenizer, sampled(3));
-    s.request_cancel();
-    QVERIFY_THROWS_EXCEPTION(CancelledError, s.prefill(prompt_));
+    CancelToken stop;
+    stop.cancel();
+    {
+        const Session::CancelScope scope(s, stop);
+        QVERIFY_THROWS_EXCEPTION(CancelledError, s.prefill(prompt_));
+    }
     QCOMPARE(s.trace().size(), size_t(0));
     QCOMPARE(b.backend->kv_tokens(), 0);
     s.prefill(prompt_);
     s.decode();
-    s.request_cancel();
     const std::vector<int32_t> before = s.tokens();
-    QVERIFY_THROWS_EXCEPTION(CancelledError, s.decode());
+    {
+        const Session::CancelScope scope(s, stop);
+        QVERIFY_THROWS_EXCEPTION(CancelledError, s.decode());
+    }
     QCOMPARE(s.tokens(), before);
     QCOMPARE(b.backend->kv_tokens(), int32_t(before.size()));
     QCOMPARE(s.trace().size(), size_t(2));
@@ -409,9 +415,10 @@ void TestSession::cancel_leaves_a_session_that_continues() {
         QCOMPARE(s.trace().step(int32_t(i)).logits, plain.trace().step(int32_t(i)).logits);
 }
 
-void TestSession::clear_cancel_drops_a_late_request() {
-    // A Stop that arrives after the step it meant has finished stays pending (it would stop
-    // the next step); clear_cancel() drops it, and the next step runs as if it never came.
+void TestSession::a_late_cancel_stops_only_its_own_job() {
+    // A Stop that arrives after the job it meant has finished cancels that job's token, which
+    // no later step runs under: the next step runs as if it never came. Scopes nest; the
+    // innermost token decides.
     Loaded a = load(fx_);
     Session plain(*a.backend, *a.tokenizer, greedy());
     plain.prefill(prompt_);
@@ -419,12 +426,20 @@ void TestSession::clear_cancel_drops_a_late_request() {
 
     Loaded b = load(fx_);
     Session s(*b.backend, *b.tokenizer, greedy());
-    s.prefill(prompt_);
-    s.request_cancel();
-    s.clear_cancel();
-    const trace::StepTrace& got = s.decode();
-    QCOMPARE(got.logits, want.logits);
-    s.request_cancel();  // not cleared: the next step is stopped
+    CancelToken finished_job;
+    {
+        const Session::CancelScope scope(s, finished_job);
+        s.prefill(prompt_);
+    }
+    finished_job.cancel();
+    CancelToken next_job;
+    {
+        const Session::CancelScope outer(s, finished_job);
+        const Session::CancelScope inner(s, next_job);
+        const trace::StepTrace& got = s.decode();
+        QCOMPARE(got.logits, want.logits);
+    }
+    const Session::CancelScope again(s, finished_job);  // the inner scope ended: this token decides
     QVERIFY_THROWS_EXCEPTION(CancelledError, s.decode());
 }
 
@@ -434,7 +449,9 @@ void TestSession::cancel_from_another_thread() {
     Session s(*l.backend, *l.tokenizer, greedy());
     std::vector<int32_t> long_prompt;
     for (int i = 0; i < 200; ++i) long_prompt.push_back((i * 37 + 1) % 1024);
-    std::thread canceller([&s] { s.request_cancel(); });
+    CancelToken stop;
+    const Session::CancelScope scope(s, stop);
+    std::thread canceller([&stop] { stop.cancel(); });
     bool cancelled = false;
     try {
         s.prefill(long_prompt);
@@ -450,11 +467,13 @@ void TestSession::cancel_from_another_thread() {
         QCOMPARE(l.backend->kv_tokens(), 200);
         s.reset();
         try {
-            s.prefill(long_prompt);  // consumes the pending cancel request
-            QFAIL("a cancel requested between steps must stop the next one");
+            s.prefill(long_prompt);  // the token is still cancelled
+            QFAIL("a token cancelled between steps must stop the next step run under it");
         } catch (const CancelledError&) {
         }
     }
+    CancelToken fresh;
+    const Session::CancelScope next(s, fresh);
     const trace::StepTrace& p = s.prefill(long_prompt);
     QCOMPARE(p.kv.tokens, 200);
     Loaded ref = load(fx_);
@@ -579,8 +598,12 @@ void TestSession::chat_cancel_and_rewind_keep_history() {
     for (int i = 0; i < 4 && !s.ends_turn(); ++i) s.decode();
     const std::vector<int32_t> before = s.tokens();
     const size_t steps = s.trace().size();
-    s.request_cancel();
-    QVERIFY_THROWS_EXCEPTION(CancelledError, s.chat_turn("And tomorrow?"));
+    CancelToken stop;
+    stop.cancel();
+    {
+        const Session::CancelScope scope(s, stop);
+        QVERIFY_THROWS_EXCEPTION(CancelledError, s.chat_turn("And tomorrow?"));
+    }
     QCOMPARE(s.tokens(), before);
     QCOMPARE(b.backend->kv_tokens(), int32_t(before.size()));
     QCOMPARE(s.trace().size(), steps);

@@ -118,10 +118,10 @@ private slots:
         o.corpus_text = corpus(200000);  // large enough to train for a long while
         o.model = TrainOptions::Model::Unigram;
         o.vocab_size = 8000;
-        std::atomic<bool> cancel{false};
+        CancelToken cancel;
         std::thread canceller([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            cancel = true;
+            cancel.cancel();
         });
         bool cancelled = false;
         try {
@@ -132,7 +132,8 @@ private slots:
         canceller.join();
         QVERIFY(cancelled);
         // Cancelled before it starts: stops at the first poll.
-        std::atomic<bool> already{true};
+        CancelToken already;
+        already.cancel();
         QVERIFY_THROWS_EXCEPTION(CancelledError, train_sentencepiece(o, &already));
     }
 

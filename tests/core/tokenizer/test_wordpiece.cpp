@@ -343,7 +343,8 @@ private slots:
         o.vocab_size = 100'000;  // more than the corpus gives: as many as it has
         const auto all = train_wordpiece(o);
         QVERIFY(all->vocab_size() < 100'000);
-        const std::atomic<bool> cancelled{true};
+        CancelToken cancelled;
+        cancelled.cancel();
         QVERIFY_THROWS_EXCEPTION(CancelledError, train_wordpiece(o, &cancelled));
     }
 

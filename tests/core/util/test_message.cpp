@@ -1,10 +1,14 @@
-// sanitize_message and error_message: control characters (C0, DEL, C1), invalid UTF-8 and
-// NUL escaped, valid UTF-8 kept, long text cut at a character boundary with a count.
+// sanitize_message, error_message and exception_message: control characters (C0, DEL, C1), invalid UTF-8 and
+// NUL escaped, valid UTF-8 kept, long text cut at a character boundary with a count; what a
+// boundary reports for each kind of exception.
 #include "util/error.h"
 #include "util/message.h"
 
 #include <QtTest>
 
+#include <exception>
+#include <new>
+#include <stdexcept>
 #include <string>
 
 using namespace lmscope;
@@ -37,6 +41,31 @@ private slots:
     void error_message_keeps_what_follows_a_nul() {
         const FormatError e(std::string("a\0b.gguf", 8), "general.name", "is not a string");
         QCOMPARE(QByteArray::fromStdString(error_message(e)), QByteArray("a\\x00b.gguf: general.name: is not a string"));
+    }
+
+    void exception_message_by_kind_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QByteArray>("shown");
+        QTest::newRow("lmscope error") << 0 << QByteArray("m.gguf: tokenizer.ggml.tokens: is empty");
+        QTest::newRow("bad_alloc") << 1 << QByteArray("out of memory");
+        QTest::newRow("standard, escaped") << 2 << QByteArray("bad\\nline");
+        QTest::newRow("not an exception") << 3 << QByteArray("unknown error");
+    }
+    void exception_message_by_kind() {
+        QFETCH(int, kind);
+        QFETCH(QByteArray, shown);
+        std::exception_ptr error;
+        try {
+            switch (kind) {
+            case 0: throw FormatError("m.gguf", "tokenizer.ggml.tokens", "is empty");
+            case 1: throw std::bad_alloc();
+            case 2: throw std::runtime_error("bad\nline");
+            default: throw 42;
+            }
+        } catch (...) {
+            error = std::current_exception();
+        }
+        QCOMPARE(QByteArray::fromStdString(exception_message(error)), shown);
     }
 };
 
