@@ -21,8 +21,8 @@ void ModelDocument::open(const QString& path) {
     watcher_.setFuture(QtConcurrent::run([path]() -> Result {
         try {
             return {std::make_shared<const LoadedModel>(load_model(path)), {}};
-        } catch (const std::exception& e) {
-            return {nullptr, QString::fromStdString(error_message(e))};
+        } catch (...) {  // the file, field and reason, or out of memory
+            return {nullptr, QString::fromStdString(exception_message(std::current_exception()))};
         }
     }));
     emit loadStarted(path);

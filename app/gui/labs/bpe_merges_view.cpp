@@ -3,6 +3,7 @@
 #include "gui/labs/tokenizer_chips.h"
 #include "gui/labs/tokenizer_set.h"
 #include "tokenizer/tokenizer.h"
+#include "util/message.h"
 #include "widgets/chips_row.h"
 
 #include <QComboBox>
@@ -132,10 +133,10 @@ void BpeMergesView::replay() {
             merges_owner_ = entry.tokenizer;
         }
         steps_ = replay_merges(t, merges_, word);
-    } catch (const std::exception& e) {
+    } catch (...) {
         merges_of_ = nullptr;
         merges_owner_.reset();
-        status_->setText(tr("No merges to replay: %1").arg(QString::fromUtf8(e.what())));
+        status_->setText(tr("No merges to replay: %1").arg(QString::fromStdString(exception_message(std::current_exception()))));
         return;
     }
     status_->setText(tr("%1; %n of them build(s) this word.", nullptr, int(steps_.size() - 1))

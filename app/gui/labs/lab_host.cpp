@@ -21,8 +21,8 @@ void LabHost::open(const QString& path) {
     watcher_.setFuture(QtConcurrent::run([path]() -> Result {
         try {
             return {path, load_lab_model(path), {}};
-        } catch (const std::exception& e) {
-            return {path, nullptr, QString::fromStdString(error_message(e))};
+        } catch (...) {  // the file, field and reason, or out of memory
+            return {path, nullptr, QString::fromStdString(exception_message(std::current_exception()))};
         }
     }));
 }

@@ -127,8 +127,8 @@ void TokenizerLab::trainSample() {
     tok::TrainOptions options;
     try {
         options.corpus_text = sample_corpus_text();
-    } catch (const std::exception& e) {
-        sample_error_ = QString::fromUtf8(e.what());
+    } catch (...) {
+        sample_error_ = QString::fromStdString(exception_message(std::current_exception()));
         retranslate();
         return;
     }
@@ -234,8 +234,8 @@ bool TokenizerLab::addTokenizerFile(const QString& path) {
         e.tokenizer = std::move(t);
         set_->add(std::move(e));
         return true;
-    } catch (const std::exception& e) {
-        last_error_ = QString::fromUtf8(e.what());
+    } catch (...) {
+        last_error_ = QString::fromStdString(exception_message(std::current_exception()));
         if (!last_error_.contains(QFileInfo(path).fileName())) last_error_ = tr("%1: %2").arg(path, last_error_);
         showError(tr("Cannot add %1").arg(QFileInfo(path).fileName()), last_error_);
         return false;

@@ -173,8 +173,8 @@ void TokenizerTrainerPanel::train() {
     if (corpus_file_.isEmpty()) {
         try {
             options.corpus_text = sample_corpus_text();
-        } catch (const std::exception& e) {
-            last_error_ = QString::fromUtf8(e.what());
+        } catch (...) {
+            last_error_ = QString::fromStdString(exception_message(std::current_exception()));
             status_->setText(last_error_);
             emit trainingFailed(last_error_);
             return;
