@@ -2,6 +2,7 @@
 
 #include "analysis/distribution.h"
 #include "engine/attention.h"
+#include "engine/cpu_weights.h"
 #include "engine/kernels.h"
 #include "engine/matmul.h"
 #include "engine/model.h"
@@ -26,25 +27,10 @@ double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// The weights of one layer as matmul operands, its norm/bias vectors as float, and its plan.
-struct LayerOps {
-    Linear wq, wk, wv, wo, gate, up, down;
-    std::vector<float> attn_norm, ffn_norm;  // [n_embd]
-    std::vector<float> bq, bk, bv;           // [n_head*hd], [n_kv*hd], [n_kv*hd]; empty: none
-    std::vector<float> q_norm, k_norm;       // [hd]; empty: no QK-norm
-    std::vector<float> post_attn_norm, post_ffn_norm;  // [n_embd]; empty: none
-    model::LayerPlan plan;
-};
-
 std::vector<int32_t> layer_windows(const model::ModelSpec& spec) {
     std::vector<int32_t> w;
     for (const model::LayerPlan& p : spec.layers) w.push_back(p.window);
     return w;
-}
-
-std::vector<float> to_float(const gguf::TensorInfo* t) {
-    if (!t) return {};
-    return gguf::dequantize(*t);
 }
 
 class CpuBackend final : public Backend {
@@ -78,7 +64,7 @@ private:
 
     std::shared_ptr<const Model> model_;
     const model::ModelSpec& spec_;
-    ThreadPool pool_;
+    std::shared_ptr<ThreadPool> pool_;  // the process's pool of this size, leased per forward step
     const kernels::Kernels& k_;
     MatMul mm_;
     KvCache cache_;
@@ -90,10 +76,7 @@ private:
     bool neox_;
     model::FfnActivation act_;
 
-    std::vector<LayerOps> layers_;
-    Linear tok_embd_, output_;
-    PackedWeights packed_;  // x4 copies of the quantized matrices (layers_ and output_ point in)
-    std::vector<float> output_norm_;  // [n_embd]
+    std::shared_ptr<const CpuWeights> w_;  // shared by every CPU backend on this model
 
     // activations of one step (n = rows fed)
     std::vector<float> x_;     // [n][n_embd] residual stream
@@ -117,12 +100,12 @@ private:
 CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions& o)
     : model_(std::move(model)),
       spec_(model_->spec()),
-      pool_(o.n_threads > 0 ? o.n_threads : hardware_threads()),
+      pool_(ThreadPool::shared(o.n_threads > 0 ? o.n_threads : hardware_threads())),
       k_(kernels::best()),
-      mm_(pool_, k_),
+      mm_(*pool_, k_),
       cache_(KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
              o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train(), layer_windows(spec_)),
-      attn_(pool_, k_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim(), spec_.attn_scale) {
+      attn_(*pool_, k_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim(), spec_.attn_scale) {
     const model::ModelSpec& s = spec_;
     n_embd_ = s.n_embd();
     n_head_ = s.n_head();
@@ -136,41 +119,11 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
     neox_ = s.neox();
     act_ = s.arch.ffn_act;
 
-    const model::Weights& w = model_->weights();
-    tok_embd_ = Linear::from(*w.token_embd);
-    output_ = Linear::from(*w.output);
-    output_norm_ = to_float(w.output_norm);
-    layers_.resize(size_t(n_layer_));
-    for (int32_t l = 0; l < n_layer_; ++l) {
-        const model::LayerWeights& lw = w.layers[size_t(l)];
-        LayerOps& L = layers_[size_t(l)];
-        L.wq = Linear::from(*lw.wq);
-        L.wk = Linear::from(*lw.wk);
-        L.wv = Linear::from(*lw.wv);
-        L.wo = Linear::from(*lw.wo);
-        L.gate = Linear::from(*lw.ffn_gate);
-        L.up = Linear::from(*lw.ffn_up);
-        L.down = Linear::from(*lw.ffn_down);
-        L.attn_norm = to_float(lw.attn_norm);
-        L.ffn_norm = to_float(lw.ffn_norm);
-        L.bq = to_float(lw.bq);
-        L.bk = to_float(lw.bk);
-        L.bv = to_float(lw.bv);
-        L.q_norm = to_float(lw.q_norm);
-        L.k_norm = to_float(lw.k_norm);
-        L.post_attn_norm = to_float(lw.post_attn_norm);
-        L.post_ffn_norm = to_float(lw.post_ffn_norm);
-        L.plan = s.layers[size_t(l)];
-    }
-    std::vector<Linear*> mats;  // every matrix the matmuls read (tok_embd_ is read by row)
-    for (LayerOps& L : layers_)
-        for (Linear* m : {&L.wq, &L.wk, &L.wv, &L.wo, &L.gate, &L.up, &L.down}) mats.push_back(m);
-    mats.push_back(&output_);
-    packed_.pack(mats);
+    w_ = CpuWeights::of(model_);
 }
 
 std::string CpuBackend::name() const {
-    return std::string("cpu (") + k_.name + ", " + std::to_string(pool_.size()) + " threads)";
+    return std::string("cpu (") + k_.name + ", " + std::to_string(pool_->size()) + " threads)";
 }
 
 KvStats CpuBackend::kv_stats() const {
@@ -244,6 +197,7 @@ void CpuBackend::hook_copy(trace::Hook h, int32_t layer, const float* src, size_
 
 void CpuBackend::forward(const ForwardRequest& r) {
     check_forward_request(r, *model_, cache_.n_tokens(), cache_.n_ctx());
+    const ThreadPool::Lease lease = pool_->lease();  // another backend's step on this pool waits
     const std::span<const int32_t> tokens = r.tokens;
     const int32_t pos0 = r.pos0;
     const trace::CapturePolicy& policy = r.policy;
@@ -280,7 +234,7 @@ void CpuBackend::forward(const ForwardRequest& r) {
 
     // token embeddings
     for (int32_t t = 0; t < n; ++t)
-        dequantize_rows(k_, tok_embd_, tokens[size_t(t)], tokens[size_t(t)] + 1, x_.data() + size_t(t) * size_t(n_embd_));
+        dequantize_rows(k_, w_->tok_embd, tokens[size_t(t)], tokens[size_t(t)] + 1, x_.data() + size_t(t) * size_t(n_embd_));
     if (spec_.embed_scale != 1.0f)
         for (float& v : x_) v *= spec_.embed_scale;
 
@@ -318,14 +272,14 @@ void CpuBackend::forward(const ForwardRequest& r) {
 void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap,
                        std::span<const trace::LayerHead> ablate) {
     using trace::Hook;
-    const LayerOps& L = layers_[size_t(l)];
+    const CpuLayerWeights& L = w_->layers[size_t(l)];
     const size_t E = size_t(n_embd_);
     const size_t QD = size_t(n_head_) * size_t(hd_), KD = size_t(n_kv_) * size_t(hd_);
     const size_t rows = size_t(n);
 
     // attention block
     hook_copy(Hook::ResidPre, l, x_.data(), rows * E);
-    pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+    pool_->parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t)
             ops::rms_norm(x_.data() + t * E, L.attn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
     });
@@ -337,7 +291,7 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap,
     }
     // biases, QK-norm, RoPE and the cache write, per row (rows write distinct cache positions)
     const std::vector<float>& rope_cs = rope_cs_[size_t(L.plan.rope_table)];
-    pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+    pool_->parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t) {
             float* qt = q_.data() + t * QD;
             float* kt = k_new_.data() + t * KD;
@@ -376,7 +330,7 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap,
     add_residual(l, n, L.post_attn_norm, Hook::AttnOut, Hook::ResidMid);
 
     // feed-forward block (SwiGLU or GeGLU)
-    pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+    pool_->parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t)
             ops::rms_norm(x_.data() + t * E, L.ffn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
     });
@@ -386,7 +340,7 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap,
         float* ys[2] = {g_.data(), u_.data()};
         mm_.run(ws, xn_.data(), n, ys);
     }
-    pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+    pool_->parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
         const size_t F = size_t(n_ff_);
         float* g = g_.data() + size_t(t0) * F;
         const float* u = u_.data() + size_t(t0) * F;
@@ -403,7 +357,7 @@ void CpuBackend::add_residual(int32_t l, int32_t n, const std::vector<float>& po
                               trace::Hook sum) {
     const size_t E = size_t(n_embd_);
     if (!post_norm.empty())
-        pool_.parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+        pool_->parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
             for (int64_t t = t0; t < t1; ++t)
                 ops::rms_norm(tmp_.data() + t * E, post_norm.data(), eps_, tmp_.data() + t * E, n_embd_);
         });
@@ -416,9 +370,9 @@ void CpuBackend::head(const float* x_rows, int32_t n_out, float* out) {
     const size_t E = size_t(n_embd_);
     std::vector<float>& xn = xn_;  // reuse: at least n_out rows of n_embd
     for (int32_t t = 0; t < n_out; ++t)
-        ops::rms_norm(x_rows + t * E, output_norm_.data(), eps_, xn.data() + t * E, n_embd_);
+        ops::rms_norm(x_rows + t * E, w_->output_norm.data(), eps_, xn.data() + t * E, n_embd_);
     hook_copy(trace::Hook::FinalNorm, -1, xn.data(), size_t(n_out) * E);
-    mm_.run(output_, xn.data(), n_out, out);
+    mm_.run(w_->output, xn.data(), n_out, out);
     softcap(out, int64_t(n_out) * n_vocab_);
     hook_copy(trace::Hook::Logits, -1, out, size_t(n_out) * size_t(n_vocab_));
 }
@@ -432,8 +386,8 @@ void CpuBackend::softcap(float* logits, int64_t n) const {
 void CpuBackend::logit_lens(const float* x_row, int32_t k, trace::LensEntry* out) {
     lens_logits_.resize(size_t(n_vocab_));
     lens_x_.resize(size_t(n_embd_));
-    ops::rms_norm(x_row, output_norm_.data(), eps_, lens_x_.data(), n_embd_);
-    mm_.run(output_, lens_x_.data(), 1, lens_logits_.data());
+    ops::rms_norm(x_row, w_->output_norm.data(), eps_, lens_x_.data(), n_embd_);
+    mm_.run(w_->output, lens_x_.data(), 1, lens_logits_.data());
     softcap(lens_logits_.data(), n_vocab_);
     ops::softmax(lens_logits_.data(), n_vocab_);
     const std::vector<int32_t> idx = analysis::top_k(lens_logits_, k);

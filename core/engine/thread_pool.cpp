@@ -1,6 +1,7 @@
 #include "engine/thread_pool.h"
 
 #include <algorithm>
+#include <map>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -20,6 +21,17 @@ constexpr int kSpinIterations = 2000;
 ThreadPool::ThreadPool(int n_threads) : n_threads_(std::max(1, n_threads)) {
     workers_.reserve(size_t(n_threads_ - 1));
     for (int i = 1; i < n_threads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+}
+
+std::shared_ptr<ThreadPool> ThreadPool::shared(int n_threads) {
+    static std::mutex mutex;
+    static std::map<int, std::weak_ptr<ThreadPool>> pools;  // by size
+    const int n = std::max(1, n_threads);
+    std::lock_guard lock(mutex);
+    if (std::shared_ptr<ThreadPool> pool = pools[n].lock()) return pool;
+    auto pool = std::make_shared<ThreadPool>(n);
+    pools[n] = pool;
+    return pool;
 }
 
 ThreadPool::~ThreadPool() {

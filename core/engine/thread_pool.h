@@ -3,11 +3,17 @@
 // The calling thread takes part as worker 0, so a pool of N threads starts N - 1 workers.
 // Workers spin briefly after each job (decode issues a few hundred small jobs per token, and a
 // futex wake-up per job would cost more than the work), then sleep on an atomic wait.
+//
+// Backends share one pool per size in the process (shared()): the step-through session and the
+// labs' runs do not each start threads that would fight over the same cores. A backend leases
+// the pool for a forward step; another backend's step waits for the lease.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -20,6 +26,13 @@ public:
     ~ThreadPool();
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
+
+    // The process's pool of n_threads (clamped as above): the same pool while anyone holds it.
+    static std::shared_ptr<ThreadPool> shared(int n_threads);
+
+    // Exclusive use of the pool until the lease ends (a whole forward step).
+    using Lease = std::unique_lock<std::mutex>;
+    [[nodiscard]] Lease lease() { return Lease(lease_mutex_); }
 
     int size() const { return n_threads_; }
 
@@ -41,6 +54,7 @@ private:
     std::atomic<uint32_t> generation_{0};  // bumped once per job (and at shutdown)
     std::atomic<int> pending_{0};          // workers still running the current job
     std::atomic<bool> stop_{false};
+    std::mutex lease_mutex_;
 };
 
 }  // namespace lmscope::engine
