@@ -4,9 +4,9 @@
 #include "engine/backend_factory.h"
 #include "engine/kv_cache.h"
 #include "engine/model.h"
-#include "engine/prepared_model.h"
 #include "engine/sampler.h"
 #include "engine/session.h"
+#include "gui/labs/lab_model.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/trace_file.h"
 #include "trace_adapter/trace_adapter.h"
@@ -105,53 +105,67 @@ void EngineWorker::guarded(const QString& what, F&& body) {
 void EngineWorker::load(const QString& path, const EngineOptions& options) {
     guarded(tr("Loading the model"), [&] {
         emit progress(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-        const auto kv = engine::kv_type_from_name(options.kv_type.toStdString());
-        if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
-        const std::string file = path.toStdString();  // named when memory or threads run out
-        auto [model, tokenizer] = engine::prepare_model(file);
-        engine::BackendOptions bo;
-        bo.n_threads = options.threads;
-        bo.kv_type = *kv;
-        bo.n_ctx = std::min<int32_t>(options.n_ctx, model->spec().n_ctx_train());
-        auto backend = with_context(file + ": starting the backend",
-                                    [&] { return engine::make_backend(options.backend.toStdString(), model, bo); });
-        engine::SessionOptions so;
-        so.sampling = sampling_;
-        so.capture.mode = trace::CaptureMode::Full;  // the heatmap and grid show any (layer, head)
-        auto session = with_context(file + ": starting the session",
-                                    [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
-        session->set_progress([this](const engine::StepProgress& p) { reportProgress(p); });
-        session->set_attention_focus(focus_);
-
-        replaceSession(nullptr);  // the old session refers to the old backend and tokenizer
-        backend_ = std::move(backend);
-        tokenizer_ = std::move(tokenizer);
-        model_ = std::move(model);
-        replaceSession(std::move(session));
-        pieces_.clear();
-        for (int32_t id = 0; id < tokenizer_->vocab_size(); ++id) pieces_.emplace(id, tokenizer_->piece(id));
-
-        EngineInfo info;
-        info.path = path;
-        info.backend = QString::fromStdString(backend_->name());
-        info.kv_type = options.kv_type;
-        info.n_ctx = backend_->n_ctx();
-        info.model = app::model_view(session_->trace());
-        if (info.model.n_layer == 0) {  // no step yet: take the shape from the spec
-            const auto& spec = model_->spec();
-            info.model.n_layer = spec.n_layer();
-            info.model.n_head = spec.n_head();
-            info.model.n_head_kv = spec.n_head_kv();
-            info.model.head_dim = spec.head_dim();
-        }
-        info.model.n_ctx = backend_->n_ctx();
-        info.model.n_ctx_train = model_->spec().n_ctx_train();
-        info.model.kv_bytes_per_token = backend_->kv_stats().bytes_per_token;
-        info.model.layer_window.clear();
-        for (const model::LayerPlan& p : model_->spec().layers) info.model.layer_window.push_back(p.window);
-        info.model.name = QFileInfo(path).completeBaseName();
-        emit loaded(info);
+        start(labs::load_lab_model(path), options);
     });
+}
+
+void EngineWorker::run(const labs::LabModelPtr& model, const EngineOptions& options) {
+    guarded(tr("Loading the model"), [&] {
+        if (!model) throw UsageError(tr("No model is loaded.").toStdString());
+        emit progress(tr("Loading %1…").arg(QFileInfo(model->path).fileName()));
+        start(model, options);
+    });
+}
+
+void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions& options) {
+    const QString& path = prepared->path;
+    const auto kv = engine::kv_type_from_name(options.kv_type.toStdString());
+    if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
+    const std::string file = path.toStdString();  // named when memory or threads run out
+    std::shared_ptr<const engine::Model> model = prepared->model;
+    std::shared_ptr<const tok::Tokenizer> tokenizer = prepared->tokenizer;
+    engine::BackendOptions bo;
+    bo.n_threads = options.threads;
+    bo.kv_type = *kv;
+    bo.n_ctx = std::min<int32_t>(options.n_ctx, model->spec().n_ctx_train());
+    auto backend = with_context(file + ": starting the backend",
+                                [&] { return engine::make_backend(options.backend.toStdString(), model, bo); });
+    engine::SessionOptions so;
+    so.sampling = sampling_;
+    so.capture.mode = trace::CaptureMode::Full;  // the heatmap and grid show any (layer, head)
+    auto session = with_context(file + ": starting the session",
+                                [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
+    session->set_progress([this](const engine::StepProgress& p) { reportProgress(p); });
+    session->set_attention_focus(focus_);
+
+    replaceSession(nullptr);  // the old session refers to the old backend and tokenizer
+    backend_ = std::move(backend);
+    tokenizer_ = std::move(tokenizer);
+    model_ = std::move(model);
+    replaceSession(std::move(session));
+    pieces_.clear();
+    for (int32_t id = 0; id < tokenizer_->vocab_size(); ++id) pieces_.emplace(id, tokenizer_->piece(id));
+
+    EngineInfo info;
+    info.path = path;
+    info.backend = QString::fromStdString(backend_->name());
+    info.kv_type = options.kv_type;
+    info.n_ctx = backend_->n_ctx();
+    info.model = app::model_view(session_->trace());
+    if (info.model.n_layer == 0) {  // no step yet: take the shape from the spec
+        const auto& spec = model_->spec();
+        info.model.n_layer = spec.n_layer();
+        info.model.n_head = spec.n_head();
+        info.model.n_head_kv = spec.n_head_kv();
+        info.model.head_dim = spec.head_dim();
+    }
+    info.model.n_ctx = backend_->n_ctx();
+    info.model.n_ctx_train = model_->spec().n_ctx_train();
+    info.model.kv_bytes_per_token = backend_->kv_stats().bytes_per_token;
+    info.model.layer_window.clear();
+    for (const model::LayerPlan& p : model_->spec().layers) info.model.layer_window.push_back(p.window);
+    info.model.name = QFileInfo(path).completeBaseName();
+    emit loaded(info);
 }
 
 void EngineWorker::setSampling(const SamplingOptions& sampling) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "engine/sampler.h"
+#include "gui/labs/lab_model.h"
 #include "trace/capture.h"
 #include "util/cancel.h"
 #include "widgets/trace_view.h"
@@ -98,7 +99,10 @@ public:
     void cancel();
 
 public slots:
+    // Opens `path` (every check of prepare_model) and starts a session on it.
     void load(const QString& path, const lmscope::gui::EngineOptions& options);
+    // Starts a session on a model the window has already opened (shared with the labs).
+    void run(const lmscope::gui::labs::LabModelPtr& model, const lmscope::gui::EngineOptions& options);
     void setSampling(const lmscope::gui::SamplingOptions& sampling);
     void prefill(const QString& prompt);
     void step();
@@ -128,6 +132,7 @@ signals:
 
 private:
     template <class F> void guarded(const QString& what, F&& body);
+    void start(const labs::LabModelPtr& model, const EngineOptions& options);  // load's and run's part
     // Runs one engine computation that cancel() may stop, under a token of its own.
     template <class F> void cancellable(F&& body);
     engine::Session& session();
@@ -136,7 +141,7 @@ private:
     void replaceSession(std::unique_ptr<engine::Session> next);
 
     std::shared_ptr<const engine::Model> model_;
-    std::unique_ptr<tok::Tokenizer> tokenizer_;
+    std::shared_ptr<const tok::Tokenizer> tokenizer_;  // shared with the labs
     std::unique_ptr<engine::Backend> backend_;
     std::unique_ptr<engine::Session> session_;
     engine::SamplerSettings sampling_;        // applied to the session now and to the next one

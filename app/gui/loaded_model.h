@@ -1,7 +1,9 @@
 // A GGUF model as the window shows it: the core summary (spec, tensors, sizes) plus the rows
-// the widgets display. load_model() runs on a worker thread; it touches no Qt widget.
+// the widgets display, and the model prepared for the engine (the file is parsed once). load_model()
+// runs on a worker thread; it touches no Qt widget.
 #pragma once
 
+#include "gui/labs/lab_model.h"
 #include "model/summary.h"
 #include "widgets/metadata_model.h"
 #include "widgets/tensor_table_model.h"
@@ -17,6 +19,8 @@ struct LoadedModel {
     QList<widgets::TensorRow> tensors;       // file order
     QList<widgets::MetadataRow> metadata;    // file order, long values abbreviated
     qint64 load_ms = 0;                      // wall time of load_model()
+    labs::LabModelPtr runnable;              // the engine's Model and Tokenizer, prepared once:
+                                             // the step-through session and every lab run them
 };
 
 // Opens and validates the file (the container, the spec, every tensor, the vocabulary),

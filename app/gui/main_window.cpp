@@ -168,8 +168,8 @@ void MainWindow::showModel() {
     recent_->add(fi.absoluteFilePath());
     QSettings().setValue(QStringLiteral("lastFolder"), fi.absolutePath());
     say(tr("Loaded %1 in %2 ms").arg(fi.fileName()).arg(m->load_ms), 8000);
-    session_->loadModel(m->path);
-    lab_host_->open(m->path);
+    session_->loadModel(m->runnable);  // the file is parsed once, here and for the labs
+    lab_host_->setModel(m->runnable);
     retranslate();  // the spec, status and title texts depend on the model
 }
 

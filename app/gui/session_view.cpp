@@ -235,10 +235,18 @@ void SessionView::loadModel(const QString& path) {
     const SamplingOptions sampling = sampling_->sampling();
     in_flight_ = true;
     updateActions();
-    post([path, options, sampling](EngineWorker* e) {
+    // the model the window opened, when it is this file: the engine does not parse it again
+    const labs::LabModelPtr opened = opened_ && opened_->path == path ? opened_ : nullptr;
+    post([path, opened, options, sampling](EngineWorker* e) {
         e->setSampling(sampling);
-        e->load(path, options);
+        if (opened) e->run(opened, options);
+        else e->load(path, options);
     });
+}
+
+void SessionView::loadModel(const labs::LabModelPtr& opened) {
+    opened_ = opened;
+    if (opened) loadModel(opened->path);
 }
 
 void SessionView::onLoaded(const EngineInfo& info) {

@@ -82,6 +82,9 @@ public:
     void restoreSettings();
 
 public slots:
+    // A session on the model the window opened (prepared once, shared with the labs).
+    void loadModel(const lmscope::gui::labs::LabModelPtr& opened);
+    // A session on `path`: the opened model when it is that file, else the engine opens it.
     void loadModel(const QString& path);
     void step();
     void setPlaying(bool on);
@@ -161,6 +164,7 @@ private:
     SnapshotPtr last_;
     QString run_prompt_;  // the prompt the engine's run was prefilled from
     EngineOptions engine_options_;  // the settings the engine was last loaded with
+    labs::LabModelPtr opened_;      // the model the window opened last
     struct Rerun {                  // the path to run again once the new engine is loaded
         QString prompt_text;
         QVector<qint32> prompt, generated;

@@ -6,10 +6,12 @@
 #include "gguf/gguf.h"
 #include "gui/help_window.h"
 #include "gui/language.h"
+#include "gui/labs/lab_host.h"
 #include "gui/main_window.h"
 #include "gui/model_document.h"
 #include "gui/recent_files.h"
 #include "gui/sample_model.h"
+#include "gui/session_view.h"
 #include "util/error.h"
 #include "widgets/spec_panel.h"
 #include "widgets/tensor_table_model.h"
@@ -143,6 +145,16 @@ private slots:
         auto* arch_label = w.findChild<QLabel*>(QStringLiteral("statusArchitecture"));
         QVERIFY(arch_label);
         QCOMPARE(arch_label->text(), arch);
+
+        // The file was parsed once: the labs have the model the window opened, and the
+        // step-through session runs that same Model (a Model of its own would leave the labs'
+        // the only holder but the window's record).
+        const gui::labs::LabModelPtr opened = w.document()->model()->runnable;
+        QVERIFY(opened);
+        QCOMPARE(w.labHost()->model().get(), opened.get());
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->hasEngine(), 60000);
+        QVERIFY2(opened->model.use_count() > 1, "the session parsed the file again");
+        QVERIFY(opened->tokenizer.use_count() > 1);
     }
 
     // Help > Lesson and Help > Glossary open inside the app: the lesson with its pictures, the

@@ -3,12 +3,14 @@
 // they never wait for, or disturb, the step-through session on the engine thread.
 #pragma once
 
+#include <QMetaType>
 #include <QString>
 
 #include <memory>
 
 namespace lmscope::engine {
 class Model;
+struct PreparedModel;
 }
 namespace lmscope::tok {
 class Tokenizer;
@@ -27,5 +29,9 @@ using LabModelPtr = std::shared_ptr<const LabModel>;
 // Opens and validates the GGUF file and builds its tokenizer. Slow for large files: call it off
 // the UI thread. Throws lmscope::Error (FormatError names the file, the field and the reason).
 LabModelPtr load_lab_model(const QString& path);
+// The same from a model already prepared (the window's open: the file is parsed once).
+LabModelPtr lab_model_of(const QString& path, engine::PreparedModel prepared);
 
 }  // namespace lmscope::gui::labs
+
+Q_DECLARE_METATYPE(lmscope::gui::labs::LabModelPtr)
