@@ -26,8 +26,9 @@ void HelpButton::changeEvent(QEvent* event) {
 }
 
 QSize HelpButton::sizeHint() const {
-    // A circle a little taller than a line: the "?" and a ring around it.
-    const int d = fontMetrics().height() + 4;
+    // A circle a line tall and a little: the "?" and a ring around it (no taller than a dock's
+    // own title bar).
+    const int d = fontMetrics().height() + 2;
     return {d, d};
 }
 

@@ -44,6 +44,12 @@ void HintBar::retranslate() {
     close_->setAccessibleName(tr("Dismiss this hint"));
 }
 
+void HintBar::resizeEvent(QResizeEvent* event) {
+    QFrame::resizeEvent(event);
+    const int need = heightForWidth(width());
+    if (need > 0 && need != minimumHeight()) setMinimumHeight(need);
+}
+
 void HintBar::changeEvent(QEvent* event) {
     QFrame::changeEvent(event);
     if (event->type() == QEvent::LanguageChange) retranslate();

@@ -25,6 +25,9 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    // Keeps the minimum height at what the wrapped text needs at the present width, so a layout
+    // that does not ask heights for widths (a main window's central area) cannot squeeze it.
+    void resizeEvent(QResizeEvent* event) override;
 
 signals:
     void dismissed();      // the "×" was clicked (the bar has hidden itself)

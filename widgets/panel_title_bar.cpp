@@ -9,6 +9,8 @@
 #include <QStyle>
 #include <QToolButton>
 
+#include <algorithm>
+
 namespace lmscope::widgets {
 
 PanelTitleBar::PanelTitleBar(QDockWidget* dock)
@@ -28,7 +30,7 @@ PanelTitleBar::PanelTitleBar(QDockWidget* dock)
     float_->setIcon(style()->standardIcon(QStyle::SP_TitleBarNormalButton));
     close_->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(6, 2, 2, 2);
+    layout->setContentsMargins(6, 0, 2, 0);
     layout->setSpacing(4);
     layout->addWidget(title_);
     layout->addWidget(help_);
@@ -42,6 +44,13 @@ PanelTitleBar::PanelTitleBar(QDockWidget* dock)
     dock_->setTitleBarWidget(this);
     follow();
     retranslate();
+    fitButtons();
+}
+
+void PanelTitleBar::fitButtons() {
+    // Icons a line tall, so the bar is no taller than the dock's own title bar.
+    const int h = std::max(fontMetrics().height() - 6, 8);
+    for (QToolButton* b : {float_, close_}) b->setIconSize(QSize(h, h));
 }
 
 void PanelTitleBar::retranslate() {
@@ -52,6 +61,7 @@ void PanelTitleBar::retranslate() {
 void PanelTitleBar::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange) retranslate();
+    if (event->type() == QEvent::FontChange) fitButtons();
 }
 
 QString PanelTitleBar::title() const { return title_->text(); }

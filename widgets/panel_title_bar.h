@@ -27,6 +27,7 @@ protected:
 
 private:
     void retranslate();
+    void fitButtons();
     void follow();  // the dock's title and features now
 
     QDockWidget* dock_;

@@ -152,6 +152,32 @@ private slots:
         QVERIFY(!dock->isVisible());
     }
 
+    // The title bar takes no more height than the dock's own (the docks are sized to the room
+    // their panels need, title included), at the normal and at presenter mode's font.
+    void titleBarIsNoTallerThanTheNativeOne_data() {
+        QTest::addColumn<double>("scale");
+        QTest::newRow("normal") << 1.0;
+        QTest::newRow("presenter") << 1.5;
+    }
+    void titleBarIsNoTallerThanTheNativeOne() {
+        QFETCH(double, scale);
+        QMainWindow window;
+        QFont f = window.font();
+        f.setPointSizeF(f.pointSizeF() * scale);
+        window.setFont(f);
+        auto* native = new QDockWidget(QStringLiteral("Logits"), &window);
+        auto* custom = new QDockWidget(QStringLiteral("Logits"), &window);
+        for (QDockWidget* d : {native, custom}) {
+            d->setWidget(new QLabel(QStringLiteral("content")));
+            window.addDockWidget(Qt::LeftDockWidgetArea, d);
+        }
+        new PanelTitleBar(custom);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const int mine = custom->widget()->geometry().top(), theirs = native->widget()->geometry().top();
+        QVERIFY2(mine <= theirs, qPrintable(QStringLiteral("%1 > %2").arg(mine).arg(theirs)));
+    }
+
     // The "?" grows with the font (presenter mode) and its sizeHint holds its "?".
     void helpButtonFollowsTheFont() {
         HelpButton button;
