@@ -1,6 +1,5 @@
 #include "gui/panel_guide.h"
 
-#include "gui/labs/lab.h"
 #include "gui/labs/lab_window.h"
 #include "widgets/help_button.h"
 #include "widgets/help_popover.h"
@@ -56,8 +55,6 @@ private:
     QWidget* content_;
 };
 
-QWidget* with_hint(widgets::HintBar* hint, QWidget* content) { return new HintedPanel(hint, content); }
-
 }  // namespace
 
 PanelGuide::PanelGuide(QMainWindow* window, labs::LabWindow* labs)
@@ -99,10 +96,10 @@ void PanelGuide::addToDock(Panel panel) {
     QWidget* content = nullptr;
     if (scroll && scroll->metaObject() == &QScrollArea::staticMetaObject) {
         content = scroll->takeWidget();
-        scroll->setWidget(with_hint(hint, content));
+        scroll->setWidget(new HintedPanel(hint, content));
     } else {
         content = dock->widget();
-        dock->setWidget(with_hint(hint, content));  // hides the widget it had (now in the box)
+        dock->setWidget(new HintedPanel(hint, content));  // hides the widget it had (now in the box)
     }
     content->show();
 }
@@ -118,7 +115,7 @@ void PanelGuide::addToTables(Panel panel) {
     connect(button, &QAbstractButton::clicked, this, [this, panel] { explain(panel); });
     widgets::HintBar* hint = makeHint(panel);
     window_->takeCentralWidget();
-    QWidget* box = with_hint(hint, tabs);
+    QWidget* box = new HintedPanel(hint, tabs);
     roots_[box] = panel;  // the tables and their hint
     window_->setCentralWidget(box);
     tabs->show();
