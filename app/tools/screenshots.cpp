@@ -2,8 +2,9 @@
 // sample model by default), types a prompt, steps, and saves what a user sees: the whole
 // window and each panel on its own (docs/screenshots/panel-*.png), then each lab
 // (lab-*.png, app/tools/lab_tour.cpp); the first-run hints are dismissed first. With --hints it
-// keeps them and saves the window with its hints (window.png) and with the Attention panel's
-// "?" explanation open over it (attention-explained.png). scripts/screenshots.sh runs
+// keeps them and saves the window with its hints (window.png), with the Attention panel's "?"
+// explanation open over it (attention-explained.png), and the lab window at the KV cache lab
+// with its hint and explanation (lab-explained.png). scripts/screenshots.sh runs
 // it under Xvfb. Each picture is the widget's own rendering (QWidget::grab), at the size the
 // window gives it.
 // Usage: lmscope-screenshots [--model PATH] [--out DIR] [--prompt TEXT] [--steps N] [--no-labs]
@@ -100,7 +101,7 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("size"), QStringLiteral("Window size (default 1600x1000)."), QStringLiteral("WxH"), QStringLiteral("1600x1000")});
     parser.addOption({QStringLiteral("presenter"), QStringLiteral("Presenter mode (large fonts, high contrast).")});
     parser.addOption({QStringLiteral("window-only"), QStringLiteral("Only window.png: no panels, no labs.")});
-    parser.addOption({QStringLiteral("hints"), QStringLiteral("The first-run hints and a \"?\" explanation: window.png, attention-explained.png.")});
+    parser.addOption({QStringLiteral("hints"), QStringLiteral("The first-run hints and \"?\" explanations: window.png, attention-explained.png, lab-explained.png.")});
     parser.process(app);
 
     QTextStream err(stderr);
@@ -141,6 +142,11 @@ int main(int argc, char** argv) {
             tour.save(&w, QStringLiteral("window.png"));
             guide->explain(gui::Panel::Attention);
             tour.saveWithPopup(&w, guide->popover(), QStringLiteral("attention-explained.png"));
+            guide->popover()->hide();
+            gui::labs::LabWindow* labs = w.labWindow();
+            labs->resize(1600, 1000);
+            guide->explain(gui::Panel::KvLab);  // shows the lab window at the lab
+            tour.saveWithPopup(labs, guide->popover(), QStringLiteral("lab-explained.png"));
             return 0;
         }
         // The panels and labs as they look once their hints are dismissed (each "×" clicked; the
