@@ -1,7 +1,6 @@
 #include "widgets/help_popover.h"
 
 #include <QEvent>
-#include <QGuiApplication>
 #include <QLabel>
 #include <QScreen>
 #include <QVBoxLayout>
