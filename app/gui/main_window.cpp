@@ -79,6 +79,7 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     createMenus();
     createSessionMenus();
     createStatusBar();
+    createGuide();
 
     connect(document_, &ModelDocument::modelChanged, this, &MainWindow::showModel);
     connect(document_, &ModelDocument::loadFailed, this, &MainWindow::showLoadError);

@@ -32,6 +32,7 @@ class LabWindow;
 }  // namespace labs
 
 class DockLayout;
+class PanelGuide;
 class StatusNotice;
 class HelpWindow;
 class Language;
@@ -61,6 +62,8 @@ public:
     // View > Reset Layout: every dock back where the arrangement for this window's size puts it.
     QAction* resetLayoutAction() const { return reset_layout_action_; }
     DockLayout* dockLayout() const { return layout_; }
+    // The "?" buttons, F1 and the first-run hints of every panel and lab.
+    PanelGuide* panelGuide() const { return guide_; }
 
 public slots:
     void openFile(const QString& path);
@@ -87,6 +90,7 @@ private:
     void createActions();
     void createMenus();
     void createStatusBar();
+    void createGuide();  // after the docks and the Help menu
     void retranslate();
     void showTitles();  // the window title, the spec panel and the status bar's model figures
     void rebuildRecentMenu();
@@ -128,6 +132,7 @@ private:
     HelpWindow* help_window_ = nullptr;
     std::unique_ptr<Presenter> presenter_;
     DockLayout* layout_ = nullptr;
+    PanelGuide* guide_ = nullptr;
     StatusNotice* notice_ = nullptr;
     bool shown_ = false;
 

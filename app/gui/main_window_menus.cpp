@@ -5,6 +5,7 @@
 #include "gui/labs/lab_window.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
+#include "gui/panel_guide.h"
 #include "gui/recent_files.h"
 
 #include <QAction>
@@ -36,7 +37,6 @@ void MainWindow::createActions() {
     help_window_ = new HelpWindow(this);
     lesson_action_ = new QAction(this);
     lesson_action_->setObjectName(QStringLiteral("lessonAction"));
-    lesson_action_->setShortcut(QKeySequence::HelpContents);
     connect(lesson_action_, &QAction::triggered, this, [this] { help_window_->showTopic(HelpWindow::Topic::Lesson); });
     glossary_action_ = new QAction(this);
     glossary_action_->setObjectName(QStringLiteral("glossaryAction"));
@@ -67,6 +67,15 @@ void MainWindow::createMenus() {
     help_menu_->addActions({lesson_action_, glossary_action_});
     help_menu_->addSeparator();
     help_menu_->addAction(about_action_);
+}
+
+void MainWindow::createGuide() {
+    guide_ = new PanelGuide(this, lab_window_);
+    // F1 with the focus in no panel opens the lesson.
+    connect(guide_, &PanelGuide::noPanelFocused, lesson_action_, &QAction::trigger);
+    QAction* first = help_menu_->actions().value(0);
+    help_menu_->insertActions(first, {guide_->explainAction(), guide_->showHintsAction()});
+    help_menu_->insertSeparator(first);
 }
 
 void MainWindow::openDialog() {

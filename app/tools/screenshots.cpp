@@ -1,20 +1,27 @@
 // lmscope-screenshots: the picture tour for docs/. Opens the real window on a model (the
 // sample model by default), types a prompt, steps, and saves what a user sees: the whole
 // window and each panel on its own (docs/screenshots/panel-*.png), then each lab
-// (lab-*.png, app/tools/lab_tour.cpp). scripts/screenshots.sh runs
+// (lab-*.png, app/tools/lab_tour.cpp); the first-run hints are dismissed first. With --hints it
+// keeps them and saves the window with its hints (window.png), with the Attention panel's "?"
+// explanation open over it (attention-explained.png), and the lab window at the KV cache lab
+// with its hint and explanation (lab-explained.png). scripts/screenshots.sh runs
 // it under Xvfb. Each picture is the widget's own rendering (QWidget::grab), at the size the
 // window gives it.
 // Usage: lmscope-screenshots [--model PATH] [--out DIR] [--prompt TEXT] [--steps N] [--no-labs]
-//        [--lang CODE] [--size WxH] [--presenter] [--window-only]
+//        [--lang CODE] [--size WxH] [--presenter] [--window-only] [--hints]
 #include "backend_factory.h"
 #include "gui/language.h"
+#include "gui/labs/lab_window.h"
 #include "gui/main_window.h"
+#include "gui/panel_guide.h"
 #include "gui/sample_model.h"
 #include "gui/session_view.h"
 #include "gui/step_controls.h"
 #include "tools/lab_tour.h"
 #include "tools/window_driver.h"
 #include "util/error.h"
+#include "widgets/help_popover.h"
+#include "widgets/hint_bar.h"
 #include "widgets/trace_model.h"
 
 #include <QAction>
@@ -22,8 +29,11 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QScrollArea>
+#include <QTabWidget>
 #include <QDockWidget>
+#include <QPainter>
 #include <QPixmap>
+#include <QToolButton>
 #include <QTextStream>
 
 #include <exception>
@@ -43,6 +53,18 @@ public:
         tools::WindowDriver::pump(300);  // queued replots and paints
         const QString path = QDir(out_).filePath(file);
         if (!widget->grab().save(path)) throw IoError(path.toStdString() + ": cannot write the picture");
+        QTextStream(stdout) << "wrote " << path << "\n";
+    }
+
+    // Saves `widget` with the popup `over` drawn where it lies on the screen, as a user sees it.
+    void saveWithPopup(QWidget* widget, QWidget* over, const QString& file) {
+        tools::WindowDriver::pump(300);
+        QPixmap picture = widget->grab();
+        QPainter painter(&picture);
+        painter.drawPixmap(widget->mapFromGlobal(over->pos()), over->grab());
+        painter.end();
+        const QString path = QDir(out_).filePath(file);
+        if (!picture.save(path)) throw IoError(path.toStdString() + ": cannot write the picture");
         QTextStream(stdout) << "wrote " << path << "\n";
     }
 
@@ -79,6 +101,7 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("size"), QStringLiteral("Window size (default 1600x1000)."), QStringLiteral("WxH"), QStringLiteral("1600x1000")});
     parser.addOption({QStringLiteral("presenter"), QStringLiteral("Presenter mode (large fonts, high contrast).")});
     parser.addOption({QStringLiteral("window-only"), QStringLiteral("Only window.png: no panels, no labs.")});
+    parser.addOption({QStringLiteral("hints"), QStringLiteral("The first-run hints and \"?\" explanations: window.png, attention-explained.png, lab-explained.png.")});
     parser.process(app);
 
     QTextStream err(stderr);
@@ -114,6 +137,27 @@ int main(int argc, char** argv) {
         trace->setSelectedQuery(trace->sequenceLength() - 1);
 
         Tour tour(driver, out);
+        gui::PanelGuide* guide = w.panelGuide();
+        if (parser.isSet(QStringLiteral("hints"))) {
+            tour.save(&w, QStringLiteral("window.png"));
+            guide->explain(gui::Panel::Attention);
+            tour.saveWithPopup(&w, guide->popover(), QStringLiteral("attention-explained.png"));
+            guide->popover()->hide();
+            gui::labs::LabWindow* labs = w.labWindow();
+            labs->resize(1600, 1000);
+            guide->explain(gui::Panel::KvLab);  // shows the lab window at the lab
+            tour.saveWithPopup(labs, guide->popover(), QStringLiteral("lab-explained.png"));
+            return 0;
+        }
+        // The panels and labs as they look once their hints are dismissed (each "×" clicked; the
+        // lab window's hint is the one of the lab shown).
+        for (gui::Panel p : gui::all_panels()) {
+            if (gui::is_lab(p)) {
+                QTabWidget* tabs = w.labWindow()->tabs();
+                tabs->setCurrentIndex(tabs->indexOf(w.labWindow()->findChild<QWidget*>(gui::panel_object_name(p))));
+            }
+            guide->hintBar(p)->closeButton()->click();
+        }
         tour.save(&w, QStringLiteral("window.png"));
         if (parser.isSet(QStringLiteral("window-only"))) return 0;
         tour.savePanel("tokenDock", QStringLiteral("panel-tokens.png"));

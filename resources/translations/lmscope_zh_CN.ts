@@ -65,6 +65,177 @@
     </message>
 </context>
 <context>
+    <name>PanelHelp</name>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>The model never reads letters or words: the tokenizer cuts the text into &lt;b&gt;tokens&lt;/b&gt;, pieces of words that each have a number (an id) in a fixed vocabulary. Each chip is one token, prompt and generated tokens in different colours, spaces and newlines drawn so you can see them. Press Step to run the model one token at a time, and click a chip to pick the row the attention views show.</source>
+        <translation>模型从不读字母或单词：分词器把文字切成&lt;b&gt;词元&lt;/b&gt;，也就是词的片段，每个片段在固定的词表里有一个编号（id）。每个小块是一个词元，提示词和生成的词元颜色不同，空格和换行也会画出来让你看见。按“单步”让模型一次运行一个词元，点击一个小块来选择注意力视图显示的那一行。</translation>
+    </message>
+    <message>
+        <source>Each chip is one token, a piece the model really reads. Click one to see what it attends to.</source>
+        <translation>每个小块是一个词元，也就是模型真正读到的片段。点击一个，看看它关注什么。</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Attention is how a token gathers information from the tokens before it. Each token asks a question (its &lt;b&gt;query&lt;/b&gt;), every earlier token offers a label (its &lt;b&gt;key&lt;/b&gt;) and content (its &lt;b&gt;value&lt;/b&gt;): the query is compared with every key, &lt;b&gt;softmax&lt;/b&gt; turns the scores into weights that add up to 1, and the token takes that mix of values. A row is the token asking, a column the token looked at, darker means more weight; the upper triangle is the future, masked because a token may not look ahead.</source>
+        <translation>注意力是一个词元从它前面的词元收集信息的方式。每个词元提出一个问题（它的&lt;b&gt;查询&lt;/b&gt;，query），前面的每个词元给出一个标签（它的&lt;b&gt;键&lt;/b&gt;，key）和内容（它的&lt;b&gt;值&lt;/b&gt;，value）：查询与每个键比较，&lt;b&gt;softmax&lt;/b&gt; 把这些分数变成加起来等于 1 的权重，词元按这些权重把值混合起来。一行是提问的词元，一列是被看的词元，颜色越深权重越大；右上三角是“未来”，被遮住，因为词元不能往后看。</translation>
+    </message>
+    <message>
+        <source>Row: the token asking; column: the token it looks at; darker: more attention.</source>
+        <translation>行：提问的词元；列：它看向的词元；颜色越深，注意力越多。</translation>
+    </message>
+    <message>
+        <source>Attention Grid</source>
+        <translation>注意力网格</translation>
+    </message>
+    <message>
+        <source>Every layer has several attention &lt;b&gt;heads&lt;/b&gt; working side by side, each with its own queries and keys, so each can look for something different: the previous token, the first token, a matching word. The grid shows every layer (rows) and head (columns) as a small heatmap; click one to open it in the Attention panel. Heads marked in the same colour share one key/value head (&lt;b&gt;GQA&lt;/b&gt;), which makes the KV cache smaller.</source>
+        <translation>每一层都有几个注意力&lt;b&gt;头&lt;/b&gt;并排工作，每个头有自己的查询和键，所以各自可以寻找不同的东西：前一个词元、第一个词元、一个相配的词。网格把每一层（行）和每个头（列）画成一个小热力图；点击一个，就在“注意力”面板中打开它。用同一种颜色标出的头共用一个键/值头（&lt;b&gt;GQA&lt;/b&gt;），这让 KV 缓存更小。</translation>
+    </message>
+    <message>
+        <source>Every layer and head at once. Click a thumbnail to open it in the Attention panel.</source>
+        <translation>一次看到所有层和头。点击一个缩略图，在“注意力”面板中打开它。</translation>
+    </message>
+    <message>
+        <source>Logits</source>
+        <translation>Logits（对数几率）</translation>
+    </message>
+    <message>
+        <source>After the last layer the model gives every token of its vocabulary a score, a &lt;b&gt;logit&lt;/b&gt;; softmax turns the scores into the probabilities of the next token. The sampling settings then reshape or cut that list and one token is drawn from what is left. The bars show the best candidates before and after the filters; click one to force that token and see where the text goes instead.</source>
+        <translation>在最后一层之后，模型给词表中的每个词元打一个分数，叫作 &lt;b&gt;logit&lt;/b&gt;；softmax 把这些分数变成下一个词元的概率。采样设置再改变这份列表或截掉其中一部分，然后从剩下的词元中抽出一个。条形图显示筛选前后最好的候选；点击一个可以强制选它，看看文本会走向哪里。</translation>
+    </message>
+    <message>
+        <source>The candidates for the next token and their chances. Click one to force it.</source>
+        <translation>下一个词元的候选和它们的概率。点击一个来强制选择它。</translation>
+    </message>
+    <message>
+        <source>KV Cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>So that it does not recompute the past at every step, the model keeps the keys and values of every token it has seen: the &lt;b&gt;KV cache&lt;/b&gt;. The prompt fills it in one go (prefill), then each new token adds one entry per layer (decode). The chart shows the bytes it holds as the tokens grow, measured and from the formula 2 × layers × KV heads × head size × tokens × bytes.</source>
+        <translation>为了不在每一步都重新计算过去，模型保存了它见过的每个词元的键和值：这就是 &lt;b&gt;KV 缓存&lt;/b&gt;。提示词一次性把它填满（预填充），之后每个新词元在每一层添加一项（解码）。图表显示随着词元增加它占用的字节数，包括实测值和按公式 2 × 层数 × KV 头数 × 头维度 × 词元数 × 字节数 算出的值。</translation>
+    </message>
+    <message>
+        <source>The memory holding the keys and values of every token so far: it grows with each step.</source>
+        <translation>保存到目前为止每个词元的键和值的内存：它每一步都在增长。</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Each step of the loop is one bar. The first, &lt;b&gt;prefill&lt;/b&gt;, reads the whole prompt at once; every &lt;b&gt;decode&lt;/b&gt; step after it adds one token, reusing the KV cache. Hover a bar for its time, and click one to go back to that step and try something else.</source>
+        <translation>循环的每一步是一根条。第一步是&lt;b&gt;预填充&lt;/b&gt;，一次读完整个提示词；之后每个&lt;b&gt;解码&lt;/b&gt;步骤添加一个词元，并复用 KV 缓存。把鼠标停在一根条上可以看到它的用时，点击一根条可以回到那一步，换个做法再试。</translation>
+    </message>
+    <message>
+        <source>One bar per step: the prefill, then one decode step per token. Click a step to go back.</source>
+        <translation>每一步一根条：先是预填充，然后每个词元一个解码步骤。点击一步可以回到那里。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The shape of the loaded model: how many layers, how many attention heads and KV heads, how long each token&apos;s vector is, the vocabulary size and how the weights are stored. These numbers decide how much work each token costs and how fast the KV cache grows.</source>
+        <translation>已加载模型的形状：有多少层、多少注意力头和 KV 头、每个词元的向量有多长、词表有多大，以及权重如何存储。这些数字决定了每个词元要花多少计算，以及 KV 缓存增长得多快。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s size and shape: layers, heads, vocabulary.</source>
+        <translation>模型的大小和形状：层数、头数、词表。</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>These settings decide how the next token is picked from the probabilities. A &lt;b&gt;temperature&lt;/b&gt; below 1 makes the likely tokens even likelier, above 1 flattens the odds; &lt;b&gt;top-k&lt;/b&gt; keeps the k best, &lt;b&gt;top-p&lt;/b&gt; the fewest whose chances add up to p, &lt;b&gt;min-p&lt;/b&gt; drops tokens far less likely than the best. The seed fixes the random draw, so a run can be repeated.</source>
+        <translation>这些设置决定如何根据概率挑选下一个词元。&lt;b&gt;温度&lt;/b&gt;低于 1 会让本来可能的词元更加可能，高于 1 会让机会更平均；&lt;b&gt;top-k&lt;/b&gt; 保留最好的 k 个，&lt;b&gt;top-p&lt;/b&gt; 保留概率加起来达到 p 的最少几个，&lt;b&gt;min-p&lt;/b&gt; 去掉比最好的那个可能性小得多的词元。随机种子固定随机抽取，这样一次运行可以重复。</translation>
+    </message>
+    <message>
+        <source>How the next token is picked. Change the temperature and watch the Logits panel.</source>
+        <translation>下一个词元是怎么挑出来的。改变温度，看看 Logits 面板的变化。</translation>
+    </message>
+    <message>
+        <source>Tensors and Metadata</source>
+        <translation>张量和元数据</translation>
+    </message>
+    <message>
+        <source>A model file is a set of named weight matrices (&lt;b&gt;tensors&lt;/b&gt;) and settings (&lt;b&gt;metadata&lt;/b&gt;). Each tensor shows its name, shape and storage type; quantized types such as Q4_1 keep each number in about 5 bits to save memory. The metadata holds what the engine reads to run the model: the layer and head counts, the tokenizer&apos;s vocabulary, the chat template.</source>
+        <translation>模型文件是一组有名字的权重矩阵（&lt;b&gt;张量&lt;/b&gt;）和设置（&lt;b&gt;元数据&lt;/b&gt;）。每个张量显示它的名字、形状和存储类型；Q4_1 这样的量化类型用大约 5 位来存每个数，以节省内存。元数据保存引擎运行模型时要读的内容：层数和头数、分词器的词表、聊天模板。</translation>
+    </message>
+    <message>
+        <source>What the model file holds: its weight matrices and its settings.</source>
+        <translation>模型文件里有什么：它的权重矩阵和设置。</translation>
+    </message>
+    <message>
+        <source>Tokenizer lab</source>
+        <translation>分词器实验室</translation>
+    </message>
+    <message>
+        <source>Each tokenizer learned its own vocabulary of pieces (&lt;b&gt;BPE&lt;/b&gt; merges frequent pairs, Unigram keeps likely pieces, WordPiece builds words from parts), so the same text splits differently. Compare the splits side by side, train a tokenizer yourself at a chosen vocabulary size, and see how a misspelling breaks a word into more, rarer pieces and changes what the model predicts next.</source>
+        <translation>每个分词器都学到了自己的片段词表（&lt;b&gt;BPE&lt;/b&gt; 合并常见的相邻片段，Unigram 保留可能的片段，WordPiece 用词的部分拼出单词），所以同一段文字会被切得不一样。并排比较这些切分，用选定的词表大小自己训练一个分词器，再看看拼写错误怎样把一个词拆成更多、更少见的片段，并改变模型对下一个词的预测。</translation>
+    </message>
+    <message>
+        <source>One text, several tokenizers: compare how many pieces each one makes.</source>
+        <translation>一段文字，几个分词器：比较每个切出多少片段。</translation>
+    </message>
+    <message>
+        <source>KV cache lab</source>
+        <translation>KV 缓存实验室</translation>
+    </message>
+    <message>
+        <source>The KV cache keeps a key and a value for every layer, KV head and token, so it takes 2 × layers × KV heads × head size × tokens × bytes per number. Try real models, long contexts, fewer KV heads (GQA, MQA) and smaller number formats, and see what fits in a memory budget. The experiment measures what a smaller cache changes in the model&apos;s predictions.</source>
+        <translation>KV 缓存为每一层、每个 KV 头和每个词元保存一个键和一个值，所以它占用 2 × 层数 × KV 头数 × 头维度 × 词元数 × 每个数的字节数。试试真实的模型、很长的上下文、更少的 KV 头（GQA、MQA）和更小的数字格式，看看什么能放进内存预算。实验测量更小的缓存会让模型的预测改变多少。</translation>
+    </message>
+    <message>
+        <source>How large the KV cache gets: pick a model and a context length.</source>
+        <translation>KV 缓存会变得多大：选一个模型和一个上下文长度。</translation>
+    </message>
+    <message>
+        <source>Chat lab</source>
+        <translation>聊天实验室</translation>
+    </message>
+    <message>
+        <source>The model remembers nothing between turns: each reply is computed from the whole conversation, which is sent again every turn through the chat template. The highlighted tokens were already sent before; the chart shows how many tokens each turn had to prefill, with and without reusing the cached prefix.</source>
+        <translation>模型在两轮对话之间什么也不记得：每个回答都是根据整段对话算出来的，每一轮都通过聊天模板把整段对话重新发送一次。高亮的词元以前已经发送过；图表显示每一轮需要预填充多少词元，分别是复用和不复用已缓存前缀的情况。</translation>
+    </message>
+    <message>
+        <source>Every turn sends the whole conversation again: watch the prefill grow.</source>
+        <translation>每一轮都重新发送整段对话：看着预填充越来越多。</translation>
+    </message>
+    <message>
+        <source>Context compare lab</source>
+        <translation>上下文对比实验室</translation>
+    </message>
+    <message>
+        <source>A word takes its meaning from its neighbours: &quot;bank&quot; by a river and &quot;bank&quot; in an account start as the same token, but attention mixes different context into each. Compare that token&apos;s attention layer by layer and head by head, and how far apart the two next-token predictions are (&lt;b&gt;KL&lt;/b&gt;).</source>
+        <translation>一个词的意思来自它的邻居：河边的“bank”（河岸）和账户里的“bank”（银行）一开始是同一个词元，但注意力给它们混入了不同的上下文。逐层、逐头比较这个词元的注意力，以及两个下一个词元的预测相差多远（&lt;b&gt;KL&lt;/b&gt; 散度）。</translation>
+    </message>
+    <message>
+        <source>One word in two sentences: see how the context changes what it attends to.</source>
+        <translation>一个词放在两个句子里：看上下文怎样改变它关注的东西。</translation>
+    </message>
+    <message>
+        <source>Logit lens lab</source>
+        <translation>Logit 透镜实验室</translation>
+    </message>
+    <message>
+        <source>The prediction is built up layer by layer. The &lt;b&gt;logit lens&lt;/b&gt; reads the token&apos;s vector after every layer as if it were the last one and shows the tokens it would predict there: early layers guess vaguely, and you can watch the final answer climb to the top.</source>
+        <translation>预测是一层一层建立起来的。&lt;b&gt;logit 透镜&lt;/b&gt;把每一层之后的词元向量当作最后一层来读，显示模型在那里会预测的词元：前面的层猜得很模糊，你可以看着最终答案一步步升到最上面。</translation>
+    </message>
+    <message>
+        <source>What would the model say if it stopped at this layer?</source>
+        <translation>如果模型在这一层就停下，它会说什么？</translation>
+    </message>
+</context>
+<context>
     <name>TokenizerLab</name>
     <message>
         <source>id %1
@@ -428,6 +599,25 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>Every panel back in its place, sized for this window</source>
         <translation>每个面板回到原位，按此窗口的大小排布</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::PanelGuide</name>
+    <message>
+        <source>&amp;What Am I Looking At?</source>
+        <translation>我在看什么？(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Explains the panel or lab that has the keyboard focus (F1)</source>
+        <translation>解释拥有键盘焦点的面板或实验室（F1）</translation>
+    </message>
+    <message>
+        <source>Show Panel &amp;Hints Again</source>
+        <translation>重新显示面板提示(&amp;H)</translation>
+    </message>
+    <message>
+        <source>The one-line hint above each panel, as on the first run</source>
+        <translation>像第一次运行时那样，在每个面板上方显示一行提示</translation>
     </message>
 </context>
 <context>
@@ -2153,6 +2343,28 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     </message>
 </context>
 <context>
+    <name>lmscope::widgets::HelpButton</name>
+    <message>
+        <source>What am I looking at? (F1)</source>
+        <translation>我在看什么？（F1）</translation>
+    </message>
+    <message>
+        <source>Explain this panel</source>
+        <translation>解释这个面板</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::HintBar</name>
+    <message>
+        <source>Dismiss this hint (Help &gt; Show Panel Hints Again brings it back)</source>
+        <translation>关闭这条提示（“帮助 &gt; 重新显示面板提示”可以让它回来）</translation>
+    </message>
+    <message>
+        <source>Dismiss this hint</source>
+        <translation>关闭这条提示</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::widgets::KvChart</name>
     <message>
         <source>tokens in the cache</source>
@@ -2327,6 +2539,17 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>Value</source>
         <translation>值</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::PanelTitleBar</name>
+    <message>
+        <source>Float or dock this panel</source>
+        <translation>让这个面板浮动或停靠</translation>
+    </message>
+    <message>
+        <source>Close this panel (the View menu shows it again)</source>
+        <translation>关闭这个面板（“视图”菜单可以再显示它）</translation>
     </message>
 </context>
 <context>

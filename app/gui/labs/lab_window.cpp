@@ -61,6 +61,11 @@ void LabWindow::add(Lab* lab) {
     });
 }
 
+void LabWindow::addBanner(QWidget* banner) {
+    auto* column = static_cast<QVBoxLayout*>(layout());
+    column->insertWidget(column->indexOf(tabs_), banner);
+}
+
 void LabWindow::showLab(int index) {
     if (index >= 0 && index < tabs_->count()) tabs_->setCurrentIndex(index);
     show();

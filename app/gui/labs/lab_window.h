@@ -19,6 +19,8 @@ public:
     LabWindow(LabHost* host, QWidget* parent);
     const QList<Lab*>& labs() const { return labs_; }
     QTabWidget* tabs() const { return tabs_; }
+    // Puts `banner` (a strip such as the lab's first-run hint) above the tabs.
+    void addBanner(QWidget* banner);
 
 public slots:
     // Shows the window (raised) at lab `index`.
