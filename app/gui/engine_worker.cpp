@@ -85,6 +85,10 @@ engine::Session& EngineWorker::session() {
     return *session_;
 }
 
+void EngineWorker::fail(const QString& what, const QString& reason) {
+    emit error(tr("%1 failed: %2").arg(what, reason));
+}
+
 template <class F>
 void EngineWorker::guarded(const QString& what, F&& body) {
     emit busy(true);
@@ -93,7 +97,7 @@ void EngineWorker::guarded(const QString& what, F&& body) {
     } catch (const CancelledError&) {
         emit cancelled();
     } catch (...) {  // lmscope::Error, the standard library's errors, out of memory
-        emit error(tr("%1 failed: %2").arg(what, QString::fromStdString(exception_message(std::current_exception()))));
+        fail(what, QString::fromStdString(exception_message(std::current_exception())));
     }
     {
         std::lock_guard lock(session_mutex_);

@@ -132,6 +132,7 @@ signals:
 
 private:
     template <class F> void guarded(const QString& what, F&& body);
+    void fail(const QString& what, const QString& reason);  // error("WHAT failed: REASON")
     void start(const labs::LabModelPtr& model, const EngineOptions& options);  // load's and run's part
     // Runs one engine computation that cancel() may stop, under a token of its own.
     template <class F> void cancellable(F&& body);
