@@ -80,22 +80,10 @@ int32_t read_special_id(const gguf::File& f, const char* key, size_t n) {
     return static_cast<int32_t>(*v);
 }
 
-}  // namespace
-
-Vocab read_vocab(const gguf::File& f) {
-    Vocab v;
-    v.source = f.path();
-    v.model = f.get_string("tokenizer.ggml.model");
-    if (v.model != "llama" && v.model != "gpt2" && v.model != "bert")
-        throw UnsupportedError(f.path() + ": tokenizer.ggml.model: '" + v.model +
-                               "' is not supported (supported: llama, gpt2, bert)");
-    v.pre = f.opt_string("tokenizer.ggml.pre").value_or("default");
-
-    v.pieces = f.get_string_array(kTokens);
+// Scores (SentencePiece needs them; BPE and WordPiece get zeros) and token types (Normal
+// when absent), both as long as the piece list; byte tokens must read <0xHH>.
+void read_scores_and_types(const gguf::File& f, Vocab& v) {
     const size_t n = v.pieces.size();
-    if (n == 0) throw FormatError(f.path(), kTokens, "is empty");
-    if (n > static_cast<size_t>(INT32_MAX)) throw FormatError(f.path(), kTokens, "too many tokens");
-
     if (f.has(kScores)) {
         v.scores = f.get_float_array(kScores);
         if (v.scores.size() != n) throw FormatError(f.path(), kScores, count_mismatch(v.scores.size(), n));
@@ -126,36 +114,42 @@ Vocab read_vocab(const gguf::File& f) {
                               "token " + std::to_string(i) + " has type byte but reads '" +
                                   v.pieces[i].substr(0, 32) + "', expected <0xHH>");
     }
+}
 
-    if (v.model == "bert")  // back to HF's piece form, which the duplicate check below sees
-        for (std::string& p : v.pieces) p = wordpiece_piece_from_gguf(p);
-    if (v.model == "llama" || v.model == "bert") {  // SentencePiece refuses these with a vaguer message
-        std::unordered_map<std::string_view, size_t> seen;
-        for (size_t i = 0; i < n; ++i) {
-            if (v.pieces[i].find('\0') != std::string::npos)
-                throw FormatError(f.path(), kTokens, "token " + std::to_string(i) + " contains a NUL byte");
-            if (auto [it, fresh] = seen.emplace(v.pieces[i], i); !fresh)
-                throw FormatError(f.path(), kTokens,
-                                  "token " + std::to_string(i) + " '" + v.pieces[i].substr(0, 32) +
-                                      "' is a duplicate of token " + std::to_string(it->second));
-        }
+// SentencePiece and WordPiece pieces: no NUL, no duplicates (the library refuses these with a
+// vaguer message).
+void check_unique_pieces(const gguf::File& f, const Vocab& v) {
+    std::unordered_map<std::string_view, size_t> seen;
+    for (size_t i = 0; i < v.pieces.size(); ++i) {
+        if (v.pieces[i].find('\0') != std::string::npos)
+            throw FormatError(f.path(), kTokens, "token " + std::to_string(i) + " contains a NUL byte");
+        if (auto [it, fresh] = seen.emplace(v.pieces[i], i); !fresh)
+            throw FormatError(f.path(), kTokens,
+                              "token " + std::to_string(i) + " '" + v.pieces[i].substr(0, 32) +
+                                  "' is a duplicate of token " + std::to_string(it->second));
     }
+}
 
-    if (v.model == "gpt2") {
-        if (PreTokenizer::expressions(v.pre).empty())
-            throw UnsupportedError(f.path() + ": tokenizer.ggml.pre: pre-tokenizer family '" + v.pre +
-                                   "' is not supported");
-        v.merges = f.get_string_array(kMerges);
-        for (size_t i = 0; i < v.merges.size(); ++i) {
-            const std::string& m = v.merges[i];
-            size_t sp = m.size() > 1 ? m.find(' ', 1) : std::string::npos;
-            if (sp == std::string::npos || sp + 1 >= m.size())
-                throw FormatError(f.path(), kMerges,
-                                  "entry " + std::to_string(i) + " '" + m.substr(0, 32) +
-                                      "' is not 'left right'");
-        }
+// Byte-level BPE: a pre-tokenizer family lmscope has, and merges of the form "left right".
+void read_merges(const gguf::File& f, Vocab& v) {
+    if (PreTokenizer::expressions(v.pre).empty())
+        throw UnsupportedError(f.path() + ": tokenizer.ggml.pre: pre-tokenizer family '" + v.pre +
+                               "' is not supported");
+    v.merges = f.get_string_array(kMerges);
+    for (size_t i = 0; i < v.merges.size(); ++i) {
+        const std::string& m = v.merges[i];
+        size_t sp = m.size() > 1 ? m.find(' ', 1) : std::string::npos;
+        if (sp == std::string::npos || sp + 1 >= m.size())
+            throw FormatError(f.path(), kMerges,
+                              "entry " + std::to_string(i) + " '" + m.substr(0, 32) +
+                                  "' is not 'left right'");
     }
+}
 
+// BOS/EOS/EOT/UNK/PAD ids and whether BOS/EOS are added, with each family's defaults; a
+// SentencePiece vocabulary without an unknown id takes its first token of type unknown.
+void read_specials(const gguf::File& f, Vocab& v) {
+    const size_t n = v.pieces.size();
     const bool bert = v.model == "bert";  // [CLS] and [SEP] play BOS and EOS
     const char* bos_key = bert ? "tokenizer.ggml.cls_token_id" : "tokenizer.ggml.bos_token_id";
     const char* eos_key = bert ? "tokenizer.ggml.seperator_token_id" : "tokenizer.ggml.eos_token_id";
@@ -186,8 +180,10 @@ Vocab read_vocab(const gguf::File& f) {
             throw FormatError(f.path(), "tokenizer.ggml.unknown_token_id",
                               "missing, and no token has type unknown (SentencePiece needs one)");
     }
-    v.build_index();
-    // Every merge joins two tokens into a token (true of every real BPE vocabulary).
+}
+
+// Every merge joins two tokens into a token (true of every real BPE vocabulary); needs the index.
+void check_merges_join_tokens(const gguf::File& f, const Vocab& v) {
     for (size_t i = 0; i < v.merges.size(); ++i) {
         const std::string& m = v.merges[i];
         const size_t sp = m.find(' ', 1);
@@ -197,6 +193,31 @@ Vocab read_vocab(const gguf::File& f) {
                                   "entry " + std::to_string(i) + " '" + m.substr(0, 32) + "' needs '" +
                                       part.substr(0, 32) + "', which is not a token");
     }
+}
+
+}  // namespace
+
+Vocab read_vocab(const gguf::File& f) {
+    Vocab v;
+    v.source = f.path();
+    v.model = f.get_string("tokenizer.ggml.model");
+    if (v.model != "llama" && v.model != "gpt2" && v.model != "bert")
+        throw UnsupportedError(f.path() + ": tokenizer.ggml.model: '" + v.model +
+                               "' is not supported (supported: llama, gpt2, bert)");
+    v.pre = f.opt_string("tokenizer.ggml.pre").value_or("default");
+
+    v.pieces = f.get_string_array(kTokens);
+    if (v.pieces.empty()) throw FormatError(f.path(), kTokens, "is empty");
+    if (v.pieces.size() > static_cast<size_t>(INT32_MAX)) throw FormatError(f.path(), kTokens, "too many tokens");
+
+    read_scores_and_types(f, v);
+    if (v.model == "bert")  // back to HF's piece form, which the duplicate check sees
+        for (std::string& p : v.pieces) p = wordpiece_piece_from_gguf(p);
+    if (v.model == "llama" || v.model == "bert") check_unique_pieces(f, v);
+    if (v.model == "gpt2") read_merges(f, v);
+    read_specials(f, v);
+    v.build_index();
+    check_merges_join_tokens(f, v);
     return v;
 }
 
