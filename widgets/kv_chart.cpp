@@ -44,16 +44,16 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     formula_ = plot_->addGraph();
     formula_->setPen(QPen(QColor(0x60, 0x60, 0x60, 160), 7, Qt::DotLine));  // wide, under the measured line
     measured_ = plot_->addGraph();
-    measured_->setPen(QPen(colors::phase(StepPhase::Prefill), 3));
+    measured_->setPen(QPen(colors::phase(Phase::Prefill), 3));
     layer_ = plot_->addGraph();
     layer_->setPen(QPen(colors::chosen(), 2));
     prefill_ = plot_->addGraph();
     prefill_->setLineStyle(QCPGraph::lsNone);
-    prefill_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colors::phase(StepPhase::Prefill),
-                                              colors::fill(TokenOrigin::Prompt), 14));
+    prefill_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colors::phase(Phase::Prefill),
+                                              colors::fill(Choice::Prompt), 14));
     decode_ = plot_->addGraph();
     decode_->setLineStyle(QCPGraph::lsNone);
-    decode_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors::phase(StepPhase::Decode), 9));
+    decode_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors::phase(Phase::Decode), 9));
 
     // The legend below the axes, two entries a line: never over the data.
     plot_->legend->setVisible(true);
@@ -94,8 +94,8 @@ void KvChart::rebuild() {
         formula.push_back(double(s.kv.formula_bytes));
         have_formula = have_formula || s.kv.formula_bytes > 0;
         per_layer.push_back(layer < s.kv.bytes_per_layer.size() ? double(s.kv.bytes_per_layer[layer]) : qQNaN());
-        (s.phase == StepPhase::Prefill ? px : dx).push_back(t);
-        (s.phase == StepPhase::Prefill ? py : dy).push_back(double(s.kv.bytes_total));
+        (s.phase == Phase::Prefill ? px : dx).push_back(t);
+        (s.phase == Phase::Prefill ? py : dy).push_back(double(s.kv.bytes_total));
         dtype = s.kv.dtype;
     }
     measured_->setData(x, total, true);
@@ -181,7 +181,7 @@ ChartTable KvChart::table() const {
     for (qint32 l = 0; l < layers; ++l) t.columns << QStringLiteral("layer_%1_bytes").arg(l);
     for (qint32 i : model_->path()) {
         const StepView& s = *model_->step(i);
-        QVector<QVariant> row = {i, s.phase == StepPhase::Prefill ? QStringLiteral("prefill") : QStringLiteral("decode"),
+        QVector<QVariant> row = {i, s.phase == Phase::Prefill ? QStringLiteral("prefill") : QStringLiteral("decode"),
                                  s.kv.tokens, s.kv.dtype, s.kv.bytes_total, s.kv.formula_bytes};
         for (qint32 l = 0; l < layers; ++l) row.push_back(l < s.kv.bytes_per_layer.size() ? QVariant(s.kv.bytes_per_layer[l]) : QVariant());
         t.rows.push_back(row);

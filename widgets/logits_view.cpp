@@ -34,12 +34,12 @@ QString elide_token(const QString& text) {
     return text.size() <= kMax ? text : text.left(kMax - 1) + QStringLiteral("…");
 }
 
-QString how_name(TokenOrigin how) {
+QString how_name(Choice how) {
     switch (how) {
-    case TokenOrigin::Greedy: return LogitsView::tr("greedy");
-    case TokenOrigin::Sampled: return LogitsView::tr("sampled");
-    case TokenOrigin::Forced: return LogitsView::tr("forced");
-    case TokenOrigin::Prompt: return LogitsView::tr("prompt");
+    case Choice::Greedy: return LogitsView::tr("greedy");
+    case Choice::Sampled: return LogitsView::tr("sampled");
+    case Choice::Forced: return LogitsView::tr("forced");
+    case Choice::Prompt: return LogitsView::tr("prompt");
     }
     return {};
 }

@@ -113,7 +113,7 @@ void EngineWorker::guarded(const QString& what, F&& body) {
 void EngineWorker::load(const QString& path, const EngineOptions& options) {
     guarded(tr("Loading the model"), [&] {
         emit progress(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-        const auto kv = engine::kv_type_from_name(options.kv_type.toStdString());
+        const auto kv = parse_kv_type(options.kv_type.toStdString());
         if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
         const std::string file = path.toStdString();  // named when memory or threads run out
         auto [model, tokenizer] = engine::prepare_model(file);

@@ -436,7 +436,7 @@ private slots:
         QCOMPARE(forced.count(), 1);
         QCOMPARE(forced.first().at(0).toInt(), logits->rows()[1].id);
         QVERIFY(wait_for(applied));
-        QCOMPARE(s->model()->current()->tokens.front().origin, widgets::TokenOrigin::Forced);
+        QCOMPARE(s->model()->current()->tokens.front().origin, Choice::Forced);
     }
 };
 
