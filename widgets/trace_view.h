@@ -1,6 +1,6 @@
 // The view model of a session trace: plain Qt structs holding what the loop panels draw (token
 // strip, attention heatmap and grid, KV chart, logits, timeline). The widgets see nothing of
-// core/ but its shared types (util/types.h: phase, choice, head summary, plane packing);
+// core/ but its shared types (util/types.h: phase, choice, stage, head summary, plane packing);
 // app/trace_adapter converts a core trace::SessionTrace into these, one step at a time.
 //
 // The shapes follow core/trace/step_trace.h so the conversion is direct: one StepView per loop
@@ -74,10 +74,9 @@ struct CandidateView {
     float prob = 0.0f;
 };
 
-// The distribution after one sampling stage ("raw", "penalty", "temperature", "top_k",
-// "top_p", "min_p"), highest probability first.
+// The distribution after one sampling stage, highest probability first.
 struct FilterStageView {
-    QString filter;
+    Stage stage = Stage::Raw;
     qint64 survivors = 0;
     QVector<CandidateView> top;
 };

@@ -39,7 +39,7 @@ widgets::LogitsData logits_view(const trace::SessionTrace& trace, const trace::L
     widgets::LogitsData out;
     for (const trace::FilterStage& st : lg.stages) {
         widgets::FilterStageView v;
-        v.filter = QString::fromStdString(std::string(stage_name(st.stage)));
+        v.stage = st.stage;
         v.survivors = st.survivors;
         for (const trace::Candidate& c : st.top)
             v.top.push_back({c.id, token_text(trace, c.id, pieces).text, c.logit, c.prob});

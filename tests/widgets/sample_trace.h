@@ -95,8 +95,8 @@ inline StepView make_step(qint32 index, qint32 parent, Phase phase, qint32 first
 
 inline void set_logits(StepView& s, qint32 chosen, Choice how, QVector<CandidateView> before,
                        QVector<CandidateView> after) {
-    s.logits.stages = {FilterStageView{QStringLiteral("raw"), 49152, std::move(before)},
-                       FilterStageView{QStringLiteral("top_k"), after.size(), std::move(after)}};
+    s.logits.stages = {FilterStageView{Stage::Raw, 49152, std::move(before)},
+                       FilterStageView{Stage::TopK, after.size(), std::move(after)}};
     s.logits.entropy = 1.25f;
     s.logits.chosen = chosen;
     s.logits.how = how;

@@ -179,7 +179,7 @@ private slots:
             QCOMPARE(v.kv.formula_bytes, s.kv.bytes_total);
 
             QCOMPARE(v.logits.stages.size(), 2);
-            QCOMPARE(v.logits.stages[1].filter, QStringLiteral("top_k"));
+            QCOMPARE(v.logits.stages[1].stage, Stage::TopK);
             QCOMPARE(v.logits.stages[1].survivors, 2);
             QCOMPARE(v.logits.before()[2].text, QStringLiteral("<0xE6>"));
             QCOMPARE(v.logits.after()[1].prob, 0.3125f);
