@@ -85,7 +85,7 @@ void KvChart::rebuild() {
     const qint32 layer = model_->selectedLayer();
     QVector<double> x, total, formula, per_layer, px, py, dx, dy;
     bool have_formula = false;
-    QString dtype;
+    KvType type = KvType::F16;
     for (qint32 i : model_->path()) {
         const StepView& s = *model_->step(i);
         const double t = s.kv.tokens;
@@ -96,7 +96,7 @@ void KvChart::rebuild() {
         per_layer.push_back(layer < s.kv.bytes_per_layer.size() ? double(s.kv.bytes_per_layer[layer]) : qQNaN());
         (s.phase == Phase::Prefill ? px : dx).push_back(t);
         (s.phase == Phase::Prefill ? py : dy).push_back(double(s.kv.bytes_total));
-        dtype = s.kv.dtype;
+        type = s.kv.type;
     }
     measured_->setData(x, total, true);
     formula_->setData(have_formula ? x : QVector<double>(), have_formula ? formula : QVector<double>(), true);
@@ -114,7 +114,7 @@ void KvChart::rebuild() {
     title_ = x.isEmpty() ? tr("KV cache")
                          : tr("KV cache: %1 holding %n token(s) (%2)", nullptr, int(x.back()))
                                .arg(format_bytes(quint64(total.back())))
-                               .arg(dtype);
+                               .arg(type_name_text(kv_type_name(type)));
     fitTitle();
     const double max_x = x.isEmpty() ? 1.0 : x.back();
     double max_y = 1024.0 / 1.1;  // an empty chart reads 0 bytes to 1 KiB
@@ -181,8 +181,8 @@ ChartTable KvChart::table() const {
     for (qint32 l = 0; l < layers; ++l) t.columns << QStringLiteral("layer_%1_bytes").arg(l);
     for (qint32 i : model_->path()) {
         const StepView& s = *model_->step(i);
-        QVector<QVariant> row = {i, s.phase == Phase::Prefill ? QStringLiteral("prefill") : QStringLiteral("decode"),
-                                 s.kv.tokens, s.kv.dtype, s.kv.bytes_total, s.kv.formula_bytes};
+        QVector<QVariant> row = {i, type_name_text(phase_name(s.phase)),
+                                 s.kv.tokens, type_name_text(kv_type_name(s.kv.type)), s.kv.bytes_total, s.kv.formula_bytes};
         for (qint32 l = 0; l < layers; ++l) row.push_back(l < s.kv.bytes_per_layer.size() ? QVariant(s.kv.bytes_per_layer[l]) : QVariant());
         t.rows.push_back(row);
     }

@@ -1,5 +1,6 @@
 #include "widgets/logits_view.h"
 
+#include "widgets/format.h"
 #include "widgets/plot_style.h"
 #include "widgets/trace_colors.h"
 
@@ -9,7 +10,6 @@
 #include <qcustomplot.h>
 
 #include <cmath>
-#include <string_view>
 
 namespace lmscope::widgets {
 namespace {
@@ -31,11 +31,6 @@ QString removed_title(Stage stage) {
     return stage == Stage::Temperature ? LogitsView::tr("greedy") : filter_title(stage);
 }
 
-// The stage's name in exports ("top_k").
-QString stage_id(Stage stage) {
-    const std::string_view name = stage_name(stage);
-    return QString::fromLatin1(name.data(), qsizetype(name.size()));
-}
 
 // A candidate's text for its row, at most 16 characters (the table export has it whole).
 QString elide_token(const QString& text) {
@@ -273,7 +268,7 @@ ChartTable LogitsView::table() const {
         const qsizetype removed_by = s && std::isnan(after_probs_[i]) ? s->logits.removedBy(c.id) : -1;
         t.rows.push_back({c.id, c.text, double(c.logit), before_->data()->at(i)->value,
                           std::isnan(after_probs_[i]) ? QVariant() : QVariant(after_probs_[i]), c.id == chosen_,
-                          removed_by > 0 ? QVariant(stage_id(s->logits.stages[removed_by].stage)) : QVariant()});
+                          removed_by > 0 ? QVariant(type_name_text(stage_name(s->logits.stages[removed_by].stage))) : QVariant()});
     }
     return t;
 }

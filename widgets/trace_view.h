@@ -1,6 +1,7 @@
 // The view model of a session trace: plain Qt structs holding what the loop panels draw (token
 // strip, attention heatmap and grid, KV chart, logits, timeline). The widgets see nothing of
-// core/ but its shared types (util/types.h: phase, choice, stage, head summary, plane packing);
+// core/ but its shared types (util/types.h: KV type, phase, choice, stage, head summary, plane
+// packing);
 // app/trace_adapter converts a core trace::SessionTrace into these, one step at a time.
 //
 // The shapes follow core/trace/step_trace.h so the conversion is direct: one StepView per loop
@@ -102,7 +103,7 @@ struct LogitsData {
 
 struct KvData {
     qint32 tokens = 0;  // positions held after the step
-    QString dtype;      // "f16", "q8_0", "q4_0"
+    KvType type = KvType::F16;  // how the cache stores its rows
     QVector<quint64> bytes_per_layer;
     quint64 bytes_total = 0;
     quint64 formula_bytes = 0;  // 2 x layers x kv_heads x head_dim x tokens x bytes; 0: unknown

@@ -182,8 +182,7 @@ widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, con
     if (a.summaries.size() == expected) v.summaries = QVector<HeadSummary>(a.summaries.begin(), a.summaries.end());
 
     v.kv.tokens = s.kv.tokens;
-    const std::string_view type = kv_type_name(s.kv.type);
-    v.kv.dtype = QString::fromLatin1(type.data(), qsizetype(type.size()));
+    v.kv.type = s.kv.type;
     v.kv.bytes_per_layer = QVector<quint64>(s.kv.bytes_per_layer.begin(), s.kv.bytes_per_layer.end());
     v.kv.bytes_total = s.kv.bytes_total;
     v.kv.formula_bytes = formula_kv_bytes(trace, s.kv.type, s.kv.tokens);

@@ -86,7 +86,7 @@ inline StepView make_step(qint32 index, qint32 parent, Phase phase, qint32 first
             for (qint32 r = 0; r < rows; ++r)
                 s.summaries.push_back({1.0f, float(weight(l, h, first_pos + r, first_pos + r)), first_pos + r});
     s.kv.tokens = keys;
-    s.kv.dtype = QStringLiteral("f16");
+    s.kv.type = KvType::F16;
     for (qint32 l = 0; l < kLayers; ++l) s.kv.bytes_per_layer.push_back(kv_layer_bytes(keys));
     s.kv.bytes_total = kv_layer_bytes(keys) * kLayers;
     s.kv.formula_bytes = s.kv.bytes_total;

@@ -301,7 +301,7 @@ void KvCostChart::rebuildMeasured() {
             const widgets::StepView& s = *trace_->step(i);
             xs.push_back(double(s.kv.tokens));
             ys.push_back(double(s.kv.bytes_total));
-            measured_dtype_ = s.kv.dtype;
+            measured_dtype_ = cache_type_id(s.kv.type);
         }
     }
     measured_->setData(xs, ys, true);

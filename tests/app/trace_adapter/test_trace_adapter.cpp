@@ -171,7 +171,7 @@ private slots:
             QCOMPARE(v.summary(1, 3, 0)->entropy, s.attention.summary(1, 3, 0).entropy);
 
             QCOMPARE(v.kv.tokens, s.kv.tokens);
-            QCOMPARE(v.kv.dtype, QStringLiteral("f16"));
+            QCOMPARE(v.kv.type, KvType::F16);
             QCOMPARE(v.kv.bytes_total, s.kv.bytes_total);
             QCOMPARE(v.kv.bytes_per_layer[1], s.kv.bytes_per_layer[1]);
             // 2 x 2 layers x 2 KV heads x 32 dims x tokens x 2 bytes = 512 bytes per token.
