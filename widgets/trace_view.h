@@ -1,8 +1,7 @@
 // The view model of a session trace: plain Qt structs holding what the loop panels draw (token
 // strip, attention heatmap and grid, KV chart, logits, timeline). The widgets see nothing of
 // core/ but its shared types (util/types.h: KV type, phase, choice, stage, head summary, plane
-// packing);
-// app/trace_adapter converts a core trace::SessionTrace into these, one step at a time.
+// packing); app/trace_adapter converts a core trace::SessionTrace into these, one step at a time.
 //
 // The shapes follow core/trace/step_trace.h so the conversion is direct: one StepView per loop
 // step (prefill = many rows, decode = one), attention planes packed to the causal lower
