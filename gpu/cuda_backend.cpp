@@ -212,7 +212,7 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
     if (plan.rope)
         kernels::rope(qkv_.get(), ns, QKV_, n_head_ + n_kv_, hd_, n_rot_,
                       w_.rope_inv_freq[size_t(plan.rope_table)].get(), p, neox_, s);
-    kernels::kv_store(qkv_.get() + QD_, qkv_.get() + QD_ + KD_, QKV_, ns, n_kv_, hd_, kv_.format(),
+    kernels::kv_store(qkv_.get() + QD_, qkv_.get() + QD_ + KD_, QKV_, ns, n_kv_, hd_, kv_.shape().type,
                       int32_t(kv_.shape().row_bytes()), kv_.k_ring(l), kv_.v_ring(l), kv_.ring_cap(), p, s);
     kv_.write_through(l, p, ns);
     const kernels::KvView view = kv_.view(l);
@@ -259,7 +259,7 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
                                                rows_floats * sizeof(float), cudaMemcpyDeviceToHost, s));
         }
     }
-    for (const trace::LayerHead& off : st.ablate)  // switched-off heads: their z columns are zero
+    for (const LayerHead& off : st.ablate)  // switched-off heads: their z columns are zero
         if (off.layer == l)
             LMSCOPE_CUDA_CHECK(cudaMemset2DAsync(att_.get() + size_t(off.head) * size_t(hd_), size_t(QD_) * sizeof(__half), 0,
                                                  size_t(hd_) * sizeof(__half), size_t(ns), s));

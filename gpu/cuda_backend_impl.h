@@ -69,7 +69,7 @@ private:
         int32_t lens_k = 0;       // logit lens entries per layer; 0: none
         bool all_logits = false;
         std::span<float> logits_out;
-        std::span<const trace::LayerHead> ablate;  // heads whose z is zeroed before Wo
+        std::span<const LayerHead> ablate;  // heads whose z is zeroed before Wo
     };
 
     void ensure_buffers(const Step& st);
@@ -111,13 +111,13 @@ private:
     DeviceArray<__half> hff_{"gated activation rows"};  // [ns][F] act(gate) * up
     DeviceArray<float> logits_{"logits"};      // [ns or 1][V]
     DeviceArray<float> probs_{"attention weights scratch"};  // [n_head][chunk rows][n keys]
-    DeviceArray<kernels::RowSummary> summaries_{"attention summaries"};  // [layer][head][n]
+    DeviceArray<HeadSummary> summaries_{"attention summaries"};  // [layer][head][n]
     DeviceArray<__half> lens_xn_{"logit lens row"};     // [E]
     DeviceArray<float> lens_logits_{"logit lens logits"};  // [layer][V]
     // page-locked host copies
     PinnedArray<int32_t> ids_host_{"token ids (host)"};            // [n]
     PinnedArray<float> planes_host_{"attention planes (host)"};    // [plane][n][n keys]
-    PinnedArray<kernels::RowSummary> summaries_host_{"attention summaries (host)"};  // [layer][head][n]
+    PinnedArray<HeadSummary> summaries_host_{"attention summaries (host)"};  // [layer][head][n]
     PinnedArray<float> lens_host_{"logit lens (host)"};            // [layer][V]
     // host scratch
     std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1

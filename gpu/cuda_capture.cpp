@@ -22,7 +22,7 @@ void CudaBackend::Impl::prepare_capture(Step& st) {
     c.layer_ms.assign(size_t(n_layer_), 0.0);
     st.summaries = policy.wants_summary();
     if (st.summaries)
-        c.summaries.assign(size_t(n_layer_) * size_t(n_head_) * size_t(n), trace::HeadSummary{});
+        c.summaries.assign(size_t(n_layer_) * size_t(n_head_) * size_t(n), HeadSummary{});
     plane_of_head_.assign(size_t(n_layer_) * size_t(n_head_), -1);
     for (int32_t l = 0; l < n_layer_; ++l)
         for (int32_t h = 0; h < n_head_; ++h) {
@@ -60,7 +60,7 @@ void CudaBackend::Impl::finish_capture(Step& st) {
     const size_t count = size_t(n_layer_) * size_t(n_head_) * size_t(st.n);
     if (st.summaries)
         LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(summaries_host_.get(), summaries_.get(),
-                                           count * sizeof(kernels::RowSummary),
+                                           count * sizeof(HeadSummary),
                                            cudaMemcpyDeviceToHost, stream_.s));
     if (st.lens_k > 0)
         LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(lens_host_.get(), lens_logits_.get(),
@@ -72,13 +72,7 @@ void CudaBackend::Impl::finish_capture(Step& st) {
     for (size_t i = 0; i < c.planes.size(); ++i)
         std::memcpy(c.planes[i].weights.data(), planes_host_.get() + i * plane_floats,
                     plane_floats * sizeof(float));
-    if (st.summaries)
-        for (size_t i = 0; i < count; ++i) {
-            const kernels::RowSummary& r = summaries_host_.get()[i];
-            c.summaries[i].entropy = r.entropy;
-            c.summaries[i].max_weight = r.max_weight;
-            c.summaries[i].argmax_key = r.argmax_key;
-        }
+    if (st.summaries) std::copy_n(summaries_host_.get(), count, c.summaries.begin());
     // logit lens: softmax and top k of each layer's logits, as the CPU backend ranks them
     // (probability descending, then token id ascending)
     const int32_t k = st.lens_k;

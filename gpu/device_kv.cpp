@@ -9,27 +9,14 @@
 
 namespace lmscope::gpu {
 
-namespace {
-
-kernels::KvFormat format_of(engine::KvType t) {
-    switch (t) {
-        case engine::KvType::F16: return kernels::KvFormat::F16;
-        case engine::KvType::Q8_0: return kernels::KvFormat::Q8_0;
-        case engine::KvType::Q4_0: return kernels::KvFormat::Q4_0;
-    }
-    throw UsageError("cuda: unknown kv cache type");
-}
-
-}  // namespace
-
 DeviceKv::DeviceKv(engine::KvShape shape, int32_t n_ctx, int32_t offload_window, cudaStream_t stream)
-    : shape_(shape), format_(format_of(shape.type)), n_ctx_(n_ctx),
+    : shape_(shape), n_ctx_(n_ctx),
       window_(std::min(std::max(offload_window, 0), std::max(n_ctx, 0))), stream_(stream),
       ring_("kv cache"), staging_("kv offload staging"), host_("kv offload host copy") {
     if (shape.n_layer <= 0 || shape.n_kv_head <= 0 || shape.head_dim <= 0 || n_ctx <= 0)
         throw UsageError("kv cache: layers, kv heads, head dim and context must be positive");
-    if (shape.type != engine::KvType::F16 && shape.head_dim % kernels::kKvBlock != 0)
-        throw UsageError("kv cache type " + std::string(engine::kv_type_name(shape.type)) +
+    if (shape.type != KvType::F16 && shape.head_dim % kernels::kKvBlock != 0)
+        throw UsageError("kv cache type " + std::string(kv_type_name(shape.type)) +
                          " needs a head dimension that is a multiple of 32, not " +
                          std::to_string(shape.head_dim));
     row_bytes_ = shape.row_bytes();
@@ -109,7 +96,7 @@ kernels::KvView DeviceKv::view(int32_t layer) {
     v.ring_cap = ring_cap_;
     v.n_kv = shape_.n_kv_head;
     v.row_bytes = int32_t(row_bytes_);
-    v.format = format_;
+    v.type = shape_.type;
     v.n_old = window_ > 0 ? ring_lo_ : 0;
     if (v.n_old > 0) {
         const size_t bytes = size_t(v.n_old) * pos_stride();

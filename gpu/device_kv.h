@@ -35,7 +35,6 @@ public:
     DeviceKv(engine::KvShape shape, int32_t n_ctx, int32_t offload_window, cudaStream_t stream);
 
     const engine::KvShape& shape() const { return shape_; }
-    kernels::KvFormat format() const { return format_; }
     int32_t n_ctx() const { return n_ctx_; }
     int32_t n_tokens() const { return n_tokens_; }
     int32_t offload_window() const { return window_; }
@@ -72,7 +71,6 @@ private:
     void ensure_host(int32_t n);
 
     engine::KvShape shape_;
-    kernels::KvFormat format_;
     int32_t n_ctx_;
     int32_t window_;
     cudaStream_t stream_;

@@ -137,7 +137,7 @@ void AttentionGrid::extend(Thumb& t, qint32 layer, qint32 head) const {
         }
         // Summary only: the strongest key of the row.
         const StepView* s = model_->step(model_->stepOfPosition(q));
-        const HeadSummaryView* sum = s ? s->summary(layer, head, model_->rowOfPosition(q)) : nullptr;
+        const HeadSummary* sum = s ? s->summary(layer, head, model_->rowOfPosition(q)) : nullptr;
         if (sum && sum->argmax_key >= 0 && sum->argmax_key <= q) {
             quint16& cell = out[sum->argmax_key / b];
             cell = std::max(cell, half_bits(qfloat16(sum->max_weight)));

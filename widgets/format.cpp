@@ -17,6 +17,8 @@ QString format_bytes(quint64 bytes) {
 
 QString format_count(qint64 n) { return QLocale().toString(n); }
 
+QString type_name_text(std::string_view name) { return QString::fromLatin1(name.data(), qsizetype(name.size())); }
+
 QString format_shape(const QList<qint64>& shape) {
     QStringList parts;
     parts.reserve(shape.size());

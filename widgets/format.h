@@ -1,9 +1,12 @@
-// Number formatting shared by the widgets: byte sizes and counts, in the user's locale.
+// Number formatting shared by the widgets: byte sizes and counts, in the user's locale; and the
+// names of the shared types (util/types.h) as text.
 #pragma once
 
 #include <QList>
 #include <QString>
 #include <QtGlobal>
+
+#include <string_view>
 
 namespace lmscope::widgets {
 
@@ -16,5 +19,7 @@ QString format_count(qint64 n);
 int count_for_tr(quint64 n);
 // "[576, 49152]": a tensor shape, fastest dimension first (GGUF order).
 QString format_shape(const QList<qint64>& shape);
+// A shared type's name (kv_type_name, stage_name, ...): "q8_0", "top_k"; not translated.
+QString type_name_text(std::string_view name);
 
 }  // namespace lmscope::widgets

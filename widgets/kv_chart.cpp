@@ -44,16 +44,16 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     formula_ = plot_->addGraph();
     formula_->setPen(QPen(QColor(0x60, 0x60, 0x60, 160), 7, Qt::DotLine));  // wide, under the measured line
     measured_ = plot_->addGraph();
-    measured_->setPen(QPen(colors::phase(StepPhase::Prefill), 3));
+    measured_->setPen(QPen(colors::phase(Phase::Prefill), 3));
     layer_ = plot_->addGraph();
     layer_->setPen(QPen(colors::chosen(), 2));
     prefill_ = plot_->addGraph();
     prefill_->setLineStyle(QCPGraph::lsNone);
-    prefill_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colors::phase(StepPhase::Prefill),
-                                              colors::fill(TokenOrigin::Prompt), 14));
+    prefill_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colors::phase(Phase::Prefill),
+                                              colors::fill(Choice::Prompt), 14));
     decode_ = plot_->addGraph();
     decode_->setLineStyle(QCPGraph::lsNone);
-    decode_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors::phase(StepPhase::Decode), 9));
+    decode_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors::phase(Phase::Decode), 9));
 
     // The legend below the axes, two entries a line: never over the data.
     plot_->legend->setVisible(true);
@@ -85,7 +85,7 @@ void KvChart::rebuild() {
     const qint32 layer = model_->selectedLayer();
     QVector<double> x, total, formula, per_layer, px, py, dx, dy;
     bool have_formula = false;
-    QString dtype;
+    KvType type = KvType::F16;
     for (qint32 i : model_->path()) {
         const StepView& s = *model_->step(i);
         const double t = s.kv.tokens;
@@ -94,9 +94,9 @@ void KvChart::rebuild() {
         formula.push_back(double(s.kv.formula_bytes));
         have_formula = have_formula || s.kv.formula_bytes > 0;
         per_layer.push_back(layer < s.kv.bytes_per_layer.size() ? double(s.kv.bytes_per_layer[layer]) : qQNaN());
-        (s.phase == StepPhase::Prefill ? px : dx).push_back(t);
-        (s.phase == StepPhase::Prefill ? py : dy).push_back(double(s.kv.bytes_total));
-        dtype = s.kv.dtype;
+        (s.phase == Phase::Prefill ? px : dx).push_back(t);
+        (s.phase == Phase::Prefill ? py : dy).push_back(double(s.kv.bytes_total));
+        type = s.kv.type;
     }
     measured_->setData(x, total, true);
     formula_->setData(have_formula ? x : QVector<double>(), have_formula ? formula : QVector<double>(), true);
@@ -114,7 +114,7 @@ void KvChart::rebuild() {
     title_ = x.isEmpty() ? tr("KV cache")
                          : tr("KV cache: %1 holding %n token(s) (%2)", nullptr, int(x.back()))
                                .arg(format_bytes(quint64(total.back())))
-                               .arg(dtype);
+                               .arg(type_name_text(kv_type_name(type)));
     fitTitle();
     const double max_x = x.isEmpty() ? 1.0 : x.back();
     double max_y = 1024.0 / 1.1;  // an empty chart reads 0 bytes to 1 KiB
@@ -181,8 +181,8 @@ ChartTable KvChart::table() const {
     for (qint32 l = 0; l < layers; ++l) t.columns << QStringLiteral("layer_%1_bytes").arg(l);
     for (qint32 i : model_->path()) {
         const StepView& s = *model_->step(i);
-        QVector<QVariant> row = {i, s.phase == StepPhase::Prefill ? QStringLiteral("prefill") : QStringLiteral("decode"),
-                                 s.kv.tokens, s.kv.dtype, s.kv.bytes_total, s.kv.formula_bytes};
+        QVector<QVariant> row = {i, type_name_text(phase_name(s.phase)),
+                                 s.kv.tokens, type_name_text(kv_type_name(s.kv.type)), s.kv.bytes_total, s.kv.formula_bytes};
         for (qint32 l = 0; l < layers; ++l) row.push_back(l < s.kv.bytes_per_layer.size() ? QVariant(s.kv.bytes_per_layer[l]) : QVariant());
         t.rows.push_back(row);
     }

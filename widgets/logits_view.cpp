@@ -1,5 +1,6 @@
 #include "widgets/logits_view.h"
 
+#include "widgets/format.h"
 #include "widgets/plot_style.h"
 #include "widgets/trace_colors.h"
 
@@ -13,20 +14,23 @@
 namespace lmscope::widgets {
 namespace {
 
-QString filter_title(const QString& id) {
-    if (id == QLatin1String("raw")) return LogitsView::tr("raw");
-    if (id == QLatin1String("penalty")) return LogitsView::tr("repetition penalty");
-    if (id == QLatin1String("temperature")) return LogitsView::tr("temperature");
-    if (id == QLatin1String("top_k")) return LogitsView::tr("top-k");
-    if (id == QLatin1String("top_p")) return LogitsView::tr("top-p");
-    if (id == QLatin1String("min_p")) return LogitsView::tr("min-p");
-    return id;
+QString filter_title(Stage stage) {
+    switch (stage) {
+    case Stage::Raw: return LogitsView::tr("raw");
+    case Stage::Penalty: return LogitsView::tr("repetition penalty");
+    case Stage::Temperature: return LogitsView::tr("temperature");
+    case Stage::TopK: return LogitsView::tr("top-k");
+    case Stage::TopP: return LogitsView::tr("top-p");
+    case Stage::MinP: return LogitsView::tr("min-p");
+    }
+    return QStringLiteral("?");
 }
 
 // The filter that removed a candidate, as its row says it: temperature 0 is greedy decoding.
-QString removed_title(const QString& id) {
-    return id == QLatin1String("temperature") ? LogitsView::tr("greedy") : filter_title(id);
+QString removed_title(Stage stage) {
+    return stage == Stage::Temperature ? LogitsView::tr("greedy") : filter_title(stage);
 }
+
 
 // A candidate's text for its row, at most 16 characters (the table export has it whole).
 QString elide_token(const QString& text) {
@@ -34,12 +38,12 @@ QString elide_token(const QString& text) {
     return text.size() <= kMax ? text : text.left(kMax - 1) + QStringLiteral("…");
 }
 
-QString how_name(TokenOrigin how) {
+QString how_name(Choice how) {
     switch (how) {
-    case TokenOrigin::Greedy: return LogitsView::tr("greedy");
-    case TokenOrigin::Sampled: return LogitsView::tr("sampled");
-    case TokenOrigin::Forced: return LogitsView::tr("forced");
-    case TokenOrigin::Prompt: return LogitsView::tr("prompt");
+    case Choice::Greedy: return LogitsView::tr("greedy");
+    case Choice::Sampled: return LogitsView::tr("sampled");
+    case Choice::Forced: return LogitsView::tr("forced");
+    case Choice::Prompt: return LogitsView::tr("prompt");
     }
     return {};
 }
@@ -151,7 +155,7 @@ void LogitsView::rebuild() {
         ticks->addTick(i, (c.id == chosen_ ? QStringLiteral("▶ ") : QString()) +
                               QStringLiteral("'%1'").arg(elide_token(display_text(c.text))));
         const qsizetype removed_by = std::isnan(filtered) ? lg.removedBy(c.id) : -1;
-        const QString filter = removed_by > 0 ? removed_title(lg.stages[removed_by].filter) : QString();
+        const QString filter = removed_by > 0 ? removed_title(lg.stages[removed_by].stage) : QString();
         const QString token = QStringLiteral("'%1'").arg(display_text(c.text));
         QString numbers_text, tip;
         if (!std::isnan(filtered)) {
@@ -192,7 +196,7 @@ void LogitsView::rebuild() {
         heading_->setText(tr("No distribution yet: run a step"));
     } else {
         QStringList filters;
-        for (qsizetype i = 1; i < lg.stages.size(); ++i) filters << filter_title(lg.stages[i].filter);
+        for (qsizetype i = 1; i < lg.stages.size(); ++i) filters << filter_title(lg.stages[i].stage);
         after_->setName(filters.isEmpty() ? tr("after the filters (none)")
                                           : tr("after %1 (%n token(s) left)", nullptr, int(lg.stages.back().survivors))
                                                 .arg(filters.join(QStringLiteral(", "))));
@@ -264,7 +268,7 @@ ChartTable LogitsView::table() const {
         const qsizetype removed_by = s && std::isnan(after_probs_[i]) ? s->logits.removedBy(c.id) : -1;
         t.rows.push_back({c.id, c.text, double(c.logit), before_->data()->at(i)->value,
                           std::isnan(after_probs_[i]) ? QVariant() : QVariant(after_probs_[i]), c.id == chosen_,
-                          removed_by > 0 ? QVariant(s->logits.stages[removed_by].filter) : QVariant()});
+                          removed_by > 0 ? QVariant(type_name_text(stage_name(s->logits.stages[removed_by].stage))) : QVariant()});
     }
     return t;
 }

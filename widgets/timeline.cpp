@@ -31,16 +31,16 @@ public:
         // Prefill blocks are wider (kPrefillWidth decode widths) as well as taller.
         double before = 0.0, total = 0.0;
         for (qsizetype j = 0; j < branch.size(); ++j) {
-            const double w = model_->step(branch[j])->phase == StepPhase::Prefill ? kPrefillWidth : 1.0;
+            const double w = model_->step(branch[j])->phase == Phase::Prefill ? kPrefillWidth : 1.0;
             if (j < i) before += w;
             total += w;
         }
-        const double own = model_->step(step)->phase == StepPhase::Prefill ? kPrefillWidth : 1.0;
+        const double own = model_->step(step)->phase == Phase::Prefill ? kPrefillWidth : 1.0;
         const int gap = branch.size() > 60 ? 1 : 4;
         const double unit = double(width() - 2 * kMargin) / total;
         const int x0 = kMargin + int(before * unit), x1 = kMargin + int((before + own) * unit) - gap;
         const int full = height() - 2 * kMargin - labelHeight();
-        const bool prefill = model_->step(step)->phase == StepPhase::Prefill;
+        const bool prefill = model_->step(step)->phase == Phase::Prefill;
         const int h = prefill ? full : full * 11 / 20;
         return QRect(QPoint(x0, kMargin + full - h), QPoint(std::max(x0, x1), kMargin + full));
     }
@@ -74,9 +74,9 @@ protected:
         for (qint32 s : branch) {
             const StepView& st = *model_->step(s);
             const QRect r = stepRect(s);
-            QColor fill = st.phase == StepPhase::Prefill ? colors::phase(StepPhase::Prefill)
-                          : st.tokens.value(0).origin == TokenOrigin::Forced ? colors::chosen()
-                                                                           : colors::phase(StepPhase::Decode);
+            QColor fill = st.phase == Phase::Prefill ? colors::phase(Phase::Prefill)
+                          : st.tokens.value(0).origin == Choice::Forced ? colors::chosen()
+                                                                           : colors::phase(Phase::Decode);
             if (ahead) fill.setAlpha(70);
             p.setPen(Qt::NoPen);
             p.setBrush(fill);
@@ -87,7 +87,7 @@ protected:
                 p.drawRoundedRect(QRectF(r).adjusted(-1.5, -1.5, 1.5, 1.5), 4, 4);
             }
             // Text inside when it fits: the token (decode) or the token count (prefill), and the time.
-            const QString what = st.phase == StepPhase::Prefill
+            const QString what = st.phase == Phase::Prefill
                                      ? Timeline::tr("prefill\n%n token(s)", nullptr, int(st.tokens.size()))
                                      : display_text(st.tokens.value(0).text);
             p.setPen(ahead ? QColor(0x70, 0x70, 0x70) : QColor(Qt::white));
@@ -118,7 +118,7 @@ protected:
             return true;
         }
         const StepView& st = *model_->step(s);
-        const QString phase = st.phase == StepPhase::Prefill ? Timeline::tr("prefill") : Timeline::tr("decode");
+        const QString phase = st.phase == Phase::Prefill ? Timeline::tr("prefill") : Timeline::tr("decode");
         QToolTip::showText(help->globalPos(),
                            Timeline::tr("Step %1 · %2 · positions %3–%4<br>forward %5 ms · sampling %6 ms<br>click to rewind here")
                                .arg(s)
@@ -209,7 +209,7 @@ void Timeline::refreshSummary() {
     qint32 prefill_tokens = 0, decodes = 0;
     for (qint32 s : model_->path()) {
         const StepView& st = *model_->step(s);
-        if (st.phase == StepPhase::Prefill) {
+        if (st.phase == Phase::Prefill) {
             prefill_ms += st.forward_ms;
             prefill_tokens += qint32(st.tokens.size());
         } else {

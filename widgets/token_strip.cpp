@@ -21,12 +21,12 @@ constexpr int kPadY = 4;      // inside a chip, top and bottom
 constexpr int kGap = 6;       // between chips and lines
 constexpr int kMaxChipChars = 24;  // longer pieces are elided
 
-QString origin_name(TokenOrigin o) {
+QString origin_name(Choice o) {
     switch (o) {
-    case TokenOrigin::Prompt: return TokenStrip::tr("prompt");
-    case TokenOrigin::Greedy: return TokenStrip::tr("generated (greedy)");
-    case TokenOrigin::Sampled: return TokenStrip::tr("generated (sampled)");
-    case TokenOrigin::Forced: return TokenStrip::tr("forced by you");
+    case Choice::Prompt: return TokenStrip::tr("prompt");
+    case Choice::Greedy: return TokenStrip::tr("generated (greedy)");
+    case Choice::Sampled: return TokenStrip::tr("generated (sampled)");
+    case Choice::Forced: return TokenStrip::tr("forced by you");
     }
     return {};
 }
@@ -189,11 +189,11 @@ void TokenStrip::paintEvent(QPaintEvent* e) {
     // Colour key at the right of the legend line.
     const QFontMetrics lfm(font());
     int x = width() - kMargin;
-    const struct { TokenOrigin origin; QString name; bool dashed; } keys[] = {
-        {TokenOrigin::Prompt, tr("prompt"), false},
-        {TokenOrigin::Sampled, tr("generated"), false},
-        {TokenOrigin::Forced, tr("forced"), false},
-        {TokenOrigin::Prompt, tr("byte"), true},
+    const struct { Choice origin; QString name; bool dashed; } keys[] = {
+        {Choice::Prompt, tr("prompt"), false},
+        {Choice::Sampled, tr("generated"), false},
+        {Choice::Forced, tr("forced"), false},
+        {Choice::Prompt, tr("byte"), true},
     };
     for (int i = int(std::size(keys)) - 1; i >= 0; --i) {
         const int w = lfm.horizontalAdvance(keys[i].name);

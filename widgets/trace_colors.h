@@ -11,22 +11,22 @@
 
 namespace lmscope::widgets::colors {
 
-inline QColor fill(TokenOrigin o) {
+inline QColor fill(Choice o) {
     switch (o) {
-    case TokenOrigin::Prompt: return QColor(0xdc, 0xe8, 0xf8);
-    case TokenOrigin::Forced: return QColor(0xfd, 0xe3, 0xc4);
+    case Choice::Prompt: return QColor(0xdc, 0xe8, 0xf8);
+    case Choice::Forced: return QColor(0xfd, 0xe3, 0xc4);
     default: return QColor(0xd9, 0xf0, 0xdc);
     }
 }
-inline QColor outline(TokenOrigin o) {
+inline QColor outline(Choice o) {
     switch (o) {
-    case TokenOrigin::Prompt: return QColor(0x2f, 0x6d, 0xb5);
-    case TokenOrigin::Forced: return QColor(0xd2, 0x6a, 0x00);
+    case Choice::Prompt: return QColor(0x2f, 0x6d, 0xb5);
+    case Choice::Forced: return QColor(0xd2, 0x6a, 0x00);
     default: return QColor(0x2e, 0x8b, 0x45);
     }
 }
-inline QColor phase(StepPhase p) {
-    return p == StepPhase::Prefill ? QColor(0x2f, 0x6d, 0xb5) : QColor(0x2e, 0x8b, 0x45);
+inline QColor phase(Phase p) {
+    return p == Phase::Prefill ? QColor(0x2f, 0x6d, 0xb5) : QColor(0x2e, 0x8b, 0x45);
 }
 inline QColor selection() { return QColor(0x1a, 0x1a, 0x1a); }
 inline QColor chosen() { return QColor(0xd2, 0x6a, 0x00); }

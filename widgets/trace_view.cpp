@@ -7,14 +7,8 @@ namespace {
 const QVector<CandidateView> kNoCandidates;
 }
 
-qint64 AttentionPlaneView::packed_count(qint32 first_row_pos, qint32 n_rows) {
-    if (first_row_pos < 0 || n_rows < 0) return -1;
-    return qint64(n_rows) * (2 * qint64(first_row_pos) + n_rows + 1) / 2;
-}
-
 bool AttentionPlaneView::valid() const {
-    const qint64 n = packed_count(first_row_pos, n_rows);
-    return n >= 0 && n == weights.size();
+    return first_row_pos >= 0 && n_rows >= 0 && packed_plane_count(first_row_pos, n_rows) == quint64(weights.size());
 }
 
 float AttentionPlaneView::weight(qint32 r, qint32 key) const {
@@ -30,8 +24,8 @@ AttentionPlaneView AttentionPlaneView::from_matrix(qint32 layer, qint32 head, qi
     p.first_row_pos = first_row_pos;
     p.n_rows = n_rows;
     const qint64 n_keys = p.n_keys();
-    if (packed_count(first_row_pos, n_rows) < 0 || matrix.size() != n_rows * n_keys) return p;
-    p.weights.reserve(packed_count(first_row_pos, n_rows));
+    if (first_row_pos < 0 || n_rows < 0 || matrix.size() != n_rows * n_keys) return p;
+    p.weights.reserve(qsizetype(packed_plane_count(first_row_pos, n_rows)));
     for (qint32 r = 0; r < n_rows; ++r)
         for (qint64 k = 0; k <= first_row_pos + r; ++k) p.weights.push_back(qfloat16(matrix[r * n_keys + k]));
     return p;
@@ -61,7 +55,7 @@ const AttentionPlaneView* StepView::plane(qint32 layer, qint32 head) const {
     return nullptr;
 }
 
-const HeadSummaryView* StepView::summary(qint32 layer, qint32 head, qint32 row) const {
+const HeadSummary* StepView::summary(qint32 layer, qint32 head, qint32 row) const {
     if (layer < 0 || layer >= n_layer || head < 0 || head >= n_head || row < 0 || row >= tokens.size())
         return nullptr;
     const qint64 i = (qint64(layer) * n_head + head) * tokens.size() + row;

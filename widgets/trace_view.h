@@ -1,6 +1,7 @@
 // The view model of a session trace: plain Qt structs holding what the loop panels draw (token
-// strip, attention heatmap and grid, KV chart, logits, timeline). The widgets never see core/;
-// app/trace_adapter converts a core trace::SessionTrace into these, one step at a time.
+// strip, attention heatmap and grid, KV chart, logits, timeline). The widgets see nothing of
+// core/ but its shared types (util/types.h: KV type, phase, choice, stage, head summary, plane
+// packing); app/trace_adapter converts a core trace::SessionTrace into these, one step at a time.
 //
 // The shapes follow core/trace/step_trace.h so the conversion is direct: one StepView per loop
 // step (prefill = many rows, decode = one), attention planes packed to the causal lower
@@ -8,6 +9,8 @@
 // tokens holds 68 MiB instead of 270 as full float matrices), per-head summaries, logits
 // stages, KV figures.
 #pragma once
+
+#include "util/types.h"
 
 #include <QString>
 #include <QVector>
@@ -18,23 +21,17 @@
 
 namespace lmscope::widgets {
 
-enum class StepPhase : quint8 { Prefill, Decode };
-
-// How a token came to be fed: part of the prompt, or chosen greedily, by sampling, or by the
-// user (forced: a branch).
-enum class TokenOrigin : quint8 { Prompt, Greedy, Sampled, Forced };
-
 struct TokenView {
     qint32 id = 0;
     QString text;   // what it stands for ("Hello", " world", "\n"); byte tokens: "<0xE6>"
     QString piece;  // the vocabulary entry ("▁Hello", "Ġworld", "<0xE6>")
-    TokenOrigin origin = TokenOrigin::Prompt;
+    Choice origin = Choice::Prompt;  // how it came to be fed
     bool byte_fallback = false;  // stands for raw bytes, not whole characters
     qint32 n_bytes = 0;          // bytes of text it stands for
     // Filled by TraceModel from the step's ancestors: [byte_begin, byte_end) of the sequence.
     qint64 byte_begin = 0, byte_end = 0;
 
-    bool generated() const { return origin != TokenOrigin::Prompt; }
+    bool generated() const { return origin != Choice::Prompt; }
 };
 
 // The character that byte tokens spell together (a Chinese character split into byte
@@ -59,25 +56,15 @@ struct AttentionPlaneView {
     QVector<qfloat16> weights;  // packed causal rows, back to back
 
     qint32 n_keys() const { return first_row_pos + n_rows; }
-    // Elements before row r: sum over i < r of (first_row_pos + i + 1).
-    qint64 row_offset(qint32 r) const { return qint64(r) * (2 * qint64(first_row_pos) + r + 1) / 2; }
-    static qint64 packed_count(qint32 first_row_pos, qint32 n_rows);
-    bool valid() const;  // sizes agree (weights hold exactly packed_count elements)
-    // Row r's first_row_pos + r + 1 weights.
-    const qfloat16* row(qint32 r) const { return weights.constData() + row_offset(r); }
+    bool valid() const;  // sizes agree (weights hold exactly packed_plane_count elements)
+    // Row r's first_row_pos + r + 1 weights (0 <= r < n_rows).
+    const qfloat16* row(qint32 r) const { return weights.constData() + packed_row_offset(first_row_pos, r); }
     // Weight of row r on `key`; 0 for a masked key.
     float weight(qint32 r, qint32 key) const;
 
     // From a full [n_rows][first_row_pos + n_rows] matrix (masked entries ignored).
     static AttentionPlaneView from_matrix(qint32 layer, qint32 head, qint32 first_row_pos,
                                           qint32 n_rows, const QVector<float>& matrix);
-};
-
-// Per (layer, head, row) summary of an attention row (kept when full planes are not).
-struct HeadSummaryView {
-    float entropy = 0.0f;  // nats
-    float max_weight = 0.0f;
-    qint32 argmax_key = 0;
 };
 
 struct CandidateView {
@@ -87,10 +74,9 @@ struct CandidateView {
     float prob = 0.0f;
 };
 
-// The distribution after one sampling stage ("raw", "penalty", "temperature", "top_k",
-// "top_p", "min_p"), highest probability first.
+// The distribution after one sampling stage, highest probability first.
 struct FilterStageView {
-    QString filter;
+    Stage stage = Stage::Raw;
     qint64 survivors = 0;
     QVector<CandidateView> top;
 };
@@ -100,7 +86,7 @@ struct LogitsData {
     float entropy = 0.0f;             // nats, of the raw distribution
     qint32 chosen = -1;               // the token picked (fed by the next step); -1: none
     QString chosen_text;
-    TokenOrigin how = TokenOrigin::Greedy;
+    Choice how = Choice::Greedy;
     float chosen_prob = 0.0f;        // in the raw distribution
     float chosen_prob_after = 0.0f;  // after the filters
 
@@ -116,7 +102,7 @@ struct LogitsData {
 
 struct KvData {
     qint32 tokens = 0;  // positions held after the step
-    QString dtype;      // "f16", "q8_0", "q4_0"
+    KvType type = KvType::F16;  // how the cache stores its rows
     QVector<quint64> bytes_per_layer;
     quint64 bytes_total = 0;
     quint64 formula_bytes = 0;  // 2 x layers x kv_heads x head_dim x tokens x bytes; 0: unknown
@@ -126,7 +112,7 @@ struct StepView {
     qint32 index = 0;    // position in the session's step list
     qint32 parent = -1;  // the step this one continues (-1: none); rewinds branch here
     qint32 turn = 0;
-    StepPhase phase = StepPhase::Prefill;
+    Phase phase = Phase::Prefill;
     qint32 first_pos = 0;       // position of tokens[0]
     QVector<TokenView> tokens;  // fed this step
     double forward_ms = 0.0;
@@ -135,7 +121,7 @@ struct StepView {
 
     qint32 n_layer = 0, n_head = 0;  // attention shape of the summaries
     QVector<AttentionPlaneView> planes;
-    QVector<HeadSummaryView> summaries;  // [layer][head][row], empty when not captured
+    QVector<HeadSummary> summaries;  // [layer][head][row], empty when not captured
     bool planes_dropped = false;         // the memory budget removed this step's planes
 
     KvData kv;
@@ -144,7 +130,7 @@ struct StepView {
     qint32 end_pos() const { return first_pos + qint32(tokens.size()); }
     bool covers(qint32 pos) const { return pos >= first_pos && pos < end_pos(); }
     const AttentionPlaneView* plane(qint32 layer, qint32 head) const;
-    const HeadSummaryView* summary(qint32 layer, qint32 head, qint32 row) const;
+    const HeadSummary* summary(qint32 layer, qint32 head, qint32 row) const;
 };
 
 // What the panels need of the model itself.

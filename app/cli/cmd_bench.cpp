@@ -83,11 +83,10 @@ std::pair<double, double> rate(const std::vector<Run>& runs, double Run::*field,
 
 // The decode ceiling: what the measured read bandwidth allows when every weight and the KV
 // cache held (its mean over the decoded tokens) are read once a token.
-nlohmann::json decode_ceiling(const engine::Model& model, engine::KvType kv_type, const BenchOptions& o,
+nlohmann::json decode_ceiling(const engine::Model& model, KvType type, const BenchOptions& o,
                               double decode_tok_s) {
     const model::ModelSpec& s = model.spec();
     const uint64_t weights = decode_weight_bytes(model);
-    const kv::CacheType type = *kv::parse_cache_type(engine::kv_type_name(kv_type));
     const uint64_t first = uint64_t(o.depth + o.p), last = first + uint64_t(std::max(0, o.n - 1));
     const uint64_t kv_bytes = (kv::cache_bytes(s.kv_shape(), type, first) + kv::cache_bytes(s.kv_shape(), type, last)) / 2;
     const ReadBandwidth bw = measure_read_bandwidth(size_t(weights), o.threads > 0 ? o.threads : hardware_threads());
@@ -110,7 +109,7 @@ void run_bench(const BenchOptions& o) {
                          std::to_string(s.n_ctx_train()));
     engine::BackendOptions bo;
     bo.n_threads = o.threads;
-    bo.kv_type = *engine::kv_type_from_name(o.kv);
+    bo.kv_type = *parse_kv_type(o.kv);
     bo.n_ctx = int32_t(total);
     trace::CapturePolicy policy;
     policy.mode = o.capture == "full"      ? trace::CaptureMode::Full

@@ -81,7 +81,7 @@ void check_limits(const engine::Model& m, size_t n, bool attention, uint64_t hoo
     if (n > size_t(s.n_ctx_train()))
         throw UsageError("--ids: " + std::to_string(n) + " ids exceed the model's context of " +
                          std::to_string(s.n_ctx_train()) + " positions (its context_length)");
-    std::vector<MemoryPart> parts{weights_part(m), kv_part(s, engine::KvType::F16, int64_t(n)),
+    std::vector<MemoryPart> parts{weights_part(m), kv_part(s, KvType::F16, int64_t(n)),
                                   activations_part(s, int64_t(n), true)};
     if (attention) {  // the captured planes, then the file's cube assembled from them
         MemoryPart planes = planes_part(s, int64_t(n), int64_t(n));
@@ -128,8 +128,8 @@ void add_dump_command(CLI::App& app) {
         const std::shared_ptr<const engine::Model> model = engine::prepare_model(opt->model).model;
         const std::vector<trace::HookPoint> hooks =
             opt->hooks.empty() ? std::vector<trace::HookPoint>{} : trace::parse_hook_list(opt->hooks, model->spec().n_layer());
-        const std::vector<trace::LayerHead> ablate =
-            opt->ablate.empty() ? std::vector<trace::LayerHead>{} : parse_head_list(opt->ablate, model->spec());
+        const std::vector<LayerHead> ablate =
+            opt->ablate.empty() ? std::vector<LayerHead>{} : parse_head_list(opt->ablate, model->spec());
         check_limits(*model, ids.size(), !opt->attention.empty(), hook_bytes(hooks, model->spec(), ids.size()));
         if (!opt->logits.empty()) check_output_path(opt->logits, {opt->model});
         if (!opt->attention.empty()) check_output_path(opt->attention, {opt->model});

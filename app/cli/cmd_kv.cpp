@@ -194,7 +194,7 @@ void run_kv(const KvOptions& o) {
         return;
     }
     const Source src = resolve_source(o);
-    const std::optional<kv::CacheType> type = kv::parse_cache_type(o.kv_type);
+    const std::optional<KvType> type = parse_kv_type(o.kv_type);
     if (!type) throw UsageError("kv: --kv-type '" + o.kv_type + "' is not one of f16, q8_0, q4_0");
     if (o.batch == 0) throw UsageError("kv: --batch must be at least 1");
     uint64_t ctx = 0;
@@ -218,7 +218,7 @@ void run_kv(const KvOptions& o) {
         weights = src.file_weights_bytes;
         weights_what = "as stored in the file";
     } else if (src.n_params > 0) {
-        weights = kv::weights_bytes(src.n_params, kv::CacheType::F16);
+        weights = kv::weights_bytes(src.n_params, KvType::F16);
         weights_what = "in f16";
     }
 
@@ -236,7 +236,7 @@ void run_kv(const KvOptions& o) {
         j["window"] = s.n_local > 0 ? nlohmann::json(s.window) : nlohmann::json(nullptr);
         j["positions_held"] = kv::positions_held(s, ctx);
         if (kind) j["attention"] = kv::attention_kind_name(*kind);
-        j["kv_type"] = kv::cache_type_name(*type);
+        j["kv_type"] = kv_type_name(*type);
         j["bytes_per_element"] = kv::bytes_per_element(*type);
         j["ctx"] = ctx;
         j["batch"] = o.batch;
@@ -276,7 +276,7 @@ void run_kv(const KvOptions& o) {
     shape_line += ", head dim " + std::to_string(s.head_dim);
     const kv::BlockFormat block = kv::block_format(*type);
     std::cout << "shape      " << shape_line << "\n";
-    std::cout << "cache      " << kv::cache_type_name(*type) << " ("
+    std::cout << "cache      " << kv_type_name(*type) << " ("
               << (block.values == 1 ? std::to_string(block.bytes) + " bytes per value"
                                     : std::to_string(block.bytes) + " bytes per block of " +
                                           std::to_string(block.values) + " values")

@@ -153,7 +153,7 @@ void report_full_context(const RunOptions& o, const engine::Session& session) {
 }
 
 void run(const RunOptions& o) {
-    const auto kv = engine::kv_type_from_name(o.kv_type);
+    const auto kv = parse_kv_type(o.kv_type);
     if (!kv) throw UsageError("--kv-type: '" + o.kv_type + "' is not f16, q8_0 or q4_0");
     engine::validate(o.sampling);
     // Each phase names the model file when memory or threads run out (with_context).

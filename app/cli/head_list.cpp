@@ -7,8 +7,8 @@
 
 namespace lmscope::cli {
 
-std::vector<trace::LayerHead> parse_head_list(const std::string& text, const model::ModelSpec& s) {
-    std::vector<trace::LayerHead> heads;
+std::vector<LayerHead> parse_head_list(const std::string& text, const model::ModelSpec& s) {
+    std::vector<LayerHead> heads;
     size_t i = 0;
     while (i <= text.size()) {
         const size_t comma = std::min(text.find(',', i), text.size());
@@ -20,7 +20,7 @@ std::vector<trace::LayerHead> parse_head_list(const std::string& text, const mod
         if (*l < 0 || *l >= s.n_layer() || *h < 0 || *h >= s.n_head())
             throw UsageError("--ablate: head " + item + " does not exist (layers 0 .. " + std::to_string(s.n_layer() - 1) +
                              ", heads 0 .. " + std::to_string(s.n_head() - 1) + ")");
-        const trace::LayerHead at{*l, *h};
+        const LayerHead at{*l, *h};
         if (std::find(heads.begin(), heads.end(), at) == heads.end()) heads.push_back(at);
         i = comma + 1;
     }

@@ -11,6 +11,6 @@ namespace lmscope::cli {
 
 // Parses "1:0,2:3" for that model. Throws UsageError naming --ablate, the item and the reason
 // (not LAYER:HEAD, or a head the model does not have).
-std::vector<trace::LayerHead> parse_head_list(const std::string& text, const model::ModelSpec& spec);
+std::vector<LayerHead> parse_head_list(const std::string& text, const model::ModelSpec& spec);
 
 }  // namespace lmscope::cli

@@ -56,10 +56,10 @@ MemoryPart weights_part(const engine::Model& m) {
     return {"the model's matrices", bytes};
 }
 
-MemoryPart kv_part(const model::ModelSpec& s, engine::KvType type, int64_t positions) {
+MemoryPart kv_part(const model::ModelSpec& s, KvType type, int64_t positions) {
     const engine::KvShape shape{s.n_layer(), s.n_head_kv(), s.head_dim(), type};
-    const uint64_t bytes = product({shape.bytes_per_token_layer(), uint64_t(s.n_layer()), uint64_t(positions)});
-    return {"the KV cache (" + std::to_string(positions) + " positions, " + std::string(engine::kv_type_name(type)) + ")",
+    const uint64_t bytes = product({shape.bytes(1), uint64_t(positions)});
+    return {"the KV cache (" + std::to_string(positions) + " positions, " + std::string(kv_type_name(type)) + ")",
             bytes};
 }
 

@@ -26,7 +26,7 @@ void check_memory(const std::string& command, const std::vector<MemoryPart>& par
 
 // The parts of running a model (each saturating at UINT64_MAX, never wrapping):
 MemoryPart weights_part(const engine::Model& m);  // the backend's copies of the matrices
-MemoryPart kv_part(const model::ModelSpec& s, engine::KvType type, int64_t positions);
+MemoryPart kv_part(const model::ModelSpec& s, KvType type, int64_t positions);
 // the activations of one forward step of `rows` rows (the logits of every row when all_logits)
 MemoryPart activations_part(const model::ModelSpec& s, int64_t rows, bool all_logits);
 // full attention planes of one step: layers x heads x rows x keys floats

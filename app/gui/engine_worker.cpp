@@ -123,7 +123,7 @@ void EngineWorker::run(const labs::LabModelPtr& model, const EngineOptions& opti
 
 void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions& options) {
     const QString& path = prepared->path;
-    const auto kv = engine::kv_type_from_name(options.kv_type.toStdString());
+    const auto kv = parse_kv_type(options.kv_type.toStdString());
     if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
     const std::string file = path.toStdString();  // named when memory or threads run out
     std::shared_ptr<const engine::Model> model = prepared->model;

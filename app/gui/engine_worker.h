@@ -146,7 +146,7 @@ private:
     std::unique_ptr<engine::Backend> backend_;
     std::unique_ptr<engine::Session> session_;
     engine::SamplerSettings sampling_;        // applied to the session now and to the next one
-    trace::LayerHead focus_;                  // applied to the session now and to the next one
+    LayerHead focus_;                  // applied to the session now and to the next one
     QElapsedTimer step_clock_;               // since the running step began (prefill progress)
     qint64 progress_sent_ms_ = -1;           // when prefillProgress was last emitted
     std::map<int32_t, std::string> pieces_;  // vocabulary entries by id (tooltips, byte marks)

@@ -318,7 +318,7 @@ void SessionView::decodeNext(qint32 token) {
     // on to it instead of computing a duplicate branch.
     flushPending();
     for (const widgets::StepView& v : model_->steps()) {
-        if (v.parent != engine_head_ || v.phase != widgets::StepPhase::Decode || v.tokens.isEmpty() || v.tokens.front().id != token)
+        if (v.parent != engine_head_ || v.phase != Phase::Decode || v.tokens.isEmpty() || v.tokens.front().id != token)
             continue;
         const qint32 child = v.index;
         post([child](EngineWorker* e) { e->rewind(child); });

@@ -11,9 +11,6 @@
 namespace lmscope::app {
 namespace {
 
-using widgets::StepPhase;
-using widgets::TokenOrigin;
-
 bool is_byte_piece(const std::string& piece) {  // "<0xE6>"
     if (piece.size() != 6 || piece.compare(0, 3, "<0x") != 0 || piece[5] != '>') return false;
     auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
@@ -26,16 +23,6 @@ QString hex_bytes(const std::string& bytes) {
     return out;
 }
 
-TokenOrigin origin(trace::Choice c) {
-    switch (c) {
-    case trace::Choice::Prompt: return TokenOrigin::Prompt;
-    case trace::Choice::Greedy: return TokenOrigin::Greedy;
-    case trace::Choice::Sampled: return TokenOrigin::Sampled;
-    case trace::Choice::Forced: return TokenOrigin::Forced;
-    }
-    return TokenOrigin::Prompt;
-}
-
 // A non-negative integer field of the model summary, or 0 (absent, null, negative, too large).
 int32_t spec_count(const nlohmann::json& spec, const char* key) {
     if (!spec.is_object()) return 0;
@@ -45,15 +32,6 @@ int32_t spec_count(const nlohmann::json& spec, const char* key) {
     return v > 0 && v <= INT32_MAX ? int32_t(v) : 0;
 }
 
-QString dtype_name(uint8_t dtype) {
-    try {
-        return QString::fromStdString(std::string(trace::kv_dtype_name(dtype)));
-    } catch (const std::out_of_range&) {
-        return QStringLiteral("?");
-    }
-}
-
-
 }  // namespace
 
 widgets::LogitsData logits_view(const trace::SessionTrace& trace, const trace::LogitsTrace& lg,
@@ -61,7 +39,7 @@ widgets::LogitsData logits_view(const trace::SessionTrace& trace, const trace::L
     widgets::LogitsData out;
     for (const trace::FilterStage& st : lg.stages) {
         widgets::FilterStageView v;
-        v.filter = QString::fromStdString(std::string(trace::filter_name(st.filter)));
+        v.stage = st.stage;
         v.survivors = st.survivors;
         for (const trace::Candidate& c : st.top)
             v.top.push_back({c.id, token_text(trace, c.id, pieces).text, c.logit, c.prob});
@@ -70,7 +48,7 @@ widgets::LogitsData logits_view(const trace::SessionTrace& trace, const trace::L
     out.entropy = lg.entropy;
     out.chosen = lg.chosen;
     if (lg.chosen >= 0) out.chosen_text = token_text(trace, lg.chosen, pieces).text;
-    out.how = origin(lg.how);
+    out.how = lg.how;
     out.chosen_prob = lg.chosen_prob;
     out.chosen_prob_after = lg.chosen_prob_after;
     return out;
@@ -133,9 +111,8 @@ widgets::ModelView model_view(const trace::SessionTrace& trace) {
     return m;
 }
 
-uint64_t formula_kv_bytes(const trace::SessionTrace& trace, uint8_t kv_dtype, int32_t tokens) {
+uint64_t formula_kv_bytes(const trace::SessionTrace& trace, KvType type, int32_t tokens) {
     const nlohmann::json& spec = trace.model.spec;
-    const auto type = kv::parse_cache_type(dtype_name(kv_dtype).toStdString());
     kv::Shape shape;
     shape.n_layer = uint64_t(spec_count(spec, "n_layer"));
     shape.n_head = uint64_t(spec_count(spec, "n_head"));
@@ -146,10 +123,10 @@ uint64_t formula_kv_bytes(const trace::SessionTrace& trace, uint8_t kv_dtype, in
             ++shape.n_local;
             shape.window = std::max(shape.window, uint64_t(w));
         }
-    if (!type || tokens < 0 || shape.n_layer == 0 || shape.n_head_kv == 0 || shape.head_dim == 0) return 0;
+    if (tokens < 0 || shape.n_layer == 0 || shape.n_head_kv == 0 || shape.head_dim == 0) return 0;
     try {
-        kv::validate(shape, *type);
-        return kv::cache_bytes(shape, *type, uint64_t(tokens));
+        kv::validate(shape, type);
+        return kv::cache_bytes(shape, type, uint64_t(tokens));
     } catch (const std::exception&) {  // a shape the formula rejects: no formula line
         return 0;
     }
@@ -161,9 +138,9 @@ widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, con
     v.index = s.index;
     v.parent = s.parent;
     v.turn = s.turn;
-    v.phase = s.phase == trace::Phase::Prefill ? StepPhase::Prefill : StepPhase::Decode;
+    v.phase = s.phase;
     v.first_pos = s.first_pos;
-    const TokenOrigin fed = s.phase == trace::Phase::Prefill ? TokenOrigin::Prompt : origin(s.fed_how);
+    const Choice fed = s.phase == Phase::Prefill ? Choice::Prompt : s.fed_how;
     for (int32_t id : s.tokens) {
         const TokenText t = token_text(trace, id, pieces);
         widgets::TokenView tv;
@@ -202,16 +179,13 @@ widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, con
         v.planes.push_back(std::move(pv));
     }
     const uint64_t expected = uint64_t(std::max(0, a.n_layer)) * uint64_t(std::max(0, a.n_head)) * s.tokens.size();
-    if (a.summaries.size() == expected) {
-        v.summaries.reserve(qsizetype(expected));
-        for (const trace::HeadSummary& h : a.summaries) v.summaries.push_back({h.entropy, h.max_weight, h.argmax_key});
-    }
+    if (a.summaries.size() == expected) v.summaries = QVector<HeadSummary>(a.summaries.begin(), a.summaries.end());
 
     v.kv.tokens = s.kv.tokens;
-    v.kv.dtype = dtype_name(s.kv.dtype);
+    v.kv.type = s.kv.type;
     v.kv.bytes_per_layer = QVector<quint64>(s.kv.bytes_per_layer.begin(), s.kv.bytes_per_layer.end());
     v.kv.bytes_total = s.kv.bytes_total;
-    v.kv.formula_bytes = formula_kv_bytes(trace, s.kv.dtype, s.kv.tokens);
+    v.kv.formula_bytes = formula_kv_bytes(trace, s.kv.type, s.kv.tokens);
     v.logits = logits_view(trace, s.logits, pieces);
     return v;
 }

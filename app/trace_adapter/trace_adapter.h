@@ -41,7 +41,7 @@ widgets::LogitsData logits_view(const trace::SessionTrace& trace, const trace::L
 widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, const TokenPieces& pieces = {});
 // The KV bytes the formula gives for `tokens` positions of the trace's model and cache type
 // (2 x layers x kv_heads x head_dim x tokens x bytes per value); 0 when the shape is unknown.
-uint64_t formula_kv_bytes(const trace::SessionTrace& trace, uint8_t kv_dtype, int32_t tokens);
+uint64_t formula_kv_bytes(const trace::SessionTrace& trace, KvType type, int32_t tokens);
 
 // Replaces the model's contents with the whole trace (the last step becomes current).
 bool load_trace(widgets::TraceModel& model, const trace::SessionTrace& trace, const TokenPieces& pieces = {});

@@ -88,7 +88,7 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
             if (!cap.capture) continue;
             trace::StepCapture& c = *cap.capture;
             if (summarise) {
-                trace::HeadSummary s;
+                HeadSummary s;
                 for (int32_t j = j0; j < n_keys; ++j) {
                     const float wj = sc[size_t(j)];
                     if (wj > s.max_weight) {

@@ -25,7 +25,7 @@ void check_forward_request(const ForwardRequest& r, const Model& model, int32_t 
     if (r.logits.size() != want)
         throw UsageError("forward: logits buffer holds " + std::to_string(r.logits.size()) +
                          " floats, expected " + std::to_string(want));
-    for (const trace::LayerHead& a : r.ablate)
+    for (const LayerHead& a : r.ablate)
         if (a.layer < 0 || a.layer >= s.n_layer() || a.head < 0 || a.head >= s.n_head())
             throw UsageError("forward: cannot switch off head " + std::to_string(a.layer) + ":" +
                              std::to_string(a.head) + " (the model has " + std::to_string(s.n_layer()) +

@@ -57,7 +57,7 @@ struct ForwardRequest {
     bool all_logits = false;
     const CancelToken* cancel = nullptr;  // checked before each layer; when cancelled, the cache
                                       // is truncated back to pos0 and CancelledError is thrown
-    std::span<const trace::LayerHead> ablate;   // heads whose z is zeroed before Wo (head ablation)
+    std::span<const LayerHead> ablate;   // heads whose z is zeroed before Wo (head ablation)
     // Called with the number of layers done after each one (the CPU backend; the CUDA backend
     // queues every layer at once and does not call it). Runs on the calling thread.
     std::function<void(int32_t layers_done)> on_layer;

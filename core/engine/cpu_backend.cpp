@@ -48,7 +48,7 @@ public:
 private:
     void prepare_capture(const trace::CapturePolicy& policy, trace::StepCapture& c, int32_t n_rows,
                          int32_t pos0, int32_t n_out);
-    void layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap, std::span<const trace::LayerHead> ablate);
+    void layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap, std::span<const LayerHead> ablate);
     // The buffer of hook (h, layer) in this step's capture, or null when it was not asked for.
     float* hook_out(trace::Hook h, int32_t layer) const;
     // Copies count floats of src into hook (h, layer) at float offset `at`, when asked for.
@@ -270,7 +270,7 @@ void CpuBackend::forward(const ForwardRequest& r) {
 }
 
 void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap,
-                       std::span<const trace::LayerHead> ablate) {
+                       std::span<const LayerHead> ablate) {
     using trace::Hook;
     const CpuLayerWeights& L = w_->layers[size_t(l)];
     const size_t E = size_t(n_embd_);
@@ -321,7 +321,7 @@ void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap,
     cap.scores = hook_out(Hook::Scores, l);
     cap.pattern = hook_out(Hook::Pattern, l);
     attn_.run(cache_, l, q_.data(), n, pos0, L.plan.window, att_.data(), cap);
-    for (const trace::LayerHead& a : ablate)  // switched-off heads contribute nothing to Wo
+    for (const LayerHead& a : ablate)  // switched-off heads contribute nothing to Wo
         if (a.layer == l)
             for (size_t t = 0; t < rows; ++t)
                 std::fill_n(att_.data() + t * QD + size_t(a.head) * size_t(hd_), size_t(hd_), 0.0f);

@@ -1,31 +1,14 @@
 #include "engine/kv_cache.h"
 
 #include "gguf/quant.h"
+#include "kv/kv_math.h"
 #include "util/error.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <string>
 
 namespace lmscope::engine {
-
-std::string_view kv_type_name(KvType type) {
-    switch (type) {
-    case KvType::F16: return "f16";
-    case KvType::Q8_0: return "q8_0";
-    case KvType::Q4_0: return "q4_0";
-    }
-    return "?";
-}
-
-std::optional<KvType> kv_type_from_name(std::string_view name) {
-    std::string s(name);
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    for (KvType t : {KvType::F16, KvType::Q8_0, KvType::Q4_0})
-        if (kv_type_name(t) == s) return t;
-    return std::nullopt;
-}
 
 gguf::TensorType kv_storage_type(KvType type) {
     switch (type) {
@@ -36,12 +19,19 @@ gguf::TensorType kv_storage_type(KvType type) {
     return gguf::TensorType::F16;
 }
 
-size_t KvShape::row_bytes() const { return gguf::row_bytes(kv_storage_type(type), head_dim); }
+namespace {
+// The shape in the formula's terms: every layer global (KvCache applies the windows itself).
+kv::Shape formula_shape(const KvShape& s) {
+    return {uint64_t(s.n_layer), 0, uint64_t(s.n_kv_head), uint64_t(s.head_dim)};
+}
+}  // namespace
 
-size_t KvShape::bytes_per_token_layer() const { return 2 * size_t(n_kv_head) * row_bytes(); }
+size_t KvShape::row_bytes() const { return kv::row_bytes(uint64_t(head_dim), type); }
+
+size_t KvShape::bytes_per_token_layer() const { return kv::layer_bytes_per_token(formula_shape(*this), type); }
 
 size_t KvShape::bytes(int64_t n_tokens) const {
-    return size_t(n_layer) * bytes_per_token_layer() * size_t(std::max<int64_t>(0, n_tokens));
+    return kv::cache_bytes(formula_shape(*this), type, uint64_t(std::max<int64_t>(0, n_tokens)));
 }
 
 KvCache::KvCache(KvShape shape, int32_t n_ctx, std::vector<int32_t> windows)

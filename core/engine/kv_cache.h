@@ -13,25 +13,20 @@
 #pragma once
 
 #include "gguf/tensor_type.h"
+#include "util/types.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
-#include <string_view>
 #include <vector>
 
 namespace lmscope::engine {
 
-enum class KvType : uint8_t { F16, Q8_0, Q4_0 };
+gguf::TensorType kv_storage_type(KvType type);  // F16, Q8_0, Q4_0
 
-std::string_view kv_type_name(KvType type);                    // "f16", "q8_0", "q4_0"
-std::optional<KvType> kv_type_from_name(std::string_view name); // case-insensitive
-gguf::TensorType kv_storage_type(KvType type);                  // F16, Q8_0, Q4_0
-
-// Geometry of a cache. Bytes are exact: one head's K (or V) row for one position takes
-// gguf::row_bytes(storage type, head_dim) bytes (f16: 2 per value; q8_0: 34 per 32 values;
-// q4_0: 18 per 32 values), so f16 gives the textbook 2 x layers x kv_heads x head_dim x
-// tokens x 2 bytes.
+// Geometry of a cache. Its bytes are the KV formula's (kv/kv_math.h), exact: one head's K (or
+// V) row for one position takes kv::row_bytes(head_dim, type) bytes (f16: 2 per value; q8_0:
+// 34 per 32 values; q4_0: 18 per 32 values), so f16 gives the textbook 2 x layers x kv_heads x
+// head_dim x tokens x 2 bytes. The shape must be valid (KvCache checks it).
 struct KvShape {
     int32_t n_layer = 0;
     int32_t n_kv_head = 0;
@@ -40,7 +35,7 @@ struct KvShape {
 
     size_t row_bytes() const;               // one head, one position, K or V
     size_t bytes_per_token_layer() const;   // K + V of all kv heads, one layer, one position
-    size_t bytes(int64_t n_tokens) const;   // K + V, all layers, n_tokens positions
+    size_t bytes(int64_t n_tokens) const;   // K + V, all layers kept whole, n_tokens positions
 };
 
 class KvCache {

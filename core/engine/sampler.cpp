@@ -65,27 +65,6 @@ void validate(const SamplerSettings& s) {
         fail("report_k must be in 1 .. 1000, got " + std::to_string(s.report_k));
 }
 
-std::string_view stage_name(Stage stage) {
-    switch (stage) {
-        case Stage::Raw: return "raw";
-        case Stage::Penalty: return "penalty";
-        case Stage::Temperature: return "temperature";
-        case Stage::TopK: return "top_k";
-        case Stage::TopP: return "top_p";
-        case Stage::MinP: return "min_p";
-    }
-    return "?";
-}
-
-std::string_view choice_name(Choice choice) {
-    switch (choice) {
-        case Choice::Greedy: return "greedy";
-        case Choice::Sampled: return "sampled";
-        case Choice::Forced: return "forced";
-    }
-    return "?";
-}
-
 // ---- helpers over a dense row ----------------------------------------------------------------
 
 namespace {

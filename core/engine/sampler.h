@@ -18,11 +18,12 @@
 // histogram of the weights and sorts only the bucket the cut falls in; no full sort per step.
 #pragma once
 
+#include "util/types.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string_view>
 #include <vector>
 
 namespace lmscope::engine {
@@ -57,10 +58,6 @@ struct SamplerSettings {
 // outside (0, 1], ...).
 void validate(const SamplerSettings& settings);
 
-enum class Stage : uint8_t { Raw, Penalty, Temperature, TopK, TopP, MinP };
-inline constexpr size_t kStageCount = 6;
-std::string_view stage_name(Stage stage);  // "raw", "penalty", "temperature", "top_k", ...
-
 struct Candidate {
     int32_t id = 0;
     float logit = 0.0f;  // the stage's input to softmax (after penalty and / T where applied)
@@ -75,13 +72,10 @@ struct StageReport {
     std::vector<Candidate> top;   // the most probable survivors, best first (<= report_k)
 };
 
-enum class Choice : uint8_t { Greedy, Sampled, Forced };
-std::string_view choice_name(Choice choice);  // "greedy", "sampled", "forced"
-
 struct SampleReport {
     std::array<StageReport, kStageCount> stages;  // indexed by Stage
     int32_t token = 0;
-    Choice how = Choice::Greedy;
+    Choice how = Choice::Greedy;  // Greedy, Sampled or Forced
     float prob = 0.0f;      // the token's probability in the final distribution (a forced
                             // token the filters removed has 0)
     float raw_prob = 0.0f;  // the token's probability in the raw softmax

@@ -31,7 +31,7 @@ nlohmann::json sampling_json(const SamplerSettings& s) {
 nlohmann::json capture_json(const trace::CapturePolicy& p) {
     static const char* modes[] = {"none", "summary", "full"};
     nlohmann::json pairs = nlohmann::json::array();
-    for (const trace::LayerHead& lh : p.full_pairs) pairs.push_back({lh.layer, lh.head});
+    for (const LayerHead& lh : p.full_pairs) pairs.push_back({lh.layer, lh.head});
     return {{"mode", modes[size_t(p.mode)]}, {"full_pairs", pairs}, {"logit_lens", p.logit_lens},
             {"lens_top_k", p.lens_top_k}};
 }
@@ -58,7 +58,7 @@ trace::LogitsTrace logits_trace(const SampleReport& r) {
     for (const StageReport& st : r.stages) {
         if (st.stage != Stage::Raw && !st.active) continue;
         trace::FilterStage fs;
-        fs.filter = trace::Filter(uint8_t(st.stage));  // the same order, Raw .. MinP
+        fs.stage = st.stage;
         fs.survivors = int64_t(st.n_kept);
         fs.top.reserve(st.top.size());
         for (const Candidate& c : st.top) fs.top.push_back({c.id, c.logit, c.prob});
@@ -66,8 +66,7 @@ trace::LogitsTrace logits_trace(const SampleReport& r) {
     }
     l.entropy = float(r.entropy_raw());
     l.chosen = r.token;
-    l.how = r.how == Choice::Greedy ? trace::Choice::Greedy
-                                    : (r.how == Choice::Sampled ? trace::Choice::Sampled : trace::Choice::Forced);
+    l.how = r.how;
     l.chosen_prob = r.raw_prob;
     l.chosen_prob_after = r.prob;
     return l;
@@ -107,7 +106,7 @@ bool Session::set_sampling(const SamplerSettings& settings) {
 }
 
 bool Session::repick() {
-    if (head_ < 0 || !pending_ || pending_how_ == trace::Choice::Forced) return false;
+    if (head_ < 0 || !pending_ || pending_how_ == Choice::Forced) return false;
     if (picked_with_.at(size_t(head_)) == sampler_.settings()) return false;
     if (logits_step_ != head_) {  // the head's last row again: one position, untraced
         restore_cache(tokens_, int32_t(tokens_.size()) - 1);
@@ -128,9 +127,9 @@ bool Session::repick() {
     return true;
 }
 
-void Session::set_ablation(std::vector<trace::LayerHead> heads) {
+void Session::set_ablation(std::vector<LayerHead> heads) {
     const model::ModelSpec& spec = backend_.model().spec();
-    for (const trace::LayerHead& a : heads)
+    for (const LayerHead& a : heads)
         if (a.layer < 0 || a.layer >= spec.n_layer() || a.head < 0 || a.head >= spec.n_head())
             throw UsageError("cannot switch off head " + std::to_string(a.layer) + ":" + std::to_string(a.head) +
                              " (the model has " + std::to_string(spec.n_layer()) + " layers of " +
@@ -180,10 +179,10 @@ trace::CapturePolicy Session::step_policy(int32_t n, int32_t pos0) const {
     const uint64_t fit = trace_.budget() / plane_bytes;
     trace::CapturePolicy p = asked;
     p.mode = trace::CaptureMode::Summary;
-    const trace::LayerHead focus = focus_.value_or(trace::LayerHead{0, 0});
+    const LayerHead focus = focus_.value_or(LayerHead{0, 0});
     const auto add = [&](int32_t layer, int32_t head) {
         if (p.full_pairs.size() >= fit || layer < 0 || layer >= spec.n_layer() || head < 0 || head >= spec.n_head()) return;
-        for (const trace::LayerHead& q : p.full_pairs)
+        for (const LayerHead& q : p.full_pairs)
             if (q.layer == layer && q.head == head) return;
         p.full_pairs.push_back({layer, head});
     };
@@ -194,7 +193,7 @@ trace::CapturePolicy Session::step_policy(int32_t n, int32_t pos0) const {
     return p;
 }
 
-const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase phase, trace::Choice fed_how,
+const trace::StepTrace& Session::step(std::span<const int32_t> ids, Phase phase, Choice fed_how,
                                       int32_t reused, int32_t turn) {
     const int32_t pos0 = int32_t(tokens_.size());
     if (int64_t(pos0) + int64_t(ids.size()) > int64_t(backend_.n_ctx()))
@@ -236,7 +235,7 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
     s.attention = trace::attention_from_capture(capture);
     const KvStats kv = backend_.kv_stats();
     s.kv.tokens = kv.n_tokens;
-    s.kv.dtype = uint8_t(kv.type);  // the same order: f16, q8_0, q4_0
+    s.kv.type = kv.type;
     s.kv.bytes_per_layer.assign(kv.layer_bytes.begin(), kv.layer_bytes.end());
     s.kv.bytes_total = kv.total_bytes;
     s.logits = logits_trace(report);
@@ -261,20 +260,20 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, trace::Phase
 const trace::StepTrace& Session::prefill(std::span<const int32_t> ids) {
     if (ids.empty()) throw UsageError("prefill needs at least one token");
     check_ids(ids);
-    return step(ids, trace::Phase::Prefill, trace::Choice::Prompt, 0, current_turn());
+    return step(ids, Phase::Prefill, Choice::Prompt, 0, current_turn());
 }
 
 const trace::StepTrace& Session::decode() {
     if (!pending_) throw UsageError("nothing to decode: prefill a prompt first");
     const int32_t id = *pending_;
-    return step(std::span<const int32_t>(&id, 1), trace::Phase::Decode, pending_how_, 0, current_turn());
+    return step(std::span<const int32_t>(&id, 1), Phase::Decode, pending_how_, 0, current_turn());
 }
 
 void Session::force(int32_t id) {
     if (!pending_) throw UsageError("nothing to force: prefill a prompt first");
     check_ids(std::span<const int32_t>(&id, 1));
     pending_ = id;
-    pending_how_ = trace::Choice::Forced;
+    pending_how_ = Choice::Forced;
     note_piece(id);
 }
 
@@ -350,7 +349,7 @@ const trace::StepTrace& Session::chat_turn(const std::string& user_text) {
     try {
         const int32_t turn = current_turn() + 1;
         const std::span<const int32_t> rest(ids.data() + reuse, ids.size() - reuse);
-        const trace::StepTrace& s = step(rest, trace::Phase::Prefill, trace::Choice::Prompt, int32_t(reuse), turn);
+        const trace::StepTrace& s = step(rest, Phase::Prefill, Choice::Prompt, int32_t(reuse), turn);
         if (!chat_.empty()) chat_.back().reply = reply;
         chat_.push_back({user_text, {}, int32_t(tokens_.size())});
         chat_steps_[s.index] = {user_text, reply};

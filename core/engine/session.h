@@ -102,7 +102,7 @@ public:
     bool ends_turn() const;
     const std::vector<int32_t>& tokens() const { return tokens_; }  // held in the cache
     std::optional<int32_t> pending() const { return pending_; }
-    trace::Choice pending_how() const { return pending_how_; }
+    Choice pending_how() const { return pending_how_; }
     int32_t head() const { return head_; }  // last step on the current branch, -1 for none
     int32_t n_ctx() const { return backend_.n_ctx(); }
 
@@ -117,21 +117,21 @@ public:
     // Heads switched off (their z zeroed before Wo) from the next step on, recorded in every
     // step's trace. Positions already in the cache keep what they were computed with (rewind or
     // reset to recompute them). Throws UsageError for a head the model does not have.
-    void set_ablation(std::vector<trace::LayerHead> heads);
-    const std::vector<trace::LayerHead>& ablation() const { return ablation_; }
+    void set_ablation(std::vector<LayerHead> heads);
+    const std::vector<LayerHead>& ablation() const { return ablation_; }
     const trace::CapturePolicy& capture_policy() const { return options_.capture; }
     // The head whose attention rows a step keeps first when full capture of every head would
     // take more than the trace's budget (a long prefill): then the step captures the planes
     // that fit, this head first, then the rest of its layer, then the other layers in order,
     // and summaries of every head.
-    void set_attention_focus(trace::LayerHead head) { focus_ = head; }
+    void set_attention_focus(LayerHead head) { focus_ = head; }
     void set_capture_policy(const trace::CapturePolicy& policy);
     const tok::Tokenizer& tokenizer() const { return tokenizer_; }
     Backend& backend() { return backend_; }
 
 private:
     // One forward step feeding `ids` after the held tokens, then the sampler; traced.
-    const trace::StepTrace& step(std::span<const int32_t> ids, trace::Phase phase, trace::Choice fed_how,
+    const trace::StepTrace& step(std::span<const int32_t> ids, Phase phase, Choice fed_how,
                                  int32_t reused, int32_t turn);
     // Throws Error naming the model file when a logit of the last forward is NaN or infinite
     // (weights that are not finite), after dropping the step's positions from the KV cache.
@@ -172,14 +172,14 @@ private:
     // The policy of a step of n rows after pos0: the session's, or within the budget (above).
     trace::CapturePolicy step_policy(int32_t n, int32_t pos0) const;
 
-    std::optional<trace::LayerHead> focus_;
-    std::vector<trace::LayerHead> ablation_;  // heads switched off for every step
+    std::optional<LayerHead> focus_;
+    std::vector<LayerHead> ablation_;  // heads switched off for every step
     std::vector<int32_t> tokens_;  // the sequence in the cache, [kv_tokens]
     std::vector<float> logits_;    // [n_vocab] the last row of the latest forward
     int32_t logits_step_ = -1;     // the step whose last row logits_ holds (-1: none, or untraced)
     std::vector<SamplerSettings> picked_with_;  // [step] the settings its pick was made with
     std::optional<int32_t> pending_;
-    trace::Choice pending_how_ = trace::Choice::Greedy;
+    Choice pending_how_ = Choice::Greedy;
     int32_t head_ = -1;
     std::vector<ChatEntry> chat_;  // chat turns on the current branch; the last reply is in progress
     std::map<int32_t, ChatStep> chat_steps_;  // by prefill step index, to rebuild chat_ on rewind

@@ -3,7 +3,6 @@
 #include "util/error.h"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 namespace lmscope::kv {
@@ -26,34 +25,16 @@ uint64_t checked_add(uint64_t a, uint64_t b, const char* what) {
 
 }  // namespace
 
-std::string_view cache_type_name(CacheType type) {
+BlockFormat block_format(KvType type) {
     switch (type) {
-        case CacheType::F16: return "f16";
-        case CacheType::Q8_0: return "q8_0";
-        case CacheType::Q4_0: return "q4_0";
-    }
-    return "?";
-}
-
-std::optional<CacheType> parse_cache_type(std::string_view name) {
-    std::string lower(name);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    for (CacheType t : {CacheType::F16, CacheType::Q8_0, CacheType::Q4_0})
-        if (lower == cache_type_name(t)) return t;
-    return std::nullopt;
-}
-
-BlockFormat block_format(CacheType type) {
-    switch (type) {
-        case CacheType::F16: return {2, 1};
-        case CacheType::Q8_0: return {34, 32};  // f16 scale + 32 int8
-        case CacheType::Q4_0: return {18, 32};  // f16 scale + 32 packed 4-bit values
+        case KvType::F16: return {2, 1};
+        case KvType::Q8_0: return {34, 32};  // f16 scale + 32 int8
+        case KvType::Q4_0: return {18, 32};  // f16 scale + 32 packed 4-bit values
     }
     return {0, 1};
 }
 
-double bytes_per_element(CacheType type) {
+double bytes_per_element(KvType type) {
     const BlockFormat b = block_format(type);
     return double(b.bytes) / double(b.values);
 }
@@ -74,7 +55,7 @@ AttentionKind attention_kind(const Shape& shape) {
     return AttentionKind::GQA;
 }
 
-void validate(const Shape& s, CacheType type) {
+void validate(const Shape& s, KvType type) {
     if (s.n_layer == 0) throw UsageError("kv: the layer count must be positive");
     if (s.n_head_kv == 0) throw UsageError("kv: the kv head count must be positive");
     if (s.head_dim == 0) throw UsageError("kv: the head dimension must be positive");
@@ -89,7 +70,7 @@ void validate(const Shape& s, CacheType type) {
     }
     const BlockFormat b = block_format(type);
     if (s.head_dim % b.values != 0)
-        throw UsageError("kv: " + std::string(cache_type_name(type)) + " stores blocks of " +
+        throw UsageError("kv: " + std::string(kv_type_name(type)) + " stores blocks of " +
                          std::to_string(b.values) + " values, head dimension " +
                          std::to_string(s.head_dim) + " is not a multiple");
     if (s.n_local > s.n_layer)
@@ -100,20 +81,20 @@ void validate(const Shape& s, CacheType type) {
                                        : "kv: a sliding window needs local layers to apply to");
 }
 
-uint64_t row_bytes(uint64_t head_dim, CacheType type) {
+uint64_t row_bytes(uint64_t head_dim, KvType type) {
     const BlockFormat b = block_format(type);
     if (head_dim % b.values != 0)
         throw UsageError("kv: head dimension " + std::to_string(head_dim) + " is not a multiple of " +
-                         std::to_string(b.values) + " (" + std::string(cache_type_name(type)) + ")");
+                         std::to_string(b.values) + " (" + std::string(kv_type_name(type)) + ")");
     return checked_mul(head_dim / b.values, b.bytes, "row size");
 }
 
-uint64_t layer_bytes_per_token(const Shape& s, CacheType type) {
+uint64_t layer_bytes_per_token(const Shape& s, KvType type) {
     validate(s, type);
     return checked_mul(checked_mul(2, s.n_head_kv, "bytes per token"), row_bytes(s.head_dim, type), "bytes per token");
 }
 
-uint64_t bytes_per_token(const Shape& s, CacheType type) {
+uint64_t bytes_per_token(const Shape& s, KvType type) {
     return checked_mul(layer_bytes_per_token(s, type), s.n_layer, "bytes per token");
 }
 
@@ -122,12 +103,12 @@ uint64_t positions_held(const Shape& s, uint64_t tokens) {
     return checked_add(global, checked_mul(s.n_local, std::min(tokens, s.window), "cache size"), "cache size");
 }
 
-uint64_t cache_bytes(const Shape& s, CacheType type, uint64_t tokens, uint64_t batch) {
+uint64_t cache_bytes(const Shape& s, KvType type, uint64_t tokens, uint64_t batch) {
     const uint64_t per_position = layer_bytes_per_token(s, type);
     return checked_mul(checked_mul(per_position, positions_held(s, tokens), "cache size"), batch, "cache size");
 }
 
-uint64_t weights_bytes(uint64_t n_params, CacheType type) {
+uint64_t weights_bytes(uint64_t n_params, KvType type) {
     const BlockFormat b = block_format(type);
     const uint64_t blocks = n_params / b.values + (n_params % b.values != 0 ? 1 : 0);
     return checked_mul(blocks, b.bytes, "weights size");
@@ -162,7 +143,7 @@ std::vector<Variant> attention_variants(const Shape& s) {
     return out;
 }
 
-uint64_t tokens_that_fit(const Shape& s, CacheType type, uint64_t batch, uint64_t device_bytes,
+uint64_t tokens_that_fit(const Shape& s, KvType type, uint64_t batch, uint64_t device_bytes,
                          uint64_t weights) {
     if (batch == 0) throw UsageError("kv: the batch must be positive");
     const uint64_t per_position = checked_mul(layer_bytes_per_token(s, type), batch, "bytes per token");
@@ -176,7 +157,7 @@ uint64_t tokens_that_fit(const Shape& s, CacheType type, uint64_t batch, uint64_
     return (positions - windows) / s.n_global();
 }
 
-OffloadPlan plan_offload(const Shape& s, CacheType type, uint64_t batch, uint64_t context,
+OffloadPlan plan_offload(const Shape& s, KvType type, uint64_t batch, uint64_t context,
                          uint64_t window) {
     if (batch == 0) throw UsageError("kv: the batch must be positive");
     OffloadPlan p;

@@ -14,26 +14,21 @@
 // Every product is overflow-checked (UsageError), so hostile sizes cannot wrap around.
 #pragma once
 
+#include "util/types.h"
+
 #include <cstdint>
-#include <optional>
 #include <string_view>
 #include <vector>
 
 namespace lmscope::kv {
-
-enum class CacheType : uint8_t { F16, Q8_0, Q4_0 };
-
-std::string_view cache_type_name(CacheType type);  // "f16", "q8_0", "q4_0"
-// Case-insensitive; nullopt for anything else.
-std::optional<CacheType> parse_cache_type(std::string_view name);
 
 // A storage block: `bytes` hold `values` values (f16: 2 bytes per 1 value).
 struct BlockFormat {
     uint32_t bytes = 0;
     uint32_t values = 0;
 };
-BlockFormat block_format(CacheType type);
-double bytes_per_element(CacheType type);  // 2, 1.0625, 0.5625
+BlockFormat block_format(KvType type);
+double bytes_per_element(KvType type);  // 2, 1.0625, 0.5625
 
 // The attention shape that sizes a KV cache.
 struct Shape {
@@ -56,22 +51,22 @@ AttentionKind attention_kind(const Shape& shape);
 // Throws UsageError naming the problem: a zero dimension, more kv heads than query heads,
 // query heads not a multiple of kv heads, head_dim not a multiple of the block for q8_0/q4_0,
 // more local layers than layers, local layers without a window or a window without them.
-void validate(const Shape& shape, CacheType type);
+void validate(const Shape& shape, KvType type);
 
 // One head's K (or V) row for one position, in bytes.
-uint64_t row_bytes(uint64_t head_dim, CacheType type);
+uint64_t row_bytes(uint64_t head_dim, KvType type);
 // K and V of one layer for one position.
-uint64_t layer_bytes_per_token(const Shape& shape, CacheType type);
+uint64_t layer_bytes_per_token(const Shape& shape, KvType type);
 // K and V of every layer for one token of one sequence: what a token costs while it is inside
 // every window (past a local window only the global layers keep adding to the cache).
-uint64_t bytes_per_token(const Shape& shape, CacheType type);
+uint64_t bytes_per_token(const Shape& shape, KvType type);
 // Layer-positions a cache of `tokens` holds: global layers x tokens + local layers x
 // min(tokens, window).
 uint64_t positions_held(const Shape& shape, uint64_t tokens);
 // The whole cache: tokens x batch sequences. UsageError on overflow.
-uint64_t cache_bytes(const Shape& shape, CacheType type, uint64_t tokens, uint64_t batch = 1);
+uint64_t cache_bytes(const Shape& shape, KvType type, uint64_t tokens, uint64_t batch = 1);
 // Weights of n_params values stored in `type`'s block format (for the "weights" memory line).
-uint64_t weights_bytes(uint64_t n_params, CacheType type);
+uint64_t weights_bytes(uint64_t n_params, KvType type);
 
 // The same shape with MHA, GQA and MQA attention (kv heads = query heads, a grouped count, 1).
 // GQA keeps the shape's own kv heads when it is grouped, else takes the largest divisor of the
@@ -86,7 +81,7 @@ std::vector<Variant> attention_variants(const Shape& shape);  // needs n_head
 // 0 when the weights alone do not fit; kAnyLength when every layer is local and the windows
 // fit (the cache stops growing at the window).
 constexpr uint64_t kAnyLength = ~uint64_t(0);
-uint64_t tokens_that_fit(const Shape& shape, CacheType type, uint64_t batch,
+uint64_t tokens_that_fit(const Shape& shape, KvType type, uint64_t batch,
                          uint64_t device_bytes, uint64_t weights_bytes);
 
 // Offload with a window: the most recent `window` tokens' KV stay on the device, older ones
@@ -108,7 +103,7 @@ struct OffloadPlan {
     uint64_t streamed_bytes_per_step = 0;
     uint64_t moved_bytes_per_step() const { return evicted_bytes_per_step + streamed_bytes_per_step; }
 };
-OffloadPlan plan_offload(const Shape& shape, CacheType type, uint64_t batch, uint64_t context,
+OffloadPlan plan_offload(const Shape& shape, KvType type, uint64_t batch, uint64_t context,
                          uint64_t window);
 
 }  // namespace lmscope::kv

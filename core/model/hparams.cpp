@@ -1,6 +1,7 @@
 // Reading and checking a model's hyperparameters from GGUF metadata.
 #include "model/hparams.h"
 
+#include "kv/kv_math.h"
 #include "model/recipe.h"
 
 #include <array>
@@ -158,7 +159,9 @@ void read_attention_variants(Reader& r, const std::string& a, HParams& hp) {
 bool is_supported_architecture(std::string_view arch) { return find_architecture(arch) != nullptr; }
 
 uint64_t HParams::kv_bytes_per_token_f16() const {
-    return 2ull * n_layer * n_head_kv * head_dim * 2ull;
+    if (n_layer == 0 || n_head_kv == 0 || head_dim == 0) return 0;
+    // Query heads 0 (unknown): a grouping describe() reports as a problem still has a size.
+    return kv::bytes_per_token(kv::Shape{n_layer, 0, n_head_kv, head_dim}, KvType::F16);
 }
 
 HParams HParams::describe(const gguf::File& file, std::vector<FormatError>* problems) {

@@ -49,7 +49,8 @@ struct HParams {
     std::string tokenizer_pre;      // tokenizer.ggml.pre (may be empty)
     std::optional<uint32_t> file_type;  // general.file_type (llama.cpp's ftype id)
 
-    // K and V, every layer, f16: 2 * n_layer * n_head_kv * head_dim * 2 bytes.
+    // K and V, every layer, f16: kv::bytes_per_token, 2 * n_layer * n_head_kv * head_dim * 2
+    // bytes; 0 when a dimension is 0.
     uint64_t kv_bytes_per_token_f16() const;
 
     // Strict. Throws UnsupportedError for another architecture, FormatError(file, key, reason)

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "trace/hooks.h"
+#include "util/types.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -18,12 +19,6 @@ enum class CaptureMode : uint8_t {
     None,     // nothing but logits and timings
     Summary,  // per (layer, head, row) summaries; full matrices only for `full_pairs`
     Full,     // full matrices for every (layer, head)
-};
-
-struct LayerHead {
-    int32_t layer = 0;
-    int32_t head = 0;
-    bool operator==(const LayerHead&) const = default;
 };
 
 struct CapturePolicy {
@@ -50,14 +45,6 @@ struct AttentionPlane {
     int32_t n_rows = 0;          // query rows computed this step (prefill n, decode 1)
     int32_t n_keys = 0;          // keys visible to the last row (= first_row_pos + n_rows)
     std::vector<float> weights;  // [n_rows][n_keys], zero where key > query position (masked)
-};
-
-// Per (layer, head, row) summary of an attention row.
-struct HeadSummary {
-    float entropy = 0.0f;     // nats, of the row's softmax
-    float max_weight = 0.0f;  // largest weight in the row
-    int32_t argmax_key = 0;   // key position holding it
-    bool operator==(const HeadSummary&) const = default;
 };
 
 struct LensEntry {

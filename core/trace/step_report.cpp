@@ -71,7 +71,7 @@ json step_report_json(const SessionTrace& trace, const StepTrace& s, size_t top_
             {"top", top},
             {"kv_tokens", s.kv.tokens},
             {"kv_bytes", s.kv.bytes_total},
-            {"kv_dtype", kv_dtype_name(s.kv.dtype)},
+            {"kv_dtype", kv_type_name(s.kv.type)},
             {"ms", s.forward_ms + s.sample_ms},
             {"forward_ms", s.forward_ms},
             {"sample_ms", s.sample_ms}};
@@ -116,7 +116,7 @@ std::string step_report_text(const SessionTrace& trace, const StepTrace& s, size
         }
     }
     std::snprintf(buf, sizeof buf, " | kv %d tok %.1f KiB %s | %.2f ms", s.kv.tokens,
-                  double(s.kv.bytes_total) / 1024.0, std::string(kv_dtype_name(s.kv.dtype)).c_str(),
+                  double(s.kv.bytes_total) / 1024.0, std::string(kv_type_name(s.kv.type)).c_str(),
                   s.forward_ms + s.sample_ms);
     line += buf;
     if (s.attention.planes_dropped) line += " | planes dropped";

@@ -3,24 +3,10 @@
 #include "trace/half.h"
 #include "util/error.h"
 
-#include <array>
 #include <string>
 
 namespace lmscope::trace {
 namespace {
-
-constexpr std::array<std::string_view, 2> kPhaseNames = {"prefill", "decode"};
-constexpr std::array<std::string_view, 4> kChoiceNames = {"prompt", "greedy", "sampled", "forced"};
-constexpr std::array<std::string_view, 6> kFilterNames = {"raw", "penalty", "temperature",
-                                                          "top_k", "top_p", "min_p"};
-constexpr std::array<std::string_view, 3> kKvDtypeNames = {"f16", "q8_0", "q4_0"};
-
-template <typename E, size_t N>
-std::optional<E> parse_name(const std::array<std::string_view, N>& names, std::string_view s) {
-    for (size_t i = 0; i < N; ++i)
-        if (names[i] == s) return E(i);
-    return std::nullopt;
-}
 
 template <typename T, typename A>
 uint64_t vector_bytes(const std::vector<T, A>& v) {
@@ -31,15 +17,6 @@ const std::vector<Candidate> kNoCandidates;
 
 }  // namespace
 
-std::string_view phase_name(Phase p) { return kPhaseNames.at(size_t(p)); }
-std::string_view choice_name(Choice c) { return kChoiceNames.at(size_t(c)); }
-std::string_view filter_name(Filter f) { return kFilterNames.at(size_t(f)); }
-std::string_view kv_dtype_name(uint8_t dtype) { return kKvDtypeNames.at(dtype); }
-std::optional<Phase> parse_phase(std::string_view s) { return parse_name<Phase>(kPhaseNames, s); }
-std::optional<Choice> parse_choice(std::string_view s) { return parse_name<Choice>(kChoiceNames, s); }
-std::optional<Filter> parse_filter(std::string_view s) { return parse_name<Filter>(kFilterNames, s); }
-std::optional<uint8_t> parse_kv_dtype(std::string_view s) { return parse_name<uint8_t>(kKvDtypeNames, s); }
-
 const std::vector<Candidate>& LogitsTrace::top_before() const {
     return stages.empty() ? kNoCandidates : stages.front().top;
 }
@@ -47,15 +24,10 @@ const std::vector<Candidate>& LogitsTrace::top_after() const {
     return stages.empty() ? kNoCandidates : stages.back().top;
 }
 
-uint64_t packed_plane_count(int64_t first_row_pos, int64_t n_rows) {
-    // Each count is < 2^31, so n_rows * (2 * first_row_pos + n_rows + 1) < 2^64.
-    if (first_row_pos < 0 || n_rows < 0 || first_row_pos > INT32_MAX || n_rows > INT32_MAX)
-        throw Error("attention plane: negative or oversized row range");
-    const uint64_t r = uint64_t(n_rows);
-    return r * (2 * uint64_t(first_row_pos) + r + 1) / 2;
+uint64_t PlaneRef::count() const {
+    if (first_row_pos < 0 || n_rows < 0) throw Error("attention plane: negative row range");
+    return packed_plane_count(first_row_pos, n_rows);
 }
-
-uint64_t PlaneRef::count() const { return packed_plane_count(first_row_pos, n_rows); }
 
 const PlaneRef* AttentionTrace::find(int32_t layer, int32_t head) const {
     for (const PlaneRef& p : planes)
@@ -97,6 +69,7 @@ AttentionTrace attention_from_capture(const StepCapture& capture) {
         if (p.at.layer < 0 || p.at.layer >= a.n_layer || p.at.head < 0 || p.at.head >= a.n_head)
             throw Error("step capture: attention plane for layer " + std::to_string(p.at.layer) +
                         " head " + std::to_string(p.at.head) + " is out of range");
+        if (p.first_row_pos < 0 || p.n_rows < 0) throw Error("step capture: attention plane with a negative row range");
         if (p.n_keys != p.first_row_pos + p.n_rows ||
             p.weights.size() != size_t(p.n_rows) * size_t(p.n_keys))
             throw Error("step capture: attention plane size does not match its rows and keys");

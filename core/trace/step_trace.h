@@ -14,27 +14,9 @@
 #include "util/page_allocator.h"
 
 #include <cstdint>
-#include <optional>
-#include <string_view>
 #include <vector>
 
 namespace lmscope::trace {
-
-enum class Phase : uint8_t { Prefill, Decode };
-
-// How a token came to be fed: part of the prompt, picked by the sampler (greedy or sampled),
-// or forced by the user.
-enum class Choice : uint8_t { Prompt, Greedy, Sampled, Forced };
-
-// The sampling stages a distribution passes through, in the order the sampler applies them.
-enum class Filter : uint8_t { Raw, Penalty, Temperature, TopK, TopP, MinP };
-
-std::string_view phase_name(Phase p);
-std::string_view choice_name(Choice c);
-std::string_view filter_name(Filter f);
-std::optional<Phase> parse_phase(std::string_view s);
-std::optional<Choice> parse_choice(std::string_view s);
-std::optional<Filter> parse_filter(std::string_view s);
 
 struct Candidate {
     int32_t id = 0;
@@ -45,7 +27,7 @@ struct Candidate {
 
 // The distribution after one sampling stage: its most probable survivors.
 struct FilterStage {
-    Filter filter = Filter::Raw;
+    Stage stage = Stage::Raw;
     int64_t survivors = 0;       // tokens still possible after this stage
     std::vector<Candidate> top;  // highest first
     bool operator==(const FilterStage&) const = default;
@@ -55,7 +37,7 @@ struct LogitsTrace {
     std::vector<FilterStage> stages;  // [0] = raw logits (before filters), back() = after all
     float entropy = 0.0f;             // nats, of the raw softmax
     int32_t chosen = -1;              // the token this step picked (fed by the next step)
-    Choice how = Choice::Greedy;      // Greedy or Sampled
+    Choice how = Choice::Greedy;      // Greedy, Sampled or Forced
     float chosen_prob = 0.0f;         // probability of `chosen` in the raw distribution
     float chosen_prob_after = 0.0f;   // ... and after the filters
     bool operator==(const LogitsTrace&) const = default;
@@ -66,14 +48,11 @@ struct LogitsTrace {
 
 struct KvTrace {
     int32_t tokens = 0;                    // positions held after this step
-    uint8_t dtype = 0;                     // index into kv_dtype_names() (f16, q8_0, q4_0)
+    KvType type = KvType::F16;             // how the cache stores its rows
     std::vector<uint64_t> bytes_per_layer; // [layer] bytes of K and V held
     uint64_t bytes_total = 0;
     bool operator==(const KvTrace&) const = default;
 };
-// The cache storage types a trace can name ("f16", "q8_0", "q4_0").
-std::string_view kv_dtype_name(uint8_t dtype);
-std::optional<uint8_t> parse_kv_dtype(std::string_view s);
 
 // Half floats of a step's attention planes; each large buffer is its own mapping (see
 // util/page_allocator.h), so that the budget's dropping of planes returns their memory.
@@ -86,12 +65,11 @@ struct PlaneRef {
     int32_t n_rows = 0;
     uint64_t offset = 0;        // in elements
     int32_t n_keys() const { return first_row_pos + n_rows; }
-    uint64_t count() const;     // packed causal rows: sum over r of first_row_pos + r + 1
+    // Weights the plane holds (packed_plane_count, util/types.h); throws Error when the rows
+    // start or count below 0.
+    uint64_t count() const;
     bool operator==(const PlaneRef&) const = default;
 };
-
-// Number of weights a packed plane holds (checked: throws Error on overflow or negatives).
-uint64_t packed_plane_count(int64_t first_row_pos, int64_t n_rows);
 
 struct AttentionTrace {
     int32_t n_layer = 0, n_head = 0, n_rows = 0;

@@ -150,12 +150,12 @@ json step_to_json(const StepTrace& s) {
                       {"planes_dropped", s.attention.planes_dropped},
                       {"summaries", !s.attention.summaries.empty()}};
     j["kv"] = {{"tokens", s.kv.tokens},
-               {"dtype", kv_dtype_name(s.kv.dtype)},
+               {"dtype", kv_type_name(s.kv.type)},
                {"bytes_per_layer", s.kv.bytes_per_layer},
                {"bytes_total", s.kv.bytes_total}};
     json stages = json::array();
     for (const FilterStage& st : s.logits.stages)
-        stages.push_back({{"filter", filter_name(st.filter)},
+        stages.push_back({{"filter", stage_name(st.stage)},
                           {"survivors", st.survivors},
                           {"top", candidates_to_json(st.top)}});
     j["logits"] = {{"entropy", s.logits.entropy},
@@ -251,9 +251,9 @@ StepHeader step_from_json(const JsonReader& r, const json& j, const std::string&
     const std::string kp = path + ".kv";
     const json& kv = r.object(j, path, "kv");
     s.kv.tokens = int32_t(r.integer(kv, kp, "tokens", 0, kMaxI32));
-    const auto dtype = parse_kv_dtype(r.string(kv, kp, "dtype"));
-    if (!dtype) r.fail(kp + ".dtype", "is not f16, q8_0 or q4_0");
-    s.kv.dtype = *dtype;
+    const auto type = parse_kv_type(r.string(kv, kp, "dtype"));
+    if (!type) r.fail(kp + ".dtype", "is not f16, q8_0 or q4_0");
+    s.kv.type = *type;
     const json& per_layer = r.array(kv, kp, "bytes_per_layer");
     uint64_t sum = 0;
     for (size_t i = 0; i < per_layer.size(); ++i) {
@@ -283,9 +283,9 @@ StepHeader step_from_json(const JsonReader& r, const json& j, const std::string&
         const std::string p = lp + ".stages[" + std::to_string(i) + "]";
         if (!stages[i].is_object()) r.fail(p, "is not an object");
         FilterStage st;
-        const auto f = parse_filter(r.string(stages[i], p, "filter"));
-        if (!f) r.fail(p + ".filter", "is not a known sampling filter");
-        st.filter = *f;
+        const auto stage = parse_stage(r.string(stages[i], p, "filter"));
+        if (!stage) r.fail(p + ".filter", "is not a known sampling filter");
+        st.stage = *stage;
         st.survivors = r.integer(stages[i], p, "survivors", 0, kMaxI32);
         st.top = candidates_from_json(r, r.member(stages[i], p, "top"), p + ".top");
         if (st.top.size() > size_t(st.survivors)) r.fail(p + ".top", "lists more candidates than survivors");

@@ -16,10 +16,10 @@ __device__ inline float half_le(const uint8_t* p) {
 }
 
 // Value d of a stored row (format layouts in kv_format.cuh).
-__device__ inline float load_value(const uint8_t* row, int32_t d, KvFormat format) {
-    if (format == KvFormat::F16) return __half2float(reinterpret_cast<const __half*>(row)[d]);
+__device__ inline float load_value(const uint8_t* row, int32_t d, KvType type) {
+    if (type == KvType::F16) return __half2float(reinterpret_cast<const __half*>(row)[d]);
     const int32_t e = d & (kKvBlock - 1);
-    if (format == KvFormat::Q8_0) {
+    if (type == KvType::Q8_0) {
         const uint8_t* blk = row + size_t(d / kKvBlock) * kQ8_0Bytes;
         return half_le(blk) * float(static_cast<int8_t>(blk[2 + e]));
     }
@@ -66,7 +66,7 @@ attention_kernel(AttentionArgs a, KvView kv) {
     for (int32_t j = j0 + warp; j < n_keys; j += kWarps) {
         const uint8_t* krow = kv_row(kv.k_old, kv.k_ring, kv, j, g);
         float acc = 0.0f;
-        for (int32_t d = lane; d < hd; d += 32) acc += qs[d] * load_value(krow, d, kv.format);
+        for (int32_t d = lane; d < hd; d += 32) acc += qs[d] * load_value(krow, d, kv.type);
         acc = warp_sum(acc) * a.scale;  // every lane holds the sum
         if (lane == 0) p[j] = acc;
         argmax_merge(best, best_j, acc, j);
@@ -96,7 +96,7 @@ attention_kernel(AttentionArgs a, KvView kv) {
     if (a.summaries) {  // uniform across the block
         ent = block_sum(ent);
         if (tid == 0) {
-            RowSummary s;
+            HeadSummary s;
             s.entropy = ent;
             s.max_weight = inv;  // exp(max - max) / sum
             s.argmax_key = best_j;
@@ -114,7 +114,7 @@ attention_kernel(AttentionArgs a, KvView kv) {
 #pragma unroll
         for (int i = 0; i < kDimsPerLane; ++i) {
             const int32_t d = lane + 32 * i;
-            if (d < hd) acc[i] += w * load_value(vrow, d, kv.format);
+            if (d < hd) acc[i] += w * load_value(vrow, d, kv.type);
         }
     }
 #pragma unroll

@@ -14,13 +14,6 @@ namespace lmscope::gpu::kernels {
 
 constexpr int32_t kMaxHeadDim = 256;
 
-// Matches trace::HeadSummary field for field (converted on the host).
-struct RowSummary {
-    float entropy;     // nats
-    float max_weight;
-    int32_t argmax_key;
-};
-
 struct AttentionArgs {
     // The step feeds rows 0 .. n_step-1 at positions pos0 .. pos0+n_step-1; this launch
     // computes rows [row0, row0 + n_rows). Row r sees keys 0 .. pos0 + r, or only the last
@@ -40,7 +33,7 @@ struct AttentionArgs {
     // past each row's last key and before its window.
     float* probs = nullptr;
     // summaries: [n_head][n_step] of this layer (row r at h * n_step + r), or null.
-    RowSummary* summaries = nullptr;
+    HeadSummary* summaries = nullptr;
     // out: row r, head h at out + (r - q_row0) * n_head * head_dim + h * head_dim (half).
     __half* out = nullptr;
 };

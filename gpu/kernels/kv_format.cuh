@@ -1,16 +1,16 @@
-// The device KV cache's row formats (the GGUF block layouts of core/gguf/quant.h) and the
-// view the attention kernel reads keys and values through. Host and device code.
+// The device KV cache's row layouts and the view the attention kernel reads keys and values
+// through. Host and device code. A row of head_dim values, by KvType (util/types.h; the GGUF
+// block layouts of core/gguf/quant.h):
+//   F16   [head_dim] IEEE half
+//   Q8_0  [head_dim / 32] blocks of 34 bytes: f16 scale (LE), 32 x int8
+//   Q4_0  [head_dim / 32] blocks of 18 bytes: f16 scale (LE), 16 bytes of nibble pairs
 #pragma once
+
+#include "util/types.h"
 
 #include <cstdint>
 
 namespace lmscope::gpu::kernels {
-
-enum class KvFormat : int32_t {
-    F16 = 0,   // [head_dim] IEEE half
-    Q8_0 = 1,  // [head_dim / 32] blocks of 34 bytes: f16 scale (LE), 32 x int8
-    Q4_0 = 2,  // [head_dim / 32] blocks of 18 bytes: f16 scale (LE), 16 bytes of nibble pairs
-};
 
 constexpr int32_t kKvBlock = 32;  // values per q8_0 / q4_0 block
 constexpr int32_t kQ8_0Bytes = 34;
@@ -28,7 +28,7 @@ struct KvView {
     int32_t ring_cap = 1;
     int32_t n_kv = 1;
     int32_t row_bytes = 0;
-    KvFormat format = KvFormat::F16;
+    KvType type = KvType::F16;
 };
 
 }  // namespace lmscope::gpu::kernels

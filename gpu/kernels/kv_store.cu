@@ -81,11 +81,11 @@ __global__ void kv_store_f16_kernel(const float* __restrict__ k_src, const float
 // q8_0 / q4_0: one thread per block of 32 values; index = ((t * 2 + which) * n_kv + g) * nb + b
 __global__ void kv_store_block_kernel(const float* __restrict__ k_src, const float* __restrict__ v_src,
                                       int32_t src_stride, int64_t total, int32_t n_kv,
-                                      int32_t head_dim, KvFormat format, int32_t row_bytes,
+                                      int32_t head_dim, KvType type, int32_t row_bytes,
                                       uint8_t* k_ring, uint8_t* v_ring, int32_t ring_cap,
                                       int32_t pos0) {
     const int32_t nb = head_dim / kKvBlock;
-    const int32_t block_bytes = format == KvFormat::Q8_0 ? kQ8_0Bytes : kQ4_0Bytes;
+    const int32_t block_bytes = type == KvType::Q8_0 ? kQ8_0Bytes : kQ4_0Bytes;
     for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
          idx += int64_t(gridDim.x) * blockDim.x) {
         int64_t e = idx;
@@ -101,7 +101,7 @@ __global__ void kv_store_block_kernel(const float* __restrict__ k_src, const flo
         uint8_t* dst = (which == 0 ? k_ring : v_ring) +
                        (size_t(slot) * size_t(n_kv) + size_t(g)) * size_t(row_bytes) +
                        size_t(b) * size_t(block_bytes);
-        if (format == KvFormat::Q8_0)
+        if (type == KvType::Q8_0)
             quantize_q8_0(src, dst);
         else
             quantize_q4_0(src, dst);
@@ -116,19 +116,19 @@ unsigned grid_for(int64_t total, int threads) {
 }  // namespace
 
 void kv_store(const float* k_src, const float* v_src, int32_t src_stride, int32_t n_rows,
-              int32_t n_kv, int32_t head_dim, KvFormat format, int32_t row_bytes,
+              int32_t n_kv, int32_t head_dim, KvType type, int32_t row_bytes,
               uint8_t* k_ring, uint8_t* v_ring, int32_t ring_cap, int32_t pos0,
               cudaStream_t stream) {
     if (n_rows <= 0) return;
     constexpr int kThreads = 256;
-    if (format == KvFormat::F16) {
+    if (type == KvType::F16) {
         const int64_t total = int64_t(n_rows) * 2 * n_kv * head_dim;
         kv_store_f16_kernel<<<grid_for(total, kThreads), kThreads, 0, stream>>>(
             k_src, v_src, src_stride, total, n_kv, head_dim, row_bytes, k_ring, v_ring, ring_cap, pos0);
     } else {
         const int64_t total = int64_t(n_rows) * 2 * n_kv * (head_dim / kKvBlock);
         kv_store_block_kernel<<<grid_for(total, kThreads), kThreads, 0, stream>>>(
-            k_src, v_src, src_stride, total, n_kv, head_dim, format, row_bytes, k_ring, v_ring,
+            k_src, v_src, src_stride, total, n_kv, head_dim, type, row_bytes, k_ring, v_ring,
             ring_cap, pos0);
     }
     LMSCOPE_CUDA_LAUNCHED();

@@ -106,7 +106,7 @@ void TestCliRun::trace_round_trips_through_replay() {
     const trace::SessionTrace t = trace::load_trace(path.toStdString());
     QCOMPARE(t.size(), size_t(6));
     QCOMPARE(t.model.file, std::string("fx-gqa.gguf"));
-    QCOMPARE(trace::kv_dtype_name(t.step(0).kv.dtype), std::string_view("q8_0"));
+    QCOMPARE(kv_type_name(t.step(0).kv.type), std::string_view("q8_0"));
     QVERIFY(!t.step(5).attention.planes.empty());
     const CliRun replay = run_cli({"replay", path, "--json"});
     QCOMPARE(replay.code, 0);
@@ -128,7 +128,7 @@ void TestCliRun::ablated_heads_are_traced() {
     QCOMPARE(off.code, 0);
     QVERIFY(off.out != on.out);
     const trace::SessionTrace t = trace::load_trace(path.toStdString());
-    const std::vector<trace::LayerHead> want = {{1, 2}, {0, 0}, {2, 7}};
+    const std::vector<LayerHead> want = {{1, 2}, {0, 0}, {2, 7}};
     for (size_t i = 0; i < t.size(); ++i) QCOMPARE(t.step(int32_t(i)).ablated, want);
     const CliRun text = run_cli({"replay", path});
     QCOMPARE(text.out.count("[heads off: 1:2 0:0 2:7]"), 6);

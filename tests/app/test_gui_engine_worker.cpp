@@ -92,7 +92,7 @@ private slots:
         QVERIFY(first);
         QCOMPARE(first->new_steps.size(), 1);
         const widgets::StepView& prefill = first->new_steps.front();
-        QCOMPARE(prefill.phase, widgets::StepPhase::Prefill);
+        QCOMPARE(prefill.phase, Phase::Prefill);
         QVERIFY(prefill.tokens.size() > 1);
         QCOMPARE(first->kv_tokens, qint32(prefill.tokens.size()));
         QVERIFY(first->kv_bytes > 0);
@@ -106,7 +106,7 @@ private slots:
             QVERIFY(s);
             QCOMPARE(s->new_steps.size(), 1);
             QCOMPARE(s->new_steps.front().index, i);
-            QCOMPARE(s->new_steps.front().phase, widgets::StepPhase::Decode);
+            QCOMPARE(s->new_steps.front().phase, Phase::Decode);
             QCOMPARE(s->new_steps.front().parent, i - 1);
             QCOMPARE(s->kv_tokens, tokens + 1);
             QVERIFY(s->kv_bytes > bytes);
@@ -130,7 +130,7 @@ private slots:
         const SnapshotPtr s = stepOnce();
         QVERIFY(s);
         QCOMPARE(s->new_steps.front().tokens.front().id, other);
-        QCOMPARE(s->new_steps.front().tokens.front().origin, widgets::TokenOrigin::Forced);
+        QCOMPARE(s->new_steps.front().tokens.front().origin, Choice::Forced);
     }
 
     void rewindTruncates() {

@@ -67,7 +67,7 @@ QString chain_problem(const widgets::TraceModel* m) {
         const widgets::StepView* s = m->step(i);
         const widgets::StepView* p = m->step(i - 1);
         if (!s || !p) return QStringLiteral("step %1 is missing").arg(i);
-        if (s->phase == widgets::StepPhase::Prefill) continue;  // after a Reset
+        if (s->phase == Phase::Prefill) continue;  // after a Reset
         if (s->parent != i - 1) return QStringLiteral("step %1 continues %2").arg(i).arg(s->parent);
         if (s->tokens.isEmpty() || s->tokens.front().id != p->logits.chosen)
             return QStringLiteral("step %1 was not fed the token step %2 chose").arg(i).arg(i - 1);
@@ -131,7 +131,7 @@ private slots:
         // It continues the current step, or (when the last Stop cancelled the prefill after a
         // Reset, so the cache is empty) it is a new prefill.
         const widgets::StepView* next = s->model()->current();
-        QVERIFY2(next->parent == current || (next->parent == -1 && next->phase == widgets::StepPhase::Prefill),
+        QVERIFY2(next->parent == current || (next->parent == -1 && next->phase == Phase::Prefill),
                  qPrintable(QStringLiteral("the step after the stops continues step %1 but the current one was %2")
                                 .arg(next->parent)
                                 .arg(current)));

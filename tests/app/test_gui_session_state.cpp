@@ -308,7 +308,7 @@ private slots:
         QVector<qint32> after;
         for (const widgets::TokenView& t : s->model()->sequence()) after.push_back(t.id);
         QCOMPARE(after, before);
-        QCOMPARE(s->model()->current()->kv.dtype, kv);
+        QCOMPARE(s->model()->current()->kv.type, parse_kv_type(kv.toStdString()).value());
         comparePanels(*w, qint32(before.size()));
         QVERIFY(step_and_wait(s));  // the session goes on from there
         QCOMPARE(s->model()->sequenceLength(), qint32(before.size()) + 1);
@@ -436,7 +436,7 @@ private slots:
         QCOMPARE(forced.count(), 1);
         QCOMPARE(forced.first().at(0).toInt(), logits->rows()[1].id);
         QVERIFY(wait_for(applied));
-        QCOMPARE(s->model()->current()->tokens.front().origin, widgets::TokenOrigin::Forced);
+        QCOMPARE(s->model()->current()->tokens.front().origin, Choice::Forced);
     }
 };
 

@@ -108,7 +108,7 @@ private slots:
         QVERIFY(wait_for(applied));
         QCOMPARE(s->model()->stepCount(), 2);
         QCOMPARE(s->model()->current()->tokens.front().id, id);
-        QCOMPARE(s->model()->current()->tokens.front().origin, widgets::TokenOrigin::Forced);
+        QCOMPARE(s->model()->current()->tokens.front().origin, Choice::Forced);
     }
 
     // A timeline click rewinds; stepping on the same token walks on to the step made before

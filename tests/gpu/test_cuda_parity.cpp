@@ -198,7 +198,7 @@ private slots:
         LMSCOPE_REQUIRE_FILE(c.path, "the model");
         auto m = engine::Model::load(c.path);
         engine::BackendOptions o;
-        o.kv_type = *engine::kv_type_from_name(kv.toStdString());
+        o.kv_type = *parse_kv_type(kv.toStdString());
         auto cpu = engine::make_cpu_backend(m, o);
         auto gpu = gpu::make_cuda_backend(m, o, 0);
         const std::vector<float> lc = run_logits(*cpu, c.tokens, true);
@@ -282,7 +282,7 @@ private slots:
         }
         const gpu::KvOffloadStats s = part->offload_stats();
         const engine::KvShape shape{m->spec().n_layer(), m->spec().n_head_kv(), m->spec().head_dim(),
-                                    engine::KvType::F16};
+                                    KvType::F16};
         QCOMPARE(s.window, 4);
         QCOMPARE(s.device_tokens, 4);
         QCOMPARE(s.host_tokens, int32_t(c.tokens.size()) - 4);
@@ -317,7 +317,7 @@ private slots:
         cpu->forward({.tokens = prompt, .policy = p, .capture = &cc, .logits = lc});
         gpu->forward({.tokens = prompt, .policy = p, .capture = &cg, .logits = lg});
         QCOMPARE(cg.planes.size(), size_t(1));
-        QCOMPARE(cg.planes[0].at, (trace::LayerHead{1, 3}));
+        QCOMPARE(cg.planes[0].at, (LayerHead{1, 3}));
         QVERIFY(max_abs_diff(cg.planes[0].weights, cc.planes[0].weights) <= 0.01);
         QCOMPARE(cg.lens.size(), cc.lens.size());
         for (size_t i = 0; i < cc.lens.size(); i += 3) {  // each layer's top entry

@@ -39,7 +39,7 @@ inline ModelView sample_model_view() {
     return m;
 }
 
-inline TokenView token(qint32 id, const QString& text, TokenOrigin origin, bool byte = false) {
+inline TokenView token(qint32 id, const QString& text, Choice origin, bool byte = false) {
     TokenView t;
     t.id = id;
     t.text = text;
@@ -58,7 +58,7 @@ inline CandidateView candidate(qint32 id, const QString& text, float logit, floa
 inline quint64 kv_layer_bytes(qint32 tokens) { return quint64(tokens) * 2 * kKvHeads * kHeadDim * 2; }
 
 // `weight(l, h, q, k)` gives the attention planes (exact_weight unless another is given).
-inline StepView make_step(qint32 index, qint32 parent, StepPhase phase, qint32 first_pos,
+inline StepView make_step(qint32 index, qint32 parent, Phase phase, qint32 first_pos,
                           QVector<TokenView> tokens, double ms,
                           double (*weight)(qint32, qint32, qint32, qint32) = exact_weight) {
     StepView s;
@@ -86,17 +86,17 @@ inline StepView make_step(qint32 index, qint32 parent, StepPhase phase, qint32 f
             for (qint32 r = 0; r < rows; ++r)
                 s.summaries.push_back({1.0f, float(weight(l, h, first_pos + r, first_pos + r)), first_pos + r});
     s.kv.tokens = keys;
-    s.kv.dtype = QStringLiteral("f16");
+    s.kv.type = KvType::F16;
     for (qint32 l = 0; l < kLayers; ++l) s.kv.bytes_per_layer.push_back(kv_layer_bytes(keys));
     s.kv.bytes_total = kv_layer_bytes(keys) * kLayers;
     s.kv.formula_bytes = s.kv.bytes_total;
     return s;
 }
 
-inline void set_logits(StepView& s, qint32 chosen, TokenOrigin how, QVector<CandidateView> before,
+inline void set_logits(StepView& s, qint32 chosen, Choice how, QVector<CandidateView> before,
                        QVector<CandidateView> after) {
-    s.logits.stages = {FilterStageView{QStringLiteral("raw"), 49152, std::move(before)},
-                       FilterStageView{QStringLiteral("top_k"), after.size(), std::move(after)}};
+    s.logits.stages = {FilterStageView{Stage::Raw, 49152, std::move(before)},
+                       FilterStageView{Stage::TopK, after.size(), std::move(after)}};
     s.logits.entropy = 1.25f;
     s.logits.chosen = chosen;
     s.logits.how = how;
@@ -108,35 +108,35 @@ inline void set_logits(StepView& s, qint32 chosen, TokenOrigin how, QVector<Cand
 
 inline QVector<StepView> sample_steps(bool with_branch = false) {
     QVector<StepView> steps;
-    StepView s0 = make_step(0, -1, StepPhase::Prefill, 0,
-                            {token(504, QStringLiteral("The"), TokenOrigin::Prompt),
-                             token(7539, QStringLiteral(" river"), TokenOrigin::Prompt),
-                             token(6356, QStringLiteral(" bank"), TokenOrigin::Prompt),
-                             token(198, QStringLiteral("\n"), TokenOrigin::Prompt)},
+    StepView s0 = make_step(0, -1, Phase::Prefill, 0,
+                            {token(504, QStringLiteral("The"), Choice::Prompt),
+                             token(7539, QStringLiteral(" river"), Choice::Prompt),
+                             token(6356, QStringLiteral(" bank"), Choice::Prompt),
+                             token(198, QStringLiteral("\n"), Choice::Prompt)},
                             12.5);
-    set_logits(s0, 436, TokenOrigin::Greedy,
+    set_logits(s0, 436, Choice::Greedy,
                {candidate(436, QStringLiteral(" was"), 14.0f, 0.5f), candidate(314, QStringLiteral(" is"), 13.3f, 0.25f),
                 candidate(11, QStringLiteral(","), 12.6f, 0.125f), candidate(30, QStringLiteral("!"), 11.9f, 0.0625f)},
                {candidate(436, QStringLiteral(" was"), 14.0f, 0.6875f), candidate(314, QStringLiteral(" is"), 13.3f, 0.3125f)});
     steps.push_back(s0);
 
-    StepView s1 = make_step(1, 0, StepPhase::Decode, 4, {token(436, QStringLiteral(" was"), TokenOrigin::Greedy)}, 3.0);
-    set_logits(s1, 14, TokenOrigin::Forced,
+    StepView s1 = make_step(1, 0, Phase::Decode, 4, {token(436, QStringLiteral(" was"), Choice::Greedy)}, 3.0);
+    set_logits(s1, 14, Choice::Forced,
                {candidate(2148, QStringLiteral(" wide"), 9.0f, 0.375f), candidate(1451, QStringLiteral(" full"), 8.5f, 0.25f),
                 candidate(14, QStringLiteral("<0xE6>"), 6.0f, 0.0625f)},
                {candidate(2148, QStringLiteral(" wide"), 9.0f, 0.6f), candidate(1451, QStringLiteral(" full"), 8.5f, 0.4f)});
     steps.push_back(s1);
 
-    StepView s2 = make_step(2, 1, StepPhase::Decode, 5,
-                            {token(14, QStringLiteral("<0xE6>"), TokenOrigin::Forced, true)}, 3.25);
-    set_logits(s2, 30, TokenOrigin::Sampled, {candidate(30, QStringLiteral("!"), 5.0f, 0.75f)},
+    StepView s2 = make_step(2, 1, Phase::Decode, 5,
+                            {token(14, QStringLiteral("<0xE6>"), Choice::Forced, true)}, 3.25);
+    set_logits(s2, 30, Choice::Sampled, {candidate(30, QStringLiteral("!"), 5.0f, 0.75f)},
                {candidate(30, QStringLiteral("!"), 5.0f, 1.0f)});
     steps.push_back(s2);
 
     if (with_branch) {
-        StepView s3 = make_step(3, 1, StepPhase::Decode, 5,
-                                {token(2148, QStringLiteral(" wide"), TokenOrigin::Sampled)}, 2.75);
-        set_logits(s3, 11, TokenOrigin::Greedy, {candidate(11, QStringLiteral(","), 7.0f, 0.5f)},
+        StepView s3 = make_step(3, 1, Phase::Decode, 5,
+                                {token(2148, QStringLiteral(" wide"), Choice::Sampled)}, 2.75);
+        set_logits(s3, 11, Choice::Greedy, {candidate(11, QStringLiteral(","), 7.0f, 0.5f)},
                    {candidate(11, QStringLiteral(","), 7.0f, 1.0f)});
         steps.push_back(s3);
     }

@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+using namespace lmscope;
 using namespace lmscope::widgets;
 using namespace lmscope::test;
 
@@ -53,7 +54,7 @@ private slots:
         QCOMPARE(grid.thumbnail(2, 3).size(), QSize(4, 4));
         QCOMPARE(grid.thumbnail(2, 3), reference.thumbnail(2, 3).copy(0, 0, 4, 4));
         // A new branch from step 0: position 4 again, another token (same closed-form weights).
-        QVERIFY(m.appendStep(make_step(3, 0, StepPhase::Decode, 4, {token(2148, QStringLiteral(" wide"), TokenOrigin::Sampled)}, 2.0)));
+        QVERIFY(m.appendStep(make_step(3, 0, Phase::Decode, 4, {token(2148, QStringLiteral(" wide"), Choice::Sampled)}, 2.0)));
         QCOMPARE(grid.thumbnail(2, 3).size(), QSize(5, 5));
         QCOMPARE(grid.thumbnail(2, 3), reference.thumbnail(2, 3).copy(0, 0, 5, 5));
     }
@@ -143,16 +144,16 @@ private slots:
         StepView s;
         s.n_layer = layers;
         s.n_head = heads;
-        for (int i = 0; i < n; ++i) s.tokens.push_back(token(i, QStringLiteral(" t%1").arg(i), TokenOrigin::Prompt));
+        for (int i = 0; i < n; ++i) s.tokens.push_back(token(i, QStringLiteral(" t%1").arg(i), Choice::Prompt));
         for (int l = 0; l < layers; ++l)
             for (int h = 0; h < heads; ++h) {
                 AttentionPlaneView p;
                 p.layer = l;
                 p.head = h;
                 p.n_rows = n;
-                p.weights.resize(AttentionPlaneView::packed_count(0, n));
+                p.weights.resize(qsizetype(packed_plane_count(0, n)));
                 for (int q = 0; q < n; ++q) {
-                    qfloat16* row = p.weights.data() + p.row_offset(q);
+                    qfloat16* row = p.weights.data() + packed_row_offset(0, q);
                     for (int k = 0; k <= q; ++k) row[k] = qfloat16(k == (q * (h + 1)) % (q + 1) ? 0.5f : 0.5f / float(q + 1));
                 }
                 s.planes.push_back(std::move(p));

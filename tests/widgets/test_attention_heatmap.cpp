@@ -11,6 +11,7 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+using namespace lmscope;
 using namespace lmscope::widgets;
 using namespace lmscope::test;
 
@@ -23,9 +24,9 @@ double previous_token(qint32, qint32, qint32 q, qint32 k) { return k == std::max
 // One prefill of `n` prompt tokens with previous-token attention.
 QVector<StepView> long_prefill(qint32 n) {
     QVector<TokenView> tokens;
-    for (qint32 i = 0; i < n; ++i) tokens.push_back(token(1000 + i, QStringLiteral(" w%1").arg(i), TokenOrigin::Prompt));
-    StepView s = make_step(0, -1, StepPhase::Prefill, 0, tokens, 100.0, previous_token);
-    set_logits(s, 436, TokenOrigin::Greedy, {candidate(436, QStringLiteral(" was"), 14.0f, 1.0f)},
+    for (qint32 i = 0; i < n; ++i) tokens.push_back(token(1000 + i, QStringLiteral(" w%1").arg(i), Choice::Prompt));
+    StepView s = make_step(0, -1, Phase::Prefill, 0, tokens, 100.0, previous_token);
+    set_logits(s, 436, Choice::Greedy, {candidate(436, QStringLiteral(" was"), 14.0f, 1.0f)},
                {candidate(436, QStringLiteral(" was"), 14.0f, 1.0f)});
     return {s};
 }

@@ -6,6 +6,7 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+using namespace lmscope;
 using namespace lmscope::widgets;
 using namespace lmscope::test;
 
@@ -110,7 +111,7 @@ private slots:
         // A longer run so the lines have a shape: prefill 4, then 28 decodes.
         QVector<StepView> steps = sample_steps();
         for (int i = 3; i < 30; ++i)
-            steps.push_back(make_step(i, i - 1, StepPhase::Decode, i + 3, {token(9, QStringLiteral(" x"), TokenOrigin::Sampled)}, 3.0));
+            steps.push_back(make_step(i, i - 1, Phase::Decode, i + 3, {token(9, QStringLiteral(" x"), Choice::Sampled)}, 3.0));
         QVERIFY(m.setSteps(steps));
         KvChart chart(&m);
         chart.resize(720, 420);

@@ -8,6 +8,7 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+using namespace lmscope;
 using namespace lmscope::widgets;
 using namespace lmscope::test;
 
@@ -67,10 +68,10 @@ private slots:
             return v;
         };
         LogitsData lg;
-        lg.stages = {FilterStageView{QStringLiteral("raw"), 1024, list({10, 11, 12, 13, 14, 15})},
-                     FilterStageView{QStringLiteral("penalty"), 1024, list({10, 11, 12, 13, 14})},
-                     FilterStageView{QStringLiteral("top_p"), 3, list({10, 11, 12})},
-                     FilterStageView{QStringLiteral("min_p"), 1, list({10})}};
+        lg.stages = {FilterStageView{Stage::Raw, 1024, list({10, 11, 12, 13, 14, 15})},
+                     FilterStageView{Stage::Penalty, 1024, list({10, 11, 12, 13, 14})},
+                     FilterStageView{Stage::TopP, 3, list({10, 11, 12})},
+                     FilterStageView{Stage::MinP, 1, list({10})}};
         QCOMPARE(lg.removedBy(id), stage);
     }
 

@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+using namespace lmscope;
 using namespace lmscope::widgets;
 using namespace lmscope::test;
 
@@ -72,7 +73,7 @@ private slots:
         TraceModel m;
         QVector<StepView> steps = sample_steps(true);
         for (int i = 4; i < 14; ++i)
-            steps.push_back(make_step(i, i - 1, StepPhase::Decode, i + 2, {token(9, QStringLiteral(" x%1").arg(i), TokenOrigin::Sampled)}, 3.0 + 0.1 * i));
+            steps.push_back(make_step(i, i - 1, Phase::Decode, i + 2, {token(9, QStringLiteral(" x%1").arg(i), Choice::Sampled)}, 3.0 + 0.1 * i));
         QVERIFY(m.setSteps(steps));
         m.setCurrentStep(9);
         Timeline view(&m);

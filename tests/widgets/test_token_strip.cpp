@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+using namespace lmscope;
 using namespace lmscope::widgets;
 using namespace lmscope::test;
 
@@ -47,15 +48,15 @@ private slots:
         QFETCH(int, pos);
         QFETCH(QString, expected);
         TraceModel m;
-        QVector<StepView> steps = {make_step(0, -1, StepPhase::Prefill, 0,
-                                             {token(1, QStringLiteral(" x"), TokenOrigin::Prompt),
-                                              token(2, QStringLiteral("<0xE6>"), TokenOrigin::Prompt, true),
-                                              token(3, QStringLiteral("<0x95>"), TokenOrigin::Prompt, true),
-                                              token(4, QStringLiteral("<0xB0>"), TokenOrigin::Prompt, true),
-                                              token(5, QStringLiteral("<0xF0><0x9F>"), TokenOrigin::Prompt, true),
-                                              token(6, QStringLiteral("<0x99><0x82>"), TokenOrigin::Prompt, true),
-                                              token(7, QStringLiteral("河"), TokenOrigin::Prompt),
-                                              token(8, QStringLiteral("<0x82>"), TokenOrigin::Prompt, true)},
+        QVector<StepView> steps = {make_step(0, -1, Phase::Prefill, 0,
+                                             {token(1, QStringLiteral(" x"), Choice::Prompt),
+                                              token(2, QStringLiteral("<0xE6>"), Choice::Prompt, true),
+                                              token(3, QStringLiteral("<0x95>"), Choice::Prompt, true),
+                                              token(4, QStringLiteral("<0xB0>"), Choice::Prompt, true),
+                                              token(5, QStringLiteral("<0xF0><0x9F>"), Choice::Prompt, true),
+                                              token(6, QStringLiteral("<0x99><0x82>"), Choice::Prompt, true),
+                                              token(7, QStringLiteral("河"), Choice::Prompt),
+                                              token(8, QStringLiteral("<0x82>"), Choice::Prompt, true)},
                                              1.0)};
         QVERIFY(m.setSteps(steps));
         TokenStrip strip(&m);
@@ -119,8 +120,8 @@ private slots:
         QVector<StepView> steps = sample_steps();
         // A long prompt: 200 tokens must wrap onto many lines within the width.
         QVector<TokenView> many;
-        for (int i = 0; i < 200; ++i) many.push_back(token(1000 + i, QStringLiteral(" word%1").arg(i), TokenOrigin::Prompt));
-        StepView s = make_step(0, -1, StepPhase::Prefill, 0, many, 40.0);
+        for (int i = 0; i < 200; ++i) many.push_back(token(1000 + i, QStringLiteral(" word%1").arg(i), Choice::Prompt));
+        StepView s = make_step(0, -1, Phase::Prefill, 0, many, 40.0);
         QVERIFY(m.setSteps({s}));
         TokenStrip strip(&m);
         strip.resize(600, strip.heightForWidth(600));

@@ -95,8 +95,7 @@ std::vector<float> attention_row(const SideRun& run, int32_t layer, int32_t head
     const trace::AttentionTrace& at = run.trace->steps().front().attention;
     const trace::PlaneRef* plane = at.find(layer, head);
     if (!plane || plane->first_row_pos != 0 || pos >= plane->n_rows) return {};
-    // Packed causal rows: row r holds r + 1 weights and starts after r (r + 1) / 2 of them.
-    const uint64_t begin = plane->offset + uint64_t(pos) * uint64_t(pos + 1) / 2;
+    const uint64_t begin = plane->offset + packed_row_offset(0, pos);
     const uint64_t count = uint64_t(pos) + 1;
     if (begin + count > at.weights.size()) return {};
     std::vector<float> row(count);

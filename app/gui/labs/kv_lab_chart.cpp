@@ -64,11 +64,11 @@ QString tokens_text(uint64_t fit) {
     return fit == kv::kAnyLength ? KvCostChart::tr("any number") : QLocale().toString(qulonglong(fit));
 }
 
-Qt::PenStyle type_style(kv::CacheType type) {
+Qt::PenStyle type_style(KvType type) {
     switch (type) {
-        case kv::CacheType::F16: return Qt::SolidLine;
-        case kv::CacheType::Q8_0: return Qt::DashLine;
-        case kv::CacheType::Q4_0: return Qt::DotLine;
+        case KvType::F16: return Qt::SolidLine;
+        case KvType::Q8_0: return Qt::DashLine;
+        case KvType::Q4_0: return Qt::DotLine;
     }
     return Qt::SolidLine;
 }
@@ -112,7 +112,7 @@ KvCostChart::KvCostChart(QWidget* parent)
     budget_box_->setSuffix(QStringLiteral(" GB"));
     budget_label_->setBuddy(budget_box_);
     weights_label_->setBuddy(weights_type_);
-    for (kv::CacheType t : kKvTypes) weights_type_->addItem(QString(), cache_type_id(t));
+    for (KvType t : kKvTypes) weights_type_->addItem(QString(), cache_type_id(t));
     log_->setChecked(true);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -128,7 +128,7 @@ KvCostChart::KvCostChart(QWidget* parent)
     for (kv::AttentionKind kind : {kv::AttentionKind::MHA, kv::AttentionKind::GQA, kv::AttentionKind::MQA}) {
         for (size_t t = 0; t < kKvTypes.size(); ++t) {
             QCPGraph* g = plot_->addGraph();
-            g->setPen(QPen(kind_color(kind), kKvTypes[t] == kv::CacheType::F16 ? 3 : 2, type_style(kKvTypes[t])));
+            g->setPen(QPen(kind_color(kind), kKvTypes[t] == KvType::F16 ? 3 : 2, type_style(kKvTypes[t])));
             curves_[size_t(kind)][t] = g;
         }
     }
@@ -170,7 +170,7 @@ KvCostChart::KvCostChart(QWidget* parent)
     connect(log_, &QCheckBox::toggled, this, [this] { rescale(); });
 }
 
-QCPGraph* KvCostChart::curve(kv::AttentionKind kind, kv::CacheType type) const {
+QCPGraph* KvCostChart::curve(kv::AttentionKind kind, KvType type) const {
     QCPGraph* g = curves_[size_t(kind)][size_t(type)];
     return g->visible() ? g : nullptr;
 }
@@ -206,7 +206,7 @@ bool KvCostChart::setWeightsType(const QString& name) {
 void KvCostChart::rebuild() {
     const QLocale loc;
     const uint64_t budget = budgetBytes();
-    const kv::CacheType weights_type = kKvTypes[size_t(std::max(0, weights_type_->currentIndex()))];
+    const KvType weights_type = kKvTypes[size_t(std::max(0, weights_type_->currentIndex()))];
     weights_bytes_ = 0;
     std::vector<kv::Variant> variants;
     if (choice_.valid) {
@@ -301,7 +301,7 @@ void KvCostChart::rebuildMeasured() {
             const widgets::StepView& s = *trace_->step(i);
             xs.push_back(double(s.kv.tokens));
             ys.push_back(double(s.kv.bytes_total));
-            measured_dtype_ = s.kv.dtype;
+            measured_dtype_ = cache_type_id(s.kv.type);
         }
     }
     measured_->setData(xs, ys, true);

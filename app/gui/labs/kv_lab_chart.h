@@ -36,7 +36,7 @@ public:
     QCustomPlot* plot() const { return plot_; }
     // The curve of one attention variant at one cache type; null when the shape has no such
     // variant (e.g. no GQA for 4 query heads). x = tokens, y = bytes.
-    QCPGraph* curve(kv::AttentionKind kind, kv::CacheType type) const;
+    QCPGraph* curve(kv::AttentionKind kind, KvType type) const;
     QCPGraph* measuredGraph() const { return measured_; }  // x = tokens held, y = bytes held
     QCPGraph* budgetGraph() const { return budget_; }      // y = the device budget
     QCPGraph* kvSpaceGraph() const { return kv_space_; }   // y = budget - weights (when > 0)
@@ -68,7 +68,7 @@ private:
     QLabel* budget_label_;
     QLabel* weights_label_;
     QTableWidget* fit_;
-    QCPGraph* curves_[3][3] = {};  // [AttentionKind][CacheType]
+    QCPGraph* curves_[3][3] = {};  // [AttentionKind][KvType]
     QCPGraph* measured_;
     QCPGraph* budget_;
     QCPGraph* kv_space_;

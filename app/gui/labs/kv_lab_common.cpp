@@ -8,25 +8,16 @@ namespace {
 QString fixed(double v) { return QLocale().toString(v, 'f', v >= 1.0 ? 2 : 4); }
 }  // namespace
 
-engine::KvType engine_kv_type(kv::CacheType type) {
-    switch (type) {
-        case kv::CacheType::F16: return engine::KvType::F16;
-        case kv::CacheType::Q8_0: return engine::KvType::Q8_0;
-        case kv::CacheType::Q4_0: return engine::KvType::Q4_0;
-    }
-    return engine::KvType::F16;
-}
-
-QString cache_type_id(kv::CacheType type) {
-    const std::string_view name = kv::cache_type_name(type);
+QString cache_type_id(KvType type) {
+    const std::string_view name = kv_type_name(type);
     return QString::fromLatin1(name.data(), qsizetype(name.size()));
 }
 
-QString cache_type_label(kv::CacheType type) {
+QString cache_type_label(KvType type) {
     switch (type) {
-        case kv::CacheType::F16: return QCoreApplication::translate("KvLab", "fp16");
-        case kv::CacheType::Q8_0: return QCoreApplication::translate("KvLab", "int8 (q8_0)");
-        case kv::CacheType::Q4_0: return QCoreApplication::translate("KvLab", "int4 (q4_0)");
+        case KvType::F16: return QCoreApplication::translate("KvLab", "fp16");
+        case KvType::Q8_0: return QCoreApplication::translate("KvLab", "int8 (q8_0)");
+        case KvType::Q4_0: return QCoreApplication::translate("KvLab", "int4 (q4_0)");
     }
     return {};
 }

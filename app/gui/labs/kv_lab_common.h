@@ -1,14 +1,12 @@
 // What the KV cache lab's panels share: the shape and settings chosen in the formula panel
-// (KvChoice), the cache types in the order the lab shows them, and number formatting in
+// (KvChoice), the cache types' names, and number formatting in
 // decimal (GB, as GPU memory is sold) and binary (GiB) units.
 #pragma once
 
-#include "engine/kv_cache.h"
 #include "kv/kv_math.h"
 
 #include <QString>
 
-#include <array>
 #include <cstdint>
 
 namespace lmscope::gui::labs {
@@ -16,7 +14,7 @@ namespace lmscope::gui::labs {
 // The formula panel's current values.
 struct KvChoice {
     kv::Shape shape;                         // layers, query heads, kv heads, head dim
-    kv::CacheType type = kv::CacheType::F16;
+    KvType type = KvType::F16;
     uint64_t tokens = 1;                     // context length per sequence
     uint64_t batch = 1;                      // sequences
     uint64_t n_params = 0;                   // parameters, for the weights' size
@@ -25,12 +23,8 @@ struct KvChoice {
     bool valid = false;                      // kv::validate accepted the shape for `type`
 };
 
-inline constexpr std::array<kv::CacheType, 3> kKvTypes{kv::CacheType::F16, kv::CacheType::Q8_0,
-                                                       kv::CacheType::Q4_0};
-
-engine::KvType engine_kv_type(kv::CacheType type);
-QString cache_type_id(kv::CacheType type);     // "f16", "q8_0", "q4_0"
-QString cache_type_label(kv::CacheType type);  // "fp16", "int8 (q8_0)", "int4 (q4_0)" (translated)
+QString cache_type_id(KvType type);     // "f16", "q8_0", "q4_0"
+QString cache_type_label(KvType type);  // "fp16", "int8 (q8_0)", "int4 (q4_0)" (translated)
 QString attention_kind_label(kv::AttentionKind kind);  // "MHA", "GQA", "MQA"
 
 // "42.95 GB" (10^9 bytes), "0.1887 GB": two decimals from 1 GB on, four below.

@@ -26,14 +26,14 @@ struct Rows {
 
 // Feeds the prompt (one step, every row's logits), then `decode` tokens one at a time; when
 // `generated` is null the tokens are chosen greedily from the run's own logits.
-Rows run_one(const LabModelPtr& model, kv::CacheType type, const KvExperimentOptions& options,
+Rows run_one(const LabModelPtr& model, KvType type, const KvExperimentOptions& options,
              const std::vector<int32_t>& prompt, std::vector<int32_t>* generated,
              const std::vector<int32_t>& forced, const CancelToken& token, std::atomic<int>* progress) {
     const size_t n_vocab = size_t(model->model->spec().n_vocab());
     const size_t n_rows = prompt.size() + size_t(options.decode_steps);
     LabSessionOptions so;
     so.threads = options.threads;
-    so.kv_type = engine_kv_type(type);
+    so.kv_type = type;
     so.n_ctx = int32_t(n_rows);
     LabSession lab = make_lab_session(model, so);
     engine::Backend& backend = *lab.backend;
@@ -88,8 +88,8 @@ KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimen
     const kv::Shape shape = spec.kv_shape();
     const size_t n_vocab = size_t(spec.n_vocab());
     Rows reference;
-    for (kv::CacheType type : kKvTypes) {
-        const bool is_reference = type == kv::CacheType::F16;
+    for (KvType type : kKvTypes) {
+        const bool is_reference = type == KvType::F16;
         Rows rows = run_one(model, type, options, result.prompt, is_reference ? &result.generated : nullptr,
                             result.generated, token, progress);
         KvRunResult run;

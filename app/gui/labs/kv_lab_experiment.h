@@ -21,7 +21,7 @@
 namespace lmscope::gui::labs {
 
 struct KvRunResult {
-    kv::CacheType type = kv::CacheType::F16;
+    KvType type = KvType::F16;
     int32_t tokens = 0;             // positions held at the end (prompt + decode steps)
     uint64_t measured_bytes = 0;    // kv_stats().total_bytes at the end
     uint64_t formula_bytes = 0;     // kv::cache_bytes(the model's shape, type, tokens)

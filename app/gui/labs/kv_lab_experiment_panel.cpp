@@ -118,9 +118,9 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
     });
 }
 
-QCPGraph* KvExperimentPanel::klGraph(kv::CacheType type) const {
-    if (type == kv::CacheType::Q8_0) return kl_graphs_[0];
-    if (type == kv::CacheType::Q4_0) return kl_graphs_[1];
+QCPGraph* KvExperimentPanel::klGraph(KvType type) const {
+    if (type == KvType::Q8_0) return kl_graphs_[0];
+    if (type == KvType::Q4_0) return kl_graphs_[1];
     return nullptr;
 }
 
@@ -252,8 +252,8 @@ void KvExperimentPanel::retranslate() {
     explain_->setText(tr("The same prompt runs three times, with the cache stored as fp16, int8 (q8_0) and int4 "
                          "(q4_0). A smaller cache saves memory; the KL divergence shows how much each one changes "
                          "what the model predicts next (0 = identical)."));
-    kl_graphs_[0]->setName(tr("KL, %1 vs fp16").arg(cache_type_label(kv::CacheType::Q8_0)));
-    kl_graphs_[1]->setName(tr("KL, %1 vs fp16").arg(cache_type_label(kv::CacheType::Q4_0)));
+    kl_graphs_[0]->setName(tr("KL, %1 vs fp16").arg(cache_type_label(KvType::Q8_0)));
+    kl_graphs_[1]->setName(tr("KL, %1 vs fp16").arg(cache_type_label(KvType::Q4_0)));
     kl_plot_->xAxis->setLabel(tr("position (the prompt, then the decode steps after the dashed line)"));
     kl_plot_->yAxis->setLabel(tr("KL (nats)"));
     if (has_result_) showResult(result_);

@@ -35,7 +35,7 @@ public:
     bool isRunning() const { return runner_->busy(); }
     QTableWidget* table() const { return table_; }
     // KL per row (x = the row's position: prompt positions, then decode steps) of q8_0 and q4_0.
-    QCPGraph* klGraph(kv::CacheType type) const;
+    QCPGraph* klGraph(KvType type) const;
     const KvExperimentResult* result() const { return has_result_ ? &result_ : nullptr; }
     QString prompt() const;
     void retranslate();

@@ -25,7 +25,7 @@ struct LabSessionOptions {
 
     std::string backend = "cpu";
     int threads = 0;                           // 0: every core
-    engine::KvType kv_type = engine::KvType::F16;
+    KvType kv_type = KvType::F16;
     int32_t n_ctx = 2048;                      // capped at the model's training context
     engine::SamplerSettings sampling = greedy(); // a lab's run is reproducible unless it asks otherwise
     trace::CapturePolicy capture;              // summaries by default

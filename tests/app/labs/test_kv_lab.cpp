@@ -44,7 +44,7 @@ std::string model_path(const QString& name) {
                                              : testing::testdata_file("models/" + name.toStdString() + ".gguf");
 }
 
-kv::CacheType type_of(const QString& name) { return *kv::parse_cache_type(name.toStdString()); }
+KvType type_of(const QString& name) { return *parse_kv_type(name.toStdString()); }
 
 const kv::Preset& preset(const QString& name) {
     const kv::Preset* p = kv::find_preset(name.toStdString());
@@ -85,10 +85,10 @@ QLabel* label(const QWidget& w, const char* name) {
 
 // Every row's logits of one run, as the experiment defines it: the prompt in one step (every
 // position), then one decode step per token of `feed` (or greedy picks, stored in `feed`).
-std::vector<float> run_rows(const LabModelPtr& model, kv::CacheType type, const std::vector<int32_t>& prompt,
+std::vector<float> run_rows(const LabModelPtr& model, KvType type, const std::vector<int32_t>& prompt,
                             int steps, std::vector<int32_t>& feed, bool choose, uint64_t& measured, int32_t& held) {
     LabSessionOptions o;
-    o.kv_type = engine_kv_type(type);
+    o.kv_type = type;
     LabSession lab = make_lab_session(model, o);
     const size_t V = size_t(model->model->spec().n_vocab());
     std::vector<float> rows((prompt.size() + size_t(steps)) * V);
@@ -210,7 +210,7 @@ void TestKvLab::loadedModelIsDefault() {
     QCOMPARE(f.findChild<QSpinBox*>(QStringLiteral("kvTokens"))->value(), spec.n_ctx_train());
     QCOMPARE(uint64_t(f.findChild<QSpinBox*>(QStringLiteral("kvLocalLayers"))->value()), shape_of(*host.model()->model).n_local);
     QCOMPARE(uint64_t(f.findChild<QSpinBox*>(QStringLiteral("kvWindow"))->value()), shape_of(*host.model()->model).window);
-    const uint64_t core = kv::cache_bytes(shape_of(*host.model()->model), kv::CacheType::F16, uint64_t(spec.n_ctx_train()));
+    const uint64_t core = kv::cache_bytes(shape_of(*host.model()->model), KvType::F16, uint64_t(spec.n_ctx_train()));
     QCOMPARE(digits_of(label(f, "kvBytes")->text()), quint64(core));
     // The experiment runs on it too: its Run button is enabled.
     QVERIFY(lab.findChild<QWidget*>(QStringLiteral("kvExperimentRun"))->isEnabled());
@@ -253,7 +253,7 @@ void TestKvLab::chartMatchesCore() {
     QCOMPARE(fit->rowCount(), int(variants.size()));
     for (size_t v = 0; v < variants.size(); ++v) {
         for (size_t t = 0; t < kKvTypes.size(); ++t) {
-            const kv::CacheType type = kKvTypes[t];
+            const KvType type = kKvTypes[t];
             QCPGraph* g = chart.curve(variants[v].kind, type);
             QVERIFY2(g, qPrintable(attention_kind_label(variants[v].kind)));
             QVERIFY(g->data()->size() > 20);
@@ -268,7 +268,7 @@ void TestKvLab::chartMatchesCore() {
     // The kinds the core does not list have no curve.
     for (kv::AttentionKind kind : {kv::AttentionKind::MHA, kv::AttentionKind::GQA, kv::AttentionKind::MQA}) {
         const bool listed = std::any_of(variants.begin(), variants.end(), [&](const kv::Variant& v) { return v.kind == kind; });
-        QCOMPARE(chart.curve(kind, kv::CacheType::F16) != nullptr, listed);
+        QCOMPARE(chart.curve(kind, KvType::F16) != nullptr, listed);
     }
     QCOMPARE(chart.budgetGraph()->data()->begin()->value, double(budget));
     const bool space = weights_bytes < budget;
@@ -276,7 +276,7 @@ void TestKvLab::chartMatchesCore() {
     if (space) QCOMPARE(chart.kvSpaceGraph()->data()->begin()->value, double(budget - weights_bytes));
     const QString summary = label(chart, "kvBudgetSummary")->text();
     if (space) {
-        const uint64_t core_fit = kv::tokens_that_fit(p.shape, kv::CacheType::F16, 1, budget, weights_bytes);
+        const uint64_t core_fit = kv::tokens_that_fit(p.shape, KvType::F16, 1, budget, weights_bytes);
         QVERIFY2(summary.contains(QLocale().toString(qulonglong(core_fit))), qPrintable(summary));
     } else {
         QVERIFY2(summary.contains(QStringLiteral("do not fit")), qPrintable(summary));
@@ -344,7 +344,7 @@ void TestKvLab::liveCurveFollowsTrace() {
     QCOMPARE(measured->data()->size(), 0);
 
     LabSessionOptions so;
-    so.kv_type = engine::KvType::Q8_0;
+    so.kv_type = KvType::Q8_0;
     LabSession run = make_lab_session(model, so);
     engine::Session& session = *run.session;
     std::vector<std::pair<double, double>> expected;  // (tokens, bytes) after each step
@@ -423,7 +423,7 @@ void TestKvLab::experimentMatchesCore() {
     std::vector<float> reference;
     double previous_kl = 0.0;
     for (int r = 0; r < 3; ++r) {
-        const kv::CacheType type = kKvTypes[size_t(r)];
+        const KvType type = kKvTypes[size_t(r)];
         uint64_t measured = 0;
         int32_t held = 0;
         std::vector<float> rows = run_rows(m, type, ids, steps, feed, r == 0, measured, held);

@@ -18,8 +18,8 @@ float weight(int32_t l, int32_t h, int32_t q, int32_t k) {  // rows sum to 1
     return k > q ? 0.0f : float(k + 1 + l + h) / float((q + 1) * (q + 2) / 2 + (q + 1) * (l + h));
 }
 
-trace::StepTrace make_step(int32_t parent, trace::Phase phase, int32_t first, std::vector<int32_t> tokens,
-                           trace::Choice how) {
+trace::StepTrace make_step(int32_t parent, Phase phase, int32_t first, std::vector<int32_t> tokens,
+                           Choice how) {
     trace::StepCapture cap;
     cap.n_layer = kLayers;
     cap.n_head = kHeads;
@@ -40,19 +40,19 @@ trace::StepTrace make_step(int32_t parent, trace::Phase phase, int32_t first, st
     s.first_pos = first;
     s.tokens = std::move(tokens);
     s.fed_how = how;
-    s.forward_ms = phase == trace::Phase::Prefill ? 20.0 : 4.0;
+    s.forward_ms = phase == Phase::Prefill ? 20.0 : 4.0;
     s.sample_ms = 0.5;
     s.layer_ms = {1.5, 2.5};
     s.attention = trace::attention_from_capture(cap);
     s.kv.tokens = n_keys;
-    s.kv.dtype = 0;  // f16
+    s.kv.type = KvType::F16;
     s.kv.bytes_per_layer = {uint64_t(n_keys) * 2 * kKvHeads * kHeadDim * 2, uint64_t(n_keys) * 2 * kKvHeads * kHeadDim * 2};
     s.kv.bytes_total = s.kv.bytes_per_layer[0] * 2;
-    s.logits.stages = {{trace::Filter::Raw, 49152, {{10, 9.5f, 0.5f}, {11, 8.0f, 0.25f}, {0xE6, 7.0f, 0.125f}}},
-                       {trace::Filter::TopK, 2, {{10, 9.5f, 0.6875f}, {11, 8.0f, 0.3125f}}}};
+    s.logits.stages = {{Stage::Raw, 49152, {{10, 9.5f, 0.5f}, {11, 8.0f, 0.25f}, {0xE6, 7.0f, 0.125f}}},
+                       {Stage::TopK, 2, {{10, 9.5f, 0.6875f}, {11, 8.0f, 0.3125f}}}};
     s.logits.entropy = 1.5f;
     s.logits.chosen = 10;
-    s.logits.how = trace::Choice::Greedy;
+    s.logits.how = Choice::Greedy;
     s.logits.chosen_prob = 0.5f;
     s.logits.chosen_prob_after = 0.6875f;
     return s;
@@ -64,8 +64,8 @@ trace::SessionTrace make_trace() {
     t.model.spec = {{"name", "fixture-gqa"}, {"n_layer", kLayers}, {"n_head", kHeads}, {"n_head_kv", kKvHeads},
                     {"head_dim", kHeadDim}};
     t.pieces = {{1, "The"}, {2, " river"}, {3, "\n"}, {10, " bank"}, {11, " side"}, {0xE6, std::string("\xE6", 1)}};
-    t.add(make_step(-1, trace::Phase::Prefill, 0, {1, 2, 3}, trace::Choice::Prompt));
-    t.add(make_step(0, trace::Phase::Decode, 3, {0xE6}, trace::Choice::Forced));
+    t.add(make_step(-1, Phase::Prefill, 0, {1, 2, 3}, Choice::Prompt));
+    t.add(make_step(0, Phase::Decode, 3, {0xE6}, Choice::Forced));
     return t;
 }
 
@@ -103,8 +103,8 @@ private slots:
         // the KV formula line counts the local layers at their window: with 4 tokens held
         // (all inside the window of 16) every layer holds them; at 100 tokens the local ones 16
         const uint64_t per_layer_token = 2 * kKvHeads * kHeadDim * 2;
-        QCOMPARE(app::formula_kv_bytes(t, 0, 4), per_layer_token * kLayers * 4);
-        QCOMPARE(app::formula_kv_bytes(t, 0, 100), per_layer_token * (100 + (kLayers - 1) * 16));
+        QCOMPARE(app::formula_kv_bytes(t, KvType::F16, 4), per_layer_token * kLayers * 4);
+        QCOMPARE(app::formula_kv_bytes(t, KvType::F16, 100), per_layer_token * (100 + (kLayers - 1) * 16));
         t.model.spec["layer_plan"][0]["window"] = -3;
         QCOMPARE(app::model_view(t).window(0), 0);
         t.model.spec["layer_plan"].erase(0);
@@ -149,11 +149,11 @@ private slots:
             const widgets::StepView v = app::step_view(t, i);
             QCOMPARE(v.index, i);
             QCOMPARE(v.parent, s.parent);
-            QCOMPARE(v.phase, i == 0 ? widgets::StepPhase::Prefill : widgets::StepPhase::Decode);
+            QCOMPARE(v.phase, i == 0 ? Phase::Prefill : Phase::Decode);
             QCOMPARE(v.first_pos, s.first_pos);
             QCOMPARE(v.tokens.size(), qsizetype(s.tokens.size()));
             for (qsizetype k = 0; k < v.tokens.size(); ++k) QCOMPARE(v.tokens[k].id, s.tokens[size_t(k)]);
-            QCOMPARE(v.tokens[0].origin, i == 0 ? widgets::TokenOrigin::Prompt : widgets::TokenOrigin::Forced);
+            QCOMPARE(v.tokens[0].origin, i == 0 ? Choice::Prompt : Choice::Forced);
             QCOMPARE(v.forward_ms, s.forward_ms);
             QCOMPARE(v.layer_ms, (QVector<double>{1.5, 2.5}));
 
@@ -171,7 +171,7 @@ private slots:
             QCOMPARE(v.summary(1, 3, 0)->entropy, s.attention.summary(1, 3, 0).entropy);
 
             QCOMPARE(v.kv.tokens, s.kv.tokens);
-            QCOMPARE(v.kv.dtype, QStringLiteral("f16"));
+            QCOMPARE(v.kv.type, KvType::F16);
             QCOMPARE(v.kv.bytes_total, s.kv.bytes_total);
             QCOMPARE(v.kv.bytes_per_layer[1], s.kv.bytes_per_layer[1]);
             // 2 x 2 layers x 2 KV heads x 32 dims x tokens x 2 bytes = 512 bytes per token.
@@ -179,13 +179,13 @@ private slots:
             QCOMPARE(v.kv.formula_bytes, s.kv.bytes_total);
 
             QCOMPARE(v.logits.stages.size(), 2);
-            QCOMPARE(v.logits.stages[1].filter, QStringLiteral("top_k"));
+            QCOMPARE(v.logits.stages[1].stage, Stage::TopK);
             QCOMPARE(v.logits.stages[1].survivors, 2);
             QCOMPARE(v.logits.before()[2].text, QStringLiteral("<0xE6>"));
             QCOMPARE(v.logits.after()[1].prob, 0.3125f);
             QCOMPARE(v.logits.chosen, 10);
             QCOMPARE(v.logits.chosen_text, QStringLiteral(" bank"));
-            QCOMPARE(v.logits.how, widgets::TokenOrigin::Greedy);
+            QCOMPARE(v.logits.how, Choice::Greedy);
             QCOMPARE(v.logits.entropy, 1.5f);
         }
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, app::step_view(t, 2));
@@ -200,7 +200,7 @@ private slots:
         QCOMPARE(model.sequence()[3].byte_begin, 10);  // "The" " river" "\n" = 10 bytes
         QCOMPARE(model.attentionMatrix(1, 2).at(3, 1), float(qfloat16(weight(1, 2, 3, 1))));
 
-        t.add(make_step(1, trace::Phase::Decode, 4, {10}, trace::Choice::Greedy));
+        t.add(make_step(1, Phase::Decode, 4, {10}, Choice::Greedy));
         QVERIFY(app::append_step(model, t, 2));
         QCOMPARE(model.currentStep(), 2);
         QCOMPARE(model.sequence().back().text, QStringLiteral(" bank"));
@@ -223,14 +223,11 @@ private slots:
 
     void badInputsTolerated() {
         trace::SessionTrace t = make_trace();
-        trace::StepTrace bad = make_step(1, trace::Phase::Decode, 4, {10}, trace::Choice::Greedy);
+        trace::StepTrace bad = make_step(1, Phase::Decode, 4, {10}, Choice::Greedy);
         bad.attention.planes[0].offset = bad.attention.weights.size();  // runs past the weights
-        bad.kv.dtype = 7;                                               // no such cache type
         t.add(bad);
         const widgets::StepView v = app::step_view(t, 2);
         QCOMPARE(v.planes.size(), qsizetype(kLayers * kHeads - 1));
-        QCOMPARE(v.kv.dtype, QStringLiteral("?"));
-        QCOMPARE(v.kv.formula_bytes, quint64(0));
 
         trace::SessionTrace no_spec = make_trace();
         no_spec.model.spec = nlohmann::json::object();

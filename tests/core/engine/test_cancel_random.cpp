@@ -71,7 +71,7 @@ struct State {
     std::vector<int32_t> tokens;
     int32_t head = -1;
     std::optional<int32_t> pending;
-    trace::Choice pending_how = trace::Choice::Greedy;
+    Choice pending_how = Choice::Greedy;
     int32_t kv_tokens = 0;
     size_t trace_steps = 0;
     uint64_t trace_bytes = 0;
@@ -103,7 +103,7 @@ std::vector<float> raw_logits(const trace::StepTrace& s) {
 
 std::vector<float> summary_floats(const trace::StepTrace& s) {
     std::vector<float> out;
-    for (const trace::HeadSummary& h : s.attention.summaries) {
+    for (const HeadSummary& h : s.attention.summaries) {
         out.push_back(h.entropy);
         out.push_back(h.max_weight);
     }

@@ -123,7 +123,7 @@ private slots:
         const model::ModelSpec& s = m->spec();
         engine::BackendOptions o;
         auto f16 = engine::make_cpu_backend(m, o);
-        o.kv_type = *engine::kv_type_from_name(kv.toStdString());
+        o.kv_type = *parse_kv_type(kv.toStdString());
         auto qb = engine::make_cpu_backend(m, o);
         const std::vector<float> a = run_logits(*f16, ref.tokens, true);
         const std::vector<float> q = run_logits(*qb, ref.tokens, true);
@@ -134,7 +134,7 @@ private slots:
         // bytes: 2 (K and V) x layers x kv heads x tokens x bytes of one head row
         const size_t n = ref.tokens.size();
         const size_t hd = size_t(s.head_dim());
-        const size_t row_f16 = hd * 2, row_q = o.kv_type == engine::KvType::Q8_0 ? hd / 32 * 34 : hd / 32 * 18;
+        const size_t row_f16 = hd * 2, row_q = o.kv_type == KvType::Q8_0 ? hd / 32 * 34 : hd / 32 * 18;
         const engine::KvStats sf = f16->kv_stats(), sq = qb->kv_stats();
         QCOMPARE(sf.total_bytes, 2 * size_t(s.n_layer()) * size_t(s.n_head_kv()) * n * row_f16);
         QCOMPARE(sq.total_bytes, 2 * size_t(s.n_layer()) * size_t(s.n_head_kv()) * n * row_q);
@@ -222,10 +222,10 @@ private slots:
         QCOMPARE(c.summaries.size(), size_t(s.n_layer()) * size_t(s.n_head()) * prompt.size());
         QCOMPARE(c.layer_ms.size(), size_t(s.n_layer()));
         const trace::AttentionPlane& pl = c.planes[0];
-        QCOMPARE(pl.at, (trace::LayerHead{1, 3}));
+        QCOMPARE(pl.at, (LayerHead{1, 3}));
         for (int32_t t = 0; t < pl.n_rows; ++t) {
             const float* row = pl.weights.data() + size_t(t) * size_t(pl.n_keys);
-            const trace::HeadSummary& hs = c.summary(1, 3, t);
+            const HeadSummary& hs = c.summary(1, 3, t);
             float mx = 0;
             int32_t arg = 0;
             double ent = 0;

@@ -92,7 +92,7 @@ private slots:
         const size_t V = size_t(model_->spec().n_vocab());
         engine::BackendOptions o;
         auto f16 = engine::make_cpu_backend(model_, o);
-        o.kv_type = *engine::kv_type_from_name(kv.toStdString());
+        o.kv_type = *parse_kv_type(kv.toStdString());
         auto q = engine::make_cpu_backend(model_, o);
         std::vector<float> a(ids.size() * V), b(ids.size() * V);
         for (size_t t = 0; t < ids.size(); ++t) {  // decode steps: every row reads the cache

@@ -45,7 +45,7 @@ struct Captured {
 };
 
 Captured run_hooks(engine::Backend& b, std::span<const int32_t> tokens, int32_t pos0,
-                   std::span<const trace::LayerHead> ablate = {}) {
+                   std::span<const LayerHead> ablate = {}) {
     Captured c;
     trace::CapturePolicy p;
     p.mode = trace::CaptureMode::None;
@@ -294,7 +294,7 @@ private slots:
         write_file(zeroed, GgufEdit(m->file()).fill_tensor(wo, data).bytes());
 
         auto b = engine::make_cpu_backend(m, {});
-        const trace::LayerHead off[] = {{layer, head}};
+        const LayerHead off[] = {{layer, head}};
         const Captured ablated = run_hooks(*b, tokens, 0, off);
         const Captured plain = run_hooks(*b, tokens, 0);
         auto bz = engine::make_cpu_backend(engine::Model::load(zeroed), {});
@@ -333,7 +333,7 @@ private slots:
         auto m = engine::Model::load(ref.model_path);
         auto b = engine::make_cpu_backend(m, {});
         std::vector<float> logits(size_t(m->spec().n_vocab()));
-        const trace::LayerHead off[] = {{layer, head}};
+        const LayerHead off[] = {{layer, head}};
         try {
             b->forward({.tokens = std::span(ref.tokens).first(3), .logits = logits, .ablate = off});
             QFAIL("a head that does not exist was switched off");

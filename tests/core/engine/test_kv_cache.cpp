@@ -94,7 +94,7 @@ private slots:
     // and the storage stays bounded by the window, its slack and the longest step.
     void ring_steps() {
         QFETCH(QList<int>, steps);
-        KvCache c({2, 1, kHd, engine::KvType::F16}, 2048, {0, kWindow});
+        KvCache c({2, 1, kHd, KvType::F16}, 2048, {0, kWindow});
         const size_t row = 2 * 64;  // K + V of one layer, one position
         for (int n : steps) {
             const int32_t pos0 = c.n_tokens();
@@ -105,7 +105,7 @@ private slots:
             const int32_t held = c.n_tokens();
             QCOMPARE(c.layer_bytes(0), size_t(held) * row);
             QCOMPARE(c.layer_bytes(1), size_t(std::min(held, kWindow)) * row);
-            QCOMPARE(c.total_bytes(), size_t(kv::cache_bytes({2, 1, 1, kHd, 1, kWindow}, kv::CacheType::F16, uint64_t(held))));
+            QCOMPARE(c.total_bytes(), size_t(kv::cache_bytes({2, 1, 1, kHd, 1, kWindow}, KvType::F16, uint64_t(held))));
             // between steps the ring is back to its window and slack
             QVERIFY(c.capacity(1) <= kWindow + KvCache::kRewindSlack);
             QVERIFY(c.capacity(0) >= held);
@@ -114,7 +114,7 @@ private slots:
     }
 
     void rewinds() {
-        KvCache c({2, 1, kHd, engine::KvType::F16}, 2048, {0, kWindow});
+        KvCache c({2, 1, kHd, KvType::F16}, 2048, {0, kWindow});
         for (int i = 0; i < 200; ++i) {
             feed(c, 1);
             c.set_n_tokens(c.n_tokens() + 1);
@@ -138,8 +138,8 @@ private slots:
         c.set_n_tokens(120);
         QVERIFY_THROWS_EXCEPTION(UsageError, c.truncate(121));
         QVERIFY_THROWS_EXCEPTION(UsageError, c.reserve(100, 1));  // not at the end
-        QVERIFY_THROWS_EXCEPTION(UsageError, KvCache({2, 1, kHd, engine::KvType::F16}, 64, {0}));
-        QVERIFY_THROWS_EXCEPTION(UsageError, KvCache({2, 1, kHd, engine::KvType::F16}, 64, {0, -1}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, KvCache({2, 1, kHd, KvType::F16}, 64, {0}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, KvCache({2, 1, kHd, KvType::F16}, 64, {0, -1}));
     }
 
     void gemma3_past_the_ring_data() {
@@ -167,7 +167,7 @@ private slots:
         const std::vector<double>& want = ref.at(trace::Hook::Logits, -1);
 
         engine::BackendOptions o;
-        o.kv_type = *engine::kv_type_from_name(kv.toStdString());
+        o.kv_type = *parse_kv_type(kv.toStdString());
         auto b = engine::make_cpu_backend(m, o);
         const size_t V = size_t(s.n_vocab());
         std::vector<float> logits(ids.size() * V);
@@ -177,7 +177,7 @@ private slots:
             b->forward({.tokens = std::span(ids).subspan(t, n), .pos0 = int32_t(t),
                         .logits = std::span(logits).subspan(t * V, n * V), .all_logits = true});
             const engine::KvStats st = b->kv_stats();
-            QCOMPARE(st.total_bytes, size_t(kv::cache_bytes(s.kv_shape(), kv::parse_cache_type(kv.toStdString()).value(),
+            QCOMPARE(st.total_bytes, size_t(kv::cache_bytes(s.kv_shape(), parse_kv_type(kv.toStdString()).value(),
                                                              uint64_t(t + n))));
             for (int32_t l = 0; l < s.n_layer(); ++l) {  // a local layer its window, a global one every position
                 const int32_t w = s.layers[size_t(l)].window;
@@ -185,7 +185,7 @@ private slots:
                                                         (w > 0 ? std::min<size_t>(t + n, size_t(w)) : t + n));
             }
         }
-        const double tol = (o.kv_type == engine::KvType::F16 ? 1e-3 : 5e-3) * max_abs(want);  // measured 8e-5, 2.4e-3
+        const double tol = (o.kv_type == KvType::F16 ? 1e-3 : 5e-3) * max_abs(want);  // measured 8e-5, 2.4e-3
         const double d = max_diff(logits, want);
         qInfo("fx-gemma3 %s, %zu rows a step: max |logit - float64| %.3g (tolerance %.3g)", qPrintable(kv), step, d, tol);
         QVERIFY2(d <= tol, qPrintable(QString("max diff %1 > %2").arg(d).arg(tol)));

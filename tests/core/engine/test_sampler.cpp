@@ -12,12 +12,12 @@
 #include <numeric>
 #include <vector>
 
-using lmscope::engine::Choice;
+using lmscope::Choice;
 using lmscope::engine::Rng;
 using lmscope::engine::SampleReport;
 using lmscope::engine::Sampler;
 using lmscope::engine::SamplerSettings;
-using lmscope::engine::Stage;
+using lmscope::Stage;
 
 Q_DECLARE_METATYPE(std::vector<float>)
 Q_DECLARE_METATYPE(std::vector<int32_t>)

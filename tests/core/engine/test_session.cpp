@@ -113,7 +113,7 @@ void TestSession::prefill_then_decode_is_traced() {
     const trace::StepTrace& p = s.prefill(prompt_);
     QCOMPARE(p.index, 0);
     QCOMPARE(p.parent, -1);
-    QCOMPARE(p.phase, trace::Phase::Prefill);
+    QCOMPARE(p.phase, Phase::Prefill);
     QCOMPARE(p.tokens, prompt_);
     QCOMPARE(p.kv.tokens, int32_t(prompt_.size()));
     const model::ModelSpec& spec = l.model->spec();
@@ -123,17 +123,17 @@ void TestSession::prefill_then_decode_is_traced() {
     QCOMPARE(p.layer_ms.size(), size_t(spec.n_layer()));
     QCOMPARE(p.lens.size(), size_t(spec.n_layer() * o.capture.lens_top_k));
     QVERIFY(!p.logits.stages.empty());
-    QCOMPARE(p.logits.stages.front().filter, trace::Filter::Raw);
-    QCOMPARE(p.logits.how, trace::Choice::Greedy);
+    QCOMPARE(p.logits.stages.front().stage, Stage::Raw);
+    QCOMPARE(p.logits.how, Choice::Greedy);
     QCOMPARE(p.logits.chosen, p.logits.top_before().front().id);
     int32_t prev = p.logits.chosen;
     for (int i = 1; i <= 4; ++i) {
         const trace::StepTrace& d = s.decode();
         QCOMPARE(d.index, i);
         QCOMPARE(d.parent, i - 1);
-        QCOMPARE(d.phase, trace::Phase::Decode);
+        QCOMPARE(d.phase, Phase::Decode);
         QCOMPARE(d.tokens, std::vector<int32_t>{prev});
-        QCOMPARE(d.fed_how, trace::Choice::Greedy);
+        QCOMPARE(d.fed_how, Choice::Greedy);
         QCOMPARE(d.first_pos, int32_t(prompt_.size()) + i - 1);
         QCOMPARE(d.attention.planes.front().n_rows, 1);
         QCOMPARE(d.kv.tokens, d.first_pos + 1);
@@ -173,7 +173,7 @@ void TestSession::greedy_matches_engine_argmax() {
 void TestSession::ablation_is_applied_and_traced() {
     Loaded l = load(fx_);
     Session s(*l.backend, *l.tokenizer, greedy());
-    const std::vector<trace::LayerHead> off = {{1, 2}, {2, 5}, {0, 0}};
+    const std::vector<LayerHead> off = {{1, 2}, {2, 5}, {0, 0}};
     QVERIFY_THROWS_EXCEPTION(UsageError, s.set_ablation({{3, 0}}));
     QVERIFY_THROWS_EXCEPTION(UsageError, s.set_ablation({{0, 8}}));
     QVERIFY(s.ablation().empty());
@@ -203,7 +203,7 @@ void TestSession::seeded_sampling_repeats() {
         Loaded l = load(fx_);
         Session s(*l.backend, *l.tokenizer, sampled(seed));
         s.prefill(prompt_);
-        for (int i = 0; i < 12; ++i) QCOMPARE(s.decode().logits.how, trace::Choice::Sampled);
+        for (int i = 0; i < 12; ++i) QCOMPARE(s.decode().logits.how, Choice::Sampled);
         runs.push_back(chosen_ids(s));
     }
     QCOMPARE(runs[0], runs[1]);
@@ -215,7 +215,7 @@ void TestSession::seeded_sampling_repeats() {
     SamplerSettings g = s.sampler().settings();
     g.temperature = 0.0f;
     s.set_sampling(g);
-    QCOMPARE(s.decode().logits.how, trace::Choice::Greedy);
+    QCOMPARE(s.decode().logits.how, Choice::Greedy);
     QCOMPARE(s.trace().sampling["temperature"].get<double>(), 0.0);
     g.top_p = 2.0f;
     QVERIFY_THROWS_EXCEPTION(UsageError, s.set_sampling(g));
@@ -228,10 +228,10 @@ void TestSession::force_feeds_the_forced_token() {
     const int32_t forced = (greedy_choice + 1) % 1024;
     s.force(forced);
     QCOMPARE(*s.pending(), forced);
-    QCOMPARE(s.pending_how(), trace::Choice::Forced);
+    QCOMPARE(s.pending_how(), Choice::Forced);
     const trace::StepTrace& d = s.decode();
     QCOMPARE(d.tokens, std::vector<int32_t>{forced});
-    QCOMPARE(d.fed_how, trace::Choice::Forced);
+    QCOMPARE(d.fed_how, Choice::Forced);
     QCOMPARE(s.tokens().back(), forced);
     QCOMPARE(s.trace().step(0).logits.chosen, greedy_choice);  // the sampler's pick stays recorded
 }
@@ -259,7 +259,7 @@ void TestSession::rewind_and_force_give_a_branch() {
     const trace::StepTrace& branch = s.decode();
     QCOMPARE(branch.parent, 1);
     QCOMPARE(branch.tokens, std::vector<int32_t>{forced});
-    QCOMPARE(branch.fed_how, trace::Choice::Forced);
+    QCOMPARE(branch.fed_how, Choice::Forced);
     QCOMPARE(s.trace().path_to(branch.index), (std::vector<int32_t>{0, 1, branch.index}));
     QCOMPARE(s.trace().size(), size_t(6));
     // A step of another branch: the shared prefix stays, the rest is recomputed.
@@ -324,9 +324,9 @@ void TestSession::new_settings_pick_the_pending_token_again() {
     const trace::LogitsTrace& now = s.trace().step(1).logits;
     QCOMPARE(now.top_before(), step1.top_before());  // the same logits, ...
     QCOMPARE(now.stages.size(), size_t(3));          // ... filtered as the settings say now
-    QCOMPARE(now.stages[2].filter, trace::Filter::TopK);
+    QCOMPARE(now.stages[2].stage, Stage::TopK);
     QCOMPARE(now.stages[2].survivors, int64_t(2));
-    QCOMPARE(now.how, trace::Choice::Sampled);
+    QCOMPARE(now.how, Choice::Sampled);
     QVERIFY(now.chosen == step1.top_before()[0].id || now.chosen == step1.top_before()[1].id);
     QCOMPARE(*s.pending(), now.chosen);
     QCOMPARE(l.backend->kv_tokens(), int32_t(prompt_.size() + 1));
@@ -351,7 +351,7 @@ void TestSession::new_settings_pick_the_pending_token_again() {
     s.force(5);
     QVERIFY(!s.set_sampling(greedy().sampling));
     QCOMPARE(*s.pending(), 5);
-    QCOMPARE(s.pending_how(), trace::Choice::Forced);
+    QCOMPARE(s.pending_how(), Choice::Forced);
 }
 
 // Full capture of a prefill whose planes would take more than the trace's budget keeps the
@@ -369,13 +369,13 @@ void TestSession::long_prefill_captures_within_the_budget() {
     std::vector<int32_t> ids(n);
     for (int32_t i = 0; i < n; ++i) ids[size_t(i)] = 3 + (i * 37) % 1000;
     const trace::StepTrace& p = s.prefill(ids);
-    std::vector<trace::LayerHead> kept;
+    std::vector<LayerHead> kept;
     for (const trace::PlaneRef& r : p.attention.planes) kept.push_back(r.at);
-    std::sort(kept.begin(), kept.end(), [](const trace::LayerHead& a, const trace::LayerHead& b) {
+    std::sort(kept.begin(), kept.end(), [](const LayerHead& a, const LayerHead& b) {
         return std::pair(a.layer, a.head) < std::pair(b.layer, b.head);
     });
     // the focus (2, 3) and four more of its layer, in head order
-    QCOMPARE(kept, (std::vector<trace::LayerHead>{{2, 0}, {2, 1}, {2, 2}, {2, 3}, {2, 4}}));
+    QCOMPARE(kept, (std::vector<LayerHead>{{2, 0}, {2, 1}, {2, 2}, {2, 3}, {2, 4}}));
     QCOMPARE(p.attention.summaries.size(), size_t(3 * 8 * n));  // every head, every row
     QVERIFY(!p.attention.planes_dropped);
     QVERIFY(s.trace().held_bytes() <= o.trace_budget);
@@ -485,7 +485,7 @@ void TestSession::quantized_cache_recorded() {
     Loaded l = load(fx_, KvType::Q8_0);
     Session s(*l.backend, *l.tokenizer, greedy());
     const trace::StepTrace& p = s.prefill(prompt_);
-    QCOMPARE(trace::kv_dtype_name(p.kv.dtype), std::string_view("q8_0"));
+    QCOMPARE(kv_type_name(p.kv.type), std::string_view("q8_0"));
     const model::ModelSpec& spec = l.model->spec();
     // q8_0: 34 bytes per 32 values
     const uint64_t per_layer = 2ull * uint64_t(spec.n_head_kv()) * uint64_t(spec.head_dim() / 32) * 34 * prompt_.size();
@@ -565,7 +565,7 @@ void TestSession::chat_turn_reuses_the_common_prefix() {
     const size_t before_t2 = reuse.tokens().size();
     const trace::StepTrace& t2 = reuse.chat_turn("And tomorrow?");
     QCOMPARE(t2.turn, 2);
-    QCOMPARE(t2.phase, trace::Phase::Prefill);
+    QCOMPARE(t2.phase, Phase::Prefill);
     QVERIFY2(size_t(t2.reused_tokens) >= after_t1, "the first turn's prompt must stay in the cache");
     QVERIFY(size_t(t2.reused_tokens) <= before_t2);
     QCOMPARE(t2.first_pos, t2.reused_tokens);

@@ -8,9 +8,10 @@
 
 #include <limits>
 
+using namespace lmscope;
 using namespace lmscope::kv;
 
-Q_DECLARE_METATYPE(CacheType)
+Q_DECLARE_METATYPE(lmscope::KvType)
 
 namespace {
 
@@ -27,47 +28,47 @@ class TestKvMath : public QObject {
 
 private slots:
     void cache_types() {
-        QCOMPARE(bytes_per_element(CacheType::F16), 2.0);
-        QCOMPARE(bytes_per_element(CacheType::Q8_0), 34.0 / 32.0);
-        QCOMPARE(bytes_per_element(CacheType::Q4_0), 18.0 / 32.0);
-        QCOMPARE(parse_cache_type("Q8_0"), std::optional<CacheType>(CacheType::Q8_0));
-        QCOMPARE(parse_cache_type("f16"), std::optional<CacheType>(CacheType::F16));
-        QVERIFY(!parse_cache_type("q5_1").has_value());
-        QVERIFY(!parse_cache_type("").has_value());
-        QCOMPARE(cache_type_name(CacheType::Q4_0), std::string_view("q4_0"));
+        QCOMPARE(bytes_per_element(KvType::F16), 2.0);
+        QCOMPARE(bytes_per_element(KvType::Q8_0), 34.0 / 32.0);
+        QCOMPARE(bytes_per_element(KvType::Q4_0), 18.0 / 32.0);
+        QCOMPARE(parse_kv_type("Q8_0"), std::optional<KvType>(KvType::Q8_0));
+        QCOMPARE(parse_kv_type("f16"), std::optional<KvType>(KvType::F16));
+        QVERIFY(!parse_kv_type("q5_1").has_value());
+        QVERIFY(!parse_kv_type("").has_value());
+        QCOMPARE(kv_type_name(KvType::Q4_0), std::string_view("q4_0"));
     }
 
     // Expected values worked out by hand from 2 x L x H_kv x D x T x B x bytes.
     void cache_bytes_data() {
         QTest::addColumn<QString>("preset");
-        QTest::addColumn<CacheType>("type");
+        QTest::addColumn<KvType>("type");
         QTest::addColumn<quint64>("tokens");
         QTest::addColumn<quint64>("batch");
         QTest::addColumn<quint64>("per_token");
         QTest::addColumn<quint64>("total");
         // 2 x 80 x 8 x 128 x 2 = 327,680 bytes per token; x 131072 = 40 GiB = 42.9 GB.
-        QTest::newRow("llama-3.1-70b 128K f16") << QString("llama-3.1-70b") << CacheType::F16 << 131072ull << 1ull
+        QTest::newRow("llama-3.1-70b 128K f16") << QString("llama-3.1-70b") << KvType::F16 << 131072ull << 1ull
                                                 << 327680ull << 42949672960ull;
         // q8_0 row of 128 values: 4 blocks x 34 = 136 bytes.
-        QTest::newRow("llama-3.1-70b 128K q8_0") << QString("llama-3.1-70b") << CacheType::Q8_0 << 131072ull << 1ull
+        QTest::newRow("llama-3.1-70b 128K q8_0") << QString("llama-3.1-70b") << KvType::Q8_0 << 131072ull << 1ull
                                                  << 174080ull << 22817013760ull;
         // q4_0 row of 128 values: 4 blocks x 18 = 72 bytes.
-        QTest::newRow("llama-3.1-70b 128K q4_0") << QString("llama-3.1-70b") << CacheType::Q4_0 << 131072ull << 1ull
+        QTest::newRow("llama-3.1-70b 128K q4_0") << QString("llama-3.1-70b") << KvType::Q4_0 << 131072ull << 1ull
                                                  << 92160ull << 12079595520ull;
         // 2 x 30 x 3 x 64 x 2 = 23,040 bytes per token.
-        QTest::newRow("smollm2-135m 8K f16") << QString("smollm2-135m") << CacheType::F16 << 8192ull << 1ull << 23040ull
+        QTest::newRow("smollm2-135m 8K f16") << QString("smollm2-135m") << KvType::F16 << 8192ull << 1ull << 23040ull
                                              << 188743680ull;
         // 2 x 32 x 32 x 128 x 2 = 512 KiB per token; 4096 tokens = 2 GiB; batch 4 = 8 GiB.
-        QTest::newRow("llama-2-7b 4K batch 4") << QString("llama-2-7b") << CacheType::F16 << 4096ull << 4ull << 524288ull
+        QTest::newRow("llama-2-7b 4K batch 4") << QString("llama-2-7b") << KvType::F16 << 4096ull << 4ull << 524288ull
                                                << 8589934592ull;
         // Llama 3.2 1B: head dim 64 -> 2 q8_0 blocks = 68 bytes; 2 x 16 x 8 x 68 = 17,408.
-        QTest::newRow("llama-3.2-1b q8_0") << QString("llama-3.2-1b") << CacheType::Q8_0 << 1000ull << 1ull << 17408ull
+        QTest::newRow("llama-3.2-1b q8_0") << QString("llama-3.2-1b") << KvType::Q8_0 << 1000ull << 1ull << 17408ull
                                            << 17408000ull;
-        QTest::newRow("zero tokens") << QString("llama-3.1-8b") << CacheType::F16 << 0ull << 1ull << 131072ull << 0ull;
+        QTest::newRow("zero tokens") << QString("llama-3.1-8b") << KvType::F16 << 0ull << 1ull << 131072ull << 0ull;
     }
     void cache_bytes() {
         QFETCH(QString, preset);
-        QFETCH(CacheType, type);
+        QFETCH(KvType, type);
         QFETCH(quint64, tokens);
         QFETCH(quint64, batch);
         QFETCH(quint64, per_token);
@@ -82,7 +83,7 @@ private slots:
     }
 
     void the_70b_figure_is_about_43_gb() {
-        const uint64_t b = lmscope::kv::cache_bytes(preset_shape("llama-3.1-70b"), CacheType::F16, 131072);
+        const uint64_t b = lmscope::kv::cache_bytes(preset_shape("llama-3.1-70b"), KvType::F16, 131072);
         QCOMPARE(b, 42949672960ull);
         QCOMPARE(double(b) / 1e9, 42.94967296);
         QCOMPARE(double(b) / double(1ull << 30), 40.0);
@@ -93,22 +94,22 @@ private slots:
         QTest::addColumn<quint64>("heads");
         QTest::addColumn<quint64>("kv_heads");
         QTest::addColumn<quint64>("head_dim");
-        QTest::addColumn<CacheType>("type");
+        QTest::addColumn<KvType>("type");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("no layers") << 0ull << 8ull << 8ull << 64ull << CacheType::F16 << QString("layer");
-        QTest::newRow("no kv heads") << 4ull << 8ull << 0ull << 64ull << CacheType::F16 << QString("kv head");
-        QTest::newRow("no head dim") << 4ull << 8ull << 8ull << 0ull << CacheType::F16 << QString("head dimension");
-        QTest::newRow("kv above query heads") << 4ull << 8ull << 16ull << 64ull << CacheType::F16 << QString("exceed");
-        QTest::newRow("heads not grouped evenly") << 4ull << 9ull << 2ull << 64ull << CacheType::F16 << QString("multiple");
-        QTest::newRow("q8_0 head dim 48") << 4ull << 8ull << 8ull << 48ull << CacheType::Q8_0 << QString("blocks of 32");
-        QTest::newRow("q4_0 head dim 80") << 4ull << 8ull << 8ull << 80ull << CacheType::Q4_0 << QString("blocks of 32");
+        QTest::newRow("no layers") << 0ull << 8ull << 8ull << 64ull << KvType::F16 << QString("layer");
+        QTest::newRow("no kv heads") << 4ull << 8ull << 0ull << 64ull << KvType::F16 << QString("kv head");
+        QTest::newRow("no head dim") << 4ull << 8ull << 8ull << 0ull << KvType::F16 << QString("head dimension");
+        QTest::newRow("kv above query heads") << 4ull << 8ull << 16ull << 64ull << KvType::F16 << QString("exceed");
+        QTest::newRow("heads not grouped evenly") << 4ull << 9ull << 2ull << 64ull << KvType::F16 << QString("multiple");
+        QTest::newRow("q8_0 head dim 48") << 4ull << 8ull << 8ull << 48ull << KvType::Q8_0 << QString("blocks of 32");
+        QTest::newRow("q4_0 head dim 80") << 4ull << 8ull << 8ull << 80ull << KvType::Q4_0 << QString("blocks of 32");
     }
     void invalid_shapes() {
         QFETCH(quint64, layers);
         QFETCH(quint64, heads);
         QFETCH(quint64, kv_heads);
         QFETCH(quint64, head_dim);
-        QFETCH(CacheType, type);
+        QFETCH(KvType, type);
         QFETCH(QString, mentions);
         try {
             bytes_per_token(Shape{layers, heads, kv_heads, head_dim}, type);
@@ -119,15 +120,15 @@ private slots:
     }
 
     void f16_takes_any_head_dim() {
-        QCOMPARE(bytes_per_token(Shape{1, 0, 1, 48}, CacheType::F16), 192ull);  // unknown query heads
+        QCOMPARE(bytes_per_token(Shape{1, 0, 1, 48}, KvType::F16), 192ull);  // unknown query heads
     }
 
     void overflow_is_an_error() {
         const Shape s = preset_shape("llama-3.1-405b");
         QVERIFY_THROWS_EXCEPTION(lmscope::UsageError,
-                                 lmscope::kv::cache_bytes(s, CacheType::F16, 1ull << 40, 1ull << 20));
+                                 lmscope::kv::cache_bytes(s, KvType::F16, 1ull << 40, 1ull << 20));
         QVERIFY_THROWS_EXCEPTION(lmscope::UsageError,
-                                 bytes_per_token(Shape{1ull << 40, 0, 1ull << 20, 1ull << 10}, CacheType::F16));
+                                 bytes_per_token(Shape{1ull << 40, 0, 1ull << 20, 1ull << 10}, KvType::F16));
     }
 
     void presets_match_the_published_configs_data() {
@@ -187,7 +188,7 @@ private slots:
         QCOMPARE(p->max_context, context);
         QCOMPARE(p->n_embd, n_embd);
         QVERIFY(p->n_params > 100'000'000ull);
-        for (CacheType t : {CacheType::F16, CacheType::Q8_0, CacheType::Q4_0}) validate(p->shape, t);
+        for (KvType t : {KvType::F16, KvType::Q8_0, KvType::Q4_0}) validate(p->shape, t);
     }
 
     // The per-layer formula: global layers hold every token, local ones their window.
@@ -215,28 +216,28 @@ private slots:
         QFETCH(quint64, bytes);
         const Shape s = preset_shape(qPrintable(preset));
         QCOMPARE(positions_held(s, tokens), positions);
-        QCOMPARE(lmscope::kv::cache_bytes(s, CacheType::F16, tokens), bytes);
-        QCOMPARE(lmscope::kv::cache_bytes(s, CacheType::F16, tokens, 3), 3 * bytes);
-        QCOMPARE(lmscope::kv::cache_bytes(s, CacheType::F16, tokens), positions * layer_bytes_per_token(s, CacheType::F16));
+        QCOMPARE(lmscope::kv::cache_bytes(s, KvType::F16, tokens), bytes);
+        QCOMPARE(lmscope::kv::cache_bytes(s, KvType::F16, tokens, 3), 3 * bytes);
+        QCOMPARE(lmscope::kv::cache_bytes(s, KvType::F16, tokens), positions * layer_bytes_per_token(s, KvType::F16));
     }
 
     void sliding_window_budget() {
         const Shape s = preset_shape("gemma-3-270m");  // 1 KiB a layer-position in f16
         // inside the window: every layer grows, 18 KiB a token
-        QCOMPARE(tokens_that_fit(s, CacheType::F16, 1, 18ull * 1024 * 100 + 5, 0), 100ull);
+        QCOMPARE(tokens_that_fit(s, KvType::F16, 1, 18ull * 1024 * 100 + 5, 0), 100ull);
         // past it only the 3 global layers: the 15 windows (15 x 512 KiB) and 3 KiB a token
-        QCOMPARE(tokens_that_fit(s, CacheType::F16, 1, (15ull * 512 + 3ull * 10000) * 1024, 0), 10000ull);
+        QCOMPARE(tokens_that_fit(s, KvType::F16, 1, (15ull * 512 + 3ull * 10000) * 1024, 0), 10000ull);
         // every layer local: the cache stops growing at the window
         const Shape all_local{6, 4, 1, 256, 6, 512};
-        QCOMPARE(tokens_that_fit(all_local, CacheType::F16, 1, 6ull * 512 * 1024, 0), kAnyLength);
-        QCOMPARE(tokens_that_fit(all_local, CacheType::F16, 1, 6ull * 511 * 1024, 0), 511ull);
+        QCOMPARE(tokens_that_fit(all_local, KvType::F16, 1, 6ull * 512 * 1024, 0), kAnyLength);
+        QCOMPARE(tokens_that_fit(all_local, KvType::F16, 1, 6ull * 511 * 1024, 0), 511ull);
         // offload: the device keeps what 600 tokens hold, the host the global layers' rest; the
         // token leaving the device window (past the local windows) moves on the global layers only
-        const OffloadPlan p = plan_offload(s, CacheType::F16, 1, 1000, 600);
+        const OffloadPlan p = plan_offload(s, KvType::F16, 1, 1000, 600);
         QCOMPARE(p.device_bytes, (3ull * 600 + 15ull * 512) * 1024);
         QCOMPARE(p.host_bytes, 3ull * 400 * 1024);
         QCOMPARE(p.evicted_bytes_per_step, 3ull * 1024);
-        const OffloadPlan q = plan_offload(s, CacheType::F16, 1, 1000, 100);  // inside the windows: every layer
+        const OffloadPlan q = plan_offload(s, KvType::F16, 1, 1000, 100);  // inside the windows: every layer
         QCOMPARE(q.evicted_bytes_per_step, 18ull * 1024);
     }
 
@@ -253,7 +254,7 @@ private slots:
         QFETCH(quint64, window);
         QFETCH(QString, message);
         try {
-            validate(Shape{4, 4, 1, 64, local, window}, CacheType::F16);
+            validate(Shape{4, 4, 1, 64, local, window}, KvType::F16);
             QFAIL("accepted");
         } catch (const lmscope::UsageError& e) {
             QVERIFY2(QString(e.what()).contains(message), e.what());
@@ -293,8 +294,8 @@ private slots:
         QCOMPARE(variants.front().kind, AttentionKind::MHA);
         QCOMPARE(variants.back().kind, AttentionKind::MQA);
         // KV bytes scale with the kv heads: MHA / MQA = query heads.
-        QCOMPARE(bytes_per_token(variants.front().shape, CacheType::F16),
-                 bytes_per_token(variants.back().shape, CacheType::F16) * s.n_head);
+        QCOMPARE(bytes_per_token(variants.front().shape, KvType::F16),
+                 bytes_per_token(variants.back().shape, KvType::F16) * s.n_head);
     }
 
     void variants_without_a_grouping() {
@@ -305,29 +306,29 @@ private slots:
     }
 
     void weights_bytes() {
-        QCOMPARE(lmscope::kv::weights_bytes(1000, CacheType::F16), 2000ull);
-        QCOMPARE(lmscope::kv::weights_bytes(64, CacheType::Q4_0), 36ull);
-        QCOMPARE(lmscope::kv::weights_bytes(33, CacheType::Q4_0), 36ull);  // rounded up to blocks
-        QCOMPARE(lmscope::kv::weights_bytes(32, CacheType::Q8_0), 34ull);
-        QCOMPARE(lmscope::kv::weights_bytes(find_preset("llama-3.1-8b")->n_params, CacheType::F16),
+        QCOMPARE(lmscope::kv::weights_bytes(1000, KvType::F16), 2000ull);
+        QCOMPARE(lmscope::kv::weights_bytes(64, KvType::Q4_0), 36ull);
+        QCOMPARE(lmscope::kv::weights_bytes(33, KvType::Q4_0), 36ull);  // rounded up to blocks
+        QCOMPARE(lmscope::kv::weights_bytes(32, KvType::Q8_0), 34ull);
+        QCOMPARE(lmscope::kv::weights_bytes(find_preset("llama-3.1-8b")->n_params, KvType::F16),
                  16060522496ull);
     }
 
     void tokens_that_fit_a_budget() {
         const Preset* p8 = find_preset("llama-3.1-8b");
-        const uint64_t w8 = lmscope::kv::weights_bytes(p8->n_params, CacheType::F16);
+        const uint64_t w8 = lmscope::kv::weights_bytes(p8->n_params, KvType::F16);
         // (80e9 - 16,060,522,496) / 131,072 bytes per token = 487,819.8.
-        QCOMPARE(tokens_that_fit(p8->shape, CacheType::F16, 1, 80'000'000'000ull, w8), 487819ull);
-        QCOMPARE(tokens_that_fit(p8->shape, CacheType::F16, 2, 80'000'000'000ull, w8), 243909ull);
+        QCOMPARE(tokens_that_fit(p8->shape, KvType::F16, 1, 80'000'000'000ull, w8), 487819ull);
+        QCOMPARE(tokens_that_fit(p8->shape, KvType::F16, 2, 80'000'000'000ull, w8), 243909ull);
         // q4_0 stores 72 / 256 of the f16 bytes: 3.56x as many tokens.
-        QCOMPARE(tokens_that_fit(p8->shape, CacheType::Q4_0, 1, 80'000'000'000ull, w8),
+        QCOMPARE(tokens_that_fit(p8->shape, KvType::Q4_0, 1, 80'000'000'000ull, w8),
                  (80'000'000'000ull - w8) / 36864ull);
         // 70B f16 weights (141 GB) do not fit in 80 GB.
         const Preset* p70 = find_preset("llama-3.1-70b");
-        QCOMPARE(tokens_that_fit(p70->shape, CacheType::F16, 1, 80'000'000'000ull,
-                                 lmscope::kv::weights_bytes(p70->n_params, CacheType::F16)),
+        QCOMPARE(tokens_that_fit(p70->shape, KvType::F16, 1, 80'000'000'000ull,
+                                 lmscope::kv::weights_bytes(p70->n_params, KvType::F16)),
                  0ull);
-        QVERIFY_THROWS_EXCEPTION(lmscope::UsageError, tokens_that_fit(p8->shape, CacheType::F16, 0, 1, 0));
+        QVERIFY_THROWS_EXCEPTION(lmscope::UsageError, tokens_that_fit(p8->shape, KvType::F16, 0, 1, 0));
     }
 
     void offload_plan_data() {
@@ -348,14 +349,14 @@ private slots:
         QFETCH(quint64, device_bytes);
         QFETCH(quint64, host_bytes);
         QFETCH(quint64, moved);
-        const OffloadPlan p = plan_offload(preset_shape("smollm2-135m"), CacheType::F16, 1, context, window);
+        const OffloadPlan p = plan_offload(preset_shape("smollm2-135m"), KvType::F16, 1, context, window);
         QCOMPARE(p.device_bytes, device_bytes);
         QCOMPARE(p.host_bytes, host_bytes);
         QCOMPARE(p.device_tokens + p.host_tokens, context);
         QCOMPARE(p.streamed_bytes_per_step, host_bytes);
         QCOMPARE(p.moved_bytes_per_step(), moved);
         QCOMPARE(p.device_bytes + p.host_bytes,
-                 lmscope::kv::cache_bytes(preset_shape("smollm2-135m"), CacheType::F16, context));
+                 lmscope::kv::cache_bytes(preset_shape("smollm2-135m"), KvType::F16, context));
     }
 };
 

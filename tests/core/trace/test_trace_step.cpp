@@ -43,8 +43,6 @@ private slots:
     void sha256_vectors_data();
     void sha256_vectors();
     void sha256_streaming_matches_whole();
-    void packed_counts_data();
-    void packed_counts();
     void capture_packs_lower_triangle();
     void capture_with_bad_counts_rejected();
     void held_bytes_is_exact();
@@ -109,24 +107,6 @@ void TestTraceStep::sha256_streaming_matches_whole() {
     std::string hex;
     for (uint8_t b : s.finish()) hex += QString::asprintf("%02x", b).toStdString();
     QCOMPARE(hex, sha256_hex(p, data.size()));
-}
-
-void TestTraceStep::packed_counts_data() {
-    QTest::addColumn<int>("first");
-    QTest::addColumn<int>("rows");
-    QTest::addColumn<qulonglong>("count");
-    QTest::newRow("one row at 0") << 0 << 1 << 1ull;
-    QTest::newRow("prefill 4") << 0 << 4 << 10ull;
-    QTest::newRow("decode at 5") << 5 << 1 << 6ull;
-    QTest::newRow("two rows at 3") << 3 << 2 << 9ull;
-    QTest::newRow("no rows") << 7 << 0 << 0ull;
-}
-
-void TestTraceStep::packed_counts() {
-    QFETCH(int, first);
-    QFETCH(int, rows);
-    QFETCH(qulonglong, count);
-    QCOMPARE(packed_plane_count(first, rows), count);
 }
 
 void TestTraceStep::capture_packs_lower_triangle() {

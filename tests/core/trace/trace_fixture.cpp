@@ -58,12 +58,12 @@ StepTrace make_step(int32_t n_layer, int32_t n_head, int32_t first_pos, int32_t 
     s.layer_ms = c.layer_ms;
     s.attention = attention_from_capture(c);
     s.kv.tokens = first_pos + n_rows;
-    s.kv.dtype = 1;
+    s.kv.type = KvType::Q8_0;
     for (int32_t l = 0; l < n_layer; ++l) s.kv.bytes_per_layer.push_back(uint64_t(s.kv.tokens) * 68 * 2);
     for (uint64_t b : s.kv.bytes_per_layer) s.kv.bytes_total += b;
     s.logits.entropy = 3.5f;
-    s.logits.stages = {{Filter::Raw, 1024, {{5, 9.5f, 0.4f}, {17, 8.25f, 0.2f}, {3, -1.5f, 0.01f}}},
-                       {Filter::TopK, 2, {{5, 9.5f, 0.66f}, {17, 8.25f, 0.34f}}}};
+    s.logits.stages = {{Stage::Raw, 1024, {{5, 9.5f, 0.4f}, {17, 8.25f, 0.2f}, {3, -1.5f, 0.01f}}},
+                       {Stage::TopK, 2, {{5, 9.5f, 0.66f}, {17, 8.25f, 0.34f}}}};
     s.logits.chosen = 17;
     s.logits.how = Choice::Sampled;
     s.logits.chosen_prob = 0.2f;
