@@ -91,6 +91,11 @@ void DockLayout::applyDefault(double font_scale) {
     QTimer::singleShot(0, this, [this, compact] { fitDocks(compact); });
 }
 
+void DockLayout::refit(double font_scale) {
+    const bool compact = arrangementFor(window_->size(), font_scale) == Arrangement::Compact;
+    QTimer::singleShot(0, this, [this, compact] { fitRows(compact); });
+}
+
 void DockLayout::fitDocks(bool compact) {
     // The columns first; the rows and the bottom's widths once the columns are laid out.
     window_->resizeDocks({find().heat}, {heatWidth(compact)}, Qt::Horizontal);

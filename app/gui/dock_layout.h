@@ -37,6 +37,9 @@ public:
     // Every dock shown, docked and placed as the arrangement for the window's size says, with
     // the sizes that arrangement gives each.
     void applyDefault(double font_scale);
+    // The docks' sizes fitted again to what their panels need now (a hint dismissed or shown
+    // again), where they sit left as they are.
+    void refit(double font_scale);
     // The settings key for the window's screen now, in presenter mode or not.
     QString key(bool presenter) const;
     void save(const QString& key) const;

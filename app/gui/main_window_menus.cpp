@@ -1,10 +1,13 @@
 // MainWindow's actions and menus (File, View, Labs, Help), the recent-files, labs and language
 // menus.
+#include "gui/dock_layout.h"
 #include "gui/help_window.h"
 #include "gui/labs/lab.h"
 #include "gui/labs/lab_window.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
+
+#include "gui/dock_layout.h"
 #include "gui/panel_guide.h"
 #include "gui/recent_files.h"
 
@@ -73,6 +76,8 @@ void MainWindow::createGuide() {
     guide_ = new PanelGuide(this, lab_window_);
     // F1 with the focus in no panel opens the lesson.
     connect(guide_, &PanelGuide::noPanelFocused, lesson_action_, &QAction::trigger);
+    // a hint that goes or comes changes what each panel needs: the rows are fitted again
+    connect(guide_, &PanelGuide::hintsChanged, this, [this] { layout_->refit(fontScale()); });
     QAction* first = help_menu_->actions().value(0);
     help_menu_->insertActions(first, {guide_->explainAction(), guide_->showHintsAction()});
     help_menu_->insertSeparator(first);

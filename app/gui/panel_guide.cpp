@@ -159,12 +159,14 @@ void PanelGuide::dismiss(Panel panel) {
     if (!names.contains(panel_object_name(panel))) names << panel_object_name(panel);
     QSettings().setValue(QLatin1String(kDismissedKey), names);
     if (is_lab(panel)) showLabHint();
+    emit hintsChanged();
 }
 
 void PanelGuide::showHintsAgain() {
     QSettings().remove(QLatin1String(kDismissedKey));
     for (widgets::HintBar* hint : std::as_const(hints_)) hint->show();
     showLabHint();
+    emit hintsChanged();
 }
 
 void PanelGuide::showLabHint() {

@@ -56,6 +56,8 @@ public slots:
 signals:
     // F1 with the focus in no panel (the window falls back to the lesson).
     void noPanelFocused();
+    // A panel's hint was dismissed or the hints came back: the panels need other heights.
+    void hintsChanged();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;  // QEvent::LanguageChange

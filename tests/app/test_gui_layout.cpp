@@ -134,6 +134,26 @@ private slots:
         QVERIFY(language_.apply(QStringLiteral("en")));
     }
 
+    // The first run lays the docks out with their hints; dismissing the hints (without Reset
+    // Layout) fits the rows again, so no panel keeps scrolling for the room a hint took.
+    void dismissingHintsFitsThePanels() {
+        const QString path = QString::fromStdString(testing::sample_model());
+        LMSCOPE_REQUIRE_FILE(path.toStdString(), "SmolLM2 (the sample model)");
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, QStringLiteral("The capital of France is a city on the river, and"), path);
+        QVERIFY(w);
+        w->resize(1600, 1000);
+        settle();
+        w->resetLayoutAction()->trigger();  // the default arrangement, hints shown
+        settle();
+        for (int i = 0; i < 9; ++i) QVERIFY(step_and_wait(w->session()));
+        for (gui::Panel p : gui::all_panels())
+            if (!gui::is_lab(p)) w->panelGuide()->hintBar(p)->closeButton()->click();
+        settle();
+        const QStringList problems = problems_with_each_dock_raised(*w);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
     // A walk that cannot fail proves nothing: a label squeezed below its text is found.
     void theWalkFindsACutLabel() {
         QWidget host;
