@@ -100,6 +100,39 @@ nlohmann::json decode_ceiling(const engine::Model& model, KvType type, const Ben
             {"decode_fraction_of_ceiling", o.n > 0 ? decode_tok_s / ceiling : 0.0}};
 }
 
+// Refuses (before it allocates) a run whose weights, cache, activations and, with full
+// capture, the prefill's attention planes would not fit in memory.
+void check_bench_memory(const engine::Model& model, const BenchOptions& o, KvType kv_type, int64_t total, bool full) {
+    const model::ModelSpec& s = model.spec();
+    std::vector<MemoryPart> parts{weights_part(model), kv_part(s, kv_type, total),
+                                  activations_part(s, std::max(o.depth, o.p), false)};
+    if (full) parts.push_back(planes_part(s, o.p, int64_t(o.depth) + o.p));  // the prefill step's planes
+    check_memory("bench: " + (o.depth > 0 ? "-d " + std::to_string(o.depth) + " " : std::string()) + "-p " +
+                     std::to_string(o.p) + " -n " + std::to_string(o.n),
+                 parts);
+}
+
+// The report for a person: the figures of bench's JSON object, a line each.
+void print_bench_text(const nlohmann::json& j, const BenchOptions& o) {
+    std::printf("model    %s\nbackend  %s, kv %s, capture %s\n", o.model.c_str(), j["backend"].get<std::string>().c_str(),
+                o.kv.c_str(), o.capture.c_str());
+    const std::string at = o.depth > 0 ? " at depth " + std::to_string(o.depth) : std::string();
+    std::printf("prefill  %d tokens%s: %.1f tok/s (sd %.1f)\n", o.p, at.c_str(), j["prefill_tok_s"].get<double>(),
+                j["prefill_tok_s_sd"].get<double>());
+    std::printf("decode   %d tokens%s: %.1f tok/s (sd %.1f)\n", o.n, at.c_str(), j["decode_tok_s"].get<double>(),
+                j["decode_tok_s_sd"].get<double>());
+    if (j.contains("decode_ceiling_tok_s"))
+        std::printf("ceiling  %.1f GB/s read (%d threads, %.0f MiB): %.1f MB weights + %.2f MB KV a token -> "
+                    "%.1f tok/s; decode reached %.0f%%\n",
+                    j["bandwidth_gb_s"].get<double>(), j["bandwidth_threads"].get<int>(),
+                    double(j["bandwidth_buffer_bytes"].get<uint64_t>()) / 1048576.0,
+                    double(j["decode_weight_bytes"].get<uint64_t>()) / 1e6, double(j["decode_kv_bytes"].get<uint64_t>()) / 1e6,
+                    j["decode_ceiling_tok_s"].get<double>(), 100.0 * j["decode_fraction_of_ceiling"].get<double>());
+    std::printf("kv       %d tokens, %llu bytes\n", j["kv_tokens"].get<int>(), (unsigned long long)j["kv_bytes"].get<uint64_t>());
+    std::printf("peak rss %.1f MiB (model file %.1f MiB)\n", double(j["peak_rss_bytes"].get<uint64_t>()) / 1048576.0,
+                double(j["model_file_bytes"].get<uint64_t>()) / 1048576.0);
+}
+
 void run_bench(const BenchOptions& o) {
     auto model = engine::Model::load(o.model);
     const model::ModelSpec& s = model->spec();
@@ -116,12 +149,7 @@ void run_bench(const BenchOptions& o) {
                   : o.capture == "summary" ? trace::CaptureMode::Summary
                                            : trace::CaptureMode::None;
     const bool full = policy.mode == trace::CaptureMode::Full;
-    std::vector<MemoryPart> parts{weights_part(*model), kv_part(s, bo.kv_type, total),
-                                  activations_part(s, std::max(o.depth, o.p), false)};
-    if (full) parts.push_back(planes_part(s, o.p, int64_t(o.depth) + o.p));  // the prefill step's planes
-    check_memory("bench: " + (o.depth > 0 ? "-d " + std::to_string(o.depth) + " " : std::string()) + "-p " +
-                     std::to_string(o.p) + " -n " + std::to_string(o.n),
-                 parts);
+    check_bench_memory(*model, o, bo.kv_type, total, full);
     auto backend = start_backend(o.backend, model, bo);
 
     // [depth] the context decoded after (untimed), then [p] the timed prompt
@@ -184,25 +212,8 @@ void run_bench(const BenchOptions& o) {
     j["peak_rss_bytes"] = peak_rss;
     backend.reset();  // the bandwidth is measured on idle cores
     if (o.backend == "cpu") j.update(decode_ceiling(*model, bo.kv_type, o, dc));
-    if (o.json) {
-        std::cout << dump_json(j) << "\n";
-        return;
-    }
-    std::printf("model    %s\nbackend  %s, kv %s, capture %s\n", o.model.c_str(), j["backend"].get<std::string>().c_str(),
-                o.kv.c_str(), o.capture.c_str());
-    const std::string at = o.depth > 0 ? " at depth " + std::to_string(o.depth) : std::string();
-    std::printf("prefill  %d tokens%s: %.1f tok/s (sd %.1f)\n", o.p, at.c_str(), pf, pf_sd);
-    std::printf("decode   %d tokens%s: %.1f tok/s (sd %.1f)\n", o.n, at.c_str(), dc, dc_sd);
-    if (j.contains("decode_ceiling_tok_s"))
-        std::printf("ceiling  %.1f GB/s read (%d threads, %.0f MiB): %.1f MB weights + %.2f MB KV a token -> "
-                    "%.1f tok/s; decode reached %.0f%%\n",
-                    j["bandwidth_gb_s"].get<double>(), j["bandwidth_threads"].get<int>(),
-                    double(j["bandwidth_buffer_bytes"].get<uint64_t>()) / 1048576.0,
-                    double(j["decode_weight_bytes"].get<uint64_t>()) / 1e6, double(j["decode_kv_bytes"].get<uint64_t>()) / 1e6,
-                    j["decode_ceiling_tok_s"].get<double>(), 100.0 * j["decode_fraction_of_ceiling"].get<double>());
-    std::printf("kv       %d tokens, %llu bytes\n", kv.n_tokens, (unsigned long long)kv.total_bytes);
-    std::printf("peak rss %.1f MiB (model file %.1f MiB)\n", double(peak_rss) / 1048576.0,
-                double(model->file().file_size()) / 1048576.0);
+    if (o.json) std::cout << dump_json(j) << "\n";
+    else print_bench_text(j, o);
 }
 
 }  // namespace

@@ -185,6 +185,137 @@ void list_presets(bool json) {
     }
 }
 
+// What `kv` reports for one shape, type and length.
+struct KvFigures {
+    Source src;
+    KvType type = KvType::F16;
+    uint64_t ctx = 0;
+    uint64_t batch = 1;
+    uint64_t per_token = 0;                 // bytes per token, every layer (inside a window)
+    uint64_t total = 0;                     // bytes at ctx tokens, the whole batch
+    std::optional<kv::AttentionKind> kind;  // known when the query heads are
+    std::optional<uint64_t> weights;        // the weights' bytes, when known
+    std::string weights_what;               // how they were counted
+};
+
+KvFigures kv_figures(const KvOptions& o) {
+    KvFigures f;
+    f.src = resolve_source(o);
+    const std::optional<KvType> type = parse_kv_type(o.kv_type);
+    if (!type) throw UsageError("kv: --kv-type '" + o.kv_type + "' is not one of f16, q8_0, q4_0");
+    f.type = *type;
+    if (o.batch == 0) throw UsageError("kv: --batch must be at least 1");
+    f.batch = o.batch;
+    if (o.ctx) {
+        f.ctx = *o.ctx;
+    } else if (f.src.max_context > 0) {
+        f.ctx = f.src.max_context;
+    } else {
+        throw UsageError("kv: give --ctx N (the " + f.src.kind + " shape has no context length)");
+    }
+    if (f.ctx == 0) throw UsageError("kv: --ctx must be at least 1");
+
+    const kv::Shape& s = f.src.shape;
+    f.per_token = kv::bytes_per_token(s, f.type);  // validates the shape
+    f.total = kv::cache_bytes(s, f.type, f.ctx, f.batch);
+    if (s.n_head > 0) f.kind = kv::attention_kind(s);
+    if (f.src.file_weights_bytes) {
+        f.weights = f.src.file_weights_bytes;
+        f.weights_what = "as stored in the file";
+    } else if (f.src.n_params > 0) {
+        f.weights = kv::weights_bytes(f.src.n_params, KvType::F16);
+        f.weights_what = "in f16";
+    }
+    return f;
+}
+
+void print_kv_json(const KvFigures& f) {
+    const kv::Shape& s = f.src.shape;
+    nlohmann::json j;
+    j["source"] = f.src.kind;
+    if (f.src.kind == "preset") j["preset"] = f.src.name;
+    if (f.src.kind == "model") j["model"] = f.src.name;
+    if (!f.src.label.empty()) j["label"] = f.src.label;
+    j["n_layer"] = s.n_layer;
+    j["n_head"] = s.n_head > 0 ? nlohmann::json(s.n_head) : nlohmann::json(nullptr);
+    j["n_head_kv"] = s.n_head_kv;
+    j["head_dim"] = s.head_dim;
+    j["n_layer_local"] = s.n_local;
+    j["window"] = s.n_local > 0 ? nlohmann::json(s.window) : nlohmann::json(nullptr);
+    j["positions_held"] = kv::positions_held(s, f.ctx);
+    if (f.kind) j["attention"] = kv::attention_kind_name(*f.kind);
+    j["kv_type"] = kv_type_name(f.type);
+    j["bytes_per_element"] = kv::bytes_per_element(f.type);
+    j["ctx"] = f.ctx;
+    j["batch"] = f.batch;
+    if (f.src.max_context > 0) j["max_context"] = f.src.max_context;
+    j["bytes_per_token"] = f.per_token;
+    j["gb_per_token"] = double(f.per_token) / 1e9;
+    j["gib_per_token"] = double(f.per_token) / double(1ull << 30);
+    j["bytes"] = f.total;
+    j["gb"] = double(f.total) / 1e9;
+    j["gib"] = double(f.total) / double(1ull << 30);
+    if (f.src.n_params > 0) j["n_params"] = f.src.n_params;
+    if (f.weights) j["weights_bytes"] = *f.weights;
+    if (f.kind) {
+        nlohmann::json variants = nlohmann::json::array();
+        for (const kv::Variant& v : kv::attention_variants(s))
+            variants.push_back({{"attention", kv::attention_kind_name(v.kind)},
+                                {"n_head_kv", v.shape.n_head_kv},
+                                {"bytes", kv::cache_bytes(v.shape, f.type, f.ctx, f.batch)}});
+        j["variants"] = variants;
+    }
+    std::cout << dump_json(j, 2) << "\n";
+}
+
+void print_kv_text(const KvFigures& f) {
+    const kv::Shape& s = f.src.shape;
+    std::string shape_line = f.src.kind == "preset" ? f.src.label + " (preset " + f.src.name + ")"
+                             : f.src.kind == "model"  ? (f.src.label.empty() ? f.src.name : f.src.label + " (" + f.src.name + ")")
+                                                      : std::string("explicit shape");
+    shape_line += ": " + std::to_string(s.n_layer) + " layers, ";
+    if (s.n_head > 0) shape_line += std::to_string(s.n_head) + " query heads, ";
+    shape_line += std::to_string(s.n_head_kv) + " kv heads";
+    if (f.kind) {
+        shape_line += " (" + std::string(kv::attention_kind_name(*f.kind));
+        if (*f.kind == kv::AttentionKind::GQA)
+            shape_line += ", " + std::to_string(s.n_head / s.n_head_kv) + " query heads per kv head";
+        shape_line += ")";
+    }
+    shape_line += ", head dim " + std::to_string(s.head_dim);
+    const kv::BlockFormat block = kv::block_format(f.type);
+    std::cout << "shape      " << shape_line << "\n";
+    std::cout << "cache      " << kv_type_name(f.type) << " ("
+              << (block.values == 1 ? std::to_string(block.bytes) + " bytes per value"
+                                    : std::to_string(block.bytes) + " bytes per block of " +
+                                          std::to_string(block.values) + " values")
+              << "), " << group_digits(f.ctx) << " tokens"
+              << (f.src.max_context > 0 && f.ctx > f.src.max_context
+                      ? " (beyond the " + group_digits(f.src.max_context) + "-token context)"
+                      : std::string())
+              << ", batch " << f.batch << "\n";
+    std::cout << "per token  " << group_digits(f.per_token) << " bytes = " << human_bytes(f.per_token)
+              << (s.n_local > 0 ? " (inside the window; past it " +
+                                      group_digits(kv::layer_bytes_per_token(s, f.type) * s.n_global()) + " bytes)"
+                                : std::string())
+              << "\n";
+    if (s.n_local > 0)
+        std::cout << "layers     " << s.n_global() << " global x " << group_digits(f.ctx) << " + " << s.n_local
+                  << " local x min(" << group_digits(f.ctx) << ", " << group_digits(s.window) << ") = "
+                  << group_digits(kv::positions_held(s, f.ctx)) << " layer-positions of "
+                  << group_digits(kv::layer_bytes_per_token(s, f.type)) << " bytes (the local layers keep only their "
+                  << group_digits(s.window) << "-token window)\n";
+    std::cout << "total      " << group_digits(f.total) << " bytes = " << gb_string(double(f.total) / 1e9)
+              << " GB = " << gb_string(double(f.total) / double(1ull << 30)) << " GiB\n";
+    if (f.weights)
+        std::cout << "weights    " << group_digits(f.src.n_params) << " parameters, " << human_bytes(*f.weights)
+                  << " " << f.weights_what << "\n";
+    if (f.kind)
+        for (const kv::Variant& v : kv::attention_variants(s))
+            std::cout << "as " << kv::attention_kind_name(v.kind) << "     " << v.shape.n_head_kv
+                      << (v.shape.n_head_kv == 1 ? " kv head:  " : " kv heads: ") << human_bytes(kv::cache_bytes(v.shape, f.type, f.ctx, f.batch)) << "\n";
+}
+
 void run_kv(const KvOptions& o) {
     if (o.list) {
         if (!o.preset.empty() || !o.model.empty() || o.layers || o.kv_heads || o.head_dim || o.heads || o.window ||
@@ -193,118 +324,9 @@ void run_kv(const KvOptions& o) {
         list_presets(o.json);
         return;
     }
-    const Source src = resolve_source(o);
-    const std::optional<KvType> type = parse_kv_type(o.kv_type);
-    if (!type) throw UsageError("kv: --kv-type '" + o.kv_type + "' is not one of f16, q8_0, q4_0");
-    if (o.batch == 0) throw UsageError("kv: --batch must be at least 1");
-    uint64_t ctx = 0;
-    if (o.ctx) {
-        ctx = *o.ctx;
-    } else if (src.max_context > 0) {
-        ctx = src.max_context;
-    } else {
-        throw UsageError("kv: give --ctx N (the " + src.kind + " shape has no context length)");
-    }
-    if (ctx == 0) throw UsageError("kv: --ctx must be at least 1");
-
-    const kv::Shape& s = src.shape;
-    const uint64_t per_token = kv::bytes_per_token(s, *type);  // validates the shape
-    const uint64_t total = kv::cache_bytes(s, *type, ctx, o.batch);
-    std::optional<kv::AttentionKind> kind;
-    if (s.n_head > 0) kind = kv::attention_kind(s);
-    std::optional<uint64_t> weights;
-    std::string weights_what;
-    if (src.file_weights_bytes) {
-        weights = src.file_weights_bytes;
-        weights_what = "as stored in the file";
-    } else if (src.n_params > 0) {
-        weights = kv::weights_bytes(src.n_params, KvType::F16);
-        weights_what = "in f16";
-    }
-
-    if (o.json) {
-        nlohmann::json j;
-        j["source"] = src.kind;
-        if (src.kind == "preset") j["preset"] = src.name;
-        if (src.kind == "model") j["model"] = src.name;
-        if (!src.label.empty()) j["label"] = src.label;
-        j["n_layer"] = s.n_layer;
-        j["n_head"] = s.n_head > 0 ? nlohmann::json(s.n_head) : nlohmann::json(nullptr);
-        j["n_head_kv"] = s.n_head_kv;
-        j["head_dim"] = s.head_dim;
-        j["n_layer_local"] = s.n_local;
-        j["window"] = s.n_local > 0 ? nlohmann::json(s.window) : nlohmann::json(nullptr);
-        j["positions_held"] = kv::positions_held(s, ctx);
-        if (kind) j["attention"] = kv::attention_kind_name(*kind);
-        j["kv_type"] = kv_type_name(*type);
-        j["bytes_per_element"] = kv::bytes_per_element(*type);
-        j["ctx"] = ctx;
-        j["batch"] = o.batch;
-        if (src.max_context > 0) j["max_context"] = src.max_context;
-        j["bytes_per_token"] = per_token;
-        j["gb_per_token"] = double(per_token) / 1e9;
-        j["gib_per_token"] = double(per_token) / double(1ull << 30);
-        j["bytes"] = total;
-        j["gb"] = double(total) / 1e9;
-        j["gib"] = double(total) / double(1ull << 30);
-        if (src.n_params > 0) j["n_params"] = src.n_params;
-        if (weights) j["weights_bytes"] = *weights;
-        if (kind) {
-            nlohmann::json variants = nlohmann::json::array();
-            for (const kv::Variant& v : kv::attention_variants(s))
-                variants.push_back({{"attention", kv::attention_kind_name(v.kind)},
-                                    {"n_head_kv", v.shape.n_head_kv},
-                                    {"bytes", kv::cache_bytes(v.shape, *type, ctx, o.batch)}});
-            j["variants"] = variants;
-        }
-        std::cout << dump_json(j, 2) << "\n";
-        return;
-    }
-
-    std::string shape_line = src.kind == "preset" ? src.label + " (preset " + src.name + ")"
-                             : src.kind == "model" ? (src.label.empty() ? src.name : src.label + " (" + src.name + ")")
-                                                   : std::string("explicit shape");
-    shape_line += ": " + std::to_string(s.n_layer) + " layers, ";
-    if (s.n_head > 0) shape_line += std::to_string(s.n_head) + " query heads, ";
-    shape_line += std::to_string(s.n_head_kv) + " kv heads";
-    if (kind) {
-        shape_line += " (" + std::string(kv::attention_kind_name(*kind));
-        if (*kind == kv::AttentionKind::GQA)
-            shape_line += ", " + std::to_string(s.n_head / s.n_head_kv) + " query heads per kv head";
-        shape_line += ")";
-    }
-    shape_line += ", head dim " + std::to_string(s.head_dim);
-    const kv::BlockFormat block = kv::block_format(*type);
-    std::cout << "shape      " << shape_line << "\n";
-    std::cout << "cache      " << kv_type_name(*type) << " ("
-              << (block.values == 1 ? std::to_string(block.bytes) + " bytes per value"
-                                    : std::to_string(block.bytes) + " bytes per block of " +
-                                          std::to_string(block.values) + " values")
-              << "), " << group_digits(ctx) << " tokens"
-              << (src.max_context > 0 && ctx > src.max_context
-                      ? " (beyond the " + group_digits(src.max_context) + "-token context)"
-                      : std::string())
-              << ", batch " << o.batch << "\n";
-    std::cout << "per token  " << group_digits(per_token) << " bytes = " << human_bytes(per_token)
-              << (s.n_local > 0 ? " (inside the window; past it " +
-                                      group_digits(kv::layer_bytes_per_token(s, *type) * s.n_global()) + " bytes)"
-                                : std::string())
-              << "\n";
-    if (s.n_local > 0)
-        std::cout << "layers     " << s.n_global() << " global x " << group_digits(ctx) << " + " << s.n_local
-                  << " local x min(" << group_digits(ctx) << ", " << group_digits(s.window) << ") = "
-                  << group_digits(kv::positions_held(s, ctx)) << " layer-positions of "
-                  << group_digits(kv::layer_bytes_per_token(s, *type)) << " bytes (the local layers keep only their "
-                  << group_digits(s.window) << "-token window)\n";
-    std::cout << "total      " << group_digits(total) << " bytes = " << gb_string(double(total) / 1e9)
-              << " GB = " << gb_string(double(total) / double(1ull << 30)) << " GiB\n";
-    if (weights)
-        std::cout << "weights    " << group_digits(src.n_params) << " parameters, " << human_bytes(*weights)
-                  << " " << weights_what << "\n";
-    if (kind)
-        for (const kv::Variant& v : kv::attention_variants(s))
-            std::cout << "as " << kv::attention_kind_name(v.kind) << "     " << v.shape.n_head_kv
-                      << (v.shape.n_head_kv == 1 ? " kv head:  " : " kv heads: ") << human_bytes(kv::cache_bytes(v.shape, *type, ctx, o.batch)) << "\n";
+    const KvFigures f = kv_figures(o);
+    if (o.json) print_kv_json(f);
+    else print_kv_text(f);
 }
 
 }  // namespace

@@ -291,8 +291,9 @@ void Sampler::fill_stage(StageReport& stage, bool active) const {
     }
 }
 
-void Sampler::run_pipeline(std::span<const float> logits, std::span<const int32_t> history,
-                             SampleReport& report) {
+namespace {
+
+void check_logits(std::span<const float> logits) {
     const size_t n = logits.size();
     if (n == 0) throw Error("sampler: the logits row is empty");
     if (n > size_t(std::numeric_limits<int32_t>::max()))
@@ -301,53 +302,93 @@ void Sampler::run_pipeline(std::span<const float> logits, std::span<const int32_
         if (!std::isfinite(logits[i]))
             throw Error("sampler: the logit of token " + std::to_string(i) + " is " +
                         (std::isnan(logits[i]) ? "NaN" : "infinite"));
-    const size_t report_k = size_t(settings_.report_k);
-    auto& stages = report.stages;
-    for (size_t s = 0; s < kStageCount; ++s) stages[s].stage = static_cast<Stage>(s);
+}
 
-    // Raw.
-    stages[0].active = true;
-    const auto [raw_max, raw_z] = full_softmax(logits, report_k, stages[0]);
+// A stage that removed nothing repeats the distribution of the one before it.
+void repeat_stage(StageReport& stage, const StageReport& before, bool active) {
+    stage.n_kept = before.n_kept;
+    stage.entropy = before.entropy;
+    stage.top = before.top;
+    stage.active = active;
+}
+
+}  // namespace
+
+void Sampler::run_pipeline(std::span<const float> logits, std::span<const int32_t> history,
+                             SampleReport& report) {
+    check_logits(logits);
+    for (size_t s = 0; s < kStageCount; ++s) report.stages[s].stage = static_cast<Stage>(s);
+    auto stage = [&report](Stage s) -> StageReport& { return report.stages[static_cast<size_t>(s)]; };
+    const size_t report_k = size_t(settings_.report_k);
+    const size_t n = logits.size();
+
+    stage(Stage::Raw).active = true;
+    const auto [raw_max, raw_z] = full_softmax(logits, report_k, stage(Stage::Raw));
     raw_max_ = raw_max;
     raw_z_ = raw_z;
 
-    // Penalty.
     if (flag_.size() != n) flag_.assign(n, 0);  // every use clears its marks again
-    const bool penalty = settings_.repeat_penalty != 1.0f && settings_.repeat_window > 0 &&
-                         !history.empty();
+    const bool penalty = settings_.repeat_penalty != 1.0f && settings_.repeat_window > 0 && !history.empty();
     if (penalty) {
         apply_penalty(logits, history);
-        full_softmax(penalised_, report_k, stages[1]);
+        full_softmax(penalised_, report_k, stage(Stage::Penalty));
     } else {
         penalised_.assign(logits.begin(), logits.end());
-        stages[1].n_kept = stages[0].n_kept;
-        stages[1].entropy = stages[0].entropy;
-        stages[1].top = stages[0].top;
+        repeat_stage(stage(Stage::Penalty), stage(Stage::Raw), false);
     }
-    stages[1].active = penalty;
+    stage(Stage::Penalty).active = penalty;
 
-    // Temperature (0: greedy, a one-hot on the argmax; the filters have nothing to remove).
-    const float pmax = *std::max_element(penalised_.begin(), penalised_.end());
     order_.resize(n);
     greedy_ = settings_.temperature == 0.0f;
-    if (greedy_) {
-        const auto best = std::max_element(penalised_.begin(), penalised_.end());  // first max
-        const int32_t id = static_cast<int32_t>(best - penalised_.begin());
-        order_[0] = id;
-        kept_ = sorted_ = 1;
-        StageReport& t = stages[2];
-        t.active = true;
-        t.n_kept = 1;
-        t.entropy = 0.0;
-        t.top = {{id, *best, 1.0f}};
-        for (size_t s = 3; s < kStageCount; ++s) {
-            stages[s].active = false;
-            stages[s].n_kept = 1;
-            stages[s].entropy = 0.0;
-            stages[s].top = t.top;
-        }
-        return;
+    if (greedy_) return pick_greedy(report);
+    scale_by_temperature(report_k);
+    // A filter that removed nothing repeats the previous stage's report.
+    auto report_filter = [&](Stage s, bool active, size_t kept_before) {
+        if (kept_ == kept_before) repeat_stage(stage(s), stage(Stage(size_t(s) - 1)), active);
+        else fill_stage(stage(s), active);
+    };
+    if (settings_.temperature != 1.0f) {
+        fill_stage(stage(Stage::Temperature), true);
+    } else {
+        report_filter(Stage::Temperature, false, kept_);  // T = 1: the penalty stage's distribution
+        for (Candidate& c : stage(Stage::Temperature).top) c.logit = penalised_[size_t(c.id)];
     }
+
+    size_t before = kept_;
+    const bool top_k = settings_.top_k > 0;
+    if (top_k && size_t(settings_.top_k) < kept_) filter_top_k(size_t(settings_.top_k));
+    report_filter(Stage::TopK, top_k, before);
+
+    before = kept_;
+    const bool top_p = settings_.top_p < 1.0f;
+    if (top_p) filter_top_p();
+    report_filter(Stage::TopP, top_p, before);
+
+    before = kept_;
+    const bool min_p = settings_.min_p > 0.0f;
+    if (min_p) filter_min_p();
+    report_filter(Stage::MinP, min_p, before);
+}
+
+// Temperature 0: a one-hot on the (first) argmax; the filters have nothing to remove.
+void Sampler::pick_greedy(SampleReport& report) {
+    const auto best = std::max_element(penalised_.begin(), penalised_.end());
+    const int32_t id = static_cast<int32_t>(best - penalised_.begin());
+    order_[0] = id;
+    kept_ = sorted_ = 1;
+    StageReport& t = report.stages[static_cast<size_t>(Stage::Temperature)];
+    t.active = true;
+    t.n_kept = 1;
+    t.entropy = 0.0;
+    t.top = {{id, *best, 1.0f}};
+    for (size_t s = static_cast<size_t>(Stage::Temperature) + 1; s < kStageCount; ++s)
+        repeat_stage(report.stages[s], t, false);
+}
+
+// scaled_ = (penalised - max) / T and its weights, every token kept, none sorted yet.
+void Sampler::scale_by_temperature(size_t report_k) {
+    const size_t n = penalised_.size();
+    const float pmax = *std::max_element(penalised_.begin(), penalised_.end());
     const float t = settings_.temperature;  // divided, not multiplied by 1 / t: t may be tiny
     scaled_.resize(n);
     weight_.resize(n);
@@ -359,42 +400,6 @@ void Sampler::run_pipeline(std::span<const float> logits, std::span<const int32_
     kept_ = n;
     sorted_ = 0;
     best_ = best_ids(scaled_, report_k);
-    // A stage that removed nothing repeats the previous one's report.
-    auto report_stage = [&](size_t s, bool active, size_t kept_before) {
-        if (kept_ == kept_before) {
-            stages[s].n_kept = stages[s - 1].n_kept;
-            stages[s].entropy = stages[s - 1].entropy;
-            stages[s].top = stages[s - 1].top;
-            stages[s].active = active;
-        } else {
-            fill_stage(stages[s], active);
-        }
-    };
-    const bool hot = settings_.temperature != 1.0f;
-    if (hot) {
-        fill_stage(stages[2], true);
-    } else {
-        report_stage(2, false, kept_);  // T = 1: the penalty stage's distribution
-        for (Candidate& c : stages[2].top) c.logit = penalised_[size_t(c.id)];
-    }
-
-    // Top-k.
-    size_t before = kept_;
-    const bool top_k = settings_.top_k > 0;
-    if (top_k && size_t(settings_.top_k) < kept_) filter_top_k(size_t(settings_.top_k));
-    report_stage(3, top_k, before);
-
-    // Top-p.
-    before = kept_;
-    const bool top_p = settings_.top_p < 1.0f;
-    if (top_p) filter_top_p();
-    report_stage(4, top_p, before);
-
-    // Min-p.
-    before = kept_;
-    const bool min_p = settings_.min_p > 0.0f;
-    if (min_p) filter_min_p();
-    report_stage(5, min_p, before);
 }
 
 // The final distribution's probability of `token` (0 when a filter removed it).

@@ -112,6 +112,8 @@ private:
     void run_pipeline(std::span<const float> logits, std::span<const int32_t> history,
                         SampleReport& report);
     void apply_penalty(std::span<const float> logits, std::span<const int32_t> history);
+    void pick_greedy(SampleReport& report);
+    void scale_by_temperature(size_t report_k);
     bool better(int32_t a, int32_t b) const;
     void ensure_sorted(size_t count);
     void filter_top_k(size_t k);

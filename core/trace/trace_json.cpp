@@ -195,6 +195,107 @@ json session_to_json(const SessionTrace& t) {
     return j;
 }
 
+namespace {
+
+// The step's attention header; the layer times must count its layers.
+void attention_from_json(const JsonReader& r, const json& j, const std::string& path, StepHeader& h) {
+    StepTrace& s = h.step;
+    const std::string ap = path + ".attention";
+    const json& a = r.object(j, path, "attention");
+    s.attention.n_layer = int32_t(r.integer(a, ap, "n_layer", 0, kMaxLayers));
+    s.attention.n_head = int32_t(r.integer(a, ap, "n_head", 0, kMaxHeads));
+    s.attention.n_rows = int32_t(r.integer(a, ap, "n_rows", 0, int64_t(s.tokens.size())));
+    h.n_planes = r.integer(a, ap, "planes", 0, int64_t(s.attention.n_layer) * s.attention.n_head);
+    s.attention.planes_dropped = r.boolean(a, ap, "planes_dropped");
+    h.has_summaries = r.boolean(a, ap, "summaries");
+    if (h.n_planes > 0 && s.attention.planes_dropped) r.fail(ap + ".planes", "planes are present but marked dropped");
+    if (!s.layer_ms.empty() && s.layer_ms.size() != size_t(s.attention.n_layer))
+        r.fail(path + ".layer_ms", "has " + std::to_string(s.layer_ms.size()) + " entries for " +
+                                       std::to_string(s.attention.n_layer) + " layers");
+}
+
+// Heads switched off (absent in traces written before interventions existed).
+void ablated_from_json(const JsonReader& r, const json& j, const std::string& path, StepTrace& s) {
+    if (j.contains("ablated")) {
+        const json& off = r.array(j, path, "ablated");
+        if (off.size() > size_t(s.attention.n_layer) * size_t(s.attention.n_head))
+            r.fail(path + ".ablated", "lists more heads than the model has");
+        for (size_t i = 0; i < off.size(); ++i) {
+            const std::string p = path + ".ablated[" + std::to_string(i) + "]";
+            if (!off[i].is_array() || off[i].size() != 2) r.fail(p, "is not a [layer, head] pair");
+            s.ablated.push_back({int32_t(r.integer(off[i][0], p + "[0]", 0, s.attention.n_layer - 1)),
+                                 int32_t(r.integer(off[i][1], p + "[1]", 0, s.attention.n_head - 1))});
+        }
+    }
+}
+
+// The cache's figures: the per-layer bytes must add up to the total.
+void kv_from_json(const JsonReader& r, const json& j, const std::string& path, StepTrace& s) {
+    const std::string kp = path + ".kv";
+    const json& kv = r.object(j, path, "kv");
+    s.kv.tokens = int32_t(r.integer(kv, kp, "tokens", 0, kMaxI32));
+    const auto type = parse_kv_type(r.string(kv, kp, "dtype"));
+    if (!type) r.fail(kp + ".dtype", "is not f16, q8_0 or q4_0");
+    s.kv.type = *type;
+    const json& per_layer = r.array(kv, kp, "bytes_per_layer");
+    uint64_t sum = 0;
+    for (size_t i = 0; i < per_layer.size(); ++i) {
+        const std::string p = kp + ".bytes_per_layer[" + std::to_string(i) + "]";
+        if (!per_layer[i].is_number_unsigned()) r.fail(p, "is not a non-negative integer");
+        const uint64_t b = per_layer[i].get<uint64_t>();
+        if (b > UINT64_MAX - sum) r.fail(p, "overflows the total");
+        sum += b;
+        s.kv.bytes_per_layer.push_back(b);
+    }
+    s.kv.bytes_total = r.unsigned_integer(kv, kp, "bytes_total");
+    if (s.kv.bytes_total != sum)
+        r.fail(kp + ".bytes_total", std::to_string(s.kv.bytes_total) + " is not the sum of bytes_per_layer (" +
+                                        std::to_string(sum) + ")");
+}
+
+// The next-token report: entropy, the choice and each sampling stage's survivors.
+void logits_from_json(const JsonReader& r, const json& j, const std::string& path, StepTrace& s) {
+    const std::string lp = path + ".logits";
+    const json& lg = r.object(j, path, "logits");
+    s.logits.entropy = float(r.number(lg, lp, "entropy"));
+    s.logits.chosen = int32_t(r.integer(lg, lp, "chosen", -1, kMaxI32));
+    const auto how = parse_choice(r.string(lg, lp, "how"));
+    if (!how) r.fail(lp + ".how", "is not prompt, greedy, sampled or forced");
+    s.logits.how = *how;
+    s.logits.chosen_prob = float(r.number(lg, lp, "chosen_prob"));
+    s.logits.chosen_prob_after = float(r.number(lg, lp, "chosen_prob_after"));
+    const json& stages = r.array(lg, lp, "stages");
+    for (size_t i = 0; i < stages.size(); ++i) {
+        const std::string p = lp + ".stages[" + std::to_string(i) + "]";
+        if (!stages[i].is_object()) r.fail(p, "is not an object");
+        FilterStage st;
+        const auto stage = parse_stage(r.string(stages[i], p, "filter"));
+        if (!stage) r.fail(p + ".filter", "is not a known sampling filter");
+        st.stage = *stage;
+        st.survivors = r.integer(stages[i], p, "survivors", 0, kMaxI32);
+        st.top = candidates_from_json(r, r.member(stages[i], p, "top"), p + ".top");
+        if (st.top.size() > size_t(st.survivors)) r.fail(p + ".top", "lists more candidates than survivors");
+        s.logits.stages.push_back(std::move(st));
+    }
+}
+
+// The logit lens of the last row: lens_k (id, prob) pairs per layer, or none.
+void lens_from_json(const JsonReader& r, const json& j, const std::string& path, StepTrace& s) {
+    s.lens_k = int32_t(r.integer(j, path, "lens_k", 0, kMaxLensK));
+    const json& lens = r.array(j, path, "lens");
+    if (lens.size() != size_t(s.lens_k) * size_t(s.attention.n_layer) && !lens.empty())
+        r.fail(path + ".lens", "has " + std::to_string(lens.size()) + " entries, expected lens_k x layers = " +
+                                   std::to_string(size_t(s.lens_k) * size_t(s.attention.n_layer)));
+    for (size_t i = 0; i < lens.size(); ++i) {
+        const std::string p = path + ".lens[" + std::to_string(i) + "]";
+        if (!lens[i].is_array() || lens[i].size() != 2) r.fail(p, "is not an [id, prob] pair");
+        s.lens.push_back({int32_t(r.integer(lens[i][0], p + "[0]", 0, kMaxI32)),
+                          float(r.number(lens[i][1], p + "[1]"))});
+    }
+}
+
+}  // namespace
+
 StepHeader step_from_json(const JsonReader& r, const json& j, const std::string& path, int32_t index) {
     if (!j.is_object()) r.fail(path, "is not an object");
     StepHeader h;
@@ -222,87 +323,11 @@ StepHeader step_from_json(const JsonReader& r, const json& j, const std::string&
     for (size_t i = 0; i < layer_ms.size(); ++i)
         s.layer_ms.push_back(r.number(layer_ms[i], path + ".layer_ms[" + std::to_string(i) + "]"));
 
-    const std::string ap = path + ".attention";
-    const json& a = r.object(j, path, "attention");
-    s.attention.n_layer = int32_t(r.integer(a, ap, "n_layer", 0, kMaxLayers));
-    s.attention.n_head = int32_t(r.integer(a, ap, "n_head", 0, kMaxHeads));
-    s.attention.n_rows = int32_t(r.integer(a, ap, "n_rows", 0, int64_t(s.tokens.size())));
-    h.n_planes = r.integer(a, ap, "planes", 0, int64_t(s.attention.n_layer) * s.attention.n_head);
-    s.attention.planes_dropped = r.boolean(a, ap, "planes_dropped");
-    h.has_summaries = r.boolean(a, ap, "summaries");
-    if (h.n_planes > 0 && s.attention.planes_dropped) r.fail(ap + ".planes", "planes are present but marked dropped");
-    if (!s.layer_ms.empty() && s.layer_ms.size() != size_t(s.attention.n_layer))
-        r.fail(path + ".layer_ms", "has " + std::to_string(s.layer_ms.size()) + " entries for " +
-                                       std::to_string(s.attention.n_layer) + " layers");
-
-    // heads switched off (absent in traces written before interventions existed)
-    if (j.contains("ablated")) {
-        const json& off = r.array(j, path, "ablated");
-        if (off.size() > size_t(s.attention.n_layer) * size_t(s.attention.n_head))
-            r.fail(path + ".ablated", "lists more heads than the model has");
-        for (size_t i = 0; i < off.size(); ++i) {
-            const std::string p = path + ".ablated[" + std::to_string(i) + "]";
-            if (!off[i].is_array() || off[i].size() != 2) r.fail(p, "is not a [layer, head] pair");
-            s.ablated.push_back({int32_t(r.integer(off[i][0], p + "[0]", 0, s.attention.n_layer - 1)),
-                                 int32_t(r.integer(off[i][1], p + "[1]", 0, s.attention.n_head - 1))});
-        }
-    }
-
-    const std::string kp = path + ".kv";
-    const json& kv = r.object(j, path, "kv");
-    s.kv.tokens = int32_t(r.integer(kv, kp, "tokens", 0, kMaxI32));
-    const auto type = parse_kv_type(r.string(kv, kp, "dtype"));
-    if (!type) r.fail(kp + ".dtype", "is not f16, q8_0 or q4_0");
-    s.kv.type = *type;
-    const json& per_layer = r.array(kv, kp, "bytes_per_layer");
-    uint64_t sum = 0;
-    for (size_t i = 0; i < per_layer.size(); ++i) {
-        const std::string p = kp + ".bytes_per_layer[" + std::to_string(i) + "]";
-        if (!per_layer[i].is_number_unsigned()) r.fail(p, "is not a non-negative integer");
-        const uint64_t b = per_layer[i].get<uint64_t>();
-        if (b > UINT64_MAX - sum) r.fail(p, "overflows the total");
-        sum += b;
-        s.kv.bytes_per_layer.push_back(b);
-    }
-    s.kv.bytes_total = r.unsigned_integer(kv, kp, "bytes_total");
-    if (s.kv.bytes_total != sum)
-        r.fail(kp + ".bytes_total", std::to_string(s.kv.bytes_total) + " is not the sum of bytes_per_layer (" +
-                                        std::to_string(sum) + ")");
-
-    const std::string lp = path + ".logits";
-    const json& lg = r.object(j, path, "logits");
-    s.logits.entropy = float(r.number(lg, lp, "entropy"));
-    s.logits.chosen = int32_t(r.integer(lg, lp, "chosen", -1, kMaxI32));
-    const auto how = parse_choice(r.string(lg, lp, "how"));
-    if (!how) r.fail(lp + ".how", "is not prompt, greedy, sampled or forced");
-    s.logits.how = *how;
-    s.logits.chosen_prob = float(r.number(lg, lp, "chosen_prob"));
-    s.logits.chosen_prob_after = float(r.number(lg, lp, "chosen_prob_after"));
-    const json& stages = r.array(lg, lp, "stages");
-    for (size_t i = 0; i < stages.size(); ++i) {
-        const std::string p = lp + ".stages[" + std::to_string(i) + "]";
-        if (!stages[i].is_object()) r.fail(p, "is not an object");
-        FilterStage st;
-        const auto stage = parse_stage(r.string(stages[i], p, "filter"));
-        if (!stage) r.fail(p + ".filter", "is not a known sampling filter");
-        st.stage = *stage;
-        st.survivors = r.integer(stages[i], p, "survivors", 0, kMaxI32);
-        st.top = candidates_from_json(r, r.member(stages[i], p, "top"), p + ".top");
-        if (st.top.size() > size_t(st.survivors)) r.fail(p + ".top", "lists more candidates than survivors");
-        s.logits.stages.push_back(std::move(st));
-    }
-
-    s.lens_k = int32_t(r.integer(j, path, "lens_k", 0, kMaxLensK));
-    const json& lens = r.array(j, path, "lens");
-    if (lens.size() != size_t(s.lens_k) * size_t(s.attention.n_layer) && !lens.empty())
-        r.fail(path + ".lens", "has " + std::to_string(lens.size()) + " entries, expected lens_k x layers = " +
-                                   std::to_string(size_t(s.lens_k) * size_t(s.attention.n_layer)));
-    for (size_t i = 0; i < lens.size(); ++i) {
-        const std::string p = path + ".lens[" + std::to_string(i) + "]";
-        if (!lens[i].is_array() || lens[i].size() != 2) r.fail(p, "is not an [id, prob] pair");
-        s.lens.push_back({int32_t(r.integer(lens[i][0], p + "[0]", 0, kMaxI32)),
-                          float(r.number(lens[i][1], p + "[1]"))});
-    }
+    attention_from_json(r, j, path, h);
+    ablated_from_json(r, j, path, s);
+    kv_from_json(r, j, path, s);
+    logits_from_json(r, j, path, s);
+    lens_from_json(r, j, path, s);
     return h;
 }
 
