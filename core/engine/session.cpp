@@ -194,7 +194,7 @@ trace::CapturePolicy Session::step_policy(int32_t n, int32_t pos0) const {
 }
 
 const trace::StepTrace& Session::step(std::span<const int32_t> ids, Phase phase, Choice fed_how,
-                                      int32_t reused, int32_t turn) {
+                                      int32_t reused, int32_t turn, std::span<float> every_row) {
     const int32_t pos0 = int32_t(tokens_.size());
     if (int64_t(pos0) + int64_t(ids.size()) > int64_t(backend_.n_ctx()))
         throw ContextFullError("the context is full: " + std::to_string(pos0) + " + " + std::to_string(ids.size()) +
@@ -207,12 +207,14 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, Phase phase,
                       .pos0 = pos0,
                       .policy = step_policy(int32_t(ids.size()), pos0),
                       .capture = &capture,
-                      .logits = logits_,
+                      .logits = every_row.empty() ? std::span<float>(logits_) : every_row,
+                      .all_logits = !every_row.empty(),
                       .cancel = cancel_,  // a cancelled step leaves the cache at pos0
                       .ablate = ablation_,
                       .on_layer = progress_ ? [&](int32_t done) { progress_({done, backend_.model().spec().n_layer(), int32_t(ids.size())}); }
                                             : std::function<void(int32_t)>()});
     const double forward_ms = ms_since(t0);
+    if (!every_row.empty()) std::copy(every_row.end() - std::ptrdiff_t(logits_.size()), every_row.end(), logits_.begin());
     check_logits_finite(pos0 + int32_t(ids.size()) - 1);
     tokens_.insert(tokens_.end(), ids.begin(), ids.end());
 
@@ -257,10 +259,13 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, Phase phase,
     return added;
 }
 
-const trace::StepTrace& Session::prefill(std::span<const int32_t> ids) {
+const trace::StepTrace& Session::prefill(std::span<const int32_t> ids, std::span<float> every_row) {
     if (ids.empty()) throw UsageError("prefill needs at least one token");
     check_ids(ids);
-    return step(ids, Phase::Prefill, Choice::Prompt, 0, current_turn());
+    if (!every_row.empty() && every_row.size() != ids.size() * logits_.size())
+        throw UsageError("prefill: the buffer for every row's logits holds " + std::to_string(every_row.size()) +
+                         " floats, " + std::to_string(ids.size()) + " x " + std::to_string(logits_.size()) + " are needed");
+    return step(ids, Phase::Prefill, Choice::Prompt, 0, current_turn(), every_row);
 }
 
 const trace::StepTrace& Session::decode() {

@@ -1,6 +1,7 @@
 // The Session: the predict-append loop, one step at a time, traced.
 //
 //   prefill(ids)  feed a prompt at once, sample the next token      -> a StepTrace
+//                 (and, when asked, the next-token logits after every position of it)
 //   decode()      feed the pending token, sample the next one       -> a StepTrace
 //   force(id)     the next decode feeds `id` instead of the sampler's choice (fed_how = forced)
 //   rewind(step)  back to the state right after `step`: the cache and the token list are
@@ -59,7 +60,9 @@ public:
     // match the model's.
     Session(Backend& backend, const tok::Tokenizer& tokenizer, SessionOptions options = {});
 
-    const trace::StepTrace& prefill(std::span<const int32_t> ids);
+    // `every_row`, when not empty, receives [ids.size()][n_vocab] the next-token logits after
+    // each position fed (the last row is the one sampled); UsageError when its size differs.
+    const trace::StepTrace& prefill(std::span<const int32_t> ids, std::span<float> every_row = {});
     const trace::StepTrace& decode();
     void force(int32_t id);
     // True when the step's choice was picked again (the settings changed since it was made).
@@ -130,9 +133,10 @@ public:
     Backend& backend() { return backend_; }
 
 private:
-    // One forward step feeding `ids` after the held tokens, then the sampler; traced.
+    // One forward step feeding `ids` after the held tokens, then the sampler; traced. Every
+    // row's logits go to `every_row` when it is not empty ([ids.size()][n_vocab]).
     const trace::StepTrace& step(std::span<const int32_t> ids, Phase phase, Choice fed_how,
-                                 int32_t reused, int32_t turn);
+                                 int32_t reused, int32_t turn, std::span<float> every_row = {});
     // Throws Error naming the model file when a logit of the last forward is NaN or infinite
     // (weights that are not finite), after dropping the step's positions from the KV cache.
     void check_logits_finite(int32_t pos);

@@ -2,7 +2,6 @@
 
 #include "analysis/distribution.h"
 
-#include "engine/backend.h"
 #include "engine/model.h"
 #include "engine/session.h"
 #include "gui/labs/lab_session.h"
@@ -64,18 +63,13 @@ SideRun run_side(const LabModelPtr& model, const std::string& text, const Cancel
     options.n_ctx = kMaxPromptTokens + 1;
     options.prefix_reuse = false;
     LabSession lab = make_lab_session(model, options);
+    // At most kMaxPromptTokens rows of logits, so n x n_vocab fits easily.
+    out.logits.resize(size_t(out.size()) * size_t(out.n_vocab));
     {
         const engine::Session::CancelScope scope(*lab.session, token);
-        lab.session->prefill(out.ids);
+        lab.session->prefill(out.ids, out.logits);
     }
     out.trace = std::make_shared<const trace::SessionTrace>(lab.session->trace());
-    token.check();
-
-    // Every row's logits: the same prompt once more through the backend (the session is done).
-    // At most kMaxPromptTokens rows, so n x n_vocab fits easily.
-    out.logits.resize(size_t(out.size()) * size_t(out.n_vocab));
-    lab.backend->forward({.tokens = out.ids, .logits = out.logits, .all_logits = true});
-    token.check();
     return out;
 }
 

@@ -37,8 +37,8 @@ struct SideRun {
     std::span<const float> logits_at(int32_t pos) const;  // [n_vocab]; throws UsageError when out of range
 };
 
-// Tokenizes `text` and runs it through a fresh lab session (capture: every plane in full), then
-// once more through that session's backend for the logits of every row. Throws UsageError for an
+// Tokenizes `text` and prefills it in a fresh lab session (capture: every plane in full), which
+// returns the logits of every row in the same pass. Throws UsageError for an
 // empty or too long prompt, CancelledError when `token` is cancelled, lmscope::Error otherwise.
 SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token);
 

@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <thread>
 
@@ -74,6 +75,7 @@ private slots:
     void init();
     void prefill_then_decode_is_traced();
     void greedy_matches_engine_argmax();
+    void prefill_returns_every_row();
     void ablation_is_applied_and_traced();
     void seeded_sampling_repeats();
     void force_feeds_the_forced_token();
@@ -166,6 +168,33 @@ void TestSession::greedy_matches_engine_argmax() {
         const size_t row = prompt_.size() - 1 + step;
         QCOMPARE(chosen[step], argmax(std::span<const float>(logits).subspan(row * n_vocab, n_vocab)));
     }
+}
+
+// A prefill asked for every row's logits returns the backend's rows of the same pass: the
+// last row is the one sampled, every row matches a teacher-forced forward, and the step is
+// traced as any prefill. A buffer of the wrong size changes nothing.
+void TestSession::prefill_returns_every_row() {
+    Loaded l = load(fx_);
+    SessionOptions o = greedy();
+    o.capture.mode = trace::CaptureMode::Full;
+    Session s(*l.backend, *l.tokenizer, o);
+    const size_t n_vocab = size_t(l.model->spec().n_vocab());
+    std::vector<float> wrong(prompt_.size() * n_vocab - 1);
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.prefill(prompt_, wrong));
+    QCOMPARE(s.trace().size(), size_t(0));
+
+    std::vector<float> rows(prompt_.size() * n_vocab, std::nanf(""));
+    const trace::StepTrace& p = s.prefill(prompt_, rows);
+    QCOMPARE(p.tokens, prompt_);
+    QCOMPARE(p.attention.planes.front().n_rows, int32_t(prompt_.size()));
+    QCOMPARE(p.logits.chosen, argmax(std::span<const float>(rows).last(n_vocab)));
+
+    Loaded ref = load(fx_);
+    std::vector<float> expect(rows.size());
+    ref.backend->forward({.tokens = prompt_, .logits = expect, .all_logits = true});
+    QCOMPARE(rows, expect);
+    s.decode();  // the session goes on from the prompt
+    QCOMPARE(s.tokens().size(), prompt_.size() + 1);
 }
 
 // Heads switched off in the session: every step records them, and the greedy choices are the
