@@ -1,5 +1,7 @@
 #include "widgets/plot_style.h"
 
+#include <QEvent>
+#include <QVBoxLayout>
 #include <qcustomplot.h>
 
 namespace lmscope::widgets {
@@ -31,6 +33,37 @@ void apply_plot_fonts(QCustomPlot* plot, const QFont& base) {
     if (plot->legend) plot->legend->setFont(base);
     for (int i = 0; i < plot->itemCount(); ++i)
         if (auto* text = qobject_cast<QCPItemText*>(plot->item(i))) text->setFont(base);
+}
+
+QCPTextElement* add_plot_title(QCustomPlot* plot) {
+    plot->plotLayout()->insertRow(0);
+    auto* title = new QCPTextElement(plot);
+    plot->plotLayout()->addElement(0, 0, title);
+    return title;
+}
+
+void put_legend_below(QCustomPlot* plot, int row) {
+    plot->legend->setVisible(true);
+    plot->plotLayout()->addElement(row, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(row, 0.001);
+}
+
+PlotPanel::PlotPanel(QWidget* parent, int margin) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(margin, margin, margin, margin);
+    layout->addWidget(plot_);
+}
+
+void PlotPanel::applyFonts() { apply_plot_fonts(plot_, font()); }
+
+void PlotPanel::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {
+        applyFonts();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    } else if (e->type() == QEvent::LanguageChange) {
+        retranslate();
+    }
 }
 
 }  // namespace lmscope::widgets

@@ -1,13 +1,45 @@
-// Fonts of a QCustomPlot chart derived from one base font (the panel's), so a chart follows the
-// app's font changes (presenter mode enlarges everything): titles 1.3x bold, axis labels 1.2x,
-// tick labels 1.15x, legend and item texts 1x.
+// What every chart of the app shares: fonts derived from one base font (the panel's), so a chart
+// follows the app's font changes (presenter mode enlarges everything): titles 1.3x bold, axis
+// labels 1.2x, tick labels 1.15x, legend and item texts 1x; the title row above the axes and the
+// legend in its own row below them; and PlotPanel, a widget around one QCustomPlot that keeps
+// those fonts and its texts current.
 #pragma once
 
+#include <QWidget>
+
+class QCPTextElement;
 class QCustomPlot;
 class QFont;
 
 namespace lmscope::widgets {
 
 void apply_plot_fonts(QCustomPlot* plot, const QFont& base);
+
+// A title in a new first row of the plot's layout (row 0 above the axes).
+QCPTextElement* add_plot_title(QCustomPlot* plot);
+
+// The legend in row `row` of the plot's layout (under the axes): never over the data, no taller
+// than its entries.
+void put_legend_below(QCustomPlot* plot, int row);
+
+// A widget that is one chart: the plot fills it, its fonts follow the widget's font, and
+// retranslate() runs when the language changes.
+class PlotPanel : public QWidget {
+    Q_OBJECT
+public:
+    // The chart itself: tests click on it, the app exports it.
+    QCustomPlot* plot() const { return plot_; }
+
+protected:
+    // `margin`: the space around the plot, in pixels.
+    PlotPanel(QWidget* parent, int margin);
+    void changeEvent(QEvent* e) override;
+    // The plot's fonts from the widget's; a chart with its own font rules adds them here.
+    virtual void applyFonts();
+    virtual void retranslate() {}
+
+private:
+    QCustomPlot* plot_;
+};
 
 }  // namespace lmscope::widgets

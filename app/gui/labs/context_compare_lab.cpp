@@ -1,11 +1,12 @@
 #include "gui/labs/context_compare_lab.h"
 
 #include "engine/model.h"
-#include "gui/labs/context_compare_lab_charts.h"
 #include "gui/labs/lab_host.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/session_trace.h"
 #include "trace_adapter/trace_adapter.h"
+#include "widgets/head_grid.h"
+#include "widgets/labelled_bars.h"
 #include "widgets/token_strip.h"
 #include "widgets/trace_model.h"
 
@@ -24,8 +25,8 @@
 
 namespace lmscope::gui::labs {
 
-using context_compare::HeadGrid;
-using context_compare::LabelledBars;
+using widgets::HeadGrid;
+using widgets::LabelledBars;
 
 ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent)
     : Lab(host, parent), runner_(new LabRunner(this)) {

@@ -27,16 +27,13 @@ class QPushButton;
 class QSpinBox;
 
 namespace lmscope::widgets {
+class HeadGrid;
+class LabelledBars;
 class TokenStrip;
 class TraceModel;
 }  // namespace lmscope::widgets
 
 namespace lmscope::gui::labs {
-
-namespace context_compare {
-class HeadGrid;
-class LabelledBars;
-}  // namespace context_compare
 
 class ContextCompareLab : public Lab {
     Q_OBJECT
@@ -61,11 +58,11 @@ public:
     // What is shown, for tests and tools.
     widgets::TraceModel* tokens(int side) const;
     widgets::TokenStrip* strip(int side) const;
-    context_compare::LabelledBars* attentionBars(int side) const;
-    context_compare::LabelledBars* nextTokenBars(int side) const;
+    widgets::LabelledBars* attentionBars(int side) const;
+    widgets::LabelledBars* nextTokenBars(int side) const;
     QVector<qint32> nextTokenIds(int side) const;  // the ids of nextTokenBars' rows
-    context_compare::HeadGrid* grid(int side) const;
-    context_compare::HeadGrid* differenceGrid() const { return diff_grid_; }
+    widgets::HeadGrid* grid(int side) const;
+    widgets::HeadGrid* differenceGrid() const { return diff_grid_; }
     double klShown(int from_side) const;  // KL(from || other) as written in the KL line
     QLabel* klLabel() const { return kl_; }
     QLabel* statusLabel() const { return status_; }
@@ -93,9 +90,9 @@ private:
         QLineEdit* prompt = nullptr;
         widgets::TraceModel* tokens = nullptr;
         widgets::TokenStrip* strip = nullptr;
-        context_compare::LabelledBars* row = nullptr;
-        context_compare::LabelledBars* next = nullptr;
-        context_compare::HeadGrid* grid = nullptr;
+        widgets::LabelledBars* row = nullptr;
+        widgets::LabelledBars* next = nullptr;
+        widgets::HeadGrid* grid = nullptr;
         std::shared_ptr<const context_compare::SideRun> result;
         QVector<qint32> next_ids;
     };
@@ -114,7 +111,7 @@ private:
     QString sideName(int side) const;
 
     std::array<Side, kSides> sides_;
-    context_compare::HeadGrid* diff_grid_ = nullptr;
+    widgets::HeadGrid* diff_grid_ = nullptr;
     QLabel* explain_ = nullptr;
     QLabel* status_ = nullptr;
     QLabel* kl_ = nullptr;

@@ -4,8 +4,9 @@
 
 #include "analysis/distribution.h"
 
-#include "gui/labs/context_compare_lab_charts.h"
 #include "tokenizer/tokenizer.h"
+#include "widgets/head_grid.h"
+#include "widgets/labelled_bars.h"
 #include "widgets/trace_model.h"
 
 #include <QLabel>
@@ -18,7 +19,7 @@
 
 namespace lmscope::gui::labs {
 
-using context_compare::HeadGrid;
+using widgets::HeadGrid;
 
 namespace {
 
@@ -46,24 +47,24 @@ void ContextCompareLab::showRows() {
         Side& side = sides_[size_t(s)];
         const qint32 pos = pickedPosition(s);
         if (!side.result || pos < 0) {
-            side.row->clearBars(tr("%1: attention row (no run yet)").arg(sideName(s)));
+            side.row->setData({.title = tr("%1: attention row (no run yet)").arg(sideName(s))});
             continue;
         }
         const std::vector<float> row = context_compare::attention_row(*side.result, layer(), head(), pos);
-        QStringList labels;
-        QVector<double> values;
-        QVector<bool> query;
+        widgets::LabelledBarsData bars;
         for (qint32 k = 0; k < qint32(row.size()) && k < side.tokens->sequenceLength(); ++k) {
-            labels << short_label(side.tokens->sequence()[k].text);
-            values << double(row[size_t(k)]);
-            query << (k == pos);
+            bars.labels << short_label(side.tokens->sequence()[k].text);
+            bars.values << double(row[size_t(k)]);
+            bars.highlight << (k == pos);  // the query itself
         }
-        side.row->setBars(tr("%1: what '%2' (position %3) reads\nlayer %4, head %5")
-                              .arg(sideName(s), widgets::display_text(pickedText(s)))
-                              .arg(pos)
-                              .arg(layer())
-                              .arg(head()),
-                          labels, values, query, tr("attention weight"), 0.05);
+        bars.title = tr("%1: what '%2' (position %3) reads\nlayer %4, head %5")
+                         .arg(sideName(s), widgets::display_text(pickedText(s)))
+                         .arg(pos)
+                         .arg(layer())
+                         .arg(head());
+        bars.value_label = tr("attention weight");
+        bars.min_top = 0.05;
+        side.row->setData(bars);
     }
 }
 
@@ -85,9 +86,15 @@ void ContextCompareLab::showGrids() {
         const Side& side = sides_[size_t(s)];
         const QVector<double> values(grids[size_t(s)].begin(), grids[size_t(s)].end());
         const qint32 layers = side.result ? side.result->n_layer : 0, heads = side.result ? side.result->n_head : 0;
-        side.grid->setGrid(side.result ? tr("%1: '%2'").arg(sideName(s), widgets::display_text(pickedText(s)))
-                                       : tr("%1: no run yet").arg(sideName(s)),
-                           layers, heads, values, 0.0, top > 0.0 ? top : 1.0, false, unit);
+        side.grid->setData({.title = side.result ? tr("%1: '%2'").arg(sideName(s), widgets::display_text(pickedText(s)))
+                                                 : tr("%1: no run yet").arg(sideName(s)),
+                            .n_layer = layers,
+                            .n_head = heads,
+                            .values = values,
+                            .low = 0.0,
+                            .high = top > 0.0 ? top : 1.0,
+                            .diverging = false,
+                            .scale_label = unit});
     }
     QVector<double> diff;
     double spread = 0.0;
@@ -98,8 +105,14 @@ void ContextCompareLab::showGrids() {
             if (std::isfinite(diff.back())) spread = std::max(spread, std::fabs(diff.back()));
         }
     if (spread <= 0.0) spread = 1.0;
-    diff_grid_->setGrid(tr("A − B"), same_shape ? sides_[0].result->n_layer : 0, same_shape ? sides_[0].result->n_head : 0,
-                        diff, -spread, spread, true, unit);
+    diff_grid_->setData({.title = tr("A − B"),
+                         .n_layer = same_shape ? sides_[0].result->n_layer : 0,
+                         .n_head = same_shape ? sides_[0].result->n_head : 0,
+                         .values = diff,
+                         .low = -spread,
+                         .high = spread,
+                         .diverging = true,
+                         .scale_label = unit});
     for (HeadGrid* g : {sides_[0].grid, sides_[1].grid, diff_grid_}) g->setSelected(layer(), head());
 }
 
@@ -115,21 +128,20 @@ void ContextCompareLab::showNextTokens() {
         Side& side = sides_[size_t(s)];
         side.next_ids.clear();
         if (tops[size_t(s)].empty()) {
-            side.next->clearBars(tr("%1: next token (no run yet)").arg(sideName(s)));
+            side.next->setData({.title = tr("%1: next token (no run yet)").arg(sideName(s))});
             continue;
         }
         const auto& other = tops[size_t(1 - s)];
-        QStringList labels;
-        QVector<double> probs;
-        QVector<bool> shared;
+        widgets::LabelledBarsData bars;
         for (const context_compare::TopEntry& e : tops[size_t(s)]) {
             side.next_ids << e.id;
-            labels << QStringLiteral("'%1'").arg(short_label(candidate_text(*m->tokenizer, e.id)));
-            probs << double(e.prob);
-            shared << std::any_of(other.begin(), other.end(), [&](const auto& o) { return o.id == e.id; });
+            bars.labels << QStringLiteral("'%1'").arg(short_label(candidate_text(*m->tokenizer, e.id)));
+            bars.values << double(e.prob);
+            bars.highlight << std::any_of(other.begin(), other.end(), [&](const auto& o) { return o.id == e.id; });
         }
-        side.next->setBars(tr("%1: next token after '%2'").arg(sideName(s), widgets::display_text(pickedText(s))), labels,
-                           probs, shared, tr("probability"));
+        bars.title = tr("%1: next token after '%2'").arg(sideName(s), widgets::display_text(pickedText(s)));
+        bars.value_label = tr("probability");
+        side.next->setData(bars);
     }
     const double nan = std::numeric_limits<double>::quiet_NaN();
     kl_shown_ = {nan, nan};

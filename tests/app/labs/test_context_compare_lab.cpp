@@ -7,9 +7,10 @@
 #include "engine/ops.h"
 #include "engine/session.h"
 #include "gui/labs/context_compare_lab.h"
-#include "gui/labs/context_compare_lab_charts.h"
 #include "gui/labs/lab_host.h"
 #include "tokenizer/tokenizer.h"
+#include "widgets/head_grid.h"
+#include "widgets/labelled_bars.h"
 #include "widgets/token_strip.h"
 #include "widgets/trace_model.h"
 
@@ -29,6 +30,12 @@ using context_compare::HeadMeasure;
 namespace {
 
 constexpr int kRunTimeoutMs = 120000;
+
+// The cell a head grid draws for (layer, head).
+double cell(const widgets::HeadGrid* grid, int32_t layer, int32_t head) {
+    const widgets::HeadGrid::ViewState v = grid->viewState();
+    return v.cells[qsizetype(layer) * v.heads + head];
+}
 
 std::string model_path(const QString& which) {
     if (which == QLatin1String("smollm2")) return testing::sample_model();
@@ -151,10 +158,10 @@ void TestContextCompareLab::rowsAndGridsMatchCore() {
             QVERIFY(pos >= 0 && pos < int32_t(core[size_t(s)].ids.size()));
             const std::vector<float> expected = core[size_t(s)].row(layer, head, pos);
             QCOMPARE(qsizetype(expected.size()), qsizetype(pos) + 1);
-            const std::vector<float> shown = to_floats(lab->attentionBars(s)->values());
+            const std::vector<float> shown = to_floats(lab->attentionBars(s)->viewState().values);
             LMSCOPE_VERIFY_CLOSE(testing::compare(shown, expected, 2.5e-4, 1e-3));
-            QCOMPARE(lab->attentionBars(s)->labels().size(), qsizetype(pos) + 1);
-            QVERIFY(lab->attentionBars(s)->highlighted().back());  // the picked token itself
+            QCOMPARE(lab->attentionBars(s)->viewState().labels.size(), qsizetype(pos) + 1);
+            QVERIFY(lab->attentionBars(s)->viewState().highlighted.back());  // the picked token itself
         }
     }
 
@@ -178,10 +185,10 @@ void TestContextCompareLab::rowsAndGridsMatchCore() {
                         v = pos > 0 ? row[size_t(pos) - 1] : 0.0;
                     }
                     expected[size_t(s)] = v;
-                    QVERIFY2(std::fabs(lab->grid(s)->value(l, h) - v) < 2e-3,
-                             qPrintable(QStringLiteral("side %1 layer %2 head %3: %4 vs %5").arg(s).arg(l).arg(h).arg(lab->grid(s)->value(l, h)).arg(v)));
+                    QVERIFY2(std::fabs(cell(lab->grid(s), l, h) - v) < 2e-3,
+                             qPrintable(QStringLiteral("side %1 layer %2 head %3: %4 vs %5").arg(s).arg(l).arg(h).arg(cell(lab->grid(s), l, h)).arg(v)));
                 }
-                QVERIFY(std::fabs(lab->differenceGrid()->value(l, h) - (expected[0] - expected[1])) < 4e-3);
+                QVERIFY(std::fabs(cell(lab->differenceGrid(), l, h) - (expected[0] - expected[1])) < 4e-3);
             }
     }
 }
@@ -205,7 +212,7 @@ void TestContextCompareLab::nextTokenMatchesCore() {
             std::vector<float> probs = logits[size_t(s)];
             engine::ops::softmax(probs.data(), int64_t(probs.size()));
             const QVector<qint32> ids = lab->nextTokenIds(s);
-            const std::vector<float> shown = to_floats(lab->nextTokenBars(s)->values());
+            const std::vector<float> shown = to_floats(lab->nextTokenBars(s)->viewState().values);
             QCOMPARE(ids.size(), qsizetype(ContextCompareLab::kTopK));
             QCOMPARE(qsizetype(shown.size()), ids.size());
             std::vector<float> expected;
@@ -220,7 +227,7 @@ void TestContextCompareLab::nextTokenMatchesCore() {
         // Tokens in both lists are the highlighted ones.
         for (int s = 0; s < 2; ++s) {
             const QVector<qint32> mine = lab->nextTokenIds(s), other = lab->nextTokenIds(1 - s);
-            const QVector<bool> marked = lab->nextTokenBars(s)->highlighted();
+            const QVector<bool> marked = lab->nextTokenBars(s)->viewState().highlighted;
             for (qsizetype i = 0; i < mine.size(); ++i) QCOMPARE(marked[i], other.contains(mine[i]));
         }
         for (int s = 0; s < 2; ++s) {
@@ -262,12 +269,12 @@ void TestContextCompareLab::rerunUpdatesEverything() {
         QCOMPARE(lab->result(s)->ids, core.ids);
         QCOMPARE(lab->tokens(s)->sequenceLength(), qint32(core.ids.size()));
         const int32_t pos = lab->pickedPosition(s);
-        LMSCOPE_VERIFY_CLOSE(testing::compare(to_floats(lab->attentionBars(s)->values()), core.row(lab->layer(), lab->head(), pos),
+        LMSCOPE_VERIFY_CLOSE(testing::compare(to_floats(lab->attentionBars(s)->viewState().values), core.row(lab->layer(), lab->head(), pos),
                                               2.5e-4, 1e-3));
         std::vector<float> probs = prefix_logits(model, core.ids, pos);
         engine::ops::softmax(probs.data(), int64_t(probs.size()));
-        QVERIFY(std::fabs(lab->nextTokenBars(s)->values().front() - probs[size_t(lab->nextTokenIds(s).front())]) < 1e-4);
-        QVERIFY(lab->grid(s)->layers() == model->model->spec().n_layer());
+        QVERIFY(std::fabs(lab->nextTokenBars(s)->viewState().values.front() - probs[size_t(lab->nextTokenIds(s).front())]) < 1e-4);
+        QVERIFY(lab->grid(s)->viewState().layers == model->model->spec().n_layer());
     }
     QVERIFY(!lab->isRunning());
 }
@@ -295,7 +302,7 @@ void TestContextCompareLab::stopLeavesLabUsable() {
     QCOMPARE(failed.size(), 0);
     QCOMPARE(lab->result(0)->ids, host.model()->tokenizer->encode_ids(a.toStdString(), true, false));
     QCOMPARE(lab->result(1)->ids, host.model()->tokenizer->encode_ids(b.toStdString(), true, false));
-    QCOMPARE(lab->attentionBars(0)->values().size(), qsizetype(lab->pickedPosition(0)) + 1);
+    QCOMPARE(lab->attentionBars(0)->viewState().values.size(), qsizetype(lab->pickedPosition(0)) + 1);
 }
 
 void TestContextCompareLab::tooLongPromptIsReported() {
@@ -320,9 +327,9 @@ void TestContextCompareLab::clicksPickHeadAndToken() {
     lab->show();
     QVERIFY(QTest::qWaitForWindowExposed(lab.get()));
     // A cell of the difference grid picks its layer and head for both attention rows.
-    context_compare::HeadGrid* grid = lab->differenceGrid();
+    widgets::HeadGrid* grid = lab->differenceGrid();
     grid->plot()->replot();
-    const int32_t layer = grid->layers() - 1, head = 1;
+    const int32_t layer = grid->viewState().layers - 1, head = 1;
     lab->setLayerHead(0, 0);
     QTest::mouseClick(grid->plot(), Qt::LeftButton, {}, grid->cellCenter(layer, head));
     QCOMPARE(lab->layer(), layer);
@@ -334,10 +341,10 @@ void TestContextCompareLab::clicksPickHeadAndToken() {
     QCOMPARE(lab->pickedPosition(1), qint32(core.ids.size()) - 1);
     QTest::mouseClick(strip, Qt::LeftButton, {}, strip->chipRect(1).center());
     QCOMPARE(lab->pickedPosition(1), 1);
-    LMSCOPE_VERIFY_CLOSE(testing::compare(to_floats(lab->attentionBars(1)->values()), core.row(layer, head, 1), 2.5e-4, 1e-3));
+    LMSCOPE_VERIFY_CLOSE(testing::compare(to_floats(lab->attentionBars(1)->viewState().values), core.row(layer, head, 1), 2.5e-4, 1e-3));
     std::vector<float> probs = prefix_logits(host.model(), core.ids, 1);
     engine::ops::softmax(probs.data(), int64_t(probs.size()));
-    QVERIFY(std::fabs(lab->nextTokenBars(1)->values().front() - probs[size_t(lab->nextTokenIds(1).front())]) < 1e-4);
+    QVERIFY(std::fabs(lab->nextTokenBars(1)->viewState().values.front() - probs[size_t(lab->nextTokenIds(1).front())]) < 1e-4);
 }
 
 void TestContextCompareLab::languageChangeKeepsState() {
@@ -347,13 +354,13 @@ void TestContextCompareLab::languageChangeKeepsState() {
     QVERIFY(start(QStringLiteral("fx-gqa"), host, lab));
     lab->setMeasure(int(HeadMeasure::FirstToken));
     lab->setLayerHead(1, 1);
-    const QVector<double> row = lab->attentionBars(0)->values();
-    const double cell = lab->grid(0)->value(1, 1);
+    const QVector<double> row = lab->attentionBars(0)->viewState().values;
+    const double shown = cell(lab->grid(0), 1, 1);
     QEvent change(QEvent::LanguageChange);
     QCoreApplication::sendEvent(lab.get(), &change);
     QCOMPARE(lab->measure(), HeadMeasure::FirstToken);
-    QCOMPARE(lab->attentionBars(0)->values(), row);
-    QCOMPARE(lab->grid(0)->value(1, 1), cell);
+    QCOMPARE(lab->attentionBars(0)->viewState().values, row);
+    QCOMPARE(cell(lab->grid(0), 1, 1), shown);
     QVERIFY(!lab->klLabel()->text().isEmpty());
 }
 
