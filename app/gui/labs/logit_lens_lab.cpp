@@ -3,7 +3,7 @@
 #include "gui/labs/lab_host.h"
 #include "gui/labs/token_list_view.h"
 #include "tokenizer/tokenizer.h"
-#include "widgets/plot_style.h"
+#include "widgets/lens_rank_chart.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -14,7 +14,6 @@
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <cmath>
 
@@ -23,8 +22,6 @@ namespace lmscope::gui::labs {
 namespace {
 
 const QColor kShade(0x42, 0x85, 0xf4);  // table cells: white to this by probability
-const QColor kRank(0xc6, 0x28, 0x28);
-const QColor kProb(0x15, 0x65, 0xc0);
 
 QColor shade(float prob) {
     const double a = std::sqrt(std::clamp(double(prob), 0.0, 1.0));  // sqrt: small probabilities stay visible
@@ -37,7 +34,7 @@ QColor shade(float prob) {
 LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
     : Lab(host, parent), explanation_(new QLabel), prompt_label_(new QLabel), prompt_(new QLineEdit),
       run_(new QPushButton), tokens_(new TokenListView), summary_(new QLabel), table_(new QTableWidget),
-      chart_(new QCustomPlot), status_(new QLabel), edit_timer_(new QTimer(this)),
+      chart_(new widgets::LensRankChart), status_(new QLabel), edit_timer_(new QTimer(this)),
       runner_(new LabRunner(this)) {
     setObjectName(QStringLiteral("logitLensLab"));
     explanation_->setObjectName(QStringLiteral("lensExplanation"));
@@ -65,23 +62,6 @@ LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
     prompt_row->addWidget(prompt_, 1);
     prompt_row->addWidget(run_);
 
-    rank_graph_ = chart_->addGraph(chart_->xAxis, chart_->yAxis);
-    prob_graph_ = chart_->addGraph(chart_->xAxis, chart_->yAxis2);
-    rank_graph_->setObjectName(QStringLiteral("rankGraph"));
-    prob_graph_->setObjectName(QStringLiteral("probGraph"));
-    rank_graph_->setPen(QPen(kRank, 2));
-    rank_graph_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-    prob_graph_->setPen(QPen(kProb, 2, Qt::DashLine));
-    chart_->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    chart_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    chart_->yAxis->setRangeReversed(true);  // rank 1 at the top
-    chart_->yAxis2->setVisible(true);
-    chart_->yAxis2->setRange(0, 1);
-    chart_->legend->setVisible(true);
-    chart_->plotLayout()->addElement(1, 0, chart_->legend);  // under the chart
-    chart_->plotLayout()->setRowStretchFactor(1, 0.001);
-    chart_->setMinimumWidth(fontMetrics().averageCharWidth() * 40);
-    widgets::apply_plot_fonts(chart_, font());
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(table_);
@@ -187,10 +167,8 @@ void LogitLensLab::showResult() {
     table_->clearContents();
     if (!result_) {
         table_->setRowCount(0);
-        rank_graph_->data()->clear();
-        prob_graph_->data()->clear();
+        chart_->setData({});
         summary_->clear();
-        chart_->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     const LensResult& r = *result_;
@@ -218,19 +196,12 @@ void LogitLensLab::showResult() {
     table_->setVerticalHeaderLabels(rows);
     table_->resizeRowsToContents();
 
-    QVector<double> x, rank, prob;
-    double worst = 10;
+    widgets::LensRankData lens;
     for (int32_t l = 0; l < r.n_layer; ++l) {
-        x.append(l);
-        rank.append(double(r.final_rank[size_t(l)]) + 1.0);
-        prob.append(r.final_lens_prob[size_t(l)]);
-        worst = std::max(worst, rank.back());
+        lens.rank.append(double(r.final_rank[size_t(l)]) + 1.0);  // 1-based
+        lens.prob.append(r.final_lens_prob[size_t(l)]);
     }
-    rank_graph_->setData(x, rank, true);
-    prob_graph_->setData(x, prob, true);
-    chart_->xAxis->setRange(-0.5, r.n_layer - 0.5);
-    chart_->yAxis->setRange(0.8, worst * 1.5);
-    chart_->replot(QCustomPlot::rpQueuedReplot);
+    chart_->setData(lens);
 
     int32_t first = r.n_layer - 1;  // the first layer from which the prediction stays at rank 1
     while (first > 0 && r.final_rank[size_t(first - 1)] == 0) --first;
@@ -256,13 +227,7 @@ void LogitLensLab::retranslate() {
     QStringList cols;
     for (int k = 0; k < kTopK; ++k) cols << tr("top %1").arg(k + 1);
     table_->setHorizontalHeaderLabels(cols);
-    rank_graph_->setName(tr("rank of the final prediction"));
-    prob_graph_->setName(tr("its probability"));
-    chart_->xAxis->setLabel(tr("layer"));
-    chart_->yAxis->setLabel(tr("rank (1 = top)"));
-    chart_->yAxis2->setLabel(tr("probability"));
     if (result_) showResult();
-    chart_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 }  // namespace lmscope::gui::labs

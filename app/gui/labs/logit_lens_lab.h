@@ -11,13 +11,15 @@
 #include <optional>
 #include <vector>
 
-class QCPGraph;
-class QCustomPlot;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QTableWidget;
 class QTimer;
+
+namespace lmscope::widgets {
+class LensRankChart;
+}
 
 namespace lmscope::gui::labs {
 
@@ -33,6 +35,7 @@ public:
     const std::vector<int32_t>& promptIds() const { return ids_; }
     int selectedPosition() const { return position_; }
     const std::optional<LensResult>& result() const { return result_; }
+    widgets::LensRankChart* rankChart() const { return chart_; }
 
     static constexpr int kTopK = 5;
 
@@ -64,9 +67,7 @@ private:
     TokenListView* tokens_;
     QLabel* summary_;
     QTableWidget* table_;
-    QCustomPlot* chart_;
-    QCPGraph* rank_graph_;
-    QCPGraph* prob_graph_;
+    widgets::LensRankChart* chart_;
     QLabel* status_;
     QTimer* edit_timer_;
 

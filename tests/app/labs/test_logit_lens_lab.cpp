@@ -10,10 +10,11 @@
 #include "gui/labs/logit_lens_lab.h"
 #include "gui/labs/token_list_view.h"
 #include "tokenizer/tokenizer.h"
+#include "widgets/lens_rank_chart.h"
 
+#include <QLineEdit>
 #include <QTableWidget>
 #include <QTest>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
@@ -99,18 +100,18 @@ void TestLogitLensLab::tableMatchesCoreLens() {
 
     // The rank chart: one point per layer, 1-based ranks; where the final token is in a layer's
     // top 5 the rank is its column, elsewhere it ranks below the table.
-    auto* rank = lab.findChild<QCPGraph*>(QStringLiteral("rankGraph"));
-    QVERIFY(rank);
-    QCOMPARE(rank->dataCount(), n_layer);
+    const widgets::LensRankChart::ViewState chart = lab.rankChart()->viewState();
+    QCOMPARE(chart.rank.size(), n_layer);
     for (int l = 0; l < n_layer; ++l) {
-        const double r = (rank->data()->constBegin() + l)->value;
+        QCOMPARE(chart.layers[l], double(l));
+        const double r = chart.rank[l];
         const auto* row = step.lens.data() + size_t(l * LogitLensLab::kTopK);
         const auto* hit = std::find_if(row, row + LogitLensLab::kTopK,
                                        [&](const trace::LensEntry& e) { return e.token == argmax; });
         if (hit != row + LogitLensLab::kTopK) QCOMPARE(r, double(hit - row) + 1.0);
         else QVERIFY2(r > LogitLensLab::kTopK, qPrintable(QStringLiteral("layer %1 rank %2").arg(l).arg(r)));
     }
-    QCOMPARE((rank->data()->constEnd() - 1)->value, 1.0);  // rank 1 (0-based 0) at the last layer
+    QCOMPARE(chart.rank.back(), 1.0);  // rank 1 (0-based 0) at the last layer
     QCOMPARE(lab.result()->final_rank.back(), 0);
 }
 
