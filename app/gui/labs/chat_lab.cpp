@@ -7,7 +7,7 @@
 #include "model/chat_template.h"
 #include "tokenizer/tokenizer.h"
 #include "widgets/format.h"
-#include "widgets/plot_style.h"
+#include "widgets/prefill_chart.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -22,7 +22,6 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 namespace lmscope::gui::labs {
 
@@ -31,8 +30,6 @@ namespace {
 const QColor kCached(0xff, 0xe0, 0x82);    // earlier turns, kept in the cache
 const QColor kRecomputed(0xff, 0xab, 0x91);  // earlier turns, computed again
 const QColor kNew(0xb9, 0xf6, 0xca);        // this turn's new text
-const QColor kWith(0x2e, 0x7d, 0x32);       // bars: with prefix reuse
-const QColor kWithout(0xe6, 0x51, 0x00);    // bars: without
 
 QString html_text(const std::string& s) {
     return QString::fromUtf8(s.data(), qsizetype(s.size())).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
@@ -45,7 +42,7 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
       input_(new QLineEdit), send_(new QPushButton), stop_(new QPushButton), reset_(new QPushButton),
       reuse_(new QCheckBox), max_label_(new QLabel), max_reply_(new QSpinBox), status_(new QLabel),
       turn_label_(new QLabel), turn_picker_(new QComboBox), legend_(new QLabel), summary_(new QLabel),
-      tokens_(new TokenListView), chart_(new QCustomPlot), cost_(new QLabel), stream_timer_(new QTimer(this)),
+      tokens_(new TokenListView), chart_(new widgets::PrefillChart), cost_(new QLabel), stream_timer_(new QTimer(this)),
       runner_(new LabRunner(this)) {
     setObjectName(QStringLiteral("chatLab"));
     explanation_->setObjectName(QStringLiteral("chatExplanation"));
@@ -127,36 +124,7 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
-    // The chart: per-turn bars on the left axis, running totals on the right one.
     chart_->setMinimumHeight(fontMetrics().height() * 14);
-    with_bars_ = new QCPBars(chart_->xAxis, chart_->yAxis);
-    without_bars_ = new QCPBars(chart_->xAxis, chart_->yAxis);
-    with_bars_->setObjectName(QStringLiteral("withReuseBars"));
-    without_bars_->setObjectName(QStringLiteral("withoutReuseBars"));
-    auto* group = new QCPBarsGroup(chart_);
-    for (QCPBars* b : {with_bars_, without_bars_}) {
-        b->setWidth(0.35);
-        b->setBarsGroup(group);
-    }
-    with_bars_->setBrush(kWith);
-    with_bars_->setPen(QPen(kWith.darker(130)));
-    without_bars_->setBrush(kWithout);
-    without_bars_->setPen(QPen(kWithout.darker(130)));
-    chart_->yAxis2->setVisible(true);
-    with_total_ = chart_->addGraph(chart_->xAxis, chart_->yAxis2);
-    without_total_ = chart_->addGraph(chart_->xAxis, chart_->yAxis2);
-    with_total_->setObjectName(QStringLiteral("withReuseTotal"));
-    without_total_->setObjectName(QStringLiteral("withoutReuseTotal"));
-    with_total_->setPen(QPen(kWith, 2, Qt::DashLine));
-    without_total_->setPen(QPen(kWithout, 2, Qt::DashLine));
-    for (QCPGraph* g : {with_total_, without_total_}) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-    chart_->legend->setVisible(true);
-    chart_->plotLayout()->addElement(1, 0, chart_->legend);  // under the bars, two columns
-    chart_->plotLayout()->setRowStretchFactor(1, 0.001);
-    chart_->legend->setWrap(2);
-    chart_->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
-    chart_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
-    widgets::apply_plot_fonts(chart_, font());
 
     connect(send_, &QPushButton::clicked, this, &ChatLab::send);
     connect(input_, &QLineEdit::returnPressed, this, &ChatLab::send);
@@ -356,32 +324,9 @@ void ChatLab::refreshSequence() {
 }
 
 void ChatLab::refreshChart() {
-    QVector<double> x, with, without, with_total, without_total;
-    auto ticker = chart_->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
-    if (ticker) ticker->clear();
-    double cum_with = 0, cum_without = 0;
-    for (size_t i = 0; i < turns_.size(); ++i) {
-        const ChatTurnRecord& t = turns_[i];
-        x.append(double(i + 1));
-        with.append(t.with_reuse);
-        without.append(t.without_reuse);
-        cum_with += t.with_reuse + t.generated;
-        cum_without += t.without_reuse + t.generated;
-        with_total.append(cum_with);
-        without_total.append(cum_without);
-        if (ticker) ticker->addTick(double(i + 1), tr("turn %1").arg(i + 1));
-    }
-    with_bars_->setData(x, with, true);
-    without_bars_->setData(x, without, true);
-    with_total_->setData(x, with_total, true);
-    without_total_->setData(x, without_total, true);
-    const double n = double(std::max<size_t>(turns_.size(), 1));
-    chart_->xAxis->setRange(0.4, n + 0.6);
-    double top = 10;
-    for (double v : without) top = std::max(top, v);
-    chart_->yAxis->setRange(0, top * 1.15);
-    chart_->yAxis2->setRange(0, std::max(10.0, cum_without) * 1.15);
-    chart_->replot(QCustomPlot::rpQueuedReplot);
+    QVector<widgets::PrefillTurn> turns;
+    for (const ChatTurnRecord& t : turns_) turns.append({double(t.with_reuse), double(t.without_reuse), double(t.generated)});
+    chart_->setData(turns);
 }
 
 void ChatLab::refreshCost() {
@@ -422,13 +367,6 @@ void ChatLab::retranslate() {
                         "<span style=\"background:%3\">&nbsp;new this turn&nbsp;</span> "
                         "<b style=\"color:#6a1b9a\">bold purple</b>: the template's special tokens")
                          .arg(kCached.name(), kRecomputed.name(), kNew.name()));
-    with_bars_->setName(tr("prefilled with prefix reuse"));
-    without_bars_->setName(tr("prefilled without (whole history)"));
-    with_total_->setName(tr("running total with reuse (incl. generated)"));
-    without_total_->setName(tr("running total without reuse"));
-    chart_->xAxis->setLabel(tr("turn"));
-    chart_->yAxis->setLabel(tr("tokens prefilled this turn"));
-    chart_->yAxis2->setLabel(tr("tokens processed so far"));
     showTemplateNotice();
     refreshSequence();
     refreshChart();

@@ -16,15 +16,16 @@
 
 class QCheckBox;
 class QComboBox;
-class QCPBars;
-class QCPGraph;
-class QCustomPlot;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTextBrowser;
 class QTimer;
+
+namespace lmscope::widgets {
+class PrefillChart;
+}
 
 namespace lmscope::gui::labs {
 
@@ -86,11 +87,7 @@ private:
     QLabel* legend_;
     QLabel* summary_;
     TokenListView* tokens_;
-    QCustomPlot* chart_;
-    QCPBars* with_bars_;
-    QCPBars* without_bars_;
-    QCPGraph* with_total_;
-    QCPGraph* without_total_;
+    widgets::PrefillChart* chart_;
     QLabel* cost_;
     QTimer* stream_timer_;
 

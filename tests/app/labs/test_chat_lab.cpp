@@ -10,9 +10,9 @@
 #include "gui/labs/token_list_view.h"
 #include "model/chat_template.h"
 #include "tokenizer/tokenizer.h"
+#include "widgets/prefill_chart.h"
 
 #include <QTest>
-#include <qcustomplot.h>
 
 using namespace lmscope;
 using namespace lmscope::gui::labs;
@@ -46,8 +46,6 @@ CoreTurn core_turn(engine::Session& s, const std::string& user, int max_reply) {
 }
 
 std::vector<int32_t> ids_of(const QVector<qint32>& v) { return {v.begin(), v.end()}; }
-
-double bar(QCPBars* bars, int turn) { return (bars->data()->constBegin() + turn)->value; }
 
 }  // namespace
 
@@ -98,13 +96,11 @@ void TestChatLab::twoTurnsMatchCore() {
     if (tokenizer.special().eos >= 0) special.eos = tokenizer.piece(tokenizer.special().eos);
 
     auto* tokens = lab.findChild<TokenListView*>(QStringLiteral("fedTokens"));
-    auto* with_bars = lab.findChild<QCPBars*>(QStringLiteral("withReuseBars"));
-    auto* without_bars = lab.findChild<QCPBars*>(QStringLiteral("withoutReuseBars"));
-    auto* with_total = lab.findChild<QCPGraph*>(QStringLiteral("withReuseTotal"));
-    auto* without_total = lab.findChild<QCPGraph*>(QStringLiteral("withoutReuseTotal"));
-    QVERIFY(tokens && with_bars && without_bars && with_total && without_total);
-    QCOMPARE(with_bars->dataCount(), 2);
-    QCOMPARE(without_bars->dataCount(), 2);
+    auto* chart = lab.findChild<widgets::PrefillChart*>(QStringLiteral("prefillChart"));
+    QVERIFY(tokens && chart);
+    const widgets::PrefillChart::ViewState bars = chart->viewState();
+    QCOMPARE(bars.with_reuse.size(), 2);
+    QCOMPARE(bars.without_reuse.size(), 2);
 
     double cum_with = 0, cum_without = 0;
     std::vector<int32_t> previous;
@@ -126,29 +122,29 @@ void TestChatLab::twoTurnsMatchCore() {
         // Prefill counts: the trace's fed tokens; without reuse the whole history.
         QCOMPARE(shown.reused, t.reused);
         QCOMPARE(shown.fed, t.fed);
-        QCOMPARE(bar(without_bars, i), double(t.sequence.size()));
+        QCOMPARE(bars.without_reuse[i], double(t.sequence.size()));
         if (reuse) {
-            QCOMPARE(bar(with_bars, i), double(t.fed));
+            QCOMPARE(bars.with_reuse[i], double(t.fed));
             QCOMPARE(t.reused + t.fed, int32_t(t.sequence.size()));
             if (i > 0) QVERIFY2(t.reused > 0, "the second turn keeps the first in the cache");
         } else {
             QCOMPARE(t.reused, 0);
             QCOMPARE(t.fed, int32_t(t.sequence.size()));
-            QCOMPARE(bar(with_bars, i), double(int32_t(t.sequence.size()) - reusable_prefix(t.sequence, previous)));
+            QCOMPARE(bars.with_reuse[i], double(int32_t(t.sequence.size()) - reusable_prefix(t.sequence, previous)));
         }
         // Earlier turns are re-sent: the second sequence starts with the whole first exchange.
         if (i > 0) QVERIFY(shown.resent > int32_t(lab.turns()[0].sequence.size()) / 2);
         else QCOMPARE(shown.resent, 0);
 
-        cum_with += bar(with_bars, i) + t.generated;
-        cum_without += bar(without_bars, i) + t.generated;
-        QCOMPARE((with_total->data()->constBegin() + i)->value, cum_with);
-        QCOMPARE((without_total->data()->constBegin() + i)->value, cum_without);
+        cum_with += bars.with_reuse[i] + t.generated;
+        cum_without += bars.without_reuse[i] + t.generated;
+        QCOMPARE(bars.with_total[i], cum_with);
+        QCOMPARE(bars.without_total[i], cum_without);
 
         previous = core.session->tokens();
         history.push_back({model::Role::Assistant, shown.reply});
     }
-    QVERIFY(bar(without_bars, 1) > bar(without_bars, 0));  // every turn re-sends more
+    QVERIFY(bars.without_reuse[1] > bars.without_reuse[0]);  // every turn re-sends more
 }
 
 void TestChatLab::stopMidReplyKeepsLabUsable_data() {
