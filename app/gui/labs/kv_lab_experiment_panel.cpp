@@ -2,7 +2,7 @@
 
 #include "gui/labs/kv_lab_common.h"
 #include "tokenizer/tokenizer.h"
-#include "widgets/plot_style.h"
+#include "widgets/cache_kl_chart.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,7 +15,6 @@
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 namespace lmscope::gui::labs {
 namespace {
@@ -39,7 +38,7 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
       stop_(new QPushButton),
       progress_(new QProgressBar),
       table_(new QTableWidget(0, ColumnCount)),
-      kl_plot_(new QCustomPlot),
+      kl_chart_(new widgets::CacheKlChart),
       prompt_label_(new QLabel),
       steps_label_(new QLabel),
       status_(new QLabel),
@@ -68,24 +67,7 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
     status_->setWordWrap(true);
     explain_->setWordWrap(true);
     poll_->setInterval(100);
-    kl_plot_->setObjectName(QStringLiteral("kvExperimentKlPlot"));
-    kl_plot_->setMinimumHeight(160);
-    kl_plot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    kl_plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    kl_plot_->yAxis->setNumberFormat(QStringLiteral("eb"));
-    kl_plot_->yAxis->setNumberPrecision(0);
-    const QColor colors[2] = {QColor(0x2f, 0x6d, 0xb5), QColor(0xc0, 0x39, 0x2b)};
-    for (int i = 0; i < 2; ++i) {
-        kl_graphs_[i] = kl_plot_->addGraph();
-        kl_graphs_[i]->setPen(QPen(colors[i], 2));
-        kl_graphs_[i]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-    }
-    decode_line_ = new QCPItemStraightLine(kl_plot_);
-    decode_line_->setPen(QPen(Qt::gray, 1, Qt::DashLine));
-    decode_line_->setVisible(false);
-    kl_plot_->legend->setVisible(true);
-    kl_plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    widgets::apply_plot_fonts(kl_plot_, font());
+    kl_chart_->setObjectName(QStringLiteral("kvExperimentKlChart"));
 
     auto* input = new QHBoxLayout;
     input->addWidget(prompt_label_);
@@ -100,7 +82,7 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
     layout->addWidget(progress_);
     table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     layout->addWidget(table_);
-    layout->addWidget(kl_plot_, 1);
+    layout->addWidget(kl_chart_, 1);
     layout->addWidget(status_);
 
     retranslate();
@@ -118,20 +100,6 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
     });
 }
 
-QCPGraph* KvExperimentPanel::klGraph(KvType type) const {
-    if (type == KvType::Q8_0) return kl_graphs_[0];
-    if (type == KvType::Q4_0) return kl_graphs_[1];
-    return nullptr;
-}
-
-void KvExperimentPanel::changeEvent(QEvent* e) {
-    QWidget::changeEvent(e);
-    if (e->type() == QEvent::FontChange) {
-        widgets::apply_plot_fonts(kl_plot_, font());
-        kl_plot_->replot(QCustomPlot::rpQueuedReplot);
-    }
-}
-
 QString KvExperimentPanel::prompt() const { return prompt_->text(); }
 void KvExperimentPanel::setPrompt(const QString& text) { prompt_->setText(text); }
 void KvExperimentPanel::setDecodeSteps(int steps) { steps_->setValue(steps); }
@@ -141,9 +109,7 @@ void KvExperimentPanel::setModel(const LabModelPtr& model) {
     model_ = model;
     has_result_ = false;
     table_->setRowCount(0);
-    for (QCPGraph* g : kl_graphs_) g->data()->clear();
-    decode_line_->setVisible(false);
-    kl_plot_->replot(QCustomPlot::rpQueuedReplot);
+    showChart();
     status_->clear();
     showRunning();
 }
@@ -209,25 +175,7 @@ void KvExperimentPanel::showResult(const KvExperimentResult& result) {
                                              run.top1_agreement));
         if (run.measured_bytes != run.formula_bytes) table_->item(r, Measured)->setForeground(QColor(0xc0, 0x39, 0x2b));
     }
-    double y_min = 1.0, y_max = 1e-6;
-    for (const KvRunResult& run : result.runs) {
-        QCPGraph* g = klGraph(run.type);
-        if (!g) continue;
-        QVector<double> xs, ys;
-        for (size_t r = 0; r < run.kl.size(); ++r) {
-            xs.push_back(double(r));
-            ys.push_back(run.kl[r]);
-            if (run.kl[r] > 0) y_min = std::min(y_min, run.kl[r]), y_max = std::max(y_max, run.kl[r]);
-        }
-        g->setData(xs, ys, true);
-    }
-    const double decode_x = double(result.prompt.size()) - 0.5;  // rows from here on: decode steps
-    decode_line_->point1->setCoords(decode_x, 1);
-    decode_line_->point2->setCoords(decode_x, 2);
-    decode_line_->setVisible(!result.generated.empty());
-    kl_plot_->xAxis->setRange(-0.5, double(result.prompt.size() + result.generated.size()) - 0.5);
-    kl_plot_->yAxis->setRange(std::min(y_min, y_max) / 2, y_max * 2);
-    kl_plot_->replot(QCustomPlot::rpQueuedReplot);
+    showChart();
 
     std::string bytes;
     for (int32_t id : result.generated) bytes += model_ ? model_->tokenizer->token_bytes(id) : std::string();
@@ -241,6 +189,22 @@ void KvExperimentPanel::showResult(const KvExperimentResult& result) {
                          .arg(generated.simplified()));
 }
 
+void KvExperimentPanel::showChart() {
+    widgets::CacheKlData chart;
+    const KvType quantized[2] = {KvType::Q8_0, KvType::Q4_0};
+    for (int i = 0; i < 2; ++i) {
+        chart.series[i].cache = cache_type_label(quantized[i]);
+        if (!has_result_) continue;
+        for (const KvRunResult& run : result_.runs)
+            if (run.type == quantized[i]) chart.series[i].kl = QVector<double>(run.kl.begin(), run.kl.end());
+    }
+    if (has_result_) {
+        chart.prompt_rows = qint32(result_.prompt.size());
+        chart.decode_rows = qint32(result_.generated.size());
+    }
+    kl_chart_->setData(chart);
+}
+
 void KvExperimentPanel::retranslate() {
     prompt_label_->setText(tr("Prompt"));
     steps_label_->setText(tr("Decode steps"));
@@ -252,12 +216,8 @@ void KvExperimentPanel::retranslate() {
     explain_->setText(tr("The same prompt runs three times, with the cache stored as fp16, int8 (q8_0) and int4 "
                          "(q4_0). A smaller cache saves memory; the KL divergence shows how much each one changes "
                          "what the model predicts next (0 = identical)."));
-    kl_graphs_[0]->setName(tr("KL, %1 vs fp16").arg(cache_type_label(KvType::Q8_0)));
-    kl_graphs_[1]->setName(tr("KL, %1 vs fp16").arg(cache_type_label(KvType::Q4_0)));
-    kl_plot_->xAxis->setLabel(tr("position (the prompt, then the decode steps after the dashed line)"));
-    kl_plot_->yAxis->setLabel(tr("KL (nats)"));
     if (has_result_) showResult(result_);
-    else kl_plot_->replot(QCustomPlot::rpQueuedReplot);
+    else showChart();
 }
 
 }  // namespace lmscope::gui::labs

@@ -10,9 +10,6 @@
 
 #include <memory>
 
-class QCPGraph;
-class QCPItemStraightLine;
-class QCustomPlot;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -20,6 +17,10 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QTimer;
+
+namespace lmscope::widgets {
+class CacheKlChart;
+}
 
 namespace lmscope::gui::labs {
 
@@ -34,8 +35,8 @@ public:
     void setModel(const LabModelPtr& model);  // cancels a running experiment, clears the table
     bool isRunning() const { return runner_->busy(); }
     QTableWidget* table() const { return table_; }
-    // KL per row (x = the row's position: prompt positions, then decode steps) of q8_0 and q4_0.
-    QCPGraph* klGraph(KvType type) const;
+    // KL per row (prompt positions, then decode steps) of q8_0 and q4_0.
+    widgets::CacheKlChart* klChart() const { return kl_chart_; }
     const KvExperimentResult* result() const { return has_result_ ? &result_ : nullptr; }
     QString prompt() const;
     void retranslate();
@@ -53,7 +54,7 @@ signals:
 private:
     void showResult(const KvExperimentResult& result);
     void showRunning();  // Run, Stop and the progress bar as the runner says
-    void changeEvent(QEvent* e) override;
+    void showChart();    // the KL chart of the result shown (empty without one)
 
     QLineEdit* prompt_;
     QSpinBox* steps_;
@@ -61,9 +62,7 @@ private:
     QPushButton* stop_;
     QProgressBar* progress_;
     QTableWidget* table_;
-    QCustomPlot* kl_plot_;
-    QCPGraph* kl_graphs_[2];                // q8_0, q4_0
-    QCPItemStraightLine* decode_line_;      // where the decode steps start
+    widgets::CacheKlChart* kl_chart_;
     QLabel* prompt_label_;
     QLabel* steps_label_;
     QLabel* status_;
