@@ -1,7 +1,7 @@
 #include "gui/labs/kv_lab_chart.h"
 
 #include "util/error.h"
-#include "widgets/plot_style.h"
+#include "widgets/kv_growth_chart.h"
 #include "widgets/trace_model.h"
 
 #include <QCheckBox>
@@ -13,64 +13,15 @@
 #include <QLocale>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <cmath>
 
 namespace lmscope::gui::labs {
 namespace {
 
-// "40 GB", "1.5 MB", "512 B": a tick label in decimal units, at most three significant digits.
-QString tick_bytes(double bytes) {
-    static const char* const units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-    int unit = 0;
-    while (bytes >= 1000.0 && unit < 5) bytes /= 1000.0, ++unit;
-    return QStringLiteral("%1 %2").arg(QLocale().toString(bytes, 'g', 3), QLatin1String(units[unit]));
-}
-
-// Byte ticks labelled in decimal units ("40 GB"), on a linear axis.
-class LinearBytesTicker : public QCPAxisTicker {
-protected:
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        return tick < 0 ? QString() : tick_bytes(tick);
-    }
-};
-// The same on a logarithmic axis (ticks at powers of ten).
-class LogBytesTicker : public QCPAxisTickerLog {
-protected:
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        return tick <= 0 ? QString() : tick_bytes(tick);
-    }
-};
-// Token counts at powers of ten, "100,000".
-class LogCountTicker : public QCPAxisTickerLog {
-protected:
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        return tick < 1 ? QString() : QLocale().toString(qlonglong(std::llround(tick)));
-    }
-};
-
-QColor kind_color(kv::AttentionKind kind) {
-    switch (kind) {
-        case kv::AttentionKind::MHA: return QColor(0xc0, 0x39, 0x2b);
-        case kv::AttentionKind::GQA: return QColor(0x2f, 0x6d, 0xb5);
-        case kv::AttentionKind::MQA: return QColor(0x2e, 0x8b, 0x45);
-    }
-    return Qt::black;
-}
-
 // A token count that fits, or "any number" when every layer is local and its windows fit.
 QString tokens_text(uint64_t fit) {
     return fit == kv::kAnyLength ? KvCostChart::tr("any number") : QLocale().toString(qulonglong(fit));
-}
-
-Qt::PenStyle type_style(KvType type) {
-    switch (type) {
-        case KvType::F16: return Qt::SolidLine;
-        case KvType::Q8_0: return Qt::DashLine;
-        case KvType::Q4_0: return Qt::DotLine;
-    }
-    return Qt::SolidLine;
 }
 
 // About 64 context lengths from 1 to `max`, evenly spaced on a log scale, `max` included.
@@ -90,7 +41,7 @@ QVector<double> sample_tokens(uint64_t max) {
 
 KvCostChart::KvCostChart(QWidget* parent)
     : QWidget(parent),
-      plot_(new QCustomPlot),
+      chart_(new widgets::KvGrowthChart),
       budget_box_(new QDoubleSpinBox),
       weights_type_(new QComboBox),
       log_(new QCheckBox),
@@ -99,7 +50,7 @@ KvCostChart::KvCostChart(QWidget* parent)
       weights_label_(new QLabel),
       fit_(new QTableWidget) {
     setObjectName(QStringLiteral("kvCostChart"));
-    plot_->setObjectName(QStringLiteral("kvCostPlot"));
+    chart_->setObjectName(QStringLiteral("kvGrowthChart"));
     budget_box_->setObjectName(QStringLiteral("kvBudget"));
     weights_type_->setObjectName(QStringLiteral("kvWeightsType"));
     log_->setObjectName(QStringLiteral("kvLogScale"));
@@ -122,30 +73,6 @@ KvCostChart::KvCostChart(QWidget* parent)
     fit_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     fit_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     fit_->setMaximumHeight(fit_->fontMetrics().height() * 8);
-    plot_->setMinimumSize(320, 220);
-
-    plot_->setAutoAddPlottableToLegend(false);  // relegend() lists the visible graphs in order
-    for (kv::AttentionKind kind : {kv::AttentionKind::MHA, kv::AttentionKind::GQA, kv::AttentionKind::MQA}) {
-        for (size_t t = 0; t < kKvTypes.size(); ++t) {
-            QCPGraph* g = plot_->addGraph();
-            g->setPen(QPen(kind_color(kind), kKvTypes[t] == KvType::F16 ? 3 : 2, type_style(kKvTypes[t])));
-            curves_[size_t(kind)][t] = g;
-        }
-    }
-    budget_ = plot_->addGraph();
-    budget_->setPen(QPen(QColor(0x33, 0x33, 0x33), 2));
-    kv_space_ = plot_->addGraph();
-    kv_space_->setPen(QPen(QColor(0x88, 0x55, 0x00), 2, Qt::DashDotLine));
-    measured_ = plot_->addGraph();
-    measured_->setPen(QPen(QColor(0xd2, 0x6a, 0x00), 3));
-    measured_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
-    plot_->legend->setVisible(true);
-    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot_->legend->setWrap(int(kKvTypes.size()));
-    plot_->legend->setBrush(QColor(255, 255, 255, 220));
-    // The legend goes below the axes, where it hides no curve.
-    plot_->plotLayout()->addElement(1, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(budget_label_);
@@ -159,20 +86,14 @@ KvCostChart::KvCostChart(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addWidget(plot_, 1);
+    layout->addWidget(chart_, 1);
     layout->addWidget(summary_);
     layout->addWidget(fit_);
 
     retranslate();
-    widgets::apply_plot_fonts(plot_, font());
     connect(budget_box_, &QDoubleSpinBox::valueChanged, this, [this] { rebuild(); });
     connect(weights_type_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
-    connect(log_, &QCheckBox::toggled, this, [this] { rescale(); });
-}
-
-QCPGraph* KvCostChart::curve(kv::AttentionKind kind, KvType type) const {
-    QCPGraph* g = curves_[size_t(kind)][size_t(type)];
-    return g->visible() ? g : nullptr;
+    connect(log_, &QCheckBox::toggled, this, [this] { showChart(); });
 }
 
 uint64_t KvCostChart::budgetBytes() const { return uint64_t(std::llround(budget_box_->value() * kGB)); }
@@ -204,7 +125,6 @@ bool KvCostChart::setWeightsType(const QString& name) {
 }
 
 void KvCostChart::rebuild() {
-    const QLocale loc;
     const uint64_t budget = budgetBytes();
     const KvType weights_type = kKvTypes[size_t(std::max(0, weights_type_->currentIndex()))];
     weights_bytes_ = 0;
@@ -218,25 +138,35 @@ void KvCostChart::rebuild() {
         }
     }
     const QVector<double> xs = sample_tokens(choice_.tokens);
-    for (auto& row : curves_)
-        for (QCPGraph* g : row) g->setVisible(false), g->data()->clear();
+    rebuildCurves(variants, xs, budget);
+    view_.first_tokens = xs.front();
+    view_.last_tokens = xs.back();
+    view_.budget = {tr("device budget %1").arg(format_si_bytes(budget)), double(budget)};
+    view_.kv_space.reset();
+    if (choice_.valid && weights_bytes_ > 0 && weights_bytes_ < budget)
+        view_.kv_space = widgets::KvGrowthLine{tr("left after the weights (%1)").arg(format_si_bytes(budget - weights_bytes_)),
+                                               double(budget - weights_bytes_)};
+    summary_->setText(summaryText(budget, weights_type));
+    rebuildMeasured();
+}
+
+void KvCostChart::rebuildCurves(const std::vector<kv::Variant>& variants, const QVector<double>& xs, uint64_t budget) {
+    view_.curves.clear();
     fit_->setRowCount(int(variants.size()));
     QStringList row_names;
     for (size_t v = 0; v < variants.size(); ++v) {
         const kv::Variant& var = variants[v];
         row_names << tr("%1 (%2 KV heads)").arg(attention_kind_label(var.kind)).arg(var.shape.n_head_kv);
         for (size_t t = 0; t < kKvTypes.size(); ++t) {
-            QCPGraph* g = curves_[size_t(var.kind)][t];
             auto* cell = new QTableWidgetItem(QStringLiteral("—"));
             cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             try {
                 kv::validate(var.shape, kKvTypes[t]);
-                QVector<double> ys;
-                ys.reserve(xs.size());
-                for (double x : xs) ys.push_back(double(kv::cache_bytes(var.shape, kKvTypes[t], uint64_t(x), choice_.batch)));
-                g->setData(xs, ys, true);
-                g->setName(tr("%1 %2").arg(attention_kind_label(var.kind), cache_type_label(kKvTypes[t])));
-                g->setVisible(true);
+                widgets::KvGrowthCurve curve{.family = qint32(var.kind), .type = kKvTypes[t],
+                                             .name = tr("%1 %2").arg(attention_kind_label(var.kind), cache_type_label(kKvTypes[t])),
+                                             .tokens = xs};
+                for (double x : xs) curve.bytes.push_back(double(kv::cache_bytes(var.shape, kKvTypes[t], uint64_t(x), choice_.batch)));
+                view_.curves.append(curve);
                 const uint64_t fit = kv::tokens_that_fit(var.shape, kKvTypes[t], choice_.batch, budget, weights_bytes_);
                 cell->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(fit));
                 cell->setText(tokens_text(fit));
@@ -247,20 +177,11 @@ void KvCostChart::rebuild() {
         }
     }
     fit_->setVerticalHeaderLabels(row_names);
+}
 
-    const double x0 = xs.front(), x1 = xs.back();
-    budget_->setData({x0, x1}, {double(budget), double(budget)}, true);
-    budget_->setName(tr("device budget %1").arg(format_si_bytes(budget)));
-    const bool space = choice_.valid && weights_bytes_ > 0 && weights_bytes_ < budget;
-    kv_space_->setVisible(space);
-    kv_space_->data()->clear();
-    if (space) {
-        const double left = double(budget - weights_bytes_);
-        kv_space_->setData({x0, x1}, {left, left}, true);
-        kv_space_->setName(tr("left after the weights (%1)").arg(format_si_bytes(budget - weights_bytes_)));
-    }
-
-    // The chosen shape and type, in words.
+// The chosen shape and type against the budget, in words.
+QString KvCostChart::summaryText(uint64_t budget, KvType weights_type) const {
+    const QLocale loc;
     QString text;
     if (!choice_.valid) {
         text = tr("The fields do not describe a valid KV cache (see the formula panel).");
@@ -289,75 +210,29 @@ void KvCostChart::rebuild() {
                 text += QLatin1Char(' ') + tr("(Tokens per sequence, %1 sequences.)").arg(loc.toString(qulonglong(choice_.batch)));
         }
     }
-    summary_->setText(text);
-    rebuildMeasured();
+    return text;
 }
 
 void KvCostChart::rebuildMeasured() {
-    QVector<double> xs, ys;
-    measured_dtype_.clear();
+    widgets::KvGrowthCurve& measured = view_.measured;
+    measured.tokens.clear();
+    measured.bytes.clear();
+    QString dtype;
     if (trace_ && choice_.loaded_model) {  // the live run is the loaded model's: not another shape's chart
         for (qint32 i : trace_->path()) {
             const widgets::StepView& s = *trace_->step(i);
-            xs.push_back(double(s.kv.tokens));
-            ys.push_back(double(s.kv.bytes_total));
-            measured_dtype_ = cache_type_id(s.kv.type);
+            measured.tokens.push_back(double(s.kv.tokens));
+            measured.bytes.push_back(double(s.kv.bytes_total));
+            dtype = cache_type_id(s.kv.type);
         }
     }
-    measured_->setData(xs, ys, true);
-    measured_->setVisible(!xs.isEmpty());
-    measured_->setName(tr("measured: %1's live run (%2)").arg(choice_.label, measured_dtype_));
-    relegend();
-    rescale();
+    measured.name = tr("measured: %1's live run (%2)").arg(choice_.label, dtype);
+    showChart();
 }
 
-void KvCostChart::relegend() {
-    plot_->legend->clearItems();
-    for (auto& row : curves_)
-        for (QCPGraph* g : row)
-            if (g->visible()) g->addToLegend();
-    for (QCPGraph* g : {budget_, kv_space_, measured_})
-        if (g->visible()) g->addToLegend();
-}
-
-void KvCostChart::rescale() {
-    const bool log = log_->isChecked();
-    double x_max = 1, y_min = 0, y_max = 0;
-    for (int i = 0; i < plot_->graphCount(); ++i) {
-        QCPGraph* g = plot_->graph(i);
-        if (!g->visible() || g->data()->isEmpty()) continue;
-        bool found = false;
-        const QCPRange keys = g->data()->keyRange(found);
-        if (found) x_max = std::max(x_max, keys.upper);
-        if (g == budget_ || g == kv_space_) continue;  // the lines join the range below
-        const QCPRange values = g->data()->valueRange(found, QCP::sdPositive);
-        if (!found) continue;
-        y_min = y_min > 0 ? std::min(y_min, values.lower) : values.lower;
-        y_max = std::max(y_max, values.upper);
-    }
-    // A budget far above the curves would flatten them on a linear axis: it joins the range
-    // when the scale is logarithmic or when it is within twice the largest curve.
-    for (QCPGraph* line : {budget_, kv_space_}) {
-        if (!line->visible() || line->data()->isEmpty()) continue;
-        const double y = line->data()->begin()->value;
-        if (log || y_max <= 0 || y <= 2 * y_max) y_max = std::max(y_max, y), y_min = y_min > 0 ? std::min(y_min, y) : y;
-    }
-    if (y_max <= 0) y_max = 1;
-    if (y_min <= 0) y_min = y_max / 1e6;
-    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis})
-        axis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (log) {
-        plot_->xAxis->setTicker(QSharedPointer<LogCountTicker>::create());
-        plot_->yAxis->setTicker(QSharedPointer<LogBytesTicker>::create());
-        plot_->xAxis->setRange(1, x_max * 1.5);
-        plot_->yAxis->setRange(y_min / 2, y_max * 3);
-    } else {
-        plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        plot_->yAxis->setTicker(QSharedPointer<LinearBytesTicker>::create());
-        plot_->xAxis->setRange(0, x_max * 1.02);
-        plot_->yAxis->setRange(0, y_max * 1.1);
-    }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+void KvCostChart::showChart() {
+    view_.log_scale = log_->isChecked();
+    chart_->setData(view_);
 }
 
 void KvCostChart::retranslate() {
@@ -367,18 +242,8 @@ void KvCostChart::retranslate() {
     for (int i = 0; i < weights_type_->count(); ++i) weights_type_->setItemText(i, cache_type_label(kKvTypes[size_t(i)]));
     fit_->setHorizontalHeaderLabels({tr("tokens that fit, %1").arg(cache_type_label(kKvTypes[0])),
                                      cache_type_label(kKvTypes[1]), cache_type_label(kKvTypes[2])});
-    plot_->xAxis->setLabel(tr("context length (tokens)"));
-    plot_->yAxis->setLabel(tr("KV cache bytes"));
     budget_box_->setToolTip(tr("GPU memory, e.g. 80 GB; the weights take their share first"));
     rebuild();
-}
-
-void KvCostChart::changeEvent(QEvent* e) {
-    QWidget::changeEvent(e);
-    if (e->type() == QEvent::FontChange) {
-        widgets::apply_plot_fonts(plot_, font());
-        plot_->replot(QCustomPlot::rpQueuedReplot);
-    }
 }
 
 }  // namespace lmscope::gui::labs

@@ -1,18 +1,19 @@
-// The KV cache lab's chart: bytes against context length for the chosen shape as MHA, GQA and
+// The KV cache lab's chart page: bytes against context length for the chosen shape as MHA, GQA and
 // MQA (core kv::attention_variants) at fp16, int8 and int4, a device memory budget and what is
 // left of it after the weights (with how many tokens fit, per variant and type), on a log or
-// linear scale; and the live step-through run's measured bytes (LabHost::liveTrace()).
+// linear scale; and the live step-through run's measured bytes (LabHost::liveTrace()). The
+// numbers come from core/kv; widgets::KvGrowthChart draws them.
 #pragma once
 
 #include "gui/labs/kv_lab_common.h"
+#include "kv/kv_math.h"
+#include "widgets/kv_growth_chart.h"
 
 #include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
-class QCPGraph;
-class QCustomPlot;
 class QDoubleSpinBox;
 class QLabel;
 class QTableWidget;
@@ -33,13 +34,7 @@ public:
     // the measured curve, redrawn as steps arrive.
     void setLiveTrace(widgets::TraceModel* trace);
 
-    QCustomPlot* plot() const { return plot_; }
-    // The curve of one attention variant at one cache type; null when the shape has no such
-    // variant (e.g. no GQA for 4 query heads). x = tokens, y = bytes.
-    QCPGraph* curve(kv::AttentionKind kind, KvType type) const;
-    QCPGraph* measuredGraph() const { return measured_; }  // x = tokens held, y = bytes held
-    QCPGraph* budgetGraph() const { return budget_; }      // y = the device budget
-    QCPGraph* kvSpaceGraph() const { return kv_space_; }   // y = budget - weights (when > 0)
+    widgets::KvGrowthChart* growthChart() const { return chart_; }
     QTableWidget* fitTable() const { return fit_; }        // tokens that fit [variant][type]
     uint64_t budgetBytes() const;
     uint64_t weightsBytes() const { return weights_bytes_; }  // 0 when unknown or invalid
@@ -51,16 +46,15 @@ public slots:
     // "f16", "q8_0" or "q4_0": how the weights are stored for the weights line.
     bool setWeightsType(const QString& name);
 
-protected:
-    void changeEvent(QEvent* e) override;
-
 private:
     void rebuild();
+    // The curves of every variant and cache type, and the fit table's cells.
+    void rebuildCurves(const std::vector<kv::Variant>& variants, const QVector<double>& xs, uint64_t budget);
+    QString summaryText(uint64_t budget, KvType weights_type) const;
     void rebuildMeasured();
-    void relegend();
-    void rescale();
+    void showChart();
 
-    QCustomPlot* plot_;
+    widgets::KvGrowthChart* chart_;
     QDoubleSpinBox* budget_box_;
     QComboBox* weights_type_;
     QCheckBox* log_;
@@ -68,14 +62,10 @@ private:
     QLabel* budget_label_;
     QLabel* weights_label_;
     QTableWidget* fit_;
-    QCPGraph* curves_[3][3] = {};  // [AttentionKind][KvType]
-    QCPGraph* measured_;
-    QCPGraph* budget_;
-    QCPGraph* kv_space_;
+    widgets::KvGrowthData view_;  // what chart_ shows
     QPointer<widgets::TraceModel> trace_;
     KvChoice choice_;
     uint64_t weights_bytes_ = 0;
-    QString measured_dtype_;
 };
 
 }  // namespace lmscope::gui::labs

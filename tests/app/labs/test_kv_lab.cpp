@@ -20,6 +20,7 @@
 #include "tokenizer/tokenizer.h"
 #include "trace_adapter/trace_adapter.h"
 #include "widgets/cache_kl_chart.h"
+#include "widgets/kv_growth_chart.h"
 #include "widgets/trace_model.h"
 
 #include <QComboBox>
@@ -30,7 +31,6 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
@@ -104,6 +104,18 @@ std::vector<float> run_rows(const LabModelPtr& model, KvType type, const std::ve
     measured = lab.backend->kv_stats().total_bytes;
     held = lab.backend->kv_stats().n_tokens;
     return rows;
+}
+
+// The curve the chart draws for one attention variant at one cache type; none when not drawn.
+std::optional<widgets::KvGrowthCurve> curve(const KvCostChart& chart, kv::AttentionKind kind, KvType type) {
+    for (const widgets::KvGrowthCurve& c : chart.growthChart()->viewState().curves)
+        if (c.family == qint32(kind) && c.type == type) return c;
+    return std::nullopt;
+}
+
+// The live run's points the chart draws (none while it hides the curve).
+widgets::KvGrowthCurve measured_curve(const KvLab& lab) {
+    return lab.chart()->growthChart()->viewState().measured.value_or(widgets::KvGrowthCurve{});
 }
 
 }  // namespace
@@ -255,12 +267,13 @@ void TestKvLab::chartMatchesCore() {
     for (size_t v = 0; v < variants.size(); ++v) {
         for (size_t t = 0; t < kKvTypes.size(); ++t) {
             const KvType type = kKvTypes[t];
-            QCPGraph* g = chart.curve(variants[v].kind, type);
+            const std::optional<widgets::KvGrowthCurve> g = curve(chart, variants[v].kind, type);
             QVERIFY2(g, qPrintable(attention_kind_label(variants[v].kind)));
-            QVERIFY(g->data()->size() > 20);
-            QCOMPARE(uint64_t((g->data()->end() - 1)->key), p.max_context);
-            for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
-                QCOMPARE(it->value, double(kv::cache_bytes(variants[v].shape, type, uint64_t(it->key))));
+            QVERIFY(g->tokens.size() > 20);
+            QCOMPARE(g->bytes.size(), g->tokens.size());
+            QCOMPARE(uint64_t(g->tokens.back()), p.max_context);
+            for (qsizetype i = 0; i < g->tokens.size(); ++i)
+                QCOMPARE(g->bytes[i], double(kv::cache_bytes(variants[v].shape, type, uint64_t(g->tokens[i]))));
             const uint64_t core_fit = kv::tokens_that_fit(variants[v].shape, type, 1, budget, weights_bytes);
             QCOMPARE(fit->item(int(v), int(t))->data(Qt::UserRole).toULongLong(), qulonglong(core_fit));
             QCOMPARE(digits_of(fit->item(int(v), int(t))->text()), quint64(core_fit));
@@ -269,12 +282,14 @@ void TestKvLab::chartMatchesCore() {
     // The kinds the core does not list have no curve.
     for (kv::AttentionKind kind : {kv::AttentionKind::MHA, kv::AttentionKind::GQA, kv::AttentionKind::MQA}) {
         const bool listed = std::any_of(variants.begin(), variants.end(), [&](const kv::Variant& v) { return v.kind == kind; });
-        QCOMPARE(chart.curve(kind, KvType::F16) != nullptr, listed);
+        QCOMPARE(curve(chart, kind, KvType::F16).has_value(), listed);
     }
-    QCOMPARE(chart.budgetGraph()->data()->begin()->value, double(budget));
+    const widgets::KvGrowthChart::ViewState shown = chart.growthChart()->viewState();
+    QVERIFY(shown.budget);
+    QCOMPARE(shown.budget->bytes, double(budget));
     const bool space = weights_bytes < budget;
-    QCOMPARE(chart.kvSpaceGraph()->visible(), space);
-    if (space) QCOMPARE(chart.kvSpaceGraph()->data()->begin()->value, double(budget - weights_bytes));
+    QCOMPARE(shown.kv_space.has_value(), space);
+    if (space) QCOMPARE(shown.kv_space->bytes, double(budget - weights_bytes));
     const QString summary = label(chart, "kvBudgetSummary")->text();
     if (space) {
         const uint64_t core_fit = kv::tokens_that_fit(p.shape, KvType::F16, 1, budget, weights_bytes);
@@ -284,9 +299,10 @@ void TestKvLab::chartMatchesCore() {
     }
     // The log / linear switch keeps the data.
     chart.setLogScale(false);
-    QCOMPARE(chart.plot()->yAxis->scaleType(), QCPAxis::stLinear);
+    QVERIFY(!chart.growthChart()->viewState().log_scale);
+    QCOMPARE(chart.growthChart()->viewState().curves.size(), shown.curves.size());
     chart.setLogScale(true);
-    QCOMPARE(chart.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(chart.growthChart()->viewState().log_scale);
 }
 
 void TestKvLab::offloadMatchesPlan_data() {
@@ -341,8 +357,8 @@ void TestKvLab::liveCurveFollowsTrace() {
     LabHost host(&trace);
     KvLab lab(&host);
     host.setModel(model);  // the formula shows the loaded model: the live run belongs on its chart
-    QCPGraph* measured = lab.chart()->measuredGraph();
-    QCOMPARE(measured->data()->size(), 0);
+    const auto measured = [&lab] { return measured_curve(lab); };
+    QCOMPARE(measured().tokens.size(), 0);
 
     LabSessionOptions so;
     so.kv_type = KvType::Q8_0;
@@ -353,10 +369,12 @@ void TestKvLab::liveCurveFollowsTrace() {
         QVERIFY(app::append_step(trace, session.trace(), int32_t(session.trace().size()) - 1));
         const engine::KvStats stats = run.backend->kv_stats();
         expected.emplace_back(double(stats.n_tokens), double(stats.total_bytes));
-        QCOMPARE(measured->data()->size(), int(expected.size()));
+        const widgets::KvGrowthCurve shown = measured();
+        QCOMPARE(shown.tokens.size(), int(expected.size()));
+        QCOMPARE(shown.bytes.size(), int(expected.size()));
         for (int i = 0; i < int(expected.size()); ++i) {
-            QCOMPARE((measured->data()->constBegin() + i)->key, expected[size_t(i)].first);
-            QCOMPARE((measured->data()->constBegin() + i)->value, expected[size_t(i)].second);
+            QCOMPARE(shown.tokens[i], expected[size_t(i)].first);
+            QCOMPARE(shown.bytes[i], expected[size_t(i)].second);
         }
     };
     session.prefill(model->tokenizer->encode_ids("Hello world", true, false));
@@ -365,19 +383,18 @@ void TestKvLab::liveCurveFollowsTrace() {
         session.decode();
         step_done();
     }
-    QVERIFY(measured->name().contains(QStringLiteral("q8_0")));
-    QVERIFY2(measured->name().contains(model->name), qPrintable(measured->name()));
+    QVERIFY(measured().name.contains(QStringLiteral("q8_0")));
+    QVERIFY2(measured().name.contains(model->name), qPrintable(measured().name));
     // Another shape's chart does not show this model's run; the loaded model's shows it again.
     QVERIFY(lab.formula()->setPreset(QStringLiteral("llama-3.1-70b")));
-    QCOMPARE(measured->data()->size(), 0);
-    QVERIFY(!measured->visible());
+    QVERIFY(!lab.chart()->growthChart()->viewState().measured);
     QVERIFY(lab.formula()->setPreset(QStringLiteral("model")));
-    QCOMPARE(measured->data()->size(), int(expected.size()));
+    QCOMPARE(measured().tokens.size(), int(expected.size()));
     // Back to the prefill step: the curve shows the path to it.
     trace.setCurrentStep(0);
-    QCOMPARE(measured->data()->size(), 1);
+    QCOMPARE(measured().tokens.size(), 1);
     trace.clear();
-    QCOMPARE(measured->data()->size(), 0);
+    QCOMPARE(measured().tokens.size(), 0);
 }
 
 void TestKvLab::experimentMatchesCore_data() {
