@@ -37,8 +37,7 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     plot_->setMinimumSize(320, 240);
     layout->addWidget(plot_);
 
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_));
+    add_plot_title(plot_);
     plot_->yAxis->setTicker(QSharedPointer<ByteTicker>::create());
 
     formula_ = plot_->addGraph();
@@ -56,9 +55,7 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     decode_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors::phase(Phase::Decode), 9));
 
     // The legend below the axes, two entries a line: never over the data.
-    plot_->legend->setVisible(true);
-    plot_->plotLayout()->addElement(2, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(2, 0.001);
+    put_legend_below(plot_, 2);
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot_->legend->setWrap(2);
     plot_->legend->setMargins(QMargins(4, 2, 4, 2));
@@ -169,6 +166,34 @@ void KvChart::changeEvent(QEvent* e) {
     } else if (e->type() == QEvent::LanguageChange) {
         retranslate();
     }
+}
+
+KvChart::ViewState KvChart::viewState() const {
+    const auto keys = [](const QCPGraph* g) {
+        QVector<double> out;
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) out.append(it->key);
+        return out;
+    };
+    const auto values = [](const QCPGraph* g) {
+        QVector<double> out;
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) out.append(it->value);
+        return out;
+    };
+    ViewState s;
+    s.tokens = keys(measured_);
+    s.measured = values(measured_);
+    if (formula_->visible()) s.formula = values(formula_);
+    s.layer = values(layer_);
+    s.layer_name = layer_->name();
+    s.prefill_tokens = keys(prefill_);
+    s.decode_tokens = keys(decode_);
+    s.prefill_shape = int(prefill_->scatterStyle().shape());
+    s.decode_shape = int(decode_->scatterStyle().shape());
+    s.title = title_;
+    s.tokens_label = plot_->xAxis->label();
+    s.bytes_label = plot_->yAxis->label();
+    s.tooltip = plot_->toolTip();
+    return s;
 }
 
 ChartTable KvChart::table() const {

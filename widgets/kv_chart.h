@@ -20,12 +20,22 @@ class KvChart : public QWidget {
 public:
     explicit KvChart(TraceModel* model, QWidget* parent = nullptr);
 
+    // What the chart draws, read back from it: one point per step along the current path.
+    struct ViewState {
+        QVector<double> tokens;     // [point] tokens in the cache (x)
+        QVector<double> measured;   // [point] bytes held, all layers
+        QVector<double> formula;    // [point] the formula's bytes; empty when hidden (no formula known)
+        QVector<double> layer;      // [point] the selected layer's bytes (NaN: the step has none)
+        QString layer_name;         // the layer line's legend entry
+        QVector<double> prefill_tokens, decode_tokens;  // x of the prefill / decode marks
+        int prefill_shape = 0, decode_shape = 0;        // the marks' QCPScatterStyle::ScatterShape
+        QString title, tokens_label, bytes_label;
+        QString tooltip;            // the formula for this model's layers
+    };
+
     QCustomPlot* plot() const { return plot_; }
     QCPGraph* measuredGraph() const { return measured_; }  // tokens -> total bytes, every step
-    QCPGraph* formulaGraph() const { return formula_; }    // tokens -> formula bytes
-    QCPGraph* layerGraph() const { return layer_; }        // tokens -> the selected layer's bytes
-    QCPGraph* prefillMarks() const { return prefill_; }    // the prefill steps' points
-    QCPGraph* decodeMarks() const { return decode_; }      // the decode steps' points
+    ViewState viewState() const;
     // "KV cache: 1.5 MiB holding 12 tokens (f16)"; drawn on two lines (after the colon, ':' or '：') when
     // the chart is narrower than the line.
     QString title() const { return title_; }

@@ -105,9 +105,7 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
     values->grid()->setVisible(false);
     connect(ranks, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), values, qOverload<const QCPRange&>(&QCPAxis::setRange));
     // The legend below the bars, one entry per line: never over the data.
-    plot_->legend->setVisible(true);
-    plot_->plotLayout()->addElement(1, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    put_legend_below(plot_, 1);
     plot_->legend->setFillOrder(QCPLegend::foRowsFirst);
     plot_->legend->setMargins(QMargins(4, 2, 4, 2));
 
@@ -125,7 +123,6 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
 void LogitsView::rebuild() {
     rows_.clear();
     after_probs_.clear();
-    row_numbers_.clear();
     row_tips_.clear();
     const StepView* s = model_->current();
     const LogitsData empty;
@@ -171,7 +168,6 @@ void LogitsView::rebuild() {
             tip = tr("%1: probability %2 before the filters, filtered out; logit %3")
                       .arg(token).arg(raw, 0, 'f', 4).arg(c.logit, 0, 'f', 3);
         }
-        row_numbers_.push_back(numbers_text);
         row_tips_.push_back(tip);
         numbers->addTick(i, numbers_text);
     }
@@ -255,6 +251,27 @@ void LogitsView::onMousePress(QMouseEvent* e) {
     // A row's bars and its token label (left of the bars) both force it.
     if (e->button() != Qt::LeftButton || e->position().x() > plot_->axisRect()->rect().right()) return;
     if (const qint32 row = rowAt(e->position()); row >= 0) emit forceToken(rows_[row].id);
+}
+
+LogitsView::ViewState LogitsView::viewState() const {
+    const auto values = [](const QCPBars* bars) {
+        QVector<double> out;
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) out.append(it->value);
+        return out;
+    };
+    ViewState s;
+    s.labels = plot_->yAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks().values();
+    s.before = values(before_);
+    s.after = values(after_);
+    s.numbers = plot_->yAxis2->ticker().dynamicCast<QCPAxisTickerText>()->ticks().values();
+    s.tips = row_tips_;
+    if (chosen_marker_->visible()) s.marked_row = qint32(std::lround(chosen_marker_->topLeft->coords().y() + 0.45));
+    s.before_name = before_->name();
+    s.after_name = after_->name();
+    s.probability_label = plot_->xAxis->label();
+    s.probability_top = plot_->xAxis->range().upper;
+    s.heading = heading_->text();
+    return s;
 }
 
 ChartTable LogitsView::table() const {

@@ -25,18 +25,28 @@ class LogitsView : public QWidget {
 public:
     explicit LogitsView(TraceModel* model, QWidget* parent = nullptr);
 
+    // What the panel draws, read back from it: one entry per row, top to bottom.
+    struct ViewState {
+        QStringList labels;      // [row] the token at the left ("'␣was'", "▶ '␣was'" when chosen)
+        QVector<double> before;  // [row] the bar of the probability before the filters
+        QVector<double> after;   // [row] the bar after them (0: filtered out)
+        // [row] the numbers at the right ("0.568 → 1.000", "0.091 ✗ top-k") and the hover text
+        // (the token, both probabilities or the filter that removed it, and the logit).
+        QStringList numbers, tips;
+        qint32 marked_row = -1;  // the row the chosen-token highlight covers; -1: none shown
+        QString before_name, after_name;  // the legend
+        QString probability_label;
+        double probability_top = 0.0;     // the probability axis's upper end
+        QString heading;
+    };
+
     QCustomPlot* plot() const { return plot_; }
-    QCPBars* beforeBars() const { return before_; }  // row -> raw probability
-    QCPBars* afterBars() const { return after_; }    // row -> probability after the filters
-    QCPItemRect* chosenMarker() const { return chosen_marker_; }
+    QCPBars* afterBars() const { return after_; }  // row -> probability after the filters
     QLabel* heading() const { return heading_; }
     const QVector<CandidateView>& rows() const { return rows_; }  // [row] top to bottom
     qint32 chosenRow() const;                                     // -1: not among the rows
     QPointF rowCenter(qint32 row) const;                          // in plot() pixels
-    // The numbers at the right of a row ("0.568 → 1.000", "0.091 ✗ top-k") and its hover text
-    // (the token, both probabilities or the filter that removed it, and the logit).
-    QString rowNumbers(qint32 row) const { return row_numbers_.value(row); }
-    QString rowTooltip(qint32 row) const { return row_tips_.value(row); }
+    ViewState viewState() const;
     ChartTable table() const;
 
 signals:
@@ -60,8 +70,7 @@ private:
     QCPItemRect* chosen_marker_;
     QVector<CandidateView> rows_;
     QVector<double> after_probs_;  // [row], NaN when filtered out
-    QStringList row_numbers_;      // [row]
-    QStringList row_tips_;         // [row]
+    QStringList row_tips_;         // [row] the hover text
     qint32 chosen_ = -1;
 };
 

@@ -31,20 +31,25 @@ private slots:
         m.setCurrentStep(current);
         m.setSelectedHead(1, 0);
         KvChart chart(&m);
-        QCOMPARE(chart.measuredGraph()->dataCount(), points);
-        QCOMPARE(chart.formulaGraph()->dataCount(), points);
+        const KvChart::ViewState v = chart.viewState();
+        QCOMPARE(v.tokens.size(), points);
+        QCOMPARE(v.measured.size(), points);
+        QCOMPARE(v.formula.size(), points);
+        QCOMPARE(v.layer.size(), points);
         for (int i = 0; i < points; ++i) {
             const StepView& s = steps[i];
-            QCOMPARE(chart.measuredGraph()->data()->at(i)->key, double(s.kv.tokens));
-            QCOMPARE(chart.measuredGraph()->data()->at(i)->value, double(s.kv.bytes_total));
-            QCOMPARE(chart.formulaGraph()->data()->at(i)->value, double(s.kv.formula_bytes));
-            QCOMPARE(chart.layerGraph()->data()->at(i)->value, double(s.kv.bytes_per_layer[1]));
+            QCOMPARE(v.tokens[i], double(s.kv.tokens));
+            QCOMPARE(v.measured[i], double(s.kv.bytes_total));
+            QCOMPARE(v.formula[i], double(s.kv.formula_bytes));
+            QCOMPARE(v.layer[i], double(s.kv.bytes_per_layer[1]));
         }
-        QCOMPARE(chart.measuredGraph()->data()->at(0)->value, double(kv_layer_bytes(4) * kLayers));
-        QCOMPARE(chart.prefillMarks()->dataCount(), 1);
-        QCOMPARE(chart.prefillMarks()->data()->at(0)->key, 4.0);
-        QCOMPARE(chart.decodeMarks()->dataCount(), points - 1);
-        QVERIFY(chart.prefillMarks()->scatterStyle().shape() != chart.decodeMarks()->scatterStyle().shape());
+        QCOMPARE(v.measured[0], double(kv_layer_bytes(4) * kLayers));
+        QCOMPARE(v.prefill_tokens, QVector<double>{4.0});
+        QCOMPARE(v.decode_tokens.size(), points - 1);
+        QVERIFY(v.prefill_shape != v.decode_shape);
+        QCOMPARE(v.tokens_label, QStringLiteral("tokens in the cache"));
+        QCOMPARE(v.bytes_label, QStringLiteral("bytes held"));
+        QVERIFY2(v.title.startsWith(QStringLiteral("KV cache: ")), qPrintable(v.title));
 
         const ChartTable t = chart.table();
         QCOMPARE(t.rows.size(), points);
@@ -79,8 +84,9 @@ private slots:
         QVERIFY(m.setSteps(sample_steps()));
         m.setSelectedHead(layer, 0);
         KvChart chart(&m);
-        QVERIFY2(chart.plot()->toolTip().contains(tip), qPrintable(chart.plot()->toolTip()));
-        QCOMPARE(chart.layerGraph()->name(), line);
+        const KvChart::ViewState shown = chart.viewState();
+        QVERIFY2(shown.tooltip.contains(tip), qPrintable(shown.tooltip));
+        QCOMPARE(shown.layer_name, line);
     }
 
     void unknownFormulaHidden() {
@@ -89,8 +95,8 @@ private slots:
         TraceModel m;
         QVERIFY(m.setSteps(steps));
         KvChart chart(&m);
-        QVERIFY(!chart.formulaGraph()->visible());
-        QCOMPARE(chart.measuredGraph()->dataCount(), 3);
+        QVERIFY(chart.viewState().formula.isEmpty());
+        QCOMPARE(chart.viewState().measured.size(), 3);
     }
 
     void followsFontChanges() {

@@ -31,19 +31,25 @@ private slots:
         m.setCurrentStep(step);
         LogitsView view(&m);
         const LogitsData& lg = steps[step].logits;
+        const LogitsView::ViewState shown = view.viewState();
         QCOMPARE(view.rows().size(), lg.before().size());
+        QCOMPARE(shown.before.size(), lg.before().size());
+        QCOMPARE(shown.after.size(), lg.before().size());
+        QCOMPARE(shown.labels.size(), lg.before().size());
         for (int i = 0; i < lg.before().size(); ++i) {
             QCOMPARE(view.rows()[i].id, lg.before()[i].id);
-            QCOMPARE(view.beforeBars()->data()->at(i)->value, double(lg.before()[i].prob));
+            QCOMPARE(shown.before[i], double(lg.before()[i].prob));
             double after = 0.0;
             for (const CandidateView& a : lg.after())
                 if (a.id == lg.before()[i].id) after = a.prob;
-            QCOMPARE(view.afterBars()->data()->at(i)->value, after);
+            QCOMPARE(shown.after[i], after);
+            QCOMPARE(shown.labels[i].startsWith(QStringLiteral("▶ ")), i == chosen_row);
         }
         QCOMPARE(view.chosenRow(), chosen_row);
-        QVERIFY(view.chosenMarker()->visible());
-        QCOMPARE(view.chosenMarker()->topLeft->coords().y(), chosen_row - 0.45);
-        QVERIFY(view.heading()->text().contains(QStringLiteral("1.25")));
+        QCOMPARE(shown.marked_row, chosen_row);
+        QVERIFY(shown.heading.contains(QStringLiteral("1.25")));
+        QCOMPARE(shown.probability_label, QStringLiteral("probability"));
+        QCOMPARE(shown.before_name, QStringLiteral("before the filters"));
         QCOMPARE(view.table().rows.size(), view.rows().size());
     }
 
@@ -105,8 +111,9 @@ private slots:
         QVERIFY(m.setSteps(sample_steps()));
         m.setCurrentStep(0);
         LogitsView view(&m);
-        QCOMPARE(view.rowNumbers(row), numbers);
-        QVERIFY2(view.rowTooltip(row).contains(tip), qPrintable(view.rowTooltip(row)));
+        const LogitsView::ViewState shown = view.viewState();
+        QCOMPARE(shown.numbers.value(row), numbers);
+        QVERIFY2(shown.tips.value(row).contains(tip), qPrintable(shown.tips.value(row)));
     }
 
     void clickForcesToken_data() {
@@ -150,7 +157,8 @@ private slots:
         TraceModel m;
         LogitsView view(&m);
         QCOMPARE(view.rows().size(), 0);
-        QVERIFY(!view.chosenMarker()->visible());
+        QCOMPARE(view.viewState().marked_row, -1);
+        QVERIFY(view.viewState().before.isEmpty());
         QVERIFY(m.setSteps(sample_steps()));
         m.setCurrentStep(0);
         view.resize(720, 420);
