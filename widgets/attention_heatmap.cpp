@@ -460,6 +460,31 @@ void AttentionHeatmap::updateRow() {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+AttentionHeatmap::ViewState AttentionHeatmap::viewState() const {
+    ViewState s;
+    QCPColorMapData* cells = map_->data();  // cell() is not const in QCustomPlot
+    s.side = cells->keySize();
+    for (qint32 q = 0; q < cells->valueSize(); ++q)
+        for (qint32 k = 0; k < s.side; ++k) s.cells.push_back(cells->cell(k, q));
+    for (qint32 i = 0; i < s.side; ++i) {
+        double key = 0, value = 0;
+        cells->cellToCoord(i, i, &key, &value);
+        s.centres.push_back(key);
+    }
+    s.color_low = map_->dataRange().lower;
+    s.color_high = map_->dataRange().upper;
+    s.log_colors = map_->dataScaleType() == QCPAxis::stLogarithmic;
+    s.interpolated = map_->interpolate();
+    s.masked_hatched = map_->gradient().nanHandling() == QCPColorGradient::nhTransparent &&
+                       map_rect_->backgroundBrush().style() == Qt::BDiagPattern;
+    for (auto it = bars_->data()->constBegin(); it != bars_->data()->constEnd(); ++it) s.row.push_back(it->value);
+    s.key_label = map_rect_->axis(QCPAxis::atBottom)->label();
+    s.query_label = map_rect_->axis(QCPAxis::atLeft)->label();
+    s.scale_label = scale_->label();
+    s.row_label = row_rect_->axis(QCPAxis::atBottom)->label();
+    return s;
+}
+
 QString AttentionHeatmap::cellDescription(qint32 query, qint32 key) const {
     const QVector<TokenView>& seq = model_->sequence();
     if (query < 0 || key < 0 || query >= matrix_.n || key >= matrix_.n || query >= seq.size()) return {};

@@ -37,9 +37,24 @@ class AttentionHeatmap : public QWidget {
 public:
     explicit AttentionHeatmap(TraceModel* model, QWidget* parent = nullptr);
 
+    // What the map draws, read back from it.
+    struct ViewState {
+        qint32 side = 0;          // the map is side x side cells (positions shown / cellBlock(), rounded up)
+        QVector<double> cells;    // [query cell][key cell], row-major; NaN: masked or not recorded
+        QVector<double> centres;  // [cell] the position at a cell's centre (the same on both axes)
+        double color_low = 0.0, color_high = 0.0;  // the colour scale's range
+        bool log_colors = false;    // colours on a log scale
+        bool interpolated = false;  // cells blended into their neighbours
+        bool masked_hatched = false;  // NaN cells let the hatched background through
+        QVector<double> row;      // [key] the selected query row's bars: its weights
+        QString key_label, query_label, scale_label, row_label;
+        double cell(qint32 query_cell, qint32 key_cell) const { return cells[qsizetype(query_cell) * side + key_cell]; }
+    };
+
     QCustomPlot* plot() const { return plot_; }
-    QCPColorMap* colorMap() const { return map_; }  // cell (key, query); NaN: masked or not captured
-    QCPBars* rowBars() const { return bars_; }      // the selected query row, key -> weight
+    // cell (key, query); NaN: masked or not captured. Kept for tests/app/test_gui_session_state.cpp.
+    QCPColorMap* colorMap() const { return map_; }
+    ViewState viewState() const;
     QSpinBox* layerBox() const { return layer_box_; }
     QSpinBox* headBox() const { return head_box_; }
     QCheckBox* meanBox() const { return mean_box_; }

@@ -52,23 +52,24 @@ private slots:
         m.setSelectedHead(layer, head);
         QCOMPARE(view.layerBox()->value(), layer);
         QCOMPARE(view.headBox()->value(), head);
-        QCPColorMapData* data = view.colorMap()->data();
-        QCOMPARE(data->keySize(), kTokens);
-        QCOMPARE(data->valueSize(), kTokens);
-        QVERIFY(!view.colorMap()->interpolate());
+        const AttentionHeatmap::ViewState shown = view.viewState();
+        QCOMPARE(shown.side, kTokens);
+        QCOMPARE(shown.cells.size(), kTokens * kTokens);
+        QVERIFY(!shown.interpolated);
         for (int q = 0; q < kTokens; ++q)
             for (int k = 0; k < kTokens; ++k) {
-                const double cell = data->cell(k, q);
+                const double cell = shown.cell(q, k);
                 if (k > q) QVERIFY2(std::isnan(cell), "masked cell must be masked");
                 else QCOMPARE(float(cell), stored_weight(layer, head, q, k));
             }
         // Masked cells are transparent over a hatched background.
-        QCOMPARE(view.colorMap()->gradient().nanHandling(), QCPColorGradient::nhTransparent);
-        QCOMPARE(view.plot()->axisRect(0)->backgroundBrush().style(), Qt::BDiagPattern);
+        QVERIFY(shown.masked_hatched);
+        QCOMPARE(shown.key_label, QStringLiteral("key (attended-to token)"));
+        QCOMPARE(shown.query_label, QStringLiteral("query (attending token)"));
+        QCOMPARE(shown.scale_label, QStringLiteral("weight"));
         // The selected query (the last token) as bars.
-        QCOMPARE(view.rowBars()->data()->size(), kTokens);
-        for (int k = 0; k < kTokens; ++k)
-            QCOMPARE(float(view.rowBars()->data()->at(k)->value), stored_weight(layer, head, kTokens - 1, k));
+        QCOMPARE(shown.row.size(), kTokens);
+        for (int k = 0; k < kTokens; ++k) QCOMPARE(float(shown.row[k]), stored_weight(layer, head, kTokens - 1, k));
     }
 
     // A local layer (sliding window 2): keys two or more positions back are masked too, and the
@@ -83,13 +84,13 @@ private slots:
         AttentionHeatmap view(&m);
         m.setSelectedHead(0, 1);
         const qint32 q = kTokens - 1;
-        QVERIFY(std::isnan(view.colorMap()->data()->cell(0, q)));
-        QCOMPARE(float(view.colorMap()->data()->cell(q - 1, q)), stored_weight(0, 1, q, q - 1));
+        QVERIFY(std::isnan(view.viewState().cell(q, 0)));
+        QCOMPARE(float(view.viewState().cell(q, q - 1)), stored_weight(0, 1, q, q - 1));
         QVERIFY2(view.cellDescription(q, 0).contains(QStringLiteral("outside this local layer's window of 2 tokens")),
                  qPrintable(view.cellDescription(q, 0)));
         QVERIFY(view.cellDescription(0, q).contains(QStringLiteral("the future is hidden")));
         m.setSelectedHead(1, 1);
-        QCOMPARE(float(view.colorMap()->data()->cell(0, q)), stored_weight(1, 1, q, 0));
+        QCOMPARE(float(view.viewState().cell(q, 0)), stored_weight(1, 1, q, 0));
         QVERIFY(!view.cellDescription(q, 0).contains(QStringLiteral("masked")));
     }
 
@@ -110,8 +111,8 @@ private slots:
         QVERIFY(!view.headBox()->isEnabled());
         double sum = 0;
         for (int h = 0; h < kHeads; ++h) sum += stored_weight(2, h, 3, 1);
-        QVERIFY(std::abs(view.colorMap()->data()->cell(1, 3) - sum / kHeads) < 1e-6);
-        QVERIFY(std::isnan(view.colorMap()->data()->cell(4, 3)));
+        QVERIFY(std::abs(view.viewState().cell(3, 1) - sum / kHeads) < 1e-6);
+        QVERIFY(std::isnan(view.viewState().cell(3, 4)));
     }
 
     void logColours() {
@@ -120,17 +121,17 @@ private slots:
         QVERIFY(m.setSteps(sample_steps()));
         AttentionHeatmap view(&m);
         view.logBox()->setChecked(true);
-        QCOMPARE(view.colorMap()->dataScaleType(), QCPAxis::stLogarithmic);
-        const QCPRange range = view.colorMap()->dataRange();
-        QVERIFY(range.lower > 0);
-        QCOMPARE(range.upper, double(stored_weight(0, 0, 0, 0)));  // row 0 puts 1.0 on key 0
-        QVERIFY(std::abs(range.lower - range.upper * 1e-4) < 1e-12);
+        const AttentionHeatmap::ViewState log = view.viewState();
+        QVERIFY(log.log_colors);
+        QVERIFY(log.color_low > 0);
+        QCOMPARE(log.color_high, double(stored_weight(0, 0, 0, 0)));  // row 0 puts 1.0 on key 0
+        QVERIFY(std::abs(log.color_low - log.color_high * 1e-4) < 1e-12);
         // Cells at or above the floor keep their weights; masked cells stay masked.
-        QCOMPARE(float(view.colorMap()->data()->cell(2, 5)), stored_weight(0, 0, 5, 2));
-        QVERIFY(std::isnan(view.colorMap()->data()->cell(5, 2)));
+        QCOMPARE(float(log.cell(5, 2)), stored_weight(0, 0, 5, 2));
+        QVERIFY(std::isnan(log.cell(2, 5)));
         view.logBox()->setChecked(false);
-        QCOMPARE(view.colorMap()->dataScaleType(), QCPAxis::stLinear);
-        QCOMPARE(view.colorMap()->dataRange().lower, 0.0);
+        QVERIFY(!view.viewState().log_colors);
+        QCOMPARE(view.viewState().color_low, 0.0);
     }
 
     void followsFontChanges() {
@@ -160,7 +161,8 @@ private slots:
         QCOMPARE(spy.at(0).at(0).toInt(), 2);
         QCOMPARE(spy.at(0).at(1).toInt(), 1);
         QCOMPARE(m.selectedQuery(), 2);
-        QCOMPARE(view.rowBars()->data()->size(), 3);
+        QCOMPARE(view.viewState().row.size(), 3);
+        QVERIFY(view.viewState().row_label.contains(QStringLiteral("(position 2)")));
 
         QCOMPARE(view.cellDescription(2, 1),
                  QStringLiteral("query '␣bank' (2) → key '␣river' (1): %1").arg(stored_weight(0, 0, 2, 1), 0, 'g', 4));
@@ -225,19 +227,17 @@ private slots:
         QCOMPARE(view.cellBlock(), block);
         QCOMPARE(view.shownPositions(), std::make_pair(0, n - 1));
         QCOMPARE(view.title().contains(QStringLiteral("tokens a cell")), block > 1);
-        QCPColorMapData* data = view.colorMap()->data();
+        const AttentionHeatmap::ViewState overview = view.viewState();
         const int cells = (n + block - 1) / block;
-        QCOMPARE(data->keySize(), cells);
+        QCOMPARE(overview.side, cells);
         for (int qb = 0; qb < cells; ++qb) {
             double top = 0.0;
             for (int kb = 0; kb < cells; ++kb)
-                if (!std::isnan(data->cell(kb, qb))) top = std::max(top, data->cell(kb, qb));
+                if (!std::isnan(overview.cell(qb, kb))) top = std::max(top, overview.cell(qb, kb));
             QVERIFY2(top == 1.0, qPrintable(QStringLiteral("block row %1 lost its diagonal").arg(qb)));
         }
         // The overview's cell for a block holds the block's largest weight at the block's centre.
-        double key = 0, value = 0;
-        data->cellToCoord(cells - 1, cells - 1, &key, &value);
-        QCOMPARE(key, (cells - 1) * block + (block - 1) / 2.0);
+        QCOMPARE(overview.centres.back(), (cells - 1) * block + (block - 1) / 2.0);
 
         m.setSelectedQuery(n - 100);
         view.zoomButton()->setChecked(true);
@@ -245,7 +245,7 @@ private slots:
         QCOMPARE(last - first + 1, AttentionHeatmap::kDetail);
         QVERIFY(first <= n - 100 && n - 100 <= last);
         QCOMPARE(view.cellBlock(), 1);
-        QCOMPARE(float(view.colorMap()->data()->cell(n - 101, n - 100)), 1.0f);
+        QCOMPARE(float(view.viewState().cell(n - 100, n - 101)), 1.0f);
         m.setSelectedQuery(10);  // the detail follows the row
         QCOMPARE(view.shownPositions(), std::make_pair(0, AttentionHeatmap::kDetail - 1));
 
@@ -269,7 +269,7 @@ private slots:
         m.setModel(sample_model_view());
         QVERIFY(m.setSteps(steps));
         AttentionHeatmap view(&m);
-        QVERIFY(std::isnan(view.colorMap()->data()->cell(0, 4)));
+        QVERIFY(std::isnan(view.viewState().cell(4, 0)));
         QVERIFY(view.cellDescription(4, 0).contains(QStringLiteral("not recorded")));
         QCOMPARE(view.table().rows.size(), 4 * 5 / 2 + 6);  // prefill triangle + row 5
 
