@@ -1289,34 +1289,6 @@ piece %2</source>
         <source>&lt;span style=&quot;background:%1&quot;&gt;&amp;nbsp;earlier turns, kept in the cache&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:%2&quot;&gt;&amp;nbsp;earlier turns, computed again&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:%3&quot;&gt;&amp;nbsp;new this turn&amp;nbsp;&lt;/span&gt; &lt;b style=&quot;color:#6a1b9a&quot;&gt;bold purple&lt;/b&gt;: the template&apos;s special tokens</source>
         <translation>&lt;span style=&quot;background:%1&quot;&gt;&amp;nbsp;之前的轮次，保留在缓存中&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:%2&quot;&gt;&amp;nbsp;之前的轮次，重新计算&amp;nbsp;&lt;/span&gt; &lt;span style=&quot;background:%3&quot;&gt;&amp;nbsp;本轮新增&amp;nbsp;&lt;/span&gt; &lt;b style=&quot;color:#6a1b9a&quot;&gt;紫色粗体&lt;/b&gt;：模板的特殊词元</translation>
     </message>
-    <message>
-        <source>prefilled with prefix reuse</source>
-        <translation>使用前缀复用时预填充</translation>
-    </message>
-    <message>
-        <source>prefilled without (whole history)</source>
-        <translation>不复用时预填充（整段历史）</translation>
-    </message>
-    <message>
-        <source>running total with reuse (incl. generated)</source>
-        <translation>复用时的累计（含生成）</translation>
-    </message>
-    <message>
-        <source>running total without reuse</source>
-        <translation>不复用时的累计</translation>
-    </message>
-    <message>
-        <source>turn</source>
-        <translation>轮次</translation>
-    </message>
-    <message>
-        <source>tokens prefilled this turn</source>
-        <translation>本轮预填充的词元数</translation>
-    </message>
-    <message>
-        <source>tokens processed so far</source>
-        <translation>累计处理的词元数</translation>
-    </message>
 </context>
 <context>
     <name>lmscope::gui::labs::ContextCompareLab</name>
@@ -1510,14 +1482,6 @@ layer %4, head %5</source>
         <translation>可容纳的词元数，%1</translation>
     </message>
     <message>
-        <source>context length (tokens)</source>
-        <translation>上下文长度（词元）</translation>
-    </message>
-    <message>
-        <source>KV cache bytes</source>
-        <translation>KV 缓存字节数</translation>
-    </message>
-    <message>
         <source>GPU memory, e.g. 80 GB; the weights take their share first</source>
         <translation>GPU 显存，例如 80 GB；权重先占用其所需部分</translation>
     </message>
@@ -1595,18 +1559,6 @@ layer %4, head %5</source>
     <message>
         <source>The same prompt runs three times, with the cache stored as fp16, int8 (q8_0) and int4 (q4_0). A smaller cache saves memory; the KL divergence shows how much each one changes what the model predicts next (0 = identical).</source>
         <translation>同一个提示词运行三次，缓存分别以 fp16、int8 (q8_0) 和 int4 (q4_0) 存储。缓存越小越省内存；KL 散度显示每种缓存对模型下一个词元预测的改变程度（0 = 完全相同）。</translation>
-    </message>
-    <message>
-        <source>KL, %1 vs fp16</source>
-        <translation>KL，%1 相对 fp16</translation>
-    </message>
-    <message>
-        <source>position (the prompt, then the decode steps after the dashed line)</source>
-        <translation>位置（先是提示词，虚线之后是解码步）</translation>
-    </message>
-    <message>
-        <source>KL (nats)</source>
-        <translation>KL（奈特）</translation>
     </message>
     <message>
         <source>Running the prompt through %1 with f16, q8_0 and q4_0 caches…</source>
@@ -1865,26 +1817,6 @@ layer %4, head %5</source>
     <message>
         <source>top %1</source>
         <translation>第 %1 名</translation>
-    </message>
-    <message>
-        <source>rank of the final prediction</source>
-        <translation>最终预测的排名</translation>
-    </message>
-    <message>
-        <source>its probability</source>
-        <translation>其概率</translation>
-    </message>
-    <message>
-        <source>layer</source>
-        <translation>层</translation>
-    </message>
-    <message>
-        <source>rank (1 = top)</source>
-        <translation>排名（1 = 最高）</translation>
-    </message>
-    <message>
-        <source>probability</source>
-        <translation>概率</translation>
     </message>
 </context>
 <context>
@@ -2189,17 +2121,6 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     </message>
 </context>
 <context>
-    <name>lmscope::gui::labs::context_compare::HeadGrid</name>
-    <message>
-        <source>layer</source>
-        <translation>层</translation>
-    </message>
-    <message>
-        <source>head</source>
-        <translation>头</translation>
-    </message>
-</context>
-<context>
     <name>lmscope::widgets::AttentionGrid</name>
     <message>
         <source>L%1</source>
@@ -2332,6 +2253,21 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     </message>
 </context>
 <context>
+    <name>lmscope::widgets::CacheKlChart</name>
+    <message>
+        <source>KL, %1 vs fp16</source>
+        <translation>KL，%1 相对 fp16</translation>
+    </message>
+    <message>
+        <source>position (the prompt, then the decode steps after the dashed line)</source>
+        <translation>位置（先是提示词，虚线之后是解码步）</translation>
+    </message>
+    <message>
+        <source>KL (nats)</source>
+        <translation>KL（奈特）</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::widgets::FilteredTable</name>
     <message>
         <source>Filter (any column)</source>
@@ -2340,6 +2276,17 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::HeadGrid</name>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
     </message>
 </context>
 <context>
@@ -2419,6 +2366,40 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>formula: 2 (K and V) × KV heads × head dim × bytes per value × (global layers (%1) × tokens + local layers (%2) × min(tokens, %3)): a local layer attends to its last %3 tokens only, so its cache keeps just those</source>
         <translation>公式：2（K 和 V）× KV 头数 × 头维度 × 每个值的字节数 ×（全局层（%1 个）× 词元数 + 局部层（%2 个）× min(词元数, %3)）：局部层只关注最近的 %3 个词元，因此它的缓存只保存这些</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::KvGrowthChart</name>
+    <message>
+        <source>context length (tokens)</source>
+        <translation>上下文长度（词元）</translation>
+    </message>
+    <message>
+        <source>KV cache bytes</source>
+        <translation>KV 缓存字节数</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::LensRankChart</name>
+    <message>
+        <source>rank of the final prediction</source>
+        <translation>最终预测的排名</translation>
+    </message>
+    <message>
+        <source>its probability</source>
+        <translation>其概率</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>rank (1 = top)</source>
+        <translation>排名（1 = 最高）</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
     </message>
 </context>
 <context>
@@ -2550,6 +2531,41 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>Close this panel (the View menu shows it again)</source>
         <translation>关闭这个面板（“视图”菜单可以再显示它）</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::PrefillChart</name>
+    <message>
+        <source>turn %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>prefilled with prefix reuse</source>
+        <translation>使用前缀复用时预填充</translation>
+    </message>
+    <message>
+        <source>prefilled without (whole history)</source>
+        <translation>不复用时预填充（整段历史）</translation>
+    </message>
+    <message>
+        <source>running total with reuse (incl. generated)</source>
+        <translation>复用时的累计（含生成）</translation>
+    </message>
+    <message>
+        <source>running total without reuse</source>
+        <translation>不复用时的累计</translation>
+    </message>
+    <message>
+        <source>turn</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>tokens prefilled this turn</source>
+        <translation>本轮预填充的词元数</translation>
+    </message>
+    <message>
+        <source>tokens processed so far</source>
+        <translation>累计处理的词元数</translation>
     </message>
 </context>
 <context>
