@@ -76,6 +76,23 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     stop_->setEnabled(false);
     input_->setText(QStringLiteral("Hi! Who are you?"));  // model input, not UI text: not translated
 
+    buildLayout();
+
+    connect(send_, &QPushButton::clicked, this, &ChatLab::send);
+    connect(input_, &QLineEdit::returnPressed, this, &ChatLab::send);
+    connect(stop_, &QPushButton::clicked, this, &ChatLab::stop);
+    connect(reset_, &QPushButton::clicked, this, &ChatLab::resetChat);
+    connect(turn_picker_, &QComboBox::currentIndexChanged, this, [this] { refreshSequence(); });
+    stream_timer_->setInterval(60);
+    connect(stream_timer_, &QTimer::timeout, this, &ChatLab::refreshTranscript);
+    connect(runner_, &LabRunner::busyChanged, this, &ChatLab::showBusy);
+    connect(runner_, &LabRunner::failed, this, &ChatLab::failed);
+
+    retranslate();
+}
+
+// The conversation on the left; what the model received and the cost on the right.
+void ChatLab::buildLayout() {
     // Left: the conversation.
     auto* left = new QWidget;
     auto* lv = new QVBoxLayout(left);
@@ -108,6 +125,7 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     sv->addWidget(tokens_, 1);
     auto* cost = new QWidget;
     auto* cv = new QVBoxLayout(cost);
+    chart_->setMinimumHeight(fontMetrics().height() * 14);
     cv->addWidget(chart_, 1);
     cv->addWidget(cost_);
     auto* right = new QSplitter(Qt::Vertical);
@@ -124,19 +142,6 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
-    chart_->setMinimumHeight(fontMetrics().height() * 14);
-
-    connect(send_, &QPushButton::clicked, this, &ChatLab::send);
-    connect(input_, &QLineEdit::returnPressed, this, &ChatLab::send);
-    connect(stop_, &QPushButton::clicked, this, &ChatLab::stop);
-    connect(reset_, &QPushButton::clicked, this, &ChatLab::resetChat);
-    connect(turn_picker_, &QComboBox::currentIndexChanged, this, [this] { refreshSequence(); });
-    stream_timer_->setInterval(60);
-    connect(stream_timer_, &QTimer::timeout, this, &ChatLab::refreshTranscript);
-    connect(runner_, &LabRunner::busyChanged, this, &ChatLab::showBusy);
-    connect(runner_, &LabRunner::failed, this, &ChatLab::failed);
-
-    retranslate();
 }
 
 QString ChatLab::title() const { return tr("Chat: no memory"); }

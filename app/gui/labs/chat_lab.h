@@ -68,6 +68,7 @@ private:
     void showTemplateNotice();
     void refreshTranscript();
     void refreshSequence();
+    void buildLayout();
     void refreshChart();
     void refreshCost();
 

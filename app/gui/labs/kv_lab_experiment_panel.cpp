@@ -53,6 +53,7 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
     progress_->setObjectName(QStringLiteral("kvExperimentProgress"));
     table_->setObjectName(QStringLiteral("kvExperimentTable"));
     status_->setObjectName(QStringLiteral("kvExperimentStatus"));
+    kl_chart_->setObjectName(QStringLiteral("kvExperimentKlChart"));
 
     prompt_->setText(QStringLiteral("The keys and values of every token stay in the cache, so each new token "
                                     "only computes its own and attends to all of them."));
@@ -67,7 +68,6 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
     status_->setWordWrap(true);
     explain_->setWordWrap(true);
     poll_->setInterval(100);
-    kl_chart_->setObjectName(QStringLiteral("kvExperimentKlChart"));
 
     auto* input = new QHBoxLayout;
     input->addWidget(prompt_label_);
