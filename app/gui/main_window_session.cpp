@@ -82,7 +82,7 @@ void MainWindow::createSessionMenus() {
     addActions(session_menu_->actions());  // shortcuts work while the menu bar is hidden, too
 
     QAction* language_entry = language_menu_->menuAction();
-    for (QDockWidget* d : session_->docks()) view_menu_->insertAction(language_entry, d->toggleViewAction());
+    for (Panel p : session_->panels()) view_menu_->insertAction(language_entry, session_->dock(p)->toggleViewAction());
     view_menu_->insertSeparator(language_entry);
     view_menu_->insertAction(language_entry, presenter_action_);
     view_menu_->insertAction(language_entry, layout_->workspaceAction());

@@ -156,27 +156,26 @@ void SessionView::createDocks(QMainWindow* window) {
 
     // Each panel scrolls when its dock is smaller than the panel's minimum, so the window
     // itself can be small (a laptop beside a projector).
-    auto dock = [&](QWidget* w, const char* name, Qt::DockWidgetArea area) {
+    auto add = [&](QWidget* w, Panel panel, Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(window);
-        d->setObjectName(QLatin1String(name));
+        d->setObjectName(panel_object_name(panel));  // the name saveState() keys on
         auto* scroll = new QScrollArea;
         scroll->setWidget(w);
         scroll->setWidgetResizable(true);
         scroll->setFrameShape(QFrame::NoFrame);
         d->setWidget(scroll);
         window->addDockWidget(area, d);
-        docks_ << d;
-        return d;
+        docks_.insert(panel, d);
     };
     // Where each dock sits and how large it is: DockLayout (the window arranges them).
-    dock(top, "tokenDock", Qt::TopDockWidgetArea);
-    QDockWidget* heat = dock(heatmap_, "heatmapDock", Qt::RightDockWidgetArea);
-    dock(grid_, "gridDock", Qt::RightDockWidgetArea);
-    dock(logits_, "logitsDock", Qt::BottomDockWidgetArea);
-    dock(kv_, "kvDock", Qt::BottomDockWidgetArea);
-    dock(timeline_, "timelineDock", Qt::TopDockWidgetArea);
-    sampling_dock_ = dock(sampling_, "samplingDock", Qt::LeftDockWidgetArea);
-    connect(grid_, &widgets::AttentionGrid::headActivated, heat, &QDockWidget::raise);
+    add(top, Panel::Tokens, Qt::TopDockWidgetArea);
+    add(heatmap_, Panel::Attention, Qt::RightDockWidgetArea);
+    add(grid_, Panel::AttentionGrid, Qt::RightDockWidgetArea);
+    add(logits_, Panel::Logits, Qt::BottomDockWidgetArea);
+    add(kv_, Panel::KvCache, Qt::BottomDockWidgetArea);
+    add(timeline_, Panel::Timeline, Qt::TopDockWidgetArea);
+    add(sampling_, Panel::Sampling, Qt::LeftDockWidgetArea);
+    connect(grid_, &widgets::AttentionGrid::headActivated, dock(Panel::Attention), &QDockWidget::raise);
 }
 
 void SessionView::createStatus(QMainWindow* window) {
@@ -186,14 +185,16 @@ void SessionView::createStatus(QMainWindow* window) {
     prefill_bar_->setMinimumWidth(320);
     prefill_bar_->hide();
     window->statusBar()->addWidget(prefill_bar_, 1);
-    for (const char* name : {"statusBackend", "statusTokens", "statusKv", "statusSpeed"}) {
-        auto* l = new QLabel;
-        l->setObjectName(QLatin1String(name));
-        l->setContentsMargins(6, 0, 6, 0);
-        window->statusBar()->addPermanentWidget(l);
-        status_ << l;
+    const char* const names[] = {"statusBackend", "statusTokens", "statusKv", "statusSpeed"};  // by StatusField
+    for (std::size_t i = 0; i < status_.size(); ++i) {
+        status_[i] = new QLabel;
+        status_[i]->setObjectName(QLatin1String(names[i]));
+        status_[i]->setContentsMargins(6, 0, 6, 0);
+        window->statusBar()->addPermanentWidget(status_[i]);
     }
 }
+
+QString SessionView::statusText(StatusField field) const { return statusLabel(field)->text(); }
 
 bool SessionView::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::MouseButtonPress || event->type() == QEvent::FocusIn) {
@@ -489,22 +490,22 @@ void SessionView::updateActions() {
 
 void SessionView::updateStatus() {
     if (replay_) {
-        status_[0]->setText(tr("Replay: %1").arg(QFileInfo(replay_->path).fileName()));
+        statusLabel(StatusField::Source)->setText(tr("Replay: %1").arg(QFileInfo(replay_->path).fileName()));
         const widgets::StepView* s = model_->current();
-        status_[1]->setText(tr("Step %1 of %2").arg(model_->currentStep() + 1).arg(replay_->steps.size()));
-        status_[2]->setText(s ? tr("KV %1").arg(widgets::format_bytes(s->kv.bytes_total)) : QString());
-        status_[3]->clear();
+        statusLabel(StatusField::Tokens)->setText(tr("Step %1 of %2").arg(model_->currentStep() + 1).arg(replay_->steps.size()));
+        statusLabel(StatusField::KvBytes)->setText(s ? tr("KV %1").arg(widgets::format_bytes(s->kv.bytes_total)) : QString());
+        statusLabel(StatusField::Speed)->clear();
         return;
     }
-    status_[0]->setText(info_.backend);
+    statusLabel(StatusField::Source)->setText(info_.backend);
     const qint32 tokens = last_ ? last_->kv_tokens : 0;
-    status_[1]->setText(info_.n_ctx > 0 ? tr("%1 / %Ln token(s)", nullptr, info_.n_ctx).arg(tokens)
+    statusLabel(StatusField::Tokens)->setText(info_.n_ctx > 0 ? tr("%1 / %Ln token(s)", nullptr, info_.n_ctx).arg(tokens)
                                         : tr("%n token(s)", nullptr, tokens));
-    status_[1]->setToolTip(info_.n_ctx > 0 ? tr("Tokens in the KV cache / the context limit in force (the model's own: %1)")
+    statusLabel(StatusField::Tokens)->setToolTip(info_.n_ctx > 0 ? tr("Tokens in the KV cache / the context limit in force (the model's own: %1)")
                                                  .arg(QLocale().toString(info_.model.n_ctx_train))
                                            : QString());
-    status_[2]->setText(tr("KV %1").arg(widgets::format_bytes(last_ ? last_->kv_bytes : 0)));
-    status_[3]->setText(last_ && last_->tokens_per_s > 0 ? tr("%1 tokens/s").arg(last_->tokens_per_s, 0, 'f', 1)
+    statusLabel(StatusField::KvBytes)->setText(tr("KV %1").arg(widgets::format_bytes(last_ ? last_->kv_bytes : 0)));
+    statusLabel(StatusField::Speed)->setText(last_ && last_->tokens_per_s > 0 ? tr("%1 tokens/s").arg(last_->tokens_per_s, 0, 'f', 1)
                                                          : QString());
 }
 
@@ -518,9 +519,7 @@ void SessionView::retranslate() {
     reset_->setToolTip(tr("Empty the KV cache and start from the prompt again (Ctrl+R)"));
     live_->setText(tr("Back to &Live Model"));
     live_->setToolTip(tr("Leave the replay and step the model that was open before it again (Ctrl+Shift+L)"));
-    const QString titles[] = {tr("Tokens"), tr("Attention"), tr("Attention Grid"), tr("Logits"),
-                              tr("KV Cache"), tr("Timeline"), tr("Sampling")};
-    for (int i = 0; i < docks_.size(); ++i) docks_[i]->setWindowTitle(titles[i]);
+    for (auto it = docks_.cbegin(); it != docks_.cend(); ++it) it.value()->setWindowTitle(panel_help(it.key()).title);
     controls_->retranslate();
     sampling_->retranslate();
     updateStatus();

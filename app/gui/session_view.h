@@ -10,11 +10,14 @@
 #pragma once
 
 #include "gui/engine_worker.h"
+#include "gui/panel_help.h"
 
+#include <QMap>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
 
+#include <array>
 #include <optional>
 
 class QAction;
@@ -38,6 +41,10 @@ namespace lmscope::gui {
 class SamplingPanel;
 class StepControls;
 
+// The session's figures in the status bar, left to right: the backend (or the trace replayed),
+// the tokens, the KV cache's bytes, the speed.
+enum class StatusField { Source, Tokens, KvBytes, Speed };
+
 class SessionView : public QObject {
     Q_OBJECT
 public:
@@ -57,8 +64,11 @@ public:
     widgets::KvChart* kvChart() const { return kv_; }
     widgets::LogitsView* logits() const { return logits_; }
     widgets::Timeline* timeline() const { return timeline_; }
-    const QList<QDockWidget*>& docks() const { return docks_; }
-    const QList<QLabel*>& statusLabels() const { return status_; }
+    // The dock of `panel`; null for a panel that is not one of the session's docks.
+    QDockWidget* dock(Panel panel) const { return docks_.value(panel); }
+    // The panels docked by the session, in the order of their docks.
+    QList<Panel> panels() const { return docks_.keys(); }
+    QString statusText(StatusField field) const;
 
     QAction* stepAction() const { return step_; }
     QAction* playAction() const { return play_; }
@@ -128,6 +138,7 @@ private:
     void scheduleNext();
     void updateStatus();
     void updateActions();
+    QLabel* statusLabel(StatusField field) const { return status_[std::size_t(field)]; }
 
     QMainWindow* window_;
     EngineThread* engine_;
@@ -140,9 +151,8 @@ private:
     widgets::KvChart* kv_ = nullptr;
     widgets::LogitsView* logits_ = nullptr;
     widgets::Timeline* timeline_ = nullptr;
-    QList<QDockWidget*> docks_;
-    QDockWidget* sampling_dock_ = nullptr;
-    QList<QLabel*> status_;  // backend, tokens, KV bytes, tokens/s
+    QMap<Panel, QDockWidget*> docks_;
+    std::array<QLabel*, 4> status_{};  // by StatusField
     QProgressBar* prefill_bar_ = nullptr;  // in the status bar while a prefill runs
 
     QAction* step_ = nullptr;

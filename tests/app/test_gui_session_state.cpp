@@ -85,9 +85,9 @@ class TestGuiSessionState : public QObject {
         if (tokens > 0) QCOMPARE(qint32(s->kvChart()->measuredGraph()->data()->at(m->path().size() - 1)->key), tokens);
         QCOMPARE(s->logits()->rows().isEmpty(), tokens == 0);
         QCOMPARE(s->timeline()->stepRect(m->currentStep()).isEmpty(), tokens == 0);
-        const QString status = s->statusLabels()[1]->text();
+        const QString status = s->statusText(gui::StatusField::Tokens);
         QVERIFY2(status.startsWith(QString::number(tokens) + QLatin1Char(' ')), qPrintable(status));
-        QVERIFY2(!s->statusLabels()[0]->text().startsWith(QStringLiteral("Replay")), qPrintable(s->statusLabels()[0]->text()));
+        QVERIFY2(!s->statusText(gui::StatusField::Source).startsWith(QStringLiteral("Replay")), qPrintable(s->statusText(gui::StatusField::Source)));
         QVERIFY2(!w.windowTitle().contains(QStringLiteral("replay")), qPrintable(w.windowTitle()));
     }
 
@@ -144,7 +144,7 @@ private slots:
                 s->openTrace(path);
                 QVERIFY(wait_for(opened));
                 QVERIFY(step_and_wait(s));
-                QVERIFY(s->statusLabels()[0]->text().startsWith(QStringLiteral("Replay")));
+                QVERIFY(s->statusText(gui::StatusField::Source).startsWith(QStringLiteral("Replay")));
                 QVERIFY(s->liveAction()->isEnabled());
             }
             QSignalSpy loaded(s, &SessionView::engineLoaded);
@@ -197,8 +197,8 @@ private slots:
         QCOMPARE(s->logits()->plot()->xAxis->label(), probability);
         QCOMPARE(s->logits()->heading()->text(), noDistribution);
         QCOMPARE(s->kvChart()->plot()->xAxis->label(), kvAxis);
-        QVERIFY(s->docks()[3]->windowTitle().contains(QStringLiteral("Logits")));
-        QCOMPARE(s->docks()[3]->windowTitle() == QStringLiteral("Logits"), code == QLatin1String("en"));
+        QVERIFY(s->dock(gui::Panel::Logits)->windowTitle().contains(QStringLiteral("Logits")));
+        QCOMPARE(s->dock(gui::Panel::Logits)->windowTitle() == QStringLiteral("Logits"), code == QLatin1String("en"));
         QVERIFY(language_.apply(QStringLiteral("en")));
     }
 
@@ -212,7 +212,7 @@ private slots:
         QVERIFY(context);
         QCOMPARE(context->maximum(), 512);  // the fixture's context_length caps it
         QVERIFY2(s->tokenStrip()->legendText().contains(QStringLiteral(" of 512 ")), qPrintable(s->tokenStrip()->legendText()));
-        QCOMPARE(s->statusLabels()[1]->text(), QStringLiteral("0 / 512 tokens"));
+        QCOMPARE(s->statusText(gui::StatusField::Tokens), QStringLiteral("0 / 512 tokens"));
         QVERIFY2(context->toolTip().contains(QStringLiteral("384.0 KiB")), qPrintable(context->toolTip()));  // 512 x 768 B
         QSignalSpy loaded(s, &SessionView::engineLoaded);
         context->setValue(32);
@@ -220,9 +220,9 @@ private slots:
         QVERIFY(wait_for(loaded));
         QCOMPARE(s->model()->model().n_ctx, 32);
         QVERIFY2(s->tokenStrip()->legendText().contains(QStringLiteral(" of 32 ")), qPrintable(s->tokenStrip()->legendText()));
-        QCOMPARE(s->statusLabels()[1]->text(), QStringLiteral("0 / 32 tokens"));
+        QCOMPARE(s->statusText(gui::StatusField::Tokens), QStringLiteral("0 / 32 tokens"));
         QVERIFY(step_and_wait(s));
-        QVERIFY2(s->statusLabels()[1]->text().endsWith(QStringLiteral(" / 32 tokens")), qPrintable(s->statusLabels()[1]->text()));
+        QVERIFY2(s->statusText(gui::StatusField::Tokens).endsWith(QStringLiteral(" / 32 tokens")), qPrintable(s->statusText(gui::StatusField::Tokens)));
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
     }
 
