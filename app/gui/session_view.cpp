@@ -34,6 +34,7 @@ namespace lmscope::gui {
 
 namespace {
 constexpr int kRefreshMs = 30;  // snapshots arriving within this window share one redraw
+constexpr SessionView::Chart kCharts[] = {SessionView::Chart::Heatmap, SessionView::Chart::KvCache, SessionView::Chart::Logits};
 
 QStringList backend_list() {
     QStringList out;
@@ -128,7 +129,7 @@ void SessionView::createDocks(QMainWindow* window) {
     logits_ = new widgets::LogitsView(model_);
     timeline_ = new widgets::Timeline(model_);
     sampling_ = new SamplingPanel(backend_list());
-    for (QCustomPlot* p : {heatmap_->plot(), kv_->plot(), logits_->plot()}) p->installEventFilter(this);
+    for (Chart c : kCharts) chartPlot(c)->installEventFilter(this);
     // The strip takes the keyboard focus when clicked (and at start, see MainWindow::showEvent),
     // so Space steps instead of typing into the prompt box.
     strip_->setFocusPolicy(Qt::StrongFocus);
@@ -198,14 +199,33 @@ QString SessionView::statusText(StatusField field) const { return statusLabel(fi
 
 bool SessionView::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::MouseButtonPress || event->type() == QEvent::FocusIn) {
-        if (watched == heatmap_->plot()) focused_ = Chart::Heatmap;
-        else if (watched == kv_->plot()) focused_ = Chart::KvCache;
-        else if (watched == logits_->plot()) focused_ = Chart::Logits;
+        for (Chart c : kCharts)
+            if (watched == chartPlot(c)) focused_ = c;
     }
     return QObject::eventFilter(watched, event);
 }
 
 SessionView::Chart SessionView::focusedChart() const { return focused_; }
+
+QCustomPlot* SessionView::chartPlot(Chart chart) const {
+    switch (chart) {
+    case Chart::Heatmap: return heatmap_->plot();
+    case Chart::KvCache: return kv_->plot();
+    case Chart::Logits: return logits_->plot();
+    }
+    return nullptr;
+}
+
+widgets::ChartTable SessionView::chartTable(Chart chart) const {
+    switch (chart) {
+    case Chart::Heatmap: return heatmap_->table();
+    case Chart::KvCache: return kv_->table();
+    case Chart::Logits: return logits_->table();
+    }
+    return {};
+}
+
+void SessionView::focusTokens() { strip_->setFocus(); }
 
 void SessionView::changeEngine() {
     if (!hasEngine() || replay_) return;

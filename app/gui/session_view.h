@@ -11,6 +11,7 @@
 
 #include "gui/engine_worker.h"
 #include "gui/panel_help.h"
+#include "widgets/export.h"
 
 #include <QMap>
 #include <QObject>
@@ -57,13 +58,6 @@ public:
     widgets::TraceModel* model() const { return model_; }
     EngineWorker* worker() const { return engine_->worker(); }
     StepControls* controls() const { return controls_; }
-    SamplingPanel* samplingPanel() const { return sampling_; }
-    widgets::TokenStrip* tokenStrip() const { return strip_; }
-    widgets::AttentionHeatmap* heatmap() const { return heatmap_; }
-    widgets::AttentionGrid* grid() const { return grid_; }
-    widgets::KvChart* kvChart() const { return kv_; }
-    widgets::LogitsView* logits() const { return logits_; }
-    widgets::Timeline* timeline() const { return timeline_; }
     // The dock of `panel`; null for a panel that is not one of the session's docks.
     QDockWidget* dock(Panel panel) const { return docks_.value(panel); }
     // The panels docked by the session, in the order of their docks.
@@ -84,8 +78,12 @@ public:
     bool inFlight() const { return in_flight_; }
     bool isReplay() const { return replay_ != nullptr; }
     bool hasEngine() const { return !info_.path.isEmpty(); }
-    // The chart the user last worked with (for File > Export).
+    // The chart the user last worked with, its plot and its numbers (for File > Export).
     Chart focusedChart() const;
+    QCustomPlot* chartPlot(Chart chart) const;
+    widgets::ChartTable chartTable(Chart chart) const;
+    // The token strip takes the keyboard focus, so Space steps.
+    void focusTokens();
 
     void retranslate();
     void saveSettings() const;
