@@ -2,15 +2,14 @@
 // TraceModel every panel shows, the panels as docks, the loop's actions (Step, Play/Pause,
 // Stop, Reset, Save/Open Trace) and the status bar figures.
 //
-// Live: the first Step tokenizes the prompt and prefills, later Steps decode one token. Play
-// issues the next step only after the previous one is done, at the chosen speed. Snapshots
-// from the worker are applied to the TraceModel by a short single-shot timer, so a burst of
-// steps costs one redraw. Replay: a trace file opened without a model; Step and Play walk
-// through its saved steps.
+// The steps come from a StepSource (step_source.h): a live session on the loaded model, or a
+// trace file opened without a model. Play issues the next step only after the previous one is
+// done, at the chosen speed.
 #pragma once
 
 #include "gui/engine_worker.h"
 #include "gui/panel_help.h"
+#include "gui/step_source.h"
 #include "widgets/export.h"
 
 #include <QMap>
@@ -19,6 +18,7 @@
 #include <QTimer>
 
 #include <array>
+#include <memory>
 #include <optional>
 
 class QAction;
@@ -41,10 +41,6 @@ namespace lmscope::gui {
 
 class SamplingPanel;
 class StepControls;
-
-// The session's figures in the status bar, left to right: the backend (or the trace replayed),
-// the tokens, the KV cache's bytes, the speed.
-enum class StatusField { Source, Tokens, KvBytes, Speed };
 
 class SessionView : public QObject {
     Q_OBJECT
@@ -76,7 +72,7 @@ public:
 
     bool isPlaying() const { return playing_; }
     bool inFlight() const { return in_flight_; }
-    bool isReplay() const { return replay_ != nullptr; }
+    bool isReplay() const { return source_->isReplay(); }
     bool hasEngine() const { return !info_.path.isEmpty(); }
     // The chart the user last worked with, its plot and its numbers (for File > Export).
     Chart focusedChart() const;
@@ -117,22 +113,17 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;  // notes the chart clicked last
 
 private:
-    template <class F> void post(F&& call);
     void createActions();
     void createDocks(QMainWindow* window);
     void createStatus(QMainWindow* window);
+    void setSource(std::unique_ptr<StepSource> source);
     void onLoaded(const EngineInfo& info);
-    void onStepDone(const SnapshotPtr& snapshot);
     void onTraceOpened(const ReplayPtr& replay);
+    void waitForEngine();  // a request went to the engine: Step and the rest wait for it
     void onEngineIdle();
     void showPrefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms);
-    void applyPending();
-    void replayStep();
-    void startRun(const QString& prompt);  // prefill `prompt` after emptying the cache
-    void changeEngine();                   // a new engine setting: asks first when there are steps
-    void decodeNext(qint32 token);         // the next decode, which feeds `token`
-    void flushPending();                   // applies the snapshots now, not after the timer
-    void retranslatePlay();                // Play or Pause
+    void changeEngine();     // a new engine setting: asks first when there are steps
+    void retranslatePlay();  // Play or Pause
     void scheduleNext();
     void updateStatus();
     void updateActions();
@@ -150,7 +141,7 @@ private:
     widgets::LogitsView* logits_ = nullptr;
     widgets::Timeline* timeline_ = nullptr;
     QMap<Panel, QDockWidget*> docks_;
-    std::array<QLabel*, 4> status_{};  // by StatusField
+    std::array<QLabel*, kStatusFields> status_{};  // by StatusField
     QProgressBar* prefill_bar_ = nullptr;  // in the status bar while a prefill runs
 
     QAction* step_ = nullptr;
@@ -159,25 +150,14 @@ private:
     QAction* reset_ = nullptr;
     QAction* live_ = nullptr;
 
-    QTimer refresh_;  // coalesces snapshots into one TraceModel update
     QTimer play_timer_;
-    QVector<SnapshotPtr> pending_;
-    EngineInfo info_;
-    ReplayPtr replay_;
-    qint32 replay_next_ = 0;
-    qint32 engine_head_ = -1;  // the engine's current step; -1: the next Step prefills
-    bool in_flight_ = false;
+    std::unique_ptr<StepSource> source_;
+    EngineInfo info_;           // the model the engine has loaded (kept through a replay)
+    bool in_flight_ = false;    // the engine works on a request
     bool playing_ = false;
-    bool ends_turn_ = false;
-    SnapshotPtr last_;
-    QString run_prompt_;  // the prompt the engine's run was prefilled from
-    EngineOptions engine_options_;  // the settings the engine was last loaded with
-    labs::LabModelPtr opened_;      // the model the window opened last
-    struct Rerun {                  // the path to run again once the new engine is loaded
-        QString prompt_text;
-        QVector<qint32> prompt, generated;
-    };
-    std::optional<Rerun> rerun_;
+    EngineOptions engine_options_;   // the settings the engine was last loaded with
+    labs::LabModelPtr opened_;       // the model the window opened last
+    std::optional<RerunPlan> rerun_;  // the path to run again once the new engine is loaded
     Chart focused_ = Chart::Heatmap;
 };
 
