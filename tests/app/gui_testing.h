@@ -1,4 +1,5 @@
-// Helpers for the suites that drive the main window (test_gui_step_flow, test_gui_faults).
+// Helpers for the suites that drive the main window (test_gui_step_flow, test_gui_session_state,
+// test_gui_layout, test_gui_faults, ...).
 #pragma once
 
 #include "gui/main_window.h"
