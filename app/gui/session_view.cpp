@@ -241,8 +241,7 @@ void SessionView::loadModel(const QString& path) {
     const EngineOptions options = sampling_->engineOptions();
     engine_options_ = options;
     const SamplingOptions sampling = sampling_->sampling();
-    in_flight_ = true;
-    updateActions();
+    waitForEngine();
     // the model the window opened, when it is this file: the engine does not parse it again
     const labs::LabModelPtr opened = opened_ && opened_->path == path ? opened_ : nullptr;
     engine_->post([path, opened, options, sampling](EngineWorker* e) {
