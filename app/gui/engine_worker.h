@@ -28,6 +28,7 @@
 #include <optional>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace lmscope::engine {
 class Backend;
