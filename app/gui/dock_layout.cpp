@@ -1,9 +1,10 @@
 #include "gui/dock_layout.h"
 
+#include "gui/main_window.h"
+
 #include <QAction>
 #include <QDockWidget>
 #include <QLayout>
-#include <QMainWindow>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -32,7 +33,7 @@ int needed_height(const QDockWidget* dock, int width) {
 
 }  // namespace
 
-DockLayout::DockLayout(QMainWindow* window) : QObject(window), window_(window), workspace_action_(new QAction(this)) {
+DockLayout::DockLayout(MainWindow* window) : QObject(window), window_(window), workspace_action_(new QAction(this)) {
     workspace_action_->setObjectName(QStringLiteral("workspaceAction"));
     workspace_action_->setCheckable(true);
     workspace_action_->setChecked(true);
@@ -47,9 +48,7 @@ DockLayout::Arrangement DockLayout::arrangementFor(QSize window, double font_sca
 
 void DockLayout::applyDefault(double font_scale) {
     const auto [tokens, heat, grid, logits, kv, timeline, spec, sampling] = find();
-    const QList<QDockWidget*> all{tokens, heat, grid, logits, kv, timeline, spec, sampling};
-    if (all.contains(nullptr)) return;  // a window without the session's docks: nothing to arrange
-    for (QDockWidget* d : all) {
+    for (QDockWidget* d : {tokens, heat, grid, logits, kv, timeline, spec, sampling}) {
         d->setFloating(false);
         d->show();
     }
@@ -103,9 +102,9 @@ void DockLayout::fitDocks(bool compact) {
 }
 
 DockLayout::Docks DockLayout::find() const {
-    auto dock = [this](const char* name) { return window_->findChild<QDockWidget*>(QLatin1String(name)); };
-    return {dock("tokenDock"),    dock("heatmapDock"),  dock("gridDock"), dock("logitsDock"),
-            dock("kvDock"),       dock("timelineDock"), dock("specDock"), dock("samplingDock")};
+    auto dock = [this](Panel panel) { return window_->dock(panel); };
+    return {dock(Panel::Tokens),  dock(Panel::Attention), dock(Panel::AttentionGrid), dock(Panel::Logits),
+            dock(Panel::KvCache), dock(Panel::Timeline),  dock(Panel::Model),         dock(Panel::Sampling)};
 }
 
 int DockLayout::heatWidth(bool compact) const { return window_->width() * (compact ? 50 : 38) / 100; }

@@ -18,18 +18,18 @@
 
 class QAction;
 class QDockWidget;
-class QMainWindow;
 
 namespace lmscope::gui {
+
+class MainWindow;
 
 class DockLayout : public QObject {
     Q_OBJECT
 public:
     enum class Arrangement { Wide, Compact };
 
-    // The docks are found in `window` by their object names (tokenDock, heatmapDock, gridDock,
-    // logitsDock, kvDock, timelineDock, specDock, samplingDock).
-    explicit DockLayout(QMainWindow* window);
+    // Arranges the docks of `window` (MainWindow::dock).
+    explicit DockLayout(MainWindow* window);
 
     // Compact when the window, divided by `font_scale`, is under 1500×900.
     static Arrangement arrangementFor(QSize window, double font_scale);
@@ -60,9 +60,9 @@ private:
     struct Docks {
         QDockWidget *tokens, *heat, *grid, *logits, *kv, *timeline, *spec, *sampling;
     };
-    Docks find() const;  // by their object names; null where the window has none
+    Docks find() const;
 
-    QMainWindow* window_;
+    MainWindow* window_;
     QAction* workspace_action_;
     QString current_;
 };

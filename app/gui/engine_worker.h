@@ -28,6 +28,7 @@
 #include <optional>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace lmscope::engine {
 class Backend;
@@ -164,6 +165,13 @@ public:
     explicit EngineThread(QObject* parent = nullptr);
     ~EngineThread() override;
     EngineWorker* worker() const { return worker_; }  // nullptr after shutdown()
+    // Calls `call(worker)` on the engine's thread after what is queued there; nothing after
+    // shutdown().
+    template <class F> void post(F&& call) const {
+        EngineWorker* w = worker_;
+        if (!w) return;
+        QMetaObject::invokeMethod(w, [w, call = std::forward<F>(call)] { call(w); }, Qt::QueuedConnection);
+    }
     void shutdown();
 
 private:

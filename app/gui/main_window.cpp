@@ -65,7 +65,7 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     setCentralWidget(tabs_);
 
     spec_->setObjectName(QStringLiteral("specPanel"));
-    spec_dock_->setObjectName(QStringLiteral("specDock"));  // the name saveState() keys on
+    spec_dock_->setObjectName(panel_object_name(Panel::Model));  // the name saveState() keys on
     spec_dock_->setWidget(spec_);
     addDockWidget(Qt::LeftDockWidgetArea, spec_dock_);
     session_ = new SessionView(this);
@@ -94,6 +94,8 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     retranslate();
     restoreSettings();
 }
+
+QDockWidget* MainWindow::dock(Panel panel) const { return panel == Panel::Model ? spec_dock_ : session_->dock(panel); }
 
 MainWindow::~MainWindow() {
     session_->shutdown();
@@ -233,7 +235,7 @@ void MainWindow::retranslate() {
     lesson_action_->setStatusTip(tr("A 15-minute lesson with the sample model, step by step"));
     glossary_action_->setText(tr("&Glossary"));
     glossary_action_->setStatusTip(tr("Token, BPE, head, GQA, RoPE, prefill, decode, KV cache, logit, temperature, top-k/top-p/min-p"));
-    spec_dock_->setWindowTitle(tr("Model"));
+    spec_dock_->setWindowTitle(panel_help(Panel::Model).title);
     tabs_->setTabText(tabs_->indexOf(tensor_table_), tr("Tensors"));
     tabs_->setTabText(tabs_->indexOf(metadata_table_), tr("Metadata"));
     rebuildRecentMenu();

@@ -5,6 +5,8 @@
 // model stays on screen.
 #pragma once
 
+#include "gui/panel_help.h"
+
 #include <QMainWindow>
 #include <QString>
 
@@ -53,6 +55,8 @@ public:
     widgets::MetadataModel* metadataModel() const { return metadata_model_; }
     widgets::SpecPanel* specPanel() const { return spec_; }
     SessionView* session() const { return session_; }
+    // The dock of `panel` (the Model dock or one of the session's); null for the tables and labs.
+    QDockWidget* dock(Panel panel) const;
     labs::LabHost* labHost() const { return lab_host_; }
     labs::LabWindow* labWindow() const { return lab_window_; }
     HelpWindow* helpWindow() const { return help_window_; }  // Help > Lesson / Glossary

@@ -4,11 +4,7 @@
 #include "gui/main_window.h"
 #include "gui/presenter.h"
 #include "gui/session_view.h"
-#include "widgets/attention_heatmap.h"
 #include "widgets/export.h"
-#include "widgets/kv_chart.h"
-#include "widgets/logits_view.h"
-#include "widgets/token_strip.h"
 
 #include <QAction>
 #include <QDir>
@@ -82,7 +78,7 @@ void MainWindow::createSessionMenus() {
     addActions(session_menu_->actions());  // shortcuts work while the menu bar is hidden, too
 
     QAction* language_entry = language_menu_->menuAction();
-    for (QDockWidget* d : session_->docks()) view_menu_->insertAction(language_entry, d->toggleViewAction());
+    for (Panel p : session_->panels()) view_menu_->insertAction(language_entry, session_->dock(p)->toggleViewAction());
     view_menu_->insertSeparator(language_entry);
     view_menu_->insertAction(language_entry, presenter_action_);
     view_menu_->insertAction(language_entry, layout_->workspaceAction());
@@ -98,7 +94,7 @@ void MainWindow::showEvent(QShowEvent* e) {
         layout_->save(layout_->currentKey());
         takeLayout();
     });
-    session_->tokenStrip()->setFocus();  // Space steps from the start
+    session_->focusTokens();  // Space steps from the start
 }
 
 void MainWindow::retranslateSession() {
@@ -173,27 +169,13 @@ void MainWindow::exportChartDialog(const QString& format) {
 }
 
 bool MainWindow::exportFocusedChart(const QString& path, QString* error) {
-    QCustomPlot* plot = nullptr;
-    widgets::ChartTable table;
-    switch (session_->focusedChart()) {
-    case SessionView::Chart::Heatmap:
-        plot = session_->heatmap()->plot();
-        table = session_->heatmap()->table();
-        break;
-    case SessionView::Chart::KvCache:
-        plot = session_->kvChart()->plot();
-        table = session_->kvChart()->table();
-        break;
-    case SessionView::Chart::Logits:
-        plot = session_->logits()->plot();
-        table = session_->logits()->table();
-        break;
-    }
+    const SessionView::Chart chart = session_->focusedChart();
+    QCustomPlot* plot = session_->chartPlot(chart);
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("png")) return widgets::save_plot_png(plot, path, error);
     if (suffix == QLatin1String("pdf")) return widgets::save_plot_pdf(plot, path, error);
-    if (suffix == QLatin1String("csv")) return widgets::save_table_csv(table, path, error);
-    if (suffix == QLatin1String("json")) return widgets::save_table_json(table, path, error);
+    if (suffix == QLatin1String("csv")) return widgets::save_table_csv(session_->chartTable(chart), path, error);
+    if (suffix == QLatin1String("json")) return widgets::save_table_json(session_->chartTable(chart), path, error);
     if (error) *error = tr("%1: unknown export format (use .png, .pdf, .csv or .json)").arg(path);
     return false;
 }

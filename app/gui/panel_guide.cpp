@@ -1,6 +1,7 @@
 #include "gui/panel_guide.h"
 
 #include "gui/labs/lab_window.h"
+#include "gui/main_window.h"
 #include "widgets/help_button.h"
 #include "widgets/help_popover.h"
 #include "widgets/hint_bar.h"
@@ -10,7 +11,6 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QEvent>
-#include <QMainWindow>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTabWidget>
@@ -57,7 +57,7 @@ private:
 
 }  // namespace
 
-PanelGuide::PanelGuide(QMainWindow* window, labs::LabWindow* labs)
+PanelGuide::PanelGuide(MainWindow* window, labs::LabWindow* labs)
     : QObject(window), window_(window), labs_(labs), popover_(new widgets::HelpPopover(window)),
       explain_(new QAction(this)), show_hints_(new QAction(this)) {
     explain_->setObjectName(QStringLiteral("explainPanelAction"));
@@ -83,7 +83,7 @@ PanelGuide::PanelGuide(QMainWindow* window, labs::LabWindow* labs)
 }
 
 void PanelGuide::addToDock(Panel panel) {
-    auto* dock = window_->findChild<QDockWidget*>(panel_object_name(panel));
+    QDockWidget* dock = window_->dock(panel);
     if (!dock) throw std::logic_error("PanelGuide: the window has no dock for a panel of the table");
     roots_[dock] = panel;
     auto* bar = new widgets::PanelTitleBar(dock);
@@ -199,7 +199,7 @@ void PanelGuide::explain(Panel panel) {
     if (is_lab(panel)) {
         const int index = labs_->tabs()->indexOf(labs_->findChild<QWidget*>(panel_object_name(panel)));
         if (index >= 0) labs_->showLab(index);
-    } else if (auto* dock = window_->findChild<QDockWidget*>(panel_object_name(panel))) {
+    } else if (QDockWidget* dock = window_->dock(panel)) {
         dock->show();
         dock->raise();  // a dock behind another's tab comes to the front
     }

@@ -15,7 +15,6 @@
 #include <optional>
 
 class QAction;
-class QMainWindow;
 class QWidget;
 
 namespace lmscope::widgets {
@@ -28,13 +27,15 @@ namespace lmscope::gui {
 namespace labs {
 class LabWindow;
 }
+class MainWindow;
 
 class PanelGuide : public QObject {
     Q_OBJECT
 public:
-    // Finds the panels in `window` and `labs` by their object names (panel_object_name) and
-    // adds the "?" buttons and hint bars to them.
-    PanelGuide(QMainWindow* window, labs::LabWindow* labs);
+    // Finds the panels in `window` (its docks, MainWindow::dock, and its central tables) and the
+    // labs in `labs` (by their object names, panel_object_name) and adds the "?" buttons and
+    // hint bars to them.
+    PanelGuide(MainWindow* window, labs::LabWindow* labs);
 
     QAction* explainAction() const { return explain_; }      // F1
     QAction* showHintsAction() const { return show_hints_; }  // Help > Show Panel Hints Again
@@ -72,7 +73,7 @@ private:
     Panel currentLab() const;
     void retranslate();
 
-    QMainWindow* window_;
+    MainWindow* window_;
     labs::LabWindow* labs_;
     widgets::HelpPopover* popover_;
     QAction* explain_;

@@ -2,11 +2,12 @@
 
 #include "engine/backend_factory.h"
 #include "gui/engine_change.h"
+#include "gui/live_source.h"
+#include "gui/replay_source.h"
 #include "gui/sampling_panel.h"
 #include "gui/step_controls.h"
 #include "widgets/attention_grid.h"
 #include "widgets/attention_heatmap.h"
-#include "widgets/format.h"
 #include "widgets/kv_chart.h"
 #include "widgets/logits_view.h"
 #include "widgets/timeline.h"
@@ -18,7 +19,6 @@
 #include <QEvent>
 #include <QFileInfo>
 #include <QLabel>
-#include <QLocale>
 #include <QMainWindow>
 #include <QProgressBar>
 #include <QScrollArea>
@@ -30,10 +30,12 @@
 
 #include <qcustomplot.h>
 
+#include <utility>
+
 namespace lmscope::gui {
 
 namespace {
-constexpr int kRefreshMs = 30;  // snapshots arriving within this window share one redraw
+constexpr SessionView::Chart kCharts[] = {SessionView::Chart::Heatmap, SessionView::Chart::KvCache, SessionView::Chart::Logits};
 
 QStringList backend_list() {
     QStringList out;
@@ -44,9 +46,6 @@ QStringList backend_list() {
 
 SessionView::SessionView(QMainWindow* window)
     : QObject(window), window_(window), engine_(new EngineThread(this)), model_(new widgets::TraceModel(this)) {
-    refresh_.setSingleShot(true);
-    refresh_.setInterval(kRefreshMs);
-    connect(&refresh_, &QTimer::timeout, this, &SessionView::applyPending);
     play_timer_.setSingleShot(true);
     connect(&play_timer_, &QTimer::timeout, this, [this] {
         if (playing_) step();
@@ -56,17 +55,17 @@ SessionView::SessionView(QMainWindow* window)
     controls_ = new StepControls(step_, play_, stop_, reset_);
     createDocks(window);
     createStatus(window);
+    setSource(std::make_unique<LiveSource>(engine_, model_, controls_, EngineInfo{}));  // no model yet
 
     EngineWorker* w = worker();
     connect(w, &EngineWorker::loaded, this, &SessionView::onLoaded);
-    connect(w, &EngineWorker::stepDone, this, &SessionView::onStepDone);
     connect(w, &EngineWorker::traceOpened, this, &SessionView::onTraceOpened);
     connect(w, &EngineWorker::traceSaved, this, &SessionView::traceSaved);
     connect(w, &EngineWorker::progress, this, &SessionView::statusMessage);
     connect(w, &EngineWorker::prefillProgress, this, &SessionView::showPrefillProgress);
     // a long prefill keeps the rows of the head the heatmap shows first
     connect(model_, &widgets::TraceModel::headChanged, this,
-            [this](qint32 layer, qint32 head) { post([layer, head](EngineWorker* e) { e->setAttentionFocus(layer, head); }); });
+            [this](qint32 layer, qint32 head) { engine_->post([layer, head](EngineWorker* e) { e->setAttentionFocus(layer, head); }); });
     connect(w, &EngineWorker::cancelled, this, [this] {
         onEngineIdle();
         emit statusMessage(tr("Stopped"));
@@ -77,7 +76,7 @@ SessionView::SessionView(QMainWindow* window)
         emit engineError(message);
     });
     connect(sampling_, &SamplingPanel::samplingChanged, this,
-            [this](const SamplingOptions& s) { post([s](EngineWorker* e) { e->setSampling(s); }); });
+            [this](const SamplingOptions& s) { engine_->post([s](EngineWorker* e) { e->setSampling(s); }); });
     connect(sampling_, &SamplingPanel::engineOptionsChanged, this, &SessionView::changeEngine);
     connect(logits_, &widgets::LogitsView::forceToken, this, &SessionView::forceToken);
     connect(timeline_, &widgets::Timeline::rewindTo, this, &SessionView::rewindTo);
@@ -87,13 +86,6 @@ SessionView::SessionView(QMainWindow* window)
 }
 
 SessionView::~SessionView() { shutdown(); }
-
-template <class F>
-void SessionView::post(F&& call) {
-    EngineWorker* w = worker();
-    if (!w) return;  // shut down
-    QMetaObject::invokeMethod(w, [w, call = std::forward<F>(call)] { call(w); }, Qt::QueuedConnection);
-}
 
 void SessionView::createActions() {
     auto make = [this](const char* name, const QKeySequence& key) {
@@ -116,7 +108,7 @@ void SessionView::createActions() {
     connect(stop_, &QAction::triggered, this, &SessionView::stop);
     connect(reset_, &QAction::triggered, this, &SessionView::reset);
     connect(live_, &QAction::triggered, this, [this] {
-        if (replay_ && !info_.path.isEmpty()) loadModel(info_.path);  // onLoaded ends the replay
+        if (isReplay() && hasEngine()) loadModel(info_.path);  // onLoaded ends the replay
     });
 }
 
@@ -128,7 +120,7 @@ void SessionView::createDocks(QMainWindow* window) {
     logits_ = new widgets::LogitsView(model_);
     timeline_ = new widgets::Timeline(model_);
     sampling_ = new SamplingPanel(backend_list());
-    for (QCustomPlot* p : {heatmap_->plot(), kv_->plot(), logits_->plot()}) p->installEventFilter(this);
+    for (Chart c : kCharts) chartPlot(c)->installEventFilter(this);
     // The strip takes the keyboard focus when clicked (and at start, see MainWindow::showEvent),
     // so Space steps instead of typing into the prompt box.
     strip_->setFocusPolicy(Qt::StrongFocus);
@@ -156,27 +148,26 @@ void SessionView::createDocks(QMainWindow* window) {
 
     // Each panel scrolls when its dock is smaller than the panel's minimum, so the window
     // itself can be small (a laptop beside a projector).
-    auto dock = [&](QWidget* w, const char* name, Qt::DockWidgetArea area) {
+    auto add = [&](QWidget* w, Panel panel, Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(window);
-        d->setObjectName(QLatin1String(name));
+        d->setObjectName(panel_object_name(panel));  // the name saveState() keys on
         auto* scroll = new QScrollArea;
         scroll->setWidget(w);
         scroll->setWidgetResizable(true);
         scroll->setFrameShape(QFrame::NoFrame);
         d->setWidget(scroll);
         window->addDockWidget(area, d);
-        docks_ << d;
-        return d;
+        docks_.insert(panel, d);
     };
     // Where each dock sits and how large it is: DockLayout (the window arranges them).
-    dock(top, "tokenDock", Qt::TopDockWidgetArea);
-    QDockWidget* heat = dock(heatmap_, "heatmapDock", Qt::RightDockWidgetArea);
-    dock(grid_, "gridDock", Qt::RightDockWidgetArea);
-    dock(logits_, "logitsDock", Qt::BottomDockWidgetArea);
-    dock(kv_, "kvDock", Qt::BottomDockWidgetArea);
-    dock(timeline_, "timelineDock", Qt::TopDockWidgetArea);
-    sampling_dock_ = dock(sampling_, "samplingDock", Qt::LeftDockWidgetArea);
-    connect(grid_, &widgets::AttentionGrid::headActivated, heat, &QDockWidget::raise);
+    add(top, Panel::Tokens, Qt::TopDockWidgetArea);
+    add(heatmap_, Panel::Attention, Qt::RightDockWidgetArea);
+    add(grid_, Panel::AttentionGrid, Qt::RightDockWidgetArea);
+    add(logits_, Panel::Logits, Qt::BottomDockWidgetArea);
+    add(kv_, Panel::KvCache, Qt::BottomDockWidgetArea);
+    add(timeline_, Panel::Timeline, Qt::TopDockWidgetArea);
+    add(sampling_, Panel::Sampling, Qt::LeftDockWidgetArea);
+    connect(grid_, &widgets::AttentionGrid::headActivated, dock(Panel::Attention), &QDockWidget::raise);
 }
 
 void SessionView::createStatus(QMainWindow* window) {
@@ -186,46 +177,63 @@ void SessionView::createStatus(QMainWindow* window) {
     prefill_bar_->setMinimumWidth(320);
     prefill_bar_->hide();
     window->statusBar()->addWidget(prefill_bar_, 1);
-    for (const char* name : {"statusBackend", "statusTokens", "statusKv", "statusSpeed"}) {
-        auto* l = new QLabel;
-        l->setObjectName(QLatin1String(name));
-        l->setContentsMargins(6, 0, 6, 0);
-        window->statusBar()->addPermanentWidget(l);
-        status_ << l;
+    const char* const names[] = {"statusBackend", "statusTokens", "statusKv", "statusSpeed"};  // by StatusField
+    for (std::size_t i = 0; i < status_.size(); ++i) {
+        status_[i] = new QLabel;
+        status_[i]->setObjectName(QLatin1String(names[i]));
+        status_[i]->setContentsMargins(6, 0, 6, 0);
+        window->statusBar()->addPermanentWidget(status_[i]);
     }
 }
 
+QString SessionView::statusText(StatusField field) const { return statusLabel(field)->text(); }
+
 bool SessionView::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::MouseButtonPress || event->type() == QEvent::FocusIn) {
-        if (watched == heatmap_->plot()) focused_ = Chart::Heatmap;
-        else if (watched == kv_->plot()) focused_ = Chart::KvCache;
-        else if (watched == logits_->plot()) focused_ = Chart::Logits;
+        for (Chart c : kCharts)
+            if (watched == chartPlot(c)) focused_ = c;
     }
     return QObject::eventFilter(watched, event);
 }
 
 SessionView::Chart SessionView::focusedChart() const { return focused_; }
 
+QCustomPlot* SessionView::chartPlot(Chart chart) const {
+    switch (chart) {
+    case Chart::Heatmap: return heatmap_->plot();
+    case Chart::KvCache: return kv_->plot();
+    case Chart::Logits: return logits_->plot();
+    }
+    return nullptr;
+}
+
+widgets::ChartTable SessionView::chartTable(Chart chart) const {
+    switch (chart) {
+    case Chart::Heatmap: return heatmap_->table();
+    case Chart::KvCache: return kv_->table();
+    case Chart::Logits: return logits_->table();
+    }
+    return {};
+}
+
+void SessionView::focusTokens() { strip_->setFocus(); }
+
 void SessionView::changeEngine() {
-    if (!hasEngine() || replay_) return;
-    const QVector<qint32> path = model_->path();
-    if (path.isEmpty()) return loadModel(info_.path);
+    if (!hasEngine() || isReplay()) return;  // a replay runs nothing: the settings wait for the next model
+    std::optional<RerunPlan> plan = source_->rerunPlan();
+    if (!plan) return loadModel(info_.path);
     stop();
-    ask_engine_change(window_, model_->sequenceLength(), [this, self = QPointer<SessionView>(this), path](EngineChange answer) {
-        if (!self) return;  // the window closed with the question open
-        if (answer == EngineChange::Keep) {
-            sampling_->setEngineOptions(engine_options_);  // the panel shows what runs
-            return;
-        }
-        rerun_.reset();
-        if (answer == EngineChange::Rerun) {
-            Rerun r{run_prompt_, {}, {}};
-            for (const widgets::TokenView& t : model_->step(path.front())->tokens) r.prompt.push_back(t.id);
-            for (qsizetype i = 1; i < path.size(); ++i) r.generated.push_back(model_->step(path[i])->tokens.front().id);
-            rerun_ = std::move(r);
-        }
-        loadModel(info_.path);
-    });
+    ask_engine_change(window_, model_->sequenceLength(),
+                      [this, self = QPointer<SessionView>(this), plan = std::move(*plan)](EngineChange answer) {
+                          if (!self) return;  // the window closed with the question open
+                          if (answer == EngineChange::Keep) {
+                              sampling_->setEngineOptions(engine_options_);  // the panel shows what runs
+                              return;
+                          }
+                          rerun_.reset();
+                          if (answer == EngineChange::Rerun) rerun_ = plan;
+                          loadModel(info_.path);
+                      });
 }
 
 void SessionView::loadModel(const QString& path) {
@@ -233,11 +241,10 @@ void SessionView::loadModel(const QString& path) {
     const EngineOptions options = sampling_->engineOptions();
     engine_options_ = options;
     const SamplingOptions sampling = sampling_->sampling();
-    in_flight_ = true;
-    updateActions();
+    waitForEngine();
     // the model the window opened, when it is this file: the engine does not parse it again
     const labs::LabModelPtr opened = opened_ && opened_->path == path ? opened_ : nullptr;
-    post([path, opened, options, sampling](EngineWorker* e) {
+    engine_->post([path, opened, options, sampling](EngineWorker* e) {
         e->setSampling(sampling);
         if (opened) e->run(opened, options);
         else e->load(path, options);
@@ -249,110 +256,45 @@ void SessionView::loadModel(const labs::LabModelPtr& opened) {
     if (opened) loadModel(opened->path);
 }
 
+void SessionView::setSource(std::unique_ptr<StepSource> source) {
+    source_ = std::move(source);
+    connect(source_.get(), &StepSource::message, this, &SessionView::statusMessage);
+    connect(source_.get(), &StepSource::stopPlay, this, [this] { setPlaying(false); });
+    connect(source_.get(), &StepSource::stepped, this, [this] {
+        onEngineIdle();
+        scheduleNext();
+    });
+    connect(source_.get(), &StepSource::statusChanged, this, &SessionView::updateStatus);
+    connect(source_.get(), &StepSource::applied, this, &SessionView::applied);
+}
+
 void SessionView::onLoaded(const EngineInfo& info) {
     info_ = info;
-    replay_.reset();
-    pending_.clear();
-    last_.reset();
-    engine_head_ = -1;
-    ends_turn_ = false;
+    auto live = std::make_unique<LiveSource>(engine_, model_, controls_, info);  // ends a replay
     model_->clear();
     model_->setModel(info.model);
     sampling_->setModelLimits(info.model.n_ctx_train, info.model.kv_bytes_per_token);
+    const std::optional<RerunPlan> rerun = std::exchange(rerun_, std::nullopt);
+    if (rerun) live->rerun(*rerun);  // the session on the new engine: the same tokens, recomputed
+    setSource(std::move(live));
     onEngineIdle();
-    updateStatus();  // a replay's figures go with it
+    updateStatus();
     emit statusMessage(tr("Ready: %1 on %2").arg(QFileInfo(info.path).fileName(), info.backend));  // ends "Loading …"
     emit engineLoaded(info);
-    if (rerun_) {  // the session on the new engine: the same tokens, recomputed
-        const Rerun r = std::move(*rerun_);
-        rerun_.reset();
-        run_prompt_ = r.prompt_text;
-        in_flight_ = true;
-        updateActions();
-        post([r](EngineWorker* e) { e->rerun(r.prompt, r.generated); });
-    }
+    if (rerun) waitForEngine();
 }
 
 void SessionView::step() {
-    if (replay_) return replayStep();
-    if (in_flight_ || !hasEngine()) {
-        if (!hasEngine()) emit statusMessage(tr("Open a model (Ctrl+O) or a trace (Ctrl+Shift+O) first."));
-        return;
-    }
-    flushPending();  // the pick to feed is the latest one (new sampler settings pick again)
-    const QString prompt = controls_->prompt();
-    if (engine_head_ < 0 || prompt != run_prompt_) return startRun(prompt);
-    if (ends_turn_) {
-        setPlaying(false);
-        emit statusMessage(tr("The reply has ended; Reset to start again."));
-        return;
-    }
-    decodeNext(model_->current() ? model_->current()->logits.chosen : -1);
+    if (!in_flight_ && source_->step()) waitForEngine();
 }
 
-void SessionView::startRun(const QString& prompt) {
-    if (prompt.isEmpty()) {
-        setPlaying(false);
-        emit statusMessage(tr("Type a prompt first: Step reads it, splits it into tokens and runs the model on them."));
-        return;
-    }
-    if (engine_head_ >= 0) emit statusMessage(tr("The prompt has changed: this Step starts a new run from it."));
-    // The engine empties its cache before it prefills (and stays empty when the prefill is
-    // stopped): every panel shows that at once.
-    flushPending();
-    engine_head_ = -1;
-    ends_turn_ = false;
-    last_.reset();
-    model_->clearCurrentStep();
-    updateStatus();
-    run_prompt_ = prompt;
+void SessionView::waitForEngine() {
     in_flight_ = true;
     updateActions();
-    post([prompt](EngineWorker* e) { e->prefill(prompt); });
-}
-
-void SessionView::decodeNext(qint32 token) {
-    in_flight_ = true;
-    updateActions();
-    // The step after the current one already fed this token (a rewind came back here): walk
-    // on to it instead of computing a duplicate branch.
-    flushPending();
-    for (const widgets::StepView& v : model_->steps()) {
-        if (v.parent != engine_head_ || v.phase != Phase::Decode || v.tokens.isEmpty() || v.tokens.front().id != token)
-            continue;
-        const qint32 child = v.index;
-        post([child](EngineWorker* e) { e->rewind(child); });
-        return;
-    }
-    post([](EngineWorker* e) { e->step(); });
-}
-
-void SessionView::flushPending() {
-    if (pending_.isEmpty()) return;
-    refresh_.stop();
-    applyPending();
-}
-
-void SessionView::replayStep() {
-    const qint32 current = model_->currentStep();
-    const QVector<qint32> branch = model_->branchPath();
-    const qsizetype at = branch.indexOf(current);
-    if (at >= 0 && at + 1 < branch.size()) {
-        model_->setCurrentStep(branch[at + 1]);  // walk forward along the shown branch
-    } else if (replay_next_ < replay_->steps.size()) {
-        model_->appendStep(replay_->steps[replay_next_++]);
-    } else {
-        setPlaying(false);
-        emit statusMessage(tr("End of the trace"));
-    }
-    updateStatus();
-    updateActions();
-    emit applied();
-    scheduleNext();
 }
 
 void SessionView::setPlaying(bool on) {
-    playing_ = on && (replay_ || hasEngine());
+    playing_ = on && source_->usable();
     play_->setChecked(playing_);
     retranslatePlay();
     if (!playing_) {
@@ -373,74 +315,32 @@ void SessionView::stop() {
 
 void SessionView::reset() {
     stop();
-    if (replay_) {
-        model_->clear();
-        model_->setModel(replay_->model);
-        replay_next_ = 0;
-        updateStatus();
-        return;
-    }
-    if (!hasEngine() || engine_head_ < 0) return;
-    in_flight_ = true;
-    updateActions();
-    post([](EngineWorker* e) { e->reset(); });
+    if (source_->reset()) waitForEngine();
 }
 
 void SessionView::forceToken(qint32 id) {
-    if (replay_ || in_flight_ || engine_head_ < 0) return;
-    post([id](EngineWorker* e) { e->force(id); });
-    ends_turn_ = false;
-    decodeNext(id);
+    if (!in_flight_ && source_->forceToken(id)) waitForEngine();
 }
 
 void SessionView::rewindTo(qint32 step) {
-    if (replay_) {
-        model_->setCurrentStep(step);
-        updateStatus();
-        return;
-    }
-    if (in_flight_ || !hasEngine()) return;
-    setPlaying(false);
-    in_flight_ = true;
-    updateActions();
-    post([step](EngineWorker* e) { e->rewind(step); });
+    if (!in_flight_ && source_->rewindTo(step)) waitForEngine();
 }
 
 void SessionView::saveTrace(const QString& path) {
-    if (!hasEngine() || replay_) return;
-    post([path](EngineWorker* e) { e->saveTrace(path); });
+    if (!hasEngine() || isReplay()) return;
+    engine_->post([path](EngineWorker* e) { e->saveTrace(path); });
 }
 
 void SessionView::openTrace(const QString& path) {
     stop();
-    post([path](EngineWorker* e) { e->openTrace(path); });
+    engine_->post([path](EngineWorker* e) { e->openTrace(path); });
 }
 
 void SessionView::onTraceOpened(const ReplayPtr& replay) {
-    replay_ = replay;
-    replay_next_ = 0;
-    pending_.clear();
-    model_->clear();
-    model_->setModel(replay->model);
-    updateStatus();
+    setSource(std::make_unique<ReplaySource>(replay, model_));
+    source_->reset();  // its model, no steps yet
     updateActions();
     emit traceOpened(replay->path);
-}
-
-void SessionView::onStepDone(const SnapshotPtr& snapshot) {
-    pending_ << snapshot;
-    if (snapshot->kind == EngineSnapshot::Kind::Repick) {  // not a step: nothing ran that the buttons wait for
-        ends_turn_ = snapshot->ends_turn;
-        if (!refresh_.isActive()) refresh_.start();
-        return;
-    }
-    last_ = snapshot;
-    engine_head_ = snapshot->head;
-    ends_turn_ = snapshot->ends_turn;
-    onEngineIdle();
-    if (!refresh_.isActive()) refresh_.start();
-    if (playing_ && ends_turn_) setPlaying(false);
-    scheduleNext();
 }
 
 void SessionView::showPrefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms) {
@@ -464,48 +364,19 @@ void SessionView::onEngineIdle() {
     if (!playing_) play_timer_.stop();
 }
 
-void SessionView::applyPending() {
-    if (replay_) return pending_.clear();
-    for (const SnapshotPtr& s : std::as_const(pending_)) {
-        for (qint32 i : s->dropped) model_->dropPlanes(i);
-        for (const widgets::StepView& v : s->new_steps) model_->appendStep(v);
-        if (s->kind == EngineSnapshot::Kind::Rewind && s->head >= 0) model_->setCurrentStep(s->head);
-        if (s->kind == EngineSnapshot::Kind::Reset) model_->clearCurrentStep();
-        if (s->repicked) model_->setStepLogits(s->head, *s->repicked);
-    }
-    pending_.clear();
-    updateStatus();
-    emit applied();
-}
-
 void SessionView::updateActions() {
-    const bool usable = replay_ || hasEngine();
+    const bool usable = source_->usable();
     step_->setEnabled(usable && !in_flight_);
     play_->setEnabled(usable);
     stop_->setEnabled(in_flight_ || playing_);
     reset_->setEnabled(usable && !in_flight_);
-    live_->setEnabled(replay_ && !info_.path.isEmpty() && !in_flight_);
+    live_->setEnabled(isReplay() && hasEngine() && !in_flight_);
 }
 
 void SessionView::updateStatus() {
-    if (replay_) {
-        status_[0]->setText(tr("Replay: %1").arg(QFileInfo(replay_->path).fileName()));
-        const widgets::StepView* s = model_->current();
-        status_[1]->setText(tr("Step %1 of %2").arg(model_->currentStep() + 1).arg(replay_->steps.size()));
-        status_[2]->setText(s ? tr("KV %1").arg(widgets::format_bytes(s->kv.bytes_total)) : QString());
-        status_[3]->clear();
-        return;
-    }
-    status_[0]->setText(info_.backend);
-    const qint32 tokens = last_ ? last_->kv_tokens : 0;
-    status_[1]->setText(info_.n_ctx > 0 ? tr("%1 / %Ln token(s)", nullptr, info_.n_ctx).arg(tokens)
-                                        : tr("%n token(s)", nullptr, tokens));
-    status_[1]->setToolTip(info_.n_ctx > 0 ? tr("Tokens in the KV cache / the context limit in force (the model's own: %1)")
-                                                 .arg(QLocale().toString(info_.model.n_ctx_train))
-                                           : QString());
-    status_[2]->setText(tr("KV %1").arg(widgets::format_bytes(last_ ? last_->kv_bytes : 0)));
-    status_[3]->setText(last_ && last_->tokens_per_s > 0 ? tr("%1 tokens/s").arg(last_->tokens_per_s, 0, 'f', 1)
-                                                         : QString());
+    const SourceStatus status = source_->status();
+    for (std::size_t i = 0; i < status_.size(); ++i) status_[i]->setText(status.text[i]);
+    statusLabel(StatusField::Tokens)->setToolTip(status.tokens_tip);
 }
 
 void SessionView::retranslate() {
@@ -518,9 +389,7 @@ void SessionView::retranslate() {
     reset_->setToolTip(tr("Empty the KV cache and start from the prompt again (Ctrl+R)"));
     live_->setText(tr("Back to &Live Model"));
     live_->setToolTip(tr("Leave the replay and step the model that was open before it again (Ctrl+Shift+L)"));
-    const QString titles[] = {tr("Tokens"), tr("Attention"), tr("Attention Grid"), tr("Logits"),
-                              tr("KV Cache"), tr("Timeline"), tr("Sampling")};
-    for (int i = 0; i < docks_.size(); ++i) docks_[i]->setWindowTitle(titles[i]);
+    for (auto it = docks_.cbegin(); it != docks_.cend(); ++it) it.value()->setWindowTitle(panel_help(it.key()).title);
     controls_->retranslate();
     sampling_->retranslate();
     updateStatus();
@@ -549,7 +418,6 @@ void SessionView::restoreSettings() {
 void SessionView::shutdown() {
     playing_ = false;
     play_timer_.stop();
-    refresh_.stop();
     engine_->shutdown();
 }
 

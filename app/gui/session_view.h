@@ -2,19 +2,23 @@
 // TraceModel every panel shows, the panels as docks, the loop's actions (Step, Play/Pause,
 // Stop, Reset, Save/Open Trace) and the status bar figures.
 //
-// Live: the first Step tokenizes the prompt and prefills, later Steps decode one token. Play
-// issues the next step only after the previous one is done, at the chosen speed. Snapshots
-// from the worker are applied to the TraceModel by a short single-shot timer, so a burst of
-// steps costs one redraw. Replay: a trace file opened without a model; Step and Play walk
-// through its saved steps.
+// The steps come from a StepSource (step_source.h): a live session on the loaded model, or a
+// trace file opened without a model. Play issues the next step only after the previous one is
+// done, at the chosen speed.
 #pragma once
 
 #include "gui/engine_worker.h"
+#include "gui/panel_help.h"
+#include "gui/step_source.h"
+#include "widgets/export.h"
 
+#include <QMap>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
 
+#include <array>
+#include <memory>
 #include <optional>
 
 class QAction;
@@ -50,15 +54,11 @@ public:
     widgets::TraceModel* model() const { return model_; }
     EngineWorker* worker() const { return engine_->worker(); }
     StepControls* controls() const { return controls_; }
-    SamplingPanel* samplingPanel() const { return sampling_; }
-    widgets::TokenStrip* tokenStrip() const { return strip_; }
-    widgets::AttentionHeatmap* heatmap() const { return heatmap_; }
-    widgets::AttentionGrid* grid() const { return grid_; }
-    widgets::KvChart* kvChart() const { return kv_; }
-    widgets::LogitsView* logits() const { return logits_; }
-    widgets::Timeline* timeline() const { return timeline_; }
-    const QList<QDockWidget*>& docks() const { return docks_; }
-    const QList<QLabel*>& statusLabels() const { return status_; }
+    // The dock of `panel`; null for a panel that is not one of the session's docks.
+    QDockWidget* dock(Panel panel) const { return docks_.value(panel); }
+    // The panels docked by the session, in the order of their docks.
+    QList<Panel> panels() const { return docks_.keys(); }
+    QString statusText(StatusField field) const;
 
     QAction* stepAction() const { return step_; }
     QAction* playAction() const { return play_; }
@@ -72,10 +72,14 @@ public:
 
     bool isPlaying() const { return playing_; }
     bool inFlight() const { return in_flight_; }
-    bool isReplay() const { return replay_ != nullptr; }
+    bool isReplay() const { return source_->isReplay(); }
     bool hasEngine() const { return !info_.path.isEmpty(); }
-    // The chart the user last worked with (for File > Export).
+    // The chart the user last worked with, its plot and its numbers (for File > Export).
     Chart focusedChart() const;
+    QCustomPlot* chartPlot(Chart chart) const;
+    widgets::ChartTable chartTable(Chart chart) const;
+    // The token strip takes the keyboard focus, so Space steps.
+    void focusTokens();
 
     void retranslate();
     void saveSettings() const;
@@ -109,25 +113,21 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;  // notes the chart clicked last
 
 private:
-    template <class F> void post(F&& call);
     void createActions();
     void createDocks(QMainWindow* window);
     void createStatus(QMainWindow* window);
+    void setSource(std::unique_ptr<StepSource> source);
     void onLoaded(const EngineInfo& info);
-    void onStepDone(const SnapshotPtr& snapshot);
     void onTraceOpened(const ReplayPtr& replay);
+    void waitForEngine();  // a request went to the engine: Step and the rest wait for it
     void onEngineIdle();
     void showPrefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms);
-    void applyPending();
-    void replayStep();
-    void startRun(const QString& prompt);  // prefill `prompt` after emptying the cache
-    void changeEngine();                   // a new engine setting: asks first when there are steps
-    void decodeNext(qint32 token);         // the next decode, which feeds `token`
-    void flushPending();                   // applies the snapshots now, not after the timer
-    void retranslatePlay();                // Play or Pause
+    void changeEngine();     // a new engine setting: asks first when there are steps
+    void retranslatePlay();  // Play or Pause
     void scheduleNext();
     void updateStatus();
     void updateActions();
+    QLabel* statusLabel(StatusField field) const { return status_[std::size_t(field)]; }
 
     QMainWindow* window_;
     EngineThread* engine_;
@@ -140,9 +140,8 @@ private:
     widgets::KvChart* kv_ = nullptr;
     widgets::LogitsView* logits_ = nullptr;
     widgets::Timeline* timeline_ = nullptr;
-    QList<QDockWidget*> docks_;
-    QDockWidget* sampling_dock_ = nullptr;
-    QList<QLabel*> status_;  // backend, tokens, KV bytes, tokens/s
+    QMap<Panel, QDockWidget*> docks_;
+    std::array<QLabel*, kStatusFields> status_{};  // by StatusField
     QProgressBar* prefill_bar_ = nullptr;  // in the status bar while a prefill runs
 
     QAction* step_ = nullptr;
@@ -151,25 +150,14 @@ private:
     QAction* reset_ = nullptr;
     QAction* live_ = nullptr;
 
-    QTimer refresh_;  // coalesces snapshots into one TraceModel update
     QTimer play_timer_;
-    QVector<SnapshotPtr> pending_;
-    EngineInfo info_;
-    ReplayPtr replay_;
-    qint32 replay_next_ = 0;
-    qint32 engine_head_ = -1;  // the engine's current step; -1: the next Step prefills
-    bool in_flight_ = false;
+    std::unique_ptr<StepSource> source_;
+    EngineInfo info_;           // the model the engine has loaded (kept through a replay)
+    bool in_flight_ = false;    // the engine works on a request
     bool playing_ = false;
-    bool ends_turn_ = false;
-    SnapshotPtr last_;
-    QString run_prompt_;  // the prompt the engine's run was prefilled from
-    EngineOptions engine_options_;  // the settings the engine was last loaded with
-    labs::LabModelPtr opened_;      // the model the window opened last
-    struct Rerun {                  // the path to run again once the new engine is loaded
-        QString prompt_text;
-        QVector<qint32> prompt, generated;
-    };
-    std::optional<Rerun> rerun_;
+    EngineOptions engine_options_;   // the settings the engine was last loaded with
+    labs::LabModelPtr opened_;       // the model the window opened last
+    std::optional<RerunPlan> rerun_;  // the path to run again once the new engine is loaded
     Chart focused_ = Chart::Heatmap;
 };
 

@@ -128,7 +128,8 @@ RenderResult measure_render(tools::WindowDriver& driver, const QString& model, i
         r.select_ms.push_back(selected);
         r.paint_ms.push_back(r.step_ms.back() - selected);
     }
-    for (QDockWidget* dock : session->docks()) {
+    for (gui::Panel panel : session->panels()) {
+        QDockWidget* dock = session->dock(panel);
         if (!dock->isVisible()) continue;
         double worst = 0.0;
         for (int i = 0; i < 3; ++i) {

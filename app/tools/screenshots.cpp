@@ -69,9 +69,8 @@ public:
     }
 
     // Raises the dock `name` (it may share a tab with another) and saves its panel.
-    void savePanel(const char* name, const QString& file) {
-        auto* dock = driver_.window().findChild<QDockWidget*>(QLatin1String(name));
-        if (!dock) throw Error(std::string("no dock named ") + name);
+    void savePanel(gui::Panel panel, const QString& file) {
+        QDockWidget* dock = driver_.window().dock(panel);
         dock->raise();
         save(dock, file);
     }
@@ -160,16 +159,16 @@ int main(int argc, char** argv) {
         }
         tour.save(&w, QStringLiteral("window.png"));
         if (parser.isSet(QStringLiteral("window-only"))) return 0;
-        tour.savePanel("tokenDock", QStringLiteral("panel-tokens.png"));
-        tour.savePanel("heatmapDock", QStringLiteral("panel-attention.png"));
-        tour.savePanel("gridDock", QStringLiteral("panel-attention-grid.png"));
-        tour.savePanel("logitsDock", QStringLiteral("panel-logits.png"));
-        tour.savePanel("kvDock", QStringLiteral("panel-kv-cache.png"));
-        tour.savePanel("timelineDock", QStringLiteral("panel-timeline.png"));
-        tour.savePanel("samplingDock", QStringLiteral("panel-sampling.png"));
+        tour.savePanel(gui::Panel::Tokens, QStringLiteral("panel-tokens.png"));
+        tour.savePanel(gui::Panel::Attention, QStringLiteral("panel-attention.png"));
+        tour.savePanel(gui::Panel::AttentionGrid, QStringLiteral("panel-attention-grid.png"));
+        tour.savePanel(gui::Panel::Logits, QStringLiteral("panel-logits.png"));
+        tour.savePanel(gui::Panel::KvCache, QStringLiteral("panel-kv-cache.png"));
+        tour.savePanel(gui::Panel::Timeline, QStringLiteral("panel-timeline.png"));
+        tour.savePanel(gui::Panel::Sampling, QStringLiteral("panel-sampling.png"));
         // The model's figures whole: the panel's content, not the part its tab shows.
         if (auto* spec = w.findChild<QScrollArea*>(QStringLiteral("specPanel")); spec && spec->widget()) {
-            w.findChild<QDockWidget*>(QStringLiteral("specDock"))->raise();
+            w.dock(gui::Panel::Model)->raise();
             tour.save(spec->widget(), QStringLiteral("panel-model.png"));
         }
         if (!parser.isSet(QStringLiteral("no-labs"))) tools::lab_tour(w, out);

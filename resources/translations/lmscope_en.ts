@@ -22,7 +22,7 @@
     </message>
 </context>
 <context>
-    <name>lmscope::gui::SessionView</name>
+    <name>lmscope::gui::LiveSource</name>
     <message numerus="yes">
         <source>%1 / %Ln token(s)</source>
         <translation>
@@ -37,6 +37,9 @@
             <numerusform>%n tokens</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>lmscope::gui::SessionView</name>
     <message numerus="yes">
         <source>Prefill: layer %1 of %2 · %Ln token(s) · %3 s · %4 tokens/s · Stop (Esc) ends it</source>
         <translation>

@@ -363,6 +363,45 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     </message>
 </context>
 <context>
+    <name>lmscope::gui::LiveSource</name>
+    <message>
+        <source>Open a model (Ctrl+O) or a trace (Ctrl+Shift+O) first.</source>
+        <translation>请先打开模型（Ctrl+O）或跟踪文件（Ctrl+Shift+O）。</translation>
+    </message>
+    <message>
+        <source>The reply has ended; Reset to start again.</source>
+        <translation>回复已结束；请重置后重新开始。</translation>
+    </message>
+    <message>
+        <source>Type a prompt first: Step reads it, splits it into tokens and runs the model on them.</source>
+        <translation>请先输入提示词：单步会读取它，把它切分成词元，再让模型处理这些词元。</translation>
+    </message>
+    <message>
+        <source>The prompt has changed: this Step starts a new run from it.</source>
+        <translation>提示词已更改：这一步将从新的提示词重新开始运行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 / %Ln token(s)</source>
+        <translation>
+            <numerusform>%1 / %Ln 个词元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n 个词元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Tokens in the KV cache / the context limit in force (the model&apos;s own: %1)</source>
+        <translation>KV 缓存中的词元数 / 当前的上下文上限（模型自身：%1）</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 词元/秒</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::MainWindow</name>
     <message>
         <source>Loading %1…</source>
@@ -427,10 +466,6 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>&amp;About lmscope</source>
         <translation>关于 lmscope(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
     </message>
     <message>
         <source>Tensors</source>
@@ -621,6 +656,21 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     </message>
 </context>
 <context>
+    <name>lmscope::gui::ReplaySource</name>
+    <message>
+        <source>End of the trace</source>
+        <translation>跟踪已到末尾</translation>
+    </message>
+    <message>
+        <source>Replay: %1</source>
+        <translation>回放：%1</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::SamplingPanel</name>
     <message>
         <source>Temperature</source>
@@ -702,40 +752,6 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <source>Open a model (Ctrl+O) or a trace (Ctrl+Shift+O) first.</source>
-        <translation>请先打开模型（Ctrl+O）或跟踪文件（Ctrl+Shift+O）。</translation>
-    </message>
-    <message>
-        <source>The reply has ended; Reset to start again.</source>
-        <translation>回复已结束；请重置后重新开始。</translation>
-    </message>
-    <message>
-        <source>End of the trace</source>
-        <translation>跟踪已到末尾</translation>
-    </message>
-    <message>
-        <source>Replay: %1</source>
-        <translation>回放：%1</translation>
-    </message>
-    <message>
-        <source>Step %1 of %2</source>
-        <translation>第 %1 步，共 %2 步</translation>
-    </message>
-    <message>
-        <source>KV %1</source>
-        <translation>KV %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n token(s)</source>
-        <translation>
-            <numerusform>%n 个词元</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 tokens/s</source>
-        <translation>%1 词元/秒</translation>
-    </message>
-    <message>
         <source>Step</source>
         <translation>单步</translation>
     </message>
@@ -768,42 +784,6 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>清空 KV 缓存，从提示词重新开始（Ctrl+R）</translation>
     </message>
     <message>
-        <source>Tokens</source>
-        <translation>词元</translation>
-    </message>
-    <message>
-        <source>Attention</source>
-        <translation>注意力</translation>
-    </message>
-    <message>
-        <source>Attention Grid</source>
-        <translation>注意力网格</translation>
-    </message>
-    <message>
-        <source>Logits</source>
-        <translation>Logits（对数几率）</translation>
-    </message>
-    <message>
-        <source>KV Cache</source>
-        <translation>KV 缓存</translation>
-    </message>
-    <message>
-        <source>Timeline</source>
-        <translation>时间线</translation>
-    </message>
-    <message>
-        <source>Sampling</source>
-        <translation>采样</translation>
-    </message>
-    <message>
-        <source>Type a prompt first: Step reads it, splits it into tokens and runs the model on them.</source>
-        <translation>请先输入提示词：单步会读取它，把它切分成词元，再让模型处理这些词元。</translation>
-    </message>
-    <message>
-        <source>The prompt has changed: this Step starts a new run from it.</source>
-        <translation>提示词已更改：这一步将从新的提示词重新开始运行。</translation>
-    </message>
-    <message>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -814,16 +794,6 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>Ready: %1 on %2</source>
         <translation>就绪：%1，运行于 %2</translation>
-    </message>
-    <message>
-        <source>Tokens in the KV cache / the context limit in force (the model&apos;s own: %1)</source>
-        <translation>KV 缓存中的词元数 / 当前的上下文上限（模型自身：%1）</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 / %Ln token(s)</source>
-        <translation>
-            <numerusform>%1 / %Ln 个词元</numerusform>
-        </translation>
     </message>
     <message>
         <source>Back to &amp;Live Model</source>
@@ -1086,6 +1056,13 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>
             <numerusform>每秒 %n 步</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::StepSource</name>
+    <message>
+        <source>KV %1</source>
+        <translation>KV %1</translation>
     </message>
 </context>
 <context>

@@ -1,15 +1,17 @@
-// Helpers for the suites that drive the main window (test_gui_step_flow, test_gui_faults).
+// Helpers for the suites that drive the main window (test_gui_step_flow, test_gui_session_state,
+// test_gui_layout, test_gui_faults, ...).
 #pragma once
 
 #include "gui/main_window.h"
+#include "gui/session_view.h"
 
+#include <QDockWidget>
 #include <QString>
 
 #include <memory>
 
 namespace lmscope::gui {
 class Language;
-class SessionView;
 }
 
 namespace lmscope::testing {
@@ -24,6 +26,13 @@ QString fixture_model();
 // `prompt` typed; null when the window was not exposed or the model did not load within the wait.
 std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QString& prompt,
                                              const QString& model = fixture_model());
+
+// The widget of type W in the dock of `panel` (the heatmap in Panel::Attention's, ...); null
+// when the session has no such dock or the dock no such widget.
+template <class W> W* panel_widget(const gui::SessionView* session, gui::Panel panel) {
+    const QDockWidget* dock = session->dock(panel);
+    return dock ? dock->findChild<W*>() : nullptr;
+}
 
 // Presses Step and waits until the session has applied the step; false when it did not in time.
 bool step_and_wait(gui::SessionView* session);

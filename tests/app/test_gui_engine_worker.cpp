@@ -19,11 +19,6 @@ QString fixture(const char* name) {
     return QString::fromStdString(testing::testdata_file(std::string("models/") + name));
 }
 
-template <class F>
-void post(EngineWorker* w, F call) {
-    QMetaObject::invokeMethod(w, [w, call] { call(w); }, Qt::QueuedConnection);
-}
-
 SnapshotPtr last_snapshot(const QSignalSpy& spy) { return spy.last().at(0).value<SnapshotPtr>(); }
 
 }  // namespace
@@ -60,16 +55,16 @@ class TestGuiEngineWorker : public QObject {
         QSignalSpy loaded(sig(), &WorkerSignals::loaded);
         QSignalSpy done(sig(), &WorkerSignals::stepDone);
         const QString path = fixture("fx-gqa.gguf");
-        post(worker(), [path](EngineWorker* w) { w->load(path, gui::EngineOptions{}); });
+        engine_->post([path](EngineWorker* w) { w->load(path, gui::EngineOptions{}); });
         if (!wait_for(loaded)) return nullptr;
-        post(worker(), [prompt](EngineWorker* w) { w->prefill(prompt); });
+        engine_->post([prompt](EngineWorker* w) { w->prefill(prompt); });
         if (!wait_for(done)) return nullptr;
         return last_snapshot(done);
     }
 
     SnapshotPtr stepOnce() {
         QSignalSpy done(sig(), &WorkerSignals::stepDone);
-        post(worker(), [](EngineWorker* w) { w->step(); });
+        engine_->post([](EngineWorker* w) { w->step(); });
         if (!wait_for(done)) return nullptr;
         return last_snapshot(done);
     }
@@ -126,7 +121,7 @@ private slots:
         QVERIFY(before.size() >= 2);
         const qint32 other = before[1].id;  // the runner-up, not the greedy choice
         QVERIFY(other != first->new_steps.front().logits.chosen);
-        post(worker(), [other](EngineWorker* w) { w->force(other); });
+        engine_->post([other](EngineWorker* w) { w->force(other); });
         const SnapshotPtr s = stepOnce();
         QVERIFY(s);
         QCOMPARE(s->new_steps.front().tokens.front().id, other);
@@ -138,7 +133,7 @@ private slots:
         QVERIFY(first);
         for (int i = 0; i < 3; ++i) QVERIFY(stepOnce());
         QSignalSpy done(sig(), &WorkerSignals::stepDone);
-        post(worker(), [](EngineWorker* w) { w->rewind(1); });
+        engine_->post([](EngineWorker* w) { w->rewind(1); });
         QVERIFY(wait_for(done));
         const SnapshotPtr r = last_snapshot(done);
         QCOMPARE(r->kind, gui::EngineSnapshot::Kind::Rewind);
@@ -162,7 +157,7 @@ private slots:
         QSignalSpy cancelled(sig(), &WorkerSignals::cancelled);
         QSignalSpy errors(sig(), &WorkerSignals::error);
         constexpr int kQueued = 12;
-        for (int i = 0; i < kQueued; ++i) post(worker(), [](EngineWorker* w) { w->step(); });
+        for (int i = 0; i < kQueued; ++i) engine_->post([](EngineWorker* w) { w->step(); });
         for (int i = 0; i < 2000 && done.count() + cancelled.count() < kQueued; ++i) {
             worker()->cancel();
             QTest::qWait(1);
@@ -179,16 +174,16 @@ private slots:
 
     void errorsBecomeSignals() {
         QSignalSpy errors(sig(), &WorkerSignals::error);
-        post(worker(), [](EngineWorker* w) { w->step(); });  // no model yet
+        engine_->post([](EngineWorker* w) { w->step(); });  // no model yet
         QVERIFY(wait_for(errors, 1));
         const QString missing = QStringLiteral("/nonexistent/model.gguf");
-        post(worker(), [missing](EngineWorker* w) { w->load(missing, gui::EngineOptions{}); });
+        engine_->post([missing](EngineWorker* w) { w->load(missing, gui::EngineOptions{}); });
         QVERIFY(wait_for(errors, 2));
         QVERIFY2(errors.last().at(0).toString().contains(missing), qPrintable(errors.last().at(0).toString()));
         gui::EngineOptions bad;
         bad.kv_type = QStringLiteral("f7");
         const QString path = fixture("fx-gqa.gguf");
-        post(worker(), [path, bad](EngineWorker* w) { w->load(path, bad); });
+        engine_->post([path, bad](EngineWorker* w) { w->load(path, bad); });
         QVERIFY(wait_for(errors, 3));
         QVERIFY(errors.last().at(0).toString().contains(QStringLiteral("f7")));
         // Still alive: a good load and prefill work.

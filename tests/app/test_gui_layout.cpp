@@ -176,8 +176,8 @@ private slots:
         settle();
         w->resetLayoutAction()->trigger();
         settle();
-        auto* kv = w->findChild<QDockWidget*>(QStringLiteral("kvDock"));
-        auto* logits = w->findChild<QDockWidget*>(QStringLiteral("logitsDock"));
+        auto* kv = w->dock(gui::Panel::KvCache);
+        auto* logits = w->dock(gui::Panel::Logits);
         QVERIFY(kv && logits);
         QVERIFY(kv->isVisible() && logits->isVisible());  // side by side in the wide arrangement
         QVERIFY(w->tabifiedDockWidgets(kv).isEmpty());

@@ -59,7 +59,7 @@ QWidget* bring_up(gui::MainWindow& w, Panel panel) {
         w.dockLayout()->workspaceAction()->setChecked(true);
         return w.findChild<QWidget*>(name);
     }
-    auto* dock = w.findChild<QDockWidget*>(name);
+    QDockWidget* dock = w.dock(panel);
     dock->show();
     dock->raise();
     return dock;
@@ -233,7 +233,7 @@ private slots:
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             for (Panel p : gui::all_panels()) QVERIFY(!w.panelGuide()->isDismissed(p));
-            w.findChild<QDockWidget*>(QStringLiteral("logitsDock"))->raise();
+            w.dock(gui::Panel::Logits)->raise();
             widgets::HintBar* hint = w.panelGuide()->hintBar(Panel::Logits);
             QTRY_VERIFY(hint->isVisible());
             QCOMPARE(hint->text(), gui::panel_help(Panel::Logits).hint);

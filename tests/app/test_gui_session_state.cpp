@@ -46,6 +46,7 @@ using namespace lmscope;
 using lmscope::gui::MainWindow;
 using lmscope::gui::SessionView;
 using lmscope::testing::open_window;
+using lmscope::testing::panel_widget;
 using lmscope::testing::step_and_wait;
 using lmscope::testing::wait_for;
 
@@ -79,15 +80,15 @@ class TestGuiSessionState : public QObject {
         SessionView* s = w.session();
         const widgets::TraceModel* m = s->model();
         QCOMPARE(m->sequenceLength(), tokens);
-        QCOMPARE(s->tokenStrip()->chipCount(), tokens);
-        QCOMPARE(s->heatmap()->matrix().n, tokens);
-        QCOMPARE(s->kvChart()->measuredGraph()->data()->size(), qsizetype(m->path().size()));
-        if (tokens > 0) QCOMPARE(qint32(s->kvChart()->measuredGraph()->data()->at(m->path().size() - 1)->key), tokens);
-        QCOMPARE(s->logits()->rows().isEmpty(), tokens == 0);
-        QCOMPARE(s->timeline()->stepRect(m->currentStep()).isEmpty(), tokens == 0);
-        const QString status = s->statusLabels()[1]->text();
+        QCOMPARE(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->chipCount(), tokens);
+        QCOMPARE(panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention)->matrix().n, tokens);
+        QCOMPARE(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->measuredGraph()->data()->size(), qsizetype(m->path().size()));
+        if (tokens > 0) QCOMPARE(qint32(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->measuredGraph()->data()->at(m->path().size() - 1)->key), tokens);
+        QCOMPARE(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->rows().isEmpty(), tokens == 0);
+        QCOMPARE(panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->stepRect(m->currentStep()).isEmpty(), tokens == 0);
+        const QString status = s->statusText(gui::StatusField::Tokens);
         QVERIFY2(status.startsWith(QString::number(tokens) + QLatin1Char(' ')), qPrintable(status));
-        QVERIFY2(!s->statusLabels()[0]->text().startsWith(QStringLiteral("Replay")), qPrintable(s->statusLabels()[0]->text()));
+        QVERIFY2(!s->statusText(gui::StatusField::Source).startsWith(QStringLiteral("Replay")), qPrintable(s->statusText(gui::StatusField::Source)));
         QVERIFY2(!w.windowTitle().contains(QStringLiteral("replay")), qPrintable(w.windowTitle()));
     }
 
@@ -144,7 +145,7 @@ private slots:
                 s->openTrace(path);
                 QVERIFY(wait_for(opened));
                 QVERIFY(step_and_wait(s));
-                QVERIFY(s->statusLabels()[0]->text().startsWith(QStringLiteral("Replay")));
+                QVERIFY(s->statusText(gui::StatusField::Source).startsWith(QStringLiteral("Replay")));
                 QVERIFY(s->liveAction()->isEnabled());
             }
             QSignalSpy loaded(s, &SessionView::engineLoaded);
@@ -189,16 +190,16 @@ private slots:
         QVERIFY(language_.apply(other));
         QCoreApplication::processEvents();
         QVERIFY(language_.apply(code));
-        QTRY_COMPARE(s->heatmap()->layerLabel()->text(), layer);
-        QCOMPARE(s->heatmap()->meanBox()->text(), mean);
-        QVERIFY2(s->heatmap()->title().startsWith(code == QLatin1String("en") ? QStringLiteral("Layer") : QStringLiteral("第")),
-                 qPrintable(s->heatmap()->title()));
-        QCOMPARE(s->timeline()->branchLabel()->text(), branch);
-        QCOMPARE(s->logits()->plot()->xAxis->label(), probability);
-        QCOMPARE(s->logits()->heading()->text(), noDistribution);
-        QCOMPARE(s->kvChart()->plot()->xAxis->label(), kvAxis);
-        QVERIFY(s->docks()[3]->windowTitle().contains(QStringLiteral("Logits")));
-        QCOMPARE(s->docks()[3]->windowTitle() == QStringLiteral("Logits"), code == QLatin1String("en"));
+        QTRY_COMPARE(panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention)->layerLabel()->text(), layer);
+        QCOMPARE(panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention)->meanBox()->text(), mean);
+        QVERIFY2(panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention)->title().startsWith(code == QLatin1String("en") ? QStringLiteral("Layer") : QStringLiteral("第")),
+                 qPrintable(panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention)->title()));
+        QCOMPARE(panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->branchLabel()->text(), branch);
+        QCOMPARE(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->plot()->xAxis->label(), probability);
+        QCOMPARE(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->heading()->text(), noDistribution);
+        QCOMPARE(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->plot()->xAxis->label(), kvAxis);
+        QVERIFY(s->dock(gui::Panel::Logits)->windowTitle().contains(QStringLiteral("Logits")));
+        QCOMPARE(s->dock(gui::Panel::Logits)->windowTitle() == QStringLiteral("Logits"), code == QLatin1String("en"));
         QVERIFY(language_.apply(QStringLiteral("en")));
     }
 
@@ -208,21 +209,21 @@ private slots:
         auto w = open_window(&language_, QStringLiteral("A B C"));
         QVERIFY(w);
         SessionView* s = w->session();
-        auto* context = s->samplingPanel()->findChild<QSpinBox*>(QStringLiteral("context"));
+        auto* context = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling)->findChild<QSpinBox*>(QStringLiteral("context"));
         QVERIFY(context);
         QCOMPARE(context->maximum(), 512);  // the fixture's context_length caps it
-        QVERIFY2(s->tokenStrip()->legendText().contains(QStringLiteral(" of 512 ")), qPrintable(s->tokenStrip()->legendText()));
-        QCOMPARE(s->statusLabels()[1]->text(), QStringLiteral("0 / 512 tokens"));
+        QVERIFY2(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->legendText().contains(QStringLiteral(" of 512 ")), qPrintable(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->legendText()));
+        QCOMPARE(s->statusText(gui::StatusField::Tokens), QStringLiteral("0 / 512 tokens"));
         QVERIFY2(context->toolTip().contains(QStringLiteral("384.0 KiB")), qPrintable(context->toolTip()));  // 512 x 768 B
         QSignalSpy loaded(s, &SessionView::engineLoaded);
         context->setValue(32);
         emit context->editingFinished();
         QVERIFY(wait_for(loaded));
         QCOMPARE(s->model()->model().n_ctx, 32);
-        QVERIFY2(s->tokenStrip()->legendText().contains(QStringLiteral(" of 32 ")), qPrintable(s->tokenStrip()->legendText()));
-        QCOMPARE(s->statusLabels()[1]->text(), QStringLiteral("0 / 32 tokens"));
+        QVERIFY2(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->legendText().contains(QStringLiteral(" of 32 ")), qPrintable(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->legendText()));
+        QCOMPARE(s->statusText(gui::StatusField::Tokens), QStringLiteral("0 / 32 tokens"));
         QVERIFY(step_and_wait(s));
-        QVERIFY2(s->statusLabels()[1]->text().endsWith(QStringLiteral(" / 32 tokens")), qPrintable(s->statusLabels()[1]->text()));
+        QVERIFY2(s->statusText(gui::StatusField::Tokens).endsWith(QStringLiteral(" / 32 tokens")), qPrintable(s->statusText(gui::StatusField::Tokens)));
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
     }
 
@@ -232,16 +233,16 @@ private slots:
         auto w = english_window_after(&language_, QStringLiteral("A B C"), 2);  // one decode step
         QVERIFY(w);
         SessionView* s = w->session();
-        const QString summary = s->timeline()->summary()->text();
+        const QString summary = panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->summary()->text();
         QVERIFY2(summary.contains(QStringLiteral("over 1 step")) && !summary.contains(QStringLiteral("1 steps")),
                  qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral(" tokens (")), qPrintable(summary));  // the prompt: several
-        const QString after = s->logits()->afterBars()->name();
+        const QString after = panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->afterBars()->name();
         QVERIFY2(after.contains(QStringLiteral("(1 token left)")), qPrintable(after));
         QVERIFY(language_.apply(QStringLiteral("zh_CN")));
-        QTRY_VERIFY(s->logits()->afterBars()->name().contains(QStringLiteral("剩余 1 个词元")));
+        QTRY_VERIFY(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->afterBars()->name().contains(QStringLiteral("剩余 1 个词元")));
         QVERIFY(language_.apply(QStringLiteral("en")));
-        QTRY_VERIFY(s->logits()->afterBars()->name().contains(QStringLiteral("(1 token left)")));
+        QTRY_VERIFY(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->afterBars()->name().contains(QStringLiteral("(1 token left)")));
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
     }
 
@@ -251,18 +252,18 @@ private slots:
         auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 2);
         QVERIFY(w);
         SessionView* s = w->session();
-        QVERIFY2(s->logits()->heading()->text().contains(QStringLiteral("(greedy)")), qPrintable(s->logits()->heading()->text()));
+        QVERIFY2(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->heading()->text().contains(QStringLiteral("(greedy)")), qPrintable(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->heading()->text()));
         const qint32 steps = s->model()->stepCount();
-        gui::SamplingPanel* panel = s->samplingPanel();
+        gui::SamplingPanel* panel = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling);
         panel->findChild<QDoubleSpinBox*>(QStringLiteral("topP"))->setValue(1.0);
         panel->findChild<QDoubleSpinBox*>(QStringLiteral("minP"))->setValue(0.0);
         panel->findChild<QSpinBox*>(QStringLiteral("topK"))->setValue(2);
         panel->findChild<QDoubleSpinBox*>(QStringLiteral("temperature"))->setValue(0.8);
-        QTRY_VERIFY_WITH_TIMEOUT(s->logits()->afterBars()->name() == QStringLiteral("after temperature, top-k (2 tokens left)"), 30000);
-        QTRY_VERIFY(s->logits()->heading()->text().contains(QStringLiteral("(sampled)")));
+        QTRY_VERIFY_WITH_TIMEOUT(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->afterBars()->name() == QStringLiteral("after temperature, top-k (2 tokens left)"), 30000);
+        QTRY_VERIFY(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->heading()->text().contains(QStringLiteral("(sampled)")));
         QCOMPARE(s->model()->stepCount(), steps);  // the same step, picked again
         const qint32 shown = s->model()->current()->logits.chosen;
-        QCOMPARE(s->logits()->rows()[s->logits()->chosenRow()].id, shown);
+        QCOMPARE(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->rows()[panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->chosenRow()].id, shown);
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
         QVERIFY(step_and_wait(s));
         QCOMPARE(s->model()->current()->tokens.front().id, shown);
@@ -287,7 +288,7 @@ private slots:
         SessionView* s = w->session();
         QVector<qint32> before;
         for (const widgets::TokenView& t : s->model()->sequence()) before.push_back(t.id);
-        auto* type = s->samplingPanel()->findChild<QComboBox*>(QStringLiteral("kvType"));
+        auto* type = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling)->findChild<QComboBox*>(QStringLiteral("kvType"));
         QVERIFY(type);
         QCOMPARE(type->currentText(), QStringLiteral("f16"));
         QSignalSpy loaded(s, &SessionView::engineLoaded);
@@ -334,7 +335,7 @@ private slots:
         QVERIFY2(s->prefillProgress()->format().contains(QStringLiteral("%1 tokens").arg(QLocale().toString(n))),
                  qPrintable(s->prefillProgress()->format()));
         QVERIFY(s->prefillProgress()->isHidden());  // the prefill is done
-        const widgets::AttentionMatrix& m = s->heatmap()->matrix();
+        const widgets::AttentionMatrix& m = panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention)->matrix();
         QCOMPARE(m.n, n);
         QVERIFY(std::all_of(m.captured.begin(), m.captured.end(), [](bool c) { return c; }));
         QVERIFY(m.at(n - 1, 0) > 0.0f);
@@ -370,7 +371,7 @@ private slots:
         const qint32 heads = s->model()->model().n_layer * s->model()->model().n_head;
         QVERIFY2(step->planes.size() > 0 && step->planes.size() < heads, qPrintable(QString::number(step->planes.size())));
         QVERIFY(step->plane(s->model()->selectedLayer(), s->model()->selectedHead()));  // the head shown first
-        widgets::AttentionHeatmap* heat = s->heatmap();
+        widgets::AttentionHeatmap* heat = panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention);
         QCOMPARE(heat->matrix().n, n);
         QVERIFY(std::all_of(heat->matrix().captured.begin(), heat->matrix().captured.end(), [](bool c) { return c; }));
         QCOMPARE(heat->cellBlock(), (n + 511) / 512);  // an overview of blocks
@@ -427,7 +428,7 @@ private slots:
         QVERIFY(w);
         SessionView* s = w->session();
         QVERIFY(step_and_wait(s));
-        const widgets::LogitsView* logits = s->logits();
+        const widgets::LogitsView* logits = panel_widget<widgets::LogitsView>(s, gui::Panel::Logits);
         QVERIFY(logits->rows().size() >= 2);
         QSignalSpy forced(logits, &widgets::LogitsView::forceToken);
         const QPoint label(logits->plot()->axisRect()->left() / 2, int(logits->rowCenter(1).y()));

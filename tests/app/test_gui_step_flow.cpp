@@ -25,6 +25,7 @@
 using namespace lmscope;
 using lmscope::testing::fixture_model;
 using lmscope::testing::open_window;
+using lmscope::testing::panel_widget;
 using lmscope::testing::wait_for;
 using lmscope::gui::MainWindow;
 using lmscope::gui::SessionView;
@@ -35,7 +36,7 @@ namespace {
 // step has reached the panels.
 bool press_and_wait(MainWindow& w, Qt::Key key) {
     QSignalSpy applied(w.session(), &SessionView::applied);
-    QTest::keyClick(w.session()->tokenStrip(), key);
+    QTest::keyClick(panel_widget<widgets::TokenStrip>(w.session(), gui::Panel::Tokens), key);
     return wait_for(applied);  // a replay step applies at once, a live one later
 }
 
@@ -60,17 +61,17 @@ private slots:
         SessionView* s = w->session();
         QCOMPARE(s->model()->stepCount(), 0);
         QVERIFY(QTest::qWaitForWindowActive(w.get()));
-        QCOMPARE(QApplication::focusWidget(), s->tokenStrip());  // Space steps from the start
+        QCOMPARE(QApplication::focusWidget(), panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens));  // Space steps from the start
         QVERIFY(press_and_wait(*w, Qt::Key_Space));  // prefill
         QCOMPARE(s->model()->stepCount(), 1);
         const qint32 prompt_tokens = s->model()->sequenceLength();
         QVERIFY(prompt_tokens > 1);
-        QCOMPARE(s->tokenStrip()->chipCount(), prompt_tokens);
-        QVERIFY(!s->timeline()->stepRect(0).isEmpty());
+        QCOMPARE(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->chipCount(), prompt_tokens);
+        QVERIFY(!panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->stepRect(0).isEmpty());
         QVERIFY(press_and_wait(*w, Qt::Key_Space));  // one decode
         QCOMPARE(s->model()->stepCount(), 2);
-        QCOMPARE(s->tokenStrip()->chipCount(), prompt_tokens + 1);
-        QVERIFY(!s->timeline()->stepRect(1).isEmpty());
+        QCOMPARE(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->chipCount(), prompt_tokens + 1);
+        QVERIFY(!panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->stepRect(1).isEmpty());
         QCOMPARE(s->model()->current()->tokens.front().id, s->model()->step(0)->logits.chosen);
         QVERIFY(s->model()->current()->kv.bytes_total > s->model()->step(0)->kv.bytes_total);
     }
@@ -80,10 +81,10 @@ private slots:
         QVERIFY(w);
         SessionView* s = w->session();
         s->controls()->setSpeed(20);
-        QTest::keyClick(s->tokenStrip(), Qt::Key_P);
+        QTest::keyClick(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens), Qt::Key_P);
         QVERIFY(s->isPlaying());
         QTRY_VERIFY_WITH_TIMEOUT(s->model()->stepCount() >= 4, 60000);
-        QTest::keyClick(s->tokenStrip(), Qt::Key_Escape);
+        QTest::keyClick(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens), Qt::Key_Escape);
         QVERIFY(!s->isPlaying());
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
         QTest::qWait(100);  // a late snapshot reaches the model
@@ -100,9 +101,9 @@ private slots:
         QVERIFY(press_and_wait(*w, Qt::Key_Space));
         const auto& before = s->model()->current()->logits.before();
         QVERIFY(before.size() >= 2);
-        QSignalSpy forced(s->logits(), &widgets::LogitsView::forceToken);
+        QSignalSpy forced(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits), &widgets::LogitsView::forceToken);
         QSignalSpy applied(s, &SessionView::applied);
-        QTest::mouseClick(s->logits()->plot(), Qt::LeftButton, {}, s->logits()->rowCenter(1).toPoint());
+        QTest::mouseClick(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->plot(), Qt::LeftButton, {}, panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->rowCenter(1).toPoint());
         QCOMPARE(forced.count(), 1);
         const qint32 id = forced.first().at(0).toInt();
         QVERIFY(wait_for(applied));
@@ -120,9 +121,9 @@ private slots:
         for (int i = 0; i < 4; ++i) QVERIFY(press_and_wait(*w, Qt::Key_Space));
         QCOMPARE(s->model()->stepCount(), 4);
         auto rewind_to_1 = [&] {
-            const QRect r = s->timeline()->stepRect(1);
+            const QRect r = panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->stepRect(1);
             QSignalSpy applied(s, &SessionView::applied);
-            QTest::mouseClick(s->timeline()->canvas(), Qt::LeftButton, {}, r.center());
+            QTest::mouseClick(panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->canvas(), Qt::LeftButton, {}, r.center());
             return !r.isEmpty() && wait_for(applied) && s->model()->currentStep() == 1;
         };
         QVERIFY(rewind_to_1());
@@ -132,7 +133,7 @@ private slots:
         QCOMPARE(s->model()->leaves().size(), 1);
         for (int round = 0; round < 2; ++round) {  // a new branch, then the same one again
             QVERIFY(rewind_to_1());
-            const widgets::LogitsView* logits = s->logits();
+            const widgets::LogitsView* logits = panel_widget<widgets::LogitsView>(s, gui::Panel::Logits);
             qint32 row = 0;
             while (row < logits->rows().size() && row == logits->chosenRow()) ++row;
             QVERIFY(row < logits->rows().size());
@@ -182,7 +183,7 @@ private slots:
         QVERIFY(w);
         SessionView* s = w->session();
         for (int i = 0; i < 3; ++i) QVERIFY(press_and_wait(*w, Qt::Key_Space));
-        QTest::mouseClick(s->kvChart()->plot(), Qt::LeftButton, {}, QPoint(10, 10));
+        QTest::mouseClick(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->plot(), Qt::LeftButton, {}, QPoint(10, 10));
         QCOMPARE(s->focusedChart(), SessionView::Chart::KvCache);
         QTemporaryDir dir;
         const QString csv = dir.filePath(QStringLiteral("kv.csv"));
