@@ -52,8 +52,6 @@ public:
     };
 
     QCustomPlot* plot() const { return plot_; }
-    // cell (key, query); NaN: masked or not captured. Kept for tests/app/test_gui_session_state.cpp.
-    QCPColorMap* colorMap() const { return map_; }
     ViewState viewState() const;
     QSpinBox* layerBox() const { return layer_box_; }
     QSpinBox* headBox() const { return head_box_; }

@@ -34,8 +34,6 @@ public:
     };
 
     QCustomPlot* plot() const { return plot_; }
-    // tokens -> total bytes, every step. Kept for tests/app/test_gui_session_state.cpp (viewState() has the same).
-    QCPGraph* measuredGraph() const { return measured_; }
     ViewState viewState() const;
     // "KV cache: 1.5 MiB holding 12 tokens (f16)"; drawn on two lines (after the colon, ':' or '：') when
     // the chart is narrower than the line.

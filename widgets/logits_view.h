@@ -41,8 +41,6 @@ public:
     };
 
     QCustomPlot* plot() const { return plot_; }
-    // row -> probability after the filters. Kept for tests/app/test_gui_session_state.cpp (viewState() has the same).
-    QCPBars* afterBars() const { return after_; }
     QLabel* heading() const { return heading_; }
     const QVector<CandidateView>& rows() const { return rows_; }  // [row] top to bottom
     qint32 chosenRow() const;                                     // -1: not among the rows

@@ -82,8 +82,8 @@ class TestGuiSessionState : public QObject {
         QCOMPARE(m->sequenceLength(), tokens);
         QCOMPARE(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->chipCount(), tokens);
         QCOMPARE(panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention)->matrix().n, tokens);
-        QCOMPARE(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->measuredGraph()->data()->size(), qsizetype(m->path().size()));
-        if (tokens > 0) QCOMPARE(qint32(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->measuredGraph()->data()->at(m->path().size() - 1)->key), tokens);
+        QCOMPARE(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->viewState().tokens.size(), qsizetype(m->path().size()));
+        if (tokens > 0) QCOMPARE(qint32(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->viewState().tokens.back()), tokens);
         QCOMPARE(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->rows().isEmpty(), tokens == 0);
         QCOMPARE(panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->stepRect(m->currentStep()).isEmpty(), tokens == 0);
         const QString status = s->statusText(gui::StatusField::Tokens);
@@ -195,9 +195,9 @@ private slots:
         QVERIFY2(panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention)->title().startsWith(code == QLatin1String("en") ? QStringLiteral("Layer") : QStringLiteral("第")),
                  qPrintable(panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention)->title()));
         QCOMPARE(panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->branchLabel()->text(), branch);
-        QCOMPARE(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->plot()->xAxis->label(), probability);
+        QCOMPARE(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->viewState().probability_label, probability);
         QCOMPARE(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->heading()->text(), noDistribution);
-        QCOMPARE(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->plot()->xAxis->label(), kvAxis);
+        QCOMPARE(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->viewState().tokens_label, kvAxis);
         QVERIFY(s->dock(gui::Panel::Logits)->windowTitle().contains(QStringLiteral("Logits")));
         QCOMPARE(s->dock(gui::Panel::Logits)->windowTitle() == QStringLiteral("Logits"), code == QLatin1String("en"));
         QVERIFY(language_.apply(QStringLiteral("en")));
@@ -237,12 +237,12 @@ private slots:
         QVERIFY2(summary.contains(QStringLiteral("over 1 step")) && !summary.contains(QStringLiteral("1 steps")),
                  qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral(" tokens (")), qPrintable(summary));  // the prompt: several
-        const QString after = panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->afterBars()->name();
+        const QString after = panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->viewState().after_name;
         QVERIFY2(after.contains(QStringLiteral("(1 token left)")), qPrintable(after));
         QVERIFY(language_.apply(QStringLiteral("zh_CN")));
-        QTRY_VERIFY(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->afterBars()->name().contains(QStringLiteral("剩余 1 个词元")));
+        QTRY_VERIFY(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->viewState().after_name.contains(QStringLiteral("剩余 1 个词元")));
         QVERIFY(language_.apply(QStringLiteral("en")));
-        QTRY_VERIFY(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->afterBars()->name().contains(QStringLiteral("(1 token left)")));
+        QTRY_VERIFY(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->viewState().after_name.contains(QStringLiteral("(1 token left)")));
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
     }
 
@@ -259,7 +259,7 @@ private slots:
         panel->findChild<QDoubleSpinBox*>(QStringLiteral("minP"))->setValue(0.0);
         panel->findChild<QSpinBox*>(QStringLiteral("topK"))->setValue(2);
         panel->findChild<QDoubleSpinBox*>(QStringLiteral("temperature"))->setValue(0.8);
-        QTRY_VERIFY_WITH_TIMEOUT(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->afterBars()->name() == QStringLiteral("after temperature, top-k (2 tokens left)"), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->viewState().after_name == QStringLiteral("after temperature, top-k (2 tokens left)"), 30000);
         QTRY_VERIFY(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->heading()->text().contains(QStringLiteral("(sampled)")));
         QCOMPARE(s->model()->stepCount(), steps);  // the same step, picked again
         const qint32 shown = s->model()->current()->logits.chosen;
@@ -375,11 +375,9 @@ private slots:
         QCOMPARE(heat->matrix().n, n);
         QVERIFY(std::all_of(heat->matrix().captured.begin(), heat->matrix().captured.end(), [](bool c) { return c; }));
         QCOMPARE(heat->cellBlock(), (n + 511) / 512);  // an overview of blocks
-        QCPColorMapData* cells = heat->colorMap()->data();
-        int coloured = 0;
-        for (int k = 0; k < cells->keySize(); ++k)
-            for (int q = 0; q < cells->valueSize(); ++q) coloured += std::isnan(cells->cell(k, q)) ? 0 : 1;
-        QVERIFY2(coloured > cells->keySize() * cells->valueSize() / 3, qPrintable(QString::number(coloured)));
+        const widgets::AttentionHeatmap::ViewState shown = heat->viewState();
+        const auto coloured = std::count_if(shown.cells.begin(), shown.cells.end(), [](double c) { return !std::isnan(c); });
+        QVERIFY2(coloured > shown.cells.size() / 3, qPrintable(QString::number(coloured)));
         s->model()->setSelectedHead(5, 3);  // a head the budget did not keep: the note says why
         QVERIFY2(heat->noteLabel()->text().contains(QStringLiteral("memory budget")), qPrintable(heat->noteLabel()->text()));
     }
