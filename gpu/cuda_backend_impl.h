@@ -121,8 +121,6 @@ private:
     PinnedArray<float> lens_host_{"logit lens (host)"};            // [layer][V]
     // host scratch
     std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1
-    std::vector<float> lens_probs_;       // [V]
-    std::vector<int32_t> lens_idx_;       // [V]
     KvTraffic last_traffic_, total_traffic_;
 };
 

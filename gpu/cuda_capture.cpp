@@ -2,12 +2,13 @@
 // device (attention weights of the asked pairs, per-row summaries, logit-lens logits), copied
 // asynchronously into page-locked host memory and handed back after the step.
 #include "gpu/cuda_backend_impl.h"
+
+#include "analysis/distribution.h"
+#include "engine/ops.h"
 #include "gpu/cuda_check.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <numeric>
 
 namespace lmscope::gpu {
 
@@ -73,30 +74,17 @@ void CudaBackend::Impl::finish_capture(Step& st) {
         std::memcpy(c.planes[i].weights.data(), planes_host_.get() + i * plane_floats,
                     plane_floats * sizeof(float));
     if (st.summaries) std::copy_n(summaries_host_.get(), count, c.summaries.begin());
-    // logit lens: softmax and top k of each layer's logits, as the CPU backend ranks them
+    // logit lens: softmax and top k of each layer's logits with the CPU backend's own ops
     // (probability descending, then token id ascending)
     const int32_t k = st.lens_k;
-    lens_probs_.resize(size_t(V_));
-    lens_idx_.resize(size_t(V_));
     for (int32_t l = 0; l < n_layer_ && k > 0; ++l) {
-        const float* z = lens_host_.get() + size_t(l) * size_t(V_);
-        const float mx = *std::max_element(z, z + V_);
-        double sum = 0.0;
-        for (int32_t i = 0; i < V_; ++i) {
-            lens_probs_[size_t(i)] = std::exp(z[i] - mx);
-            sum += lens_probs_[size_t(i)];
-        }
-        const float inv = float(1.0 / sum);
-        for (float& p : lens_probs_) p *= inv;
-        std::iota(lens_idx_.begin(), lens_idx_.end(), 0);
-        std::partial_sort(lens_idx_.begin(), lens_idx_.begin() + k, lens_idx_.end(), [&](int32_t a, int32_t b) {
-            const float pa = lens_probs_[size_t(a)], pb = lens_probs_[size_t(b)];
-            return pa > pb || (pa == pb && a < b);
-        });
+        float* p = lens_host_.get() + size_t(l) * size_t(V_);  // [V] logits, then probabilities
+        engine::ops::softmax(p, V_);
+        const std::vector<int32_t> idx = analysis::top_k(std::span<const float>(p, size_t(V_)), k);
         for (int32_t i = 0; i < k; ++i) {
             trace::LensEntry& e = c.lens[size_t(l) * size_t(k) + size_t(i)];
-            e.token = lens_idx_[size_t(i)];
-            e.prob = lens_probs_[size_t(e.token)];
+            e.token = idx[size_t(i)];
+            e.prob = p[size_t(e.token)];
         }
     }
 }
