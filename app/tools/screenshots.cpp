@@ -80,6 +80,103 @@ private:
     QString out_;
 };
 
+// What the command line asks for, checked.
+struct Options {
+    QString model, out, prompt, lang;
+    int steps = 8;
+    int width = 1600, height = 1000;
+    bool presenter = false, hints = false, window_only = false, labs = true;
+};
+
+Options read_options(const QCommandLineParser& parser) {
+    Options o;
+    o.model = parser.isSet(QStringLiteral("model")) ? parser.value(QStringLiteral("model")) : gui::find_sample_model();
+    if (o.model.isEmpty()) throw UsageError("no model: pass --model or run sample_models/fetch.sh");
+    bool ok = false;
+    o.steps = parser.value(QStringLiteral("steps")).toInt(&ok);
+    if (!ok || o.steps < 0 || o.steps > 1000) throw UsageError("--steps: expected 0..1000");
+    o.out = parser.value(QStringLiteral("out"));
+    if (!QDir().mkpath(o.out)) throw IoError(o.out.toStdString() + ": cannot create the folder");
+    o.prompt = parser.value(QStringLiteral("prompt"));
+    o.lang = parser.value(QStringLiteral("lang"));
+    const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
+    bool ok_w = false, ok_h = false;
+    o.width = size.size() == 2 ? size[0].toInt(&ok_w) : 0;
+    o.height = size.size() == 2 ? size[1].toInt(&ok_h) : 0;
+    if (!ok_w || !ok_h || o.width < 640 || o.height < 480 || o.width > 7680 || o.height > 4320)
+        throw UsageError("--size: expected WxH from 640x480 to 7680x4320");
+    o.presenter = parser.isSet(QStringLiteral("presenter"));
+    o.hints = parser.isSet(QStringLiteral("hints"));
+    o.window_only = parser.isSet(QStringLiteral("window-only"));
+    o.labs = !parser.isSet(QStringLiteral("no-labs"));
+    return o;
+}
+
+// The window with its hints, the Attention panel's explanation over it, and the lab window at
+// the KV cache lab with its hint and explanation.
+void save_hints(Tour& tour, gui::MainWindow& w) {
+    gui::PanelGuide* guide = w.panelGuide();
+    tour.save(&w, QStringLiteral("window.png"));
+    guide->explain(gui::Panel::Attention);
+    tour.saveWithPopup(&w, guide->popover(), QStringLiteral("attention-explained.png"));
+    guide->popover()->hide();
+    gui::labs::LabWindow* labs = w.labWindow();
+    labs->resize(1600, 1000);
+    guide->explain(gui::Panel::KvLab);  // shows the lab window at the lab
+    tour.saveWithPopup(labs, guide->popover(), QStringLiteral("lab-explained.png"));
+}
+
+// The panels and labs as they look once their hints are dismissed (each "×" clicked; the lab
+// window's hint is the one of the lab shown).
+void dismiss_hints(gui::MainWindow& w) {
+    for (gui::Panel p : gui::all_panels()) {
+        if (gui::is_lab(p)) {
+            QTabWidget* tabs = w.labWindow()->tabs();
+            tabs->setCurrentIndex(tabs->indexOf(w.labWindow()->findChild<QWidget*>(gui::panel_object_name(p))));
+        }
+        w.panelGuide()->hintBar(p)->closeButton()->click();
+    }
+}
+
+void save_panels(Tour& tour, gui::MainWindow& w) {
+    tour.savePanel(gui::Panel::Tokens, QStringLiteral("panel-tokens.png"));
+    tour.savePanel(gui::Panel::Attention, QStringLiteral("panel-attention.png"));
+    tour.savePanel(gui::Panel::AttentionGrid, QStringLiteral("panel-attention-grid.png"));
+    tour.savePanel(gui::Panel::Logits, QStringLiteral("panel-logits.png"));
+    tour.savePanel(gui::Panel::KvCache, QStringLiteral("panel-kv-cache.png"));
+    tour.savePanel(gui::Panel::Timeline, QStringLiteral("panel-timeline.png"));
+    tour.savePanel(gui::Panel::Sampling, QStringLiteral("panel-sampling.png"));
+    // The model's figures whole: the panel's content, not the part its tab shows.
+    if (auto* spec = w.findChild<QScrollArea*>(QStringLiteral("specPanel")); spec && spec->widget()) {
+        w.dock(gui::Panel::Model)->raise();
+        tour.save(spec->widget(), QStringLiteral("panel-model.png"));
+    }
+}
+
+void run(const Options& o) {
+    gui::Language language;
+    language.apply(o.lang == QLatin1String("en") ? QString() : o.lang);
+    tools::WindowDriver driver(&language, o.width, o.height);
+    gui::MainWindow& w = driver.window();
+    if (o.presenter) w.setPresenterMode(true);
+    driver.pump(100);
+    w.resetLayoutAction()->trigger();  // the default arrangement, whatever an earlier run kept
+    driver.openModel(o.model);
+    w.session()->controls()->setPrompt(o.prompt);
+    driver.step();
+    for (int i = 0; i < o.steps; ++i) driver.step();
+    widgets::TraceModel* trace = w.session()->model();
+    trace->setSelectedQuery(trace->sequenceLength() - 1);
+
+    Tour tour(driver, o.out);
+    if (o.hints) return save_hints(tour, w);
+    dismiss_hints(w);
+    tour.save(&w, QStringLiteral("window.png"));
+    if (o.window_only) return;
+    save_panels(tour, w);
+    if (o.labs) tools::lab_tour(w, o.out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,78 +200,11 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("hints"), QStringLiteral("The first-run hints and \"?\" explanations: window.png, attention-explained.png, lab-explained.png.")});
     parser.process(app);
 
-    QTextStream err(stderr);
     try {
-        const QString model = parser.isSet(QStringLiteral("model")) ? parser.value(QStringLiteral("model"))
-                                                                   : gui::find_sample_model();
-        if (model.isEmpty()) throw UsageError("no model: pass --model or run sample_models/fetch.sh");
-        bool ok = false;
-        const int steps = parser.value(QStringLiteral("steps")).toInt(&ok);
-        if (!ok || steps < 0 || steps > 1000) throw UsageError("--steps: expected 0..1000");
-        const QString out = parser.value(QStringLiteral("out"));
-        if (!QDir().mkpath(out)) throw IoError(out.toStdString() + ": cannot create the folder");
-
-        gui::Language language;
-        const QString lang = parser.value(QStringLiteral("lang"));
-        language.apply(lang == QLatin1String("en") ? QString() : lang);
-        const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
-        bool ok_w = false, ok_h = false;
-        const int width = size.size() == 2 ? size[0].toInt(&ok_w) : 0, height = size.size() == 2 ? size[1].toInt(&ok_h) : 0;
-        if (!ok_w || !ok_h || width < 640 || height < 480 || width > 7680 || height > 4320)
-            throw UsageError("--size: expected WxH from 640x480 to 7680x4320");
-        tools::WindowDriver driver(&language, width, height);
-        gui::MainWindow& w = driver.window();
-        if (parser.isSet(QStringLiteral("presenter"))) w.setPresenterMode(true);
-        driver.pump(100);
-        w.resetLayoutAction()->trigger();  // the default arrangement, whatever an earlier run kept
-        driver.openModel(model);
-        gui::SessionView* session = w.session();
-        session->controls()->setPrompt(parser.value(QStringLiteral("prompt")));
-        driver.step();
-        for (int i = 0; i < steps; ++i) driver.step();
-        widgets::TraceModel* trace = session->model();
-        trace->setSelectedQuery(trace->sequenceLength() - 1);
-
-        Tour tour(driver, out);
-        gui::PanelGuide* guide = w.panelGuide();
-        if (parser.isSet(QStringLiteral("hints"))) {
-            tour.save(&w, QStringLiteral("window.png"));
-            guide->explain(gui::Panel::Attention);
-            tour.saveWithPopup(&w, guide->popover(), QStringLiteral("attention-explained.png"));
-            guide->popover()->hide();
-            gui::labs::LabWindow* labs = w.labWindow();
-            labs->resize(1600, 1000);
-            guide->explain(gui::Panel::KvLab);  // shows the lab window at the lab
-            tour.saveWithPopup(labs, guide->popover(), QStringLiteral("lab-explained.png"));
-            return 0;
-        }
-        // The panels and labs as they look once their hints are dismissed (each "×" clicked; the
-        // lab window's hint is the one of the lab shown).
-        for (gui::Panel p : gui::all_panels()) {
-            if (gui::is_lab(p)) {
-                QTabWidget* tabs = w.labWindow()->tabs();
-                tabs->setCurrentIndex(tabs->indexOf(w.labWindow()->findChild<QWidget*>(gui::panel_object_name(p))));
-            }
-            guide->hintBar(p)->closeButton()->click();
-        }
-        tour.save(&w, QStringLiteral("window.png"));
-        if (parser.isSet(QStringLiteral("window-only"))) return 0;
-        tour.savePanel(gui::Panel::Tokens, QStringLiteral("panel-tokens.png"));
-        tour.savePanel(gui::Panel::Attention, QStringLiteral("panel-attention.png"));
-        tour.savePanel(gui::Panel::AttentionGrid, QStringLiteral("panel-attention-grid.png"));
-        tour.savePanel(gui::Panel::Logits, QStringLiteral("panel-logits.png"));
-        tour.savePanel(gui::Panel::KvCache, QStringLiteral("panel-kv-cache.png"));
-        tour.savePanel(gui::Panel::Timeline, QStringLiteral("panel-timeline.png"));
-        tour.savePanel(gui::Panel::Sampling, QStringLiteral("panel-sampling.png"));
-        // The model's figures whole: the panel's content, not the part its tab shows.
-        if (auto* spec = w.findChild<QScrollArea*>(QStringLiteral("specPanel")); spec && spec->widget()) {
-            w.dock(gui::Panel::Model)->raise();
-            tour.save(spec->widget(), QStringLiteral("panel-model.png"));
-        }
-        if (!parser.isSet(QStringLiteral("no-labs"))) tools::lab_tour(w, out);
+        run(read_options(parser));
         return 0;
     } catch (const std::exception& e) {
-        err << "lmscope-screenshots: " << e.what() << "\n";
+        QTextStream(stderr) << "lmscope-screenshots: " << e.what() << "\n";
         return 1;
     }
 }
