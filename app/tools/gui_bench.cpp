@@ -180,6 +180,57 @@ PrefillResult measure_prefill(tools::WindowDriver& driver, const QString& model,
     return r;
 }
 
+struct Results {
+    QString model;
+    PlayResult play;
+    RenderResult render;
+    PrefillResult prefill;
+    double render_med = 0.0, render_max = 0.0;  // ms
+};
+
+void print_json(const Results& r) {
+    QJsonObject o{{"model", r.model},
+                  {"platform", QApplication::platformName()},
+                  {"play", QJsonObject{{"steps", r.play.steps},
+                                       {"tokens_per_s", r.play.steps / std::max(1e-9, r.play.seconds)},
+                                       {"event_loop_gaps", to_json(r.play.gaps)}}},
+                  {"render", QJsonObject{{"tokens", r.render.tokens},
+                                         {"median_ms", r.render_med},
+                                         {"max_ms", r.render_max},
+                                         {"median_update_ms", tools::percentile(r.render.select_ms, 50.0)},
+                                         {"median_paint_ms", tools::percentile(r.render.paint_ms, 50.0)},
+                                         {"panels_ms", r.render.panel_ms},
+                                         {"event_loop_gaps_while_decoding", to_json(r.render.gaps_while_decoding)}}},
+                  {"prefill", QJsonObject{{"tokens", r.prefill.tokens},
+                                          {"seconds", r.prefill.seconds},
+                                          {"progress_reports", r.prefill.progress_reports},
+                                          {"planes_kept", r.prefill.planes_kept},
+                                          {"planes_total", r.prefill.planes_total},
+                                          {"peak_rss_mib", r.prefill.peak_rss_mib}}}};
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+}
+
+void print_text(const Results& r) {
+    QTextStream out(stdout);
+    out << "model: " << r.model << " (platform " << QApplication::platformName() << ")\n";
+    out << "play: " << r.play.steps << " steps, " << r.play.steps / std::max(1e-9, r.play.seconds)
+        << " tok/s; event-loop gaps: max " << r.play.gaps.max_ms << " ms, p99 " << r.play.gaps.p99_ms
+        << " ms, median " << r.play.gaps.p50_ms << " ms over " << qint64(r.play.gaps.ticks) << " ticks\n";
+    out << "decoding up to " << r.render.tokens << " tokens: event-loop gaps max "
+        << r.render.gaps_while_decoding.max_ms << " ms, p99 " << r.render.gaps_while_decoding.p99_ms << " ms\n";
+    out << "render at " << r.render.tokens << " tokens (select a step, repaint every panel): median "
+        << r.render_med << " ms (data updates " << tools::percentile(r.render.select_ms, 50.0)
+        << " ms, replots and paint " << tools::percentile(r.render.paint_ms, 50.0) << " ms), max "
+        << r.render_max << " ms\n";
+    for (auto it = r.render.panel_ms.begin(); it != r.render.panel_ms.end(); ++it)
+        out << "  " << it.key() << ": " << it.value().toDouble() << " ms\n";
+    if (r.prefill.tokens > 0)
+        out << "prefill of " << r.prefill.tokens << " tokens, full capture: " << r.prefill.seconds << " s, "
+            << r.prefill.progress_reports << " progress updates, " << r.prefill.planes_kept << " of "
+            << r.prefill.planes_total << " attention planes kept by the trace budget; peak RSS "
+            << r.prefill.peak_rss_mib << " MiB\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -219,48 +270,12 @@ int main(int argc, char** argv) {
         const RenderResult render = measure_render(driver, model, tokens, 10);
         const PrefillResult prefill = prefill_tokens > 0 ? measure_prefill(driver, model, prefill_tokens) : PrefillResult{};
 
-        const double render_max = *std::max_element(render.step_ms.begin(), render.step_ms.end());
-        const double render_med = tools::percentile(render.step_ms, 50.0);
-        if (parser.isSet(QStringLiteral("json"))) {
-            QJsonObject o{{"model", model},
-                          {"platform", QApplication::platformName()},
-                          {"play", QJsonObject{{"steps", play.steps},
-                                               {"tokens_per_s", play.steps / std::max(1e-9, play.seconds)},
-                                               {"event_loop_gaps", to_json(play.gaps)}}},
-                          {"render", QJsonObject{{"tokens", render.tokens},
-                                                 {"median_ms", render_med},
-                                                 {"max_ms", render_max},
-                                                 {"median_update_ms", tools::percentile(render.select_ms, 50.0)},
-                                                 {"median_paint_ms", tools::percentile(render.paint_ms, 50.0)},
-                                                 {"panels_ms", render.panel_ms},
-                                                 {"event_loop_gaps_while_decoding", to_json(render.gaps_while_decoding)}}},
-                          {"prefill", QJsonObject{{"tokens", prefill.tokens},
-                                                  {"seconds", prefill.seconds},
-                                                  {"progress_reports", prefill.progress_reports},
-                                                  {"planes_kept", prefill.planes_kept},
-                                                  {"planes_total", prefill.planes_total},
-                                                  {"peak_rss_mib", prefill.peak_rss_mib}}}};
-            std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
-        } else {
-            QTextStream out(stdout);
-            out << "model: " << model << " (platform " << QApplication::platformName() << ")\n";
-            out << "play: " << play.steps << " steps, " << play.steps / std::max(1e-9, play.seconds)
-                << " tok/s; event-loop gaps: max " << play.gaps.max_ms << " ms, p99 " << play.gaps.p99_ms
-                << " ms, median " << play.gaps.p50_ms << " ms over " << qint64(play.gaps.ticks) << " ticks\n";
-            out << "decoding up to " << render.tokens << " tokens: event-loop gaps max "
-                << render.gaps_while_decoding.max_ms << " ms, p99 " << render.gaps_while_decoding.p99_ms << " ms\n";
-            out << "render at " << render.tokens << " tokens (select a step, repaint every panel): median "
-                << render_med << " ms (data updates " << tools::percentile(render.select_ms, 50.0)
-                << " ms, replots and paint " << tools::percentile(render.paint_ms, 50.0) << " ms), max "
-                << render_max << " ms\n";
-            for (auto it = render.panel_ms.begin(); it != render.panel_ms.end(); ++it)
-                out << "  " << it.key() << ": " << it.value().toDouble() << " ms\n";
-            if (prefill.tokens > 0)
-                out << "prefill of " << prefill.tokens << " tokens, full capture: " << prefill.seconds << " s, "
-                    << prefill.progress_reports << " progress updates, " << prefill.planes_kept << " of "
-                    << prefill.planes_total << " attention planes kept by the trace budget; peak RSS "
-                    << prefill.peak_rss_mib << " MiB\n";
-        }
+        Results r{model, play, render, prefill, tools::percentile(render.step_ms, 50.0),
+                  *std::max_element(render.step_ms.begin(), render.step_ms.end())};
+        if (parser.isSet(QStringLiteral("json")))
+            print_json(r);
+        else
+            print_text(r);
         return 0;
     } catch (const std::exception& e) {
         err << "lmscope-gui-bench: " << e.what() << "\n";
