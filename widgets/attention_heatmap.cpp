@@ -28,14 +28,6 @@ QString token_label(const TokenView& t) {
     return s;
 }
 
-QCPColorGradient weight_gradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    for (const auto& [at, color] : colors::weight_ramp()) g.setColorStopAt(at, color);
-    g.setNanHandling(QCPColorGradient::nhTransparent);  // masked cells show the hatched background
-    return g;
-}
-
 }  // namespace
 
 AttentionHeatmap::AttentionHeatmap(TraceModel* model, QWidget* parent) : QWidget(parent), model_(model) {
@@ -177,7 +169,7 @@ void AttentionHeatmap::buildPlot() {
     map_->setInterpolate(false);
     map_->setTightBoundary(false);
     map_->setColorScale(scale_);  // before the gradient: the scale hands its own to the map
-    map_->setGradient(weight_gradient());
+    set_color_ramp(map_, ColorRamp::Weight);  // masked cells show the hatched background
     scale_->setType(QCPAxis::atRight);
 
     row_marker_ = new QCPItemRect(plot_);

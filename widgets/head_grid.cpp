@@ -9,23 +9,6 @@
 #include <limits>
 
 namespace lmscope::widgets {
-namespace {
-
-QCPColorGradient gradient(bool diverging) {
-    QCPColorGradient g;
-    g.clearColorStops();
-    if (diverging) {
-        g.setColorStopAt(0.0, QColor(0x21, 0x66, 0xac));
-        g.setColorStopAt(0.5, Qt::white);
-        g.setColorStopAt(1.0, QColor(0xb2, 0x18, 0x2b));
-    } else {
-        for (const auto& [at, color] : colors::weight_ramp()) g.setColorStopAt(at, color);
-    }
-    g.setNanHandling(QCPColorGradient::nhTransparent);
-    return g;
-}
-
-}  // namespace
 
 HeadGrid::HeadGrid(QWidget* parent) : PlotPanel(parent, 2) {
     QCustomPlot* p = plot();
@@ -46,7 +29,7 @@ HeadGrid::HeadGrid(QWidget* parent) : PlotPanel(parent, 2) {
     map_->setInterpolate(false);
     map_->setTightBoundary(false);
     map_->setColorScale(scale_);
-    map_->setGradient(gradient(false));
+    set_color_ramp(map_, ColorRamp::Weight);
     marker_ = new QCPItemRect(p);
     marker_->setPen(QPen(colors::selection(), 3));
     marker_->setBrush(Qt::NoBrush);
@@ -76,7 +59,7 @@ void HeadGrid::setData(const HeadGridData& grid) {
             const qsizetype i = qsizetype(l) * n_head_ + h;
             if (i < grid.values.size()) cells->setCell(l, h, grid.values[i]);
         }
-    map_->setGradient(gradient(grid.diverging));
+    set_color_ramp(map_, grid.diverging ? ColorRamp::Diverging : ColorRamp::Weight);
     map_->setDataRange(QCPRange(grid.low, grid.high > grid.low ? grid.high : grid.low + 1e-6));
     scale_->setLabel(grid.scale_label);
     plot()->xAxis->setRange(-0.5, std::max(n_layer_, 1) - 0.5);

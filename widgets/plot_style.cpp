@@ -1,10 +1,29 @@
 #include "widgets/plot_style.h"
 
+#include "widgets/trace_colors.h"
+
 #include <QEvent>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
 namespace lmscope::widgets {
+
+void set_color_ramp(QCPColorMap* map, ColorRamp ramp) {
+    QCPColorGradient g;
+    g.clearColorStops();
+    switch (ramp) {
+    case ColorRamp::Weight:
+        for (const auto& [at, color] : colors::weight_ramp()) g.setColorStopAt(at, color);
+        break;
+    case ColorRamp::Diverging:
+        g.setColorStopAt(0.0, QColor(0x21, 0x66, 0xac));
+        g.setColorStopAt(0.5, Qt::white);
+        g.setColorStopAt(1.0, QColor(0xb2, 0x18, 0x2b));
+        break;
+    }
+    g.setNanHandling(QCPColorGradient::nhTransparent);
+    map->setGradient(g);
+}
 namespace {
 
 QFont scaled(const QFont& base, double factor, bool bold = false) {

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+class QCPColorMap;
 class QCPTextElement;
 class QCustomPlot;
 class QFont;
@@ -21,6 +22,12 @@ QCPTextElement* add_plot_title(QCustomPlot* plot);
 // The legend in row `row` of the plot's layout (under the axes): never over the data, no taller
 // than its entries.
 void put_legend_below(QCustomPlot* plot, int row);
+
+// The colours of a heatmap's cells, NaN cells transparent (the background shows through):
+// Weight, white to dark blue over [0, 1] (attention weights, colors::weight_ramp()); Diverging,
+// blue through white to red (differences around 0).
+enum class ColorRamp { Weight, Diverging };
+void set_color_ramp(QCPColorMap* map, ColorRamp ramp);
 
 // A widget that is one chart: the plot fills it, its fonts follow the widget's font, and
 // retranslate() runs when the language changes.
