@@ -2,7 +2,9 @@
 
 #include "widgets/trace_colors.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -37,6 +39,7 @@ AttentionGrid::AttentionGrid(TraceModel* model, QWidget* parent) : QWidget(paren
     connect(model_, &TraceModel::stepsReset, this, &AttentionGrid::reset);
     connect(model_, &TraceModel::currentStepChanged, this, &AttentionGrid::sequenceChanged);
     connect(model_, &TraceModel::headChanged, this, qOverload<>(&QWidget::update));
+    connect(model_, &TraceModel::ablationChanged, this, qOverload<>(&QWidget::update));
     reset();
 }
 
@@ -256,6 +259,7 @@ void AttentionGrid::paintEvent(QPaintEvent* e) {
 
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);  // nearest neighbour
     const qint32 sel_l = model_->selectedLayer(), sel_h = model_->selectedHead();
+    const StepView* step = shownStep();
     for (qint32 l = 0; l < m.n_layer; ++l)
         for (qint32 h = 0; h < m.n_head; ++h) {
             const QRect c = cellRect(l, h);
@@ -271,7 +275,60 @@ void AttentionGrid::paintEvent(QPaintEvent* e) {
                 p.setPen(QPen(colors::selection(), 3));
                 p.drawRect(QRectF(c).adjusted(-3, -3, 3, 3));
             }
+            if (step && step->ablated.contains(LayerHead{l, h})) {
+                p.setPen(QPen(colors::switched_off(), 2));
+                p.drawLine(c.topLeft(), c.bottomRight());
+                p.drawLine(c.topRight(), c.bottomLeft());
+            }
+            if (model_->isAblated(l, h)) {
+                p.setPen(QPen(colors::switched_off(), 2, Qt::DashLine));
+                p.drawRect(QRectF(c).adjusted(-4, -4, 4, 4));
+            }
         }
+}
+
+const StepView* AttentionGrid::shownStep() const {
+    const qint32 i = model_->currentStep();
+    return i >= 0 && i < model_->steps().size() ? &model_->steps()[i] : nullptr;
+}
+
+AttentionGrid::ViewState AttentionGrid::viewState() const {
+    ViewState v;
+    if (const StepView* step = shownStep()) v.off_in_step = step->ablated;
+    v.off_next = model_->ablation();
+    return v;
+}
+
+void AttentionGrid::fillHeadMenu(QMenu* menu, qint32 layer, qint32 head) {
+    const ModelView& m = model_->model();
+    if (!switching_ || layer < 0 || head < 0 || layer >= m.n_layer || head >= m.n_head) return;
+    QVector<LayerHead> heads = model_->ablation();
+    const LayerHead self{layer, head};
+    if (model_->isAblated(layer, head)) {
+        menu->addAction(tr("Turn head %1:%2 back on").arg(layer).arg(head), this, [this, heads, self]() mutable {
+            heads.removeAll(self);
+            model_->setAblation(heads);
+        });
+    } else {
+        menu->addAction(tr("Turn off head %1:%2").arg(layer).arg(head), this, [this, heads, self]() mutable {
+            heads.push_back(self);
+            model_->setAblation(heads);
+        });
+    }
+    menu->addAction(tr("Turn off every head of layer %1").arg(layer), this, [this, heads, layer, n = m.n_head]() mutable {
+        for (qint32 h = 0; h < n; ++h) heads.push_back(LayerHead{layer, h});
+        model_->setAblation(heads);
+    });
+    QAction* all = menu->addAction(tr("Turn every head back on"), this, [this] { model_->setAblation({}); });
+    all->setEnabled(!heads.isEmpty());
+}
+
+void AttentionGrid::contextMenuEvent(QContextMenuEvent* e) {
+    qint32 l = 0, h = 0;
+    if (!cellAt(e->pos(), &l, &h)) return QWidget::contextMenuEvent(e);
+    QMenu menu(this);
+    fillHeadMenu(&menu, l, h);
+    if (!menu.isEmpty()) menu.exec(e->globalPos());
 }
 
 bool AttentionGrid::event(QEvent* e) {
@@ -296,6 +353,10 @@ bool AttentionGrid::event(QEvent* e) {
                                                  .arg(best)
                                                  .arg(double(row[best]), 0, 'g', 3);
         }
+        const StepView* step = shownStep();
+        if (step && step->ablated.contains(LayerHead{l, h}))
+            tip += QStringLiteral("<br>") + tr("Switched off in this step: its output (z) was zero");
+        if (model_->isAblated(l, h)) tip += QStringLiteral("<br>") + tr("Switched off from the next step");
         QToolTip::showText(help->globalPos(), tip, this, cellRect(l, h));
         return true;
     }

@@ -11,6 +11,10 @@
 // scaled to its own largest weight and shown with a square-root ramp, so where each query looks
 // stands out even when rows spread over hundreds of keys. Rows the trace kept only summaries
 // of show their strongest key; rows with nothing recorded are grey.
+//
+// Heads can be switched off (ablated: their z is zero before Wo) from a thumbnail's context
+// menu; the TraceModel keeps the set for the steps to come. A head switched off in the shown
+// step is crossed out in red; one switched off from the next step has a dashed red frame.
 #pragma once
 
 #include "widgets/trace_model.h"
@@ -18,6 +22,8 @@
 #include <QImage>
 #include <QVector>
 #include <QWidget>
+
+class QMenu;
 
 namespace lmscope::widgets {
 
@@ -38,6 +44,18 @@ public:
     static QRgb maskedColor();
     static QRgb unrecordedColor();
 
+    // The actions of (layer, head)'s context menu: switch it off or back on, switch off every
+    // head of its layer, switch every head back on. None while switching is disabled (a replay).
+    void fillHeadMenu(QMenu* menu, qint32 layer, qint32 head);
+    void setSwitchingEnabled(bool on) { switching_ = on; }
+    bool switchingEnabled() const { return switching_; }
+
+    struct ViewState {
+        QVector<LayerHead> off_in_step;  // crossed out: the shown step ran without them
+        QVector<LayerHead> off_next;     // dashed frame: the next steps run without them
+    };
+    ViewState viewState() const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -48,6 +66,7 @@ protected:
     bool event(QEvent* e) override;
     void paintEvent(QPaintEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
 
 private:
     struct Geometry {
@@ -65,6 +84,7 @@ private:
         QImage image;
     };
     Geometry geometry() const;
+    const StepView* shownStep() const;  // the current step; nullptr: none
     const Thumb* current(qint32 layer, qint32 head) const;  // up to date; nullptr: none
     void extend(Thumb& t, qint32 layer, qint32 head) const;  // pools rows t.n..end, repaints them
     void reset();             // everything changed: rebuild thumbnails when drawn
@@ -75,6 +95,7 @@ private:
     qint32 generation_ = 0;
     qint32 positions_per_pixel_ = 1;
     QVector<qint32> cached_path_;   // the step path the thumbnails were pooled along
+    bool switching_ = true;
 };
 
 }  // namespace lmscope::widgets

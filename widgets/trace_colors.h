@@ -32,6 +32,7 @@ inline QColor selection() { return QColor(0x1a, 0x1a, 0x1a); }
 inline QColor chosen() { return QColor(0xd2, 0x6a, 0x00); }
 inline QColor masked() { return QColor(0xc8, 0xc8, 0xc8); }
 inline QColor uncaptured() { return QColor(0x9a, 0x9a, 0x9a); }
+inline QColor switched_off() { return QColor(0xd6, 0x27, 0x28); }  // an ablated head
 // The attention weight ramp (white -> dark blue) as stops at 0..1, and a colour from it.
 QVector<QPair<double, QColor>> weight_ramp();
 QRgb weight_color(float t);  // t clamped to 0..1; 256 steps

@@ -182,6 +182,21 @@ void TraceModel::setSelectedHead(qint32 layer, qint32 head) {
     emit headChanged(layer, head);
 }
 
+void TraceModel::setAblation(QVector<LayerHead> heads) {
+    const auto outside = [&](const LayerHead& h) {
+        return h.layer < 0 || h.head < 0 || (model_.n_layer > 0 && h.layer >= model_.n_layer) ||
+               (model_.n_head > 0 && h.head >= model_.n_head);
+    };
+    heads.removeIf(outside);
+    std::sort(heads.begin(), heads.end(), [](const LayerHead& a, const LayerHead& b) {
+        return a.layer != b.layer ? a.layer < b.layer : a.head < b.head;
+    });
+    heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+    if (heads == ablation_) return;
+    ablation_ = std::move(heads);
+    emit ablationChanged(ablation_);
+}
+
 QVector<AttentionRowRef> TraceModel::attentionRows(qint32 layer, qint32 head, qint32 from) const {
     from = std::clamp(from, 0, sequenceLength());
     QVector<AttentionRowRef> rows(sequenceLength() - from);

@@ -83,6 +83,13 @@ public:
     qint32 selectedHead() const { return head_; }
     void setSelectedHead(qint32 layer, qint32 head);
 
+    // The heads switched off for the steps still to come, as the sampling settings are: the
+    // attention grid's menu edits them, a live session runs its next steps with them. What the
+    // shown step ran with is its own StepView::ablated. Heads outside the model are dropped.
+    const QVector<LayerHead>& ablation() const { return ablation_; }
+    bool isAblated(qint32 layer, qint32 head) const { return ablation_.contains(LayerHead{layer, head}); }
+    void setAblation(QVector<LayerHead> heads);
+
     // The query rows of (layer, head) for positions from..sequenceLength()-1: [position - from].
     QVector<AttentionRowRef> attentionRows(qint32 layer, qint32 head, qint32 from = 0) const;
     AttentionMatrix attentionMatrix(qint32 layer, qint32 head) const;
@@ -97,6 +104,7 @@ signals:
     void queryChanged(qint32 pos);
     void headChanged(qint32 layer, qint32 head);
     void branchChanged(qint32 leaf);
+    void ablationChanged(const QVector<lmscope::LayerHead>& heads);
 
 private:
     bool acceptable(const StepView& step, qint32 index) const;
@@ -113,6 +121,7 @@ private:
     QVector<qint32> pos_row_;      // [position] its index among that step's tokens
     qint32 query_ = -1;            // -1: follow the last position
     qint32 layer_ = 0, head_ = 0;
+    QVector<LayerHead> ablation_;  // sorted by layer, then head
 };
 
 }  // namespace lmscope::widgets

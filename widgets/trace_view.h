@@ -123,6 +123,7 @@ struct StepView {
     QVector<AttentionPlaneView> planes;
     QVector<HeadSummary> summaries;  // [layer][head][row], empty when not captured
     bool planes_dropped = false;         // the memory budget removed this step's planes
+    QVector<LayerHead> ablated;          // heads switched off for this step (their z zeroed before Wo)
 
     KvData kv;
     LogitsData logits;

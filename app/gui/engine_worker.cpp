@@ -141,6 +141,10 @@ void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions&
                                 [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
     session->set_progress([this](const engine::StepProgress& p) { reportProgress(p); });
     session->set_attention_focus(focus_);
+    std::erase_if(ablation_, [&](const LayerHead& h) {  // a new model may have fewer heads
+        return h.layer >= model->spec().n_layer() || h.head >= model->spec().n_head();
+    });
+    session->set_ablation(ablation_);
 
     replaceSession(nullptr);  // the old session refers to the old backend and tokenizer
     backend_ = std::move(backend);
@@ -233,6 +237,14 @@ void EngineWorker::rerun(const QVector<qint32>& prompt, const QVector<qint32>& g
 void EngineWorker::setAttentionFocus(qint32 layer, qint32 head) {
     focus_ = {layer, head};
     if (session_) session_->set_attention_focus(focus_);
+}
+
+void EngineWorker::setAblation(const QVector<LayerHead>& heads) {
+    guarded(tr("Switching heads off"), [&] {
+        std::vector<LayerHead> next(heads.begin(), heads.end());
+        if (session_) session_->set_ablation(next);
+        ablation_ = std::move(next);
+    });
 }
 
 void EngineWorker::force(qint32 id) {

@@ -113,6 +113,9 @@ public slots:
     void force(qint32 id);
     // The head a long prefill keeps the attention rows of first (the one the heatmap shows).
     void setAttentionFocus(qint32 layer, qint32 head);
+    // The heads the next steps run switched off (their z zero before Wo), recorded in each
+    // step's trace; kept for the next session on the same model.
+    void setAblation(const QVector<lmscope::LayerHead>& heads);
     void rewind(qint32 step);
     void reset();
     void saveTrace(const QString& path);
@@ -146,6 +149,7 @@ private:
     std::shared_ptr<const tok::Tokenizer> tokenizer_;  // shared with the labs
     std::unique_ptr<engine::Backend> backend_;
     std::unique_ptr<engine::Session> session_;
+    std::vector<LayerHead> ablation_;         // applied to the session now and to the next one
     engine::SamplerSettings sampling_;        // applied to the session now and to the next one
     LayerHead focus_;                  // applied to the session now and to the next one
     QElapsedTimer step_clock_;               // since the running step began (prefill progress)

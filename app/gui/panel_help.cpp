@@ -43,7 +43,8 @@ constexpr Row kRows[] = {
                        "keys, so each can look for something different: the previous token, the first token, a matching "
                        "word. The grid shows every layer (rows) and head (columns) as a small heatmap; click one to open it "
                        "in the Attention panel. Heads marked in the same colour share one key/value head (<b>GQA</b>), "
-                       "which makes the KV cache smaller."),
+                       "which makes the KV cache smaller. Right-click a head to switch it off: the next steps run without it "
+                       "(its output is zero) and the grid crosses it out, so you can watch the prediction change."),
      QT_TRANSLATE_NOOP("PanelHelp", "Every layer and head at once. Click a thumbnail to open it in the Attention panel.")},
     {Panel::Logits, "logitsDock", QT_TRANSLATE_NOOP("PanelHelp", "Logits"),
      QT_TRANSLATE_NOOP("PanelHelp",

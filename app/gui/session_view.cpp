@@ -66,6 +66,9 @@ SessionView::SessionView(QMainWindow* window)
     // a long prefill keeps the rows of the head the heatmap shows first
     connect(model_, &widgets::TraceModel::headChanged, this,
             [this](qint32 layer, qint32 head) { engine_->post([layer, head](EngineWorker* e) { e->setAttentionFocus(layer, head); }); });
+    connect(model_, &widgets::TraceModel::ablationChanged, this, [this](const QVector<LayerHead>& heads) {
+        engine_->post([heads](EngineWorker* e) { e->setAblation(heads); });
+    });
     connect(w, &EngineWorker::cancelled, this, [this] {
         onEngineIdle();
         emit statusMessage(tr("Stopped"));
@@ -266,6 +269,7 @@ void SessionView::setSource(std::unique_ptr<StepSource> source) {
     });
     connect(source_.get(), &StepSource::statusChanged, this, &SessionView::updateStatus);
     connect(source_.get(), &StepSource::applied, this, &SessionView::applied);
+    grid_->setSwitchingEnabled(!source_->isReplay());  // a replay shows what its steps ran with
 }
 
 void SessionView::onLoaded(const EngineInfo& info) {
@@ -275,7 +279,10 @@ void SessionView::onLoaded(const EngineInfo& info) {
     model_->setModel(info.model);
     sampling_->setModelLimits(info.model.n_ctx_train, info.model.kv_bytes_per_token);
     const std::optional<RerunPlan> rerun = std::exchange(rerun_, std::nullopt);
-    if (rerun) live->rerun(*rerun);  // the session on the new engine: the same tokens, recomputed
+    if (rerun)
+        live->rerun(*rerun);  // the session on the new engine: the same tokens, recomputed
+    else
+        model_->setAblation({});  // a model opened afresh starts with every head on
     setSource(std::move(live));
     onEngineIdle();
     updateStatus();
@@ -315,6 +322,7 @@ void SessionView::stop() {
 
 void SessionView::reset() {
     stop();
+    if (!source_->isReplay()) model_->setAblation({});  // every head back on
     if (source_->reset()) waitForEngine();
 }
 

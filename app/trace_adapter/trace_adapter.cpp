@@ -160,6 +160,7 @@ widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, con
     v.n_layer = a.n_layer;
     v.n_head = a.n_head;
     v.planes_dropped = a.planes_dropped;
+    v.ablated = QVector<LayerHead>(s.ablated.begin(), s.ablated.end());
     for (const trace::PlaneRef& p : a.planes) {
         uint64_t count = 0;
         try {

@@ -95,10 +95,6 @@
         <translation>注意力网格</translation>
     </message>
     <message>
-        <source>Every layer has several attention &lt;b&gt;heads&lt;/b&gt; working side by side, each with its own queries and keys, so each can look for something different: the previous token, the first token, a matching word. The grid shows every layer (rows) and head (columns) as a small heatmap; click one to open it in the Attention panel. Heads marked in the same colour share one key/value head (&lt;b&gt;GQA&lt;/b&gt;), which makes the KV cache smaller.</source>
-        <translation>每一层都有几个注意力&lt;b&gt;头&lt;/b&gt;并排工作，每个头有自己的查询和键，所以各自可以寻找不同的东西：前一个词元、第一个词元、一个相配的词。网格把每一层（行）和每个头（列）画成一个小热力图；点击一个，就在“注意力”面板中打开它。用同一种颜色标出的头共用一个键/值头（&lt;b&gt;GQA&lt;/b&gt;），这让 KV 缓存更小。</translation>
-    </message>
-    <message>
         <source>Every layer and head at once. Click a thumbnail to open it in the Attention panel.</source>
         <translation>一次看到所有层和头。点击一个缩略图，在“注意力”面板中打开它。</translation>
     </message>
@@ -234,6 +230,10 @@
         <source>What would the model say if it stopped at this layer?</source>
         <translation>如果模型在这一层就停下，它会说什么？</translation>
     </message>
+    <message>
+        <source>Every layer has several attention &lt;b&gt;heads&lt;/b&gt; working side by side, each with its own queries and keys, so each can look for something different: the previous token, the first token, a matching word. The grid shows every layer (rows) and head (columns) as a small heatmap; click one to open it in the Attention panel. Heads marked in the same colour share one key/value head (&lt;b&gt;GQA&lt;/b&gt;), which makes the KV cache smaller. Right-click a head to switch it off: the next steps run without it (its output is zero) and the grid crosses it out, so you can watch the prediction change.</source>
+        <translation>每一层都有几个注意力&lt;b&gt;头&lt;/b&gt;并排工作，每个头有自己的查询和键，所以各自可以寻找不同的东西：前一个词元、第一个词元、一个相配的词。网格把每一层（行）和每个头（列）画成一个小热力图；点击一个，就在“注意力”面板中打开它。用同一种颜色标出的头共用一个键/值头（&lt;b&gt;GQA&lt;/b&gt;），这让 KV 缓存更小。右键点击一个头可以关闭它：之后的步骤不再使用它（它的输出为零），网格会把它划掉，你可以看到预测如何变化。</translation>
+    </message>
 </context>
 <context>
     <name>TokenizerLab</name>
@@ -349,6 +349,10 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>
             <numerusform>正在新引擎上重新运行 %n 个词元…</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Switching heads off</source>
+        <translation>关闭注意力头</translation>
     </message>
 </context>
 <context>
@@ -2122,6 +2126,30 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>&apos;%1&apos; (%2) looks most at &apos;%3&apos; (%4): %5</source>
         <translation>“%1”(%2) 最关注“%3”(%4)：%5</translation>
+    </message>
+    <message>
+        <source>Turn head %1:%2 back on</source>
+        <translation>重新打开头 %1:%2</translation>
+    </message>
+    <message>
+        <source>Turn off head %1:%2</source>
+        <translation>关闭头 %1:%2</translation>
+    </message>
+    <message>
+        <source>Turn off every head of layer %1</source>
+        <translation>关闭第 %1 层的所有头</translation>
+    </message>
+    <message>
+        <source>Turn every head back on</source>
+        <translation>重新打开所有头</translation>
+    </message>
+    <message>
+        <source>Switched off in this step: its output (z) was zero</source>
+        <translation>本步中已关闭：它的输出（z）为零</translation>
+    </message>
+    <message>
+        <source>Switched off from the next step</source>
+        <translation>从下一步起关闭</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 
 using namespace lmscope::widgets;
 using namespace lmscope::test;
+using lmscope::LayerHead;
 
 class TestTraceModel : public QObject {
     Q_OBJECT
@@ -133,6 +134,31 @@ private slots:
         QTest::newRow("parent not earlier") << 1;
         QTest::newRow("plane size wrong") << 2;
     }
+    // The heads switched off for the next steps: kept sorted and unique, heads outside the model
+    // dropped, one signal per change.
+    void ablationSet_data() {
+        QTest::addColumn<QVector<LayerHead>>("given");
+        QTest::addColumn<QVector<LayerHead>>("kept");
+        QTest::newRow("sorted") << QVector<LayerHead>{{1, 0}, {0, 1}} << QVector<LayerHead>{{0, 1}, {1, 0}};
+        QTest::newRow("duplicates") << QVector<LayerHead>{{0, 1}, {0, 1}} << QVector<LayerHead>{{0, 1}};
+        QTest::newRow("outside the model") << QVector<LayerHead>{{0, 0}, {99, 0}, {0, 99}, {-1, 0}}
+                                           << QVector<LayerHead>{{0, 0}};
+        QTest::newRow("none") << QVector<LayerHead>{} << QVector<LayerHead>{};
+    }
+    void ablationSet() {
+        QFETCH(QVector<LayerHead>, given);
+        QFETCH(QVector<LayerHead>, kept);
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QSignalSpy changed(&m, &TraceModel::ablationChanged);
+        m.setAblation(given);
+        QCOMPARE(m.ablation(), kept);
+        QCOMPARE(changed.size(), kept.isEmpty() ? 0 : 1);
+        m.setAblation(given);  // the same set again: no signal
+        QCOMPARE(changed.size(), kept.isEmpty() ? 0 : 1);
+        for (const LayerHead& h : kept) QVERIFY(m.isAblated(h.layer, h.head));
+    }
+
     void badStepsRefused() {
         QFETCH(int, which);
         QVector<StepView> steps = sample_steps();
