@@ -13,7 +13,6 @@
 #include "gui_testing.h"
 #include "tokenizer/tokenizer.h"
 #include "widgets/attention_grid.h"
-#include "widgets/token_strip.h"
 #include "widgets/trace_model.h"
 
 #include <QAction>
@@ -26,6 +25,7 @@ using lmscope::gui::MainWindow;
 using lmscope::gui::SessionView;
 using lmscope::testing::open_window;
 using lmscope::testing::panel_widget;
+using lmscope::testing::step_and_wait;
 using lmscope::testing::wait_for;
 
 namespace {
@@ -43,12 +43,6 @@ bool choose(widgets::AttentionGrid* grid, qint32 layer, qint32 head, const QStri
             return true;
         }
     return false;
-}
-
-bool step(MainWindow& w) {
-    QSignalSpy applied(w.session(), &SessionView::applied);
-    QTest::keyClick(panel_widget<widgets::TokenStrip>(w.session(), gui::Panel::Tokens), Qt::Key_Space);
-    return wait_for(applied);
 }
 
 }  // namespace
@@ -69,14 +63,14 @@ private slots:
         QVERIFY(w);
         SessionView* s = w->session();
         widgets::AttentionGrid* grid = grid_of(s);
-        QVERIFY(step(*w));  // the prompt, every head on
+        QVERIFY(step_and_wait(w->session()));  // the prompt, every head on
         QVERIFY(grid->viewState().off_in_step.isEmpty());
 
         QVERIFY(choose(grid, 1, 2, QStringLiteral("Turn off head 1:2")));
         const QVector<LayerHead> off{{1, 2}};
         QCOMPARE(grid->viewState().off_next, off);
         QVERIFY(grid->viewState().off_in_step.isEmpty());  // the shown step ran with it
-        QVERIFY(step(*w));
+        QVERIFY(step_and_wait(w->session()));
         QTRY_COMPARE(s->model()->stepCount(), 2);
         const widgets::StepView* decoded = s->model()->step(1);
         QVERIFY(decoded);
@@ -118,7 +112,7 @@ private slots:
         s->reset();
         QTRY_VERIFY(!s->inFlight() && s->model()->currentStep() == -1);
         QVERIFY(grid->viewState().off_next.isEmpty());  // Reset turns every head back on
-        QVERIFY(step(*w));
+        QVERIFY(step_and_wait(w->session()));
         QTRY_VERIFY(s->model()->currentStep() >= 0);
         const widgets::StepView* again = s->model()->step(s->model()->currentStep());
         QVERIFY(again && again->phase == Phase::Prefill);
@@ -132,9 +126,9 @@ private slots:
         {
             auto w = open_window(&language_, QStringLiteral("The sky is"));
             QVERIFY(w);
-            QVERIFY(step(*w));
+            QVERIFY(step_and_wait(w->session()));
             QVERIFY(choose(grid_of(w->session()), 1, 0, QStringLiteral("Turn off head 1:0")));
-            QVERIFY(step(*w));
+            QVERIFY(step_and_wait(w->session()));
             QSignalSpy saved(w->session(), &SessionView::traceSaved);
             w->session()->saveTrace(path);
             QVERIFY(wait_for(saved));
@@ -146,8 +140,8 @@ private slots:
         QSignalSpy opened(s, &SessionView::traceOpened);
         s->openTrace(path);
         QVERIFY(wait_for(opened));
-        QVERIFY(step(replay));
-        QVERIFY(step(replay));
+        QVERIFY(step_and_wait(replay.session()));
+        QVERIFY(step_and_wait(replay.session()));
         widgets::AttentionGrid* grid = grid_of(s);
         QCOMPARE(grid->viewState().off_in_step, (QVector<LayerHead>{{1, 0}}));
         QVERIFY(!grid->switchingEnabled());
