@@ -138,7 +138,7 @@ void RopeView::setLayer(qint32 layer) {
 void RopeView::rebuild() {
     const bool rope = data_.rope;
     message_->setVisible(!rope);
-    key_->setVisible(rope);
+    key_->setVisible(rope && !data_.pairs.isEmpty());  // it says what the pairs' arrows are
     pairs_plot_->setVisible(rope);
     spectrum_plot_->setVisible(rope);
     if (rope) {

@@ -202,6 +202,7 @@ private slots:
         QVERIFY(v.caption.isEmpty());
         QVERIFY(v.message.isEmpty());
         QCOMPARE(view.pairsPlot()->axisRectCount(), 0);
+        QVERIFY(view.pairsPlot()->isVisible());  // empty, not hidden: a RoPE layer without data yet
     }
 
     void followsFontChanges() {
@@ -224,6 +225,15 @@ private slots:
         // New data keeps the large fonts.
         view.setData({.rope = true, .pairs = {pair(1, QStringLiteral("2, 3"), 0.5, 0.5, {1, 0}, {0, 1}, {1, 0}, {0, 1})}, .theta = {1.0, 0.5}});
         QVERIFY(view.pairsPlot()->axisRect()->axis(QCPAxis::atBottom)->tickLabelFont().pointSizeF() > 1.9 * pairTicks);
+    }
+
+    // A log axis has no place for θ <= 0 (or NaN): those pairs are left out, the others keep their index.
+    void spectrumSkipsWhatALogAxisCannotShow() {
+        RopeView view;
+        view.setData({.rope = true, .base = 10000.0, .theta = {1.0, 0.0, 0.1, qQNaN(), 0.01}});
+        const RopeView::ViewState v = view.viewState();
+        QCOMPARE(v.spectrum, (QVector<double>{1.0, 0.1, 0.01}));
+        QCOMPARE(v.spectrum_x, (QVector<double>{0.0, 2.0, 4.0}));
     }
 
     void languageChangeKeepsTexts() {
