@@ -16,9 +16,7 @@ void set_color_ramp(QCPColorMap* map, ColorRamp ramp) {
         for (const auto& [at, color] : colors::weight_ramp()) g.setColorStopAt(at, color);
         break;
     case ColorRamp::Diverging:
-        g.setColorStopAt(0.0, QColor(0x21, 0x66, 0xac));
-        g.setColorStopAt(0.5, Qt::white);
-        g.setColorStopAt(1.0, QColor(0xb2, 0x18, 0x2b));
+        for (const auto& [at, color] : colors::diverging_ramp()) g.setColorStopAt(at, color);
         break;
     }
     g.setNanHandling(QCPColorGradient::nhTransparent);

@@ -14,24 +14,41 @@ QVector<QPair<double, QColor>> weight_ramp() {
             {1.0, QColor(0x08, 0x30, 0x6b)}};
 }
 
+namespace {
+
+// N colours evenly over 0..1 of a ramp's stops, linearly interpolated.
+template <size_t N>
+std::array<QRgb, N> ramp_table(const QVector<QPair<double, QColor>>& stops) {
+    std::array<QRgb, N> out{};
+    for (size_t i = 0; i < out.size(); ++i) {
+        const double x = double(i) / double(out.size() - 1);
+        qsizetype s = 1;
+        while (s + 1 < stops.size() && stops[s].first < x) ++s;
+        const double f = (x - stops[s - 1].first) / (stops[s].first - stops[s - 1].first);
+        const QColor& a = stops[s - 1].second;
+        const QColor& b = stops[s].second;
+        out[i] = qRgb(int(a.red() + f * (b.red() - a.red()) + 0.5), int(a.green() + f * (b.green() - a.green()) + 0.5),
+                      int(a.blue() + f * (b.blue() - a.blue()) + 0.5));
+    }
+    return out;
+}
+
+}  // namespace
+
 QRgb weight_color(float t) {
-    static const std::array<QRgb, 256> lut = [] {
-        std::array<QRgb, 256> out{};
-        const QVector<QPair<double, QColor>> stops = weight_ramp();
-        for (size_t i = 0; i < out.size(); ++i) {
-            const double x = double(i) / double(out.size() - 1);
-            qsizetype s = 1;
-            while (s + 1 < stops.size() && stops[s].first < x) ++s;
-            const double f = (x - stops[s - 1].first) / (stops[s].first - stops[s - 1].first);
-            const QColor& a = stops[s - 1].second;
-            const QColor& b = stops[s].second;
-            out[i] = qRgb(int(a.red() + f * (b.red() - a.red()) + 0.5), int(a.green() + f * (b.green() - a.green()) + 0.5),
-                          int(a.blue() + f * (b.blue() - a.blue()) + 0.5));
-        }
-        return out;
-    }();
+    static const std::array<QRgb, 256> lut = ramp_table<256>(weight_ramp());
     const float c = std::isnan(t) ? 0.0f : std::clamp(t, 0.0f, 1.0f);
     return lut[size_t(c * 255.0f + 0.5f)];
+}
+
+QVector<QPair<double, QColor>> diverging_ramp() {
+    return {{0.0, QColor(0x21, 0x66, 0xac)}, {0.5, QColor(0xff, 0xff, 0xff)}, {1.0, QColor(0xb2, 0x18, 0x2b)}};
+}
+
+QRgb diverging_color(float t) {
+    static const std::array<QRgb, 511> lut = ramp_table<511>(diverging_ramp());  // lut[255]: white
+    const float c = std::isnan(t) ? 0.0f : std::clamp(t, -1.0f, 1.0f);
+    return lut[size_t(std::lround((c + 1.0f) * 255.0f))];
 }
 
 QColor group(qint32 g) {

@@ -36,6 +36,10 @@ inline QColor switched_off() { return QColor(0xd6, 0x27, 0x28); }  // an ablated
 // The attention weight ramp (white -> dark blue) as stops at 0..1, and a colour from it.
 QVector<QPair<double, QColor>> weight_ramp();
 QRgb weight_color(float t);  // t clamped to 0..1; 256 steps
+// The diverging ramp (blue -> white -> red) for signed values, as stops at 0..1 (0.5: white),
+// and a colour from it for t in -1..1 (clamped; NaN: white); 511 steps.
+QVector<QPair<double, QColor>> diverging_ramp();
+QRgb diverging_color(float t);
 // The colour band of GQA group g (query heads sharing one KV head).
 QColor group(qint32 g);
 
