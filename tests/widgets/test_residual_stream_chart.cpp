@@ -4,6 +4,7 @@
 // elided; no data draws an empty chart; the fonts follow the widget's.
 #include "widgets/residual_stream_chart.h"
 
+#include <QTranslator>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -44,6 +45,15 @@ ResidualStreamData stream(qint32 n, qint32 selected) {
 
 }  // namespace
 
+
+// A translator that writes every source string in capitals: texts that go through tr() change.
+class Shouting : public QTranslator {
+public:
+    bool isEmpty() const override { return false; }
+    QString translate(const char*, const char* source, const char* = nullptr, int = -1) const override {
+        return QString::fromUtf8(source).toUpper();
+    }
+};
 class TestResidualStreamChart : public QObject {
     Q_OBJECT
 private slots:
@@ -129,6 +139,20 @@ private slots:
         QVERIFY(chart.plot()->xAxis2->tickLabelFont().pointSizeF() > 1.9 * ticks);
         QVERIFY(chart.plot()->yAxis->labelFont().pointSizeF() > 1.9 * ticks);
         QVERIFY(chart.plot()->legend->font().pointSizeF() > 1.9 * legend);
+    }
+
+    void retranslates() {
+        ResidualStreamChart chart;
+        chart.setData(stream(3, 0));
+        Shouting shouting;
+        QCoreApplication::installTranslator(&shouting);
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(chart.viewState().layer_label, QStringLiteral("LAYER"));
+        QCOMPARE(chart.viewState().legend.front(), QStringLiteral("|RESID_PRE|: THE STREAM"));
+        QCOMPARE(chart.viewState().lens_label, QStringLiteral("LOGIT LENS: THE TOP TOKEN AFTER THE LAYER"));
+        QCoreApplication::removeTranslator(&shouting);
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(chart.viewState().norm_label, QStringLiteral("norm (L2)"));
     }
 };
 

@@ -6,6 +6,7 @@
 
 #include <QAbstractButton>
 #include <QSignalSpy>
+#include <QTranslator>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -70,6 +71,15 @@ QString text(const QVector<double>& v) {
 
 }  // namespace
 
+
+// A translator that writes every source string in capitals: texts that go through tr() change.
+class Shouting : public QTranslator {
+public:
+    bool isEmpty() const override { return false; }
+    QString translate(const char*, const char* source, const char* = nullptr, int = -1) const override {
+        return QString::fromUtf8(source).toUpper();
+    }
+};
 class TestScoreStagesChart : public QObject {
     Q_OBJECT
 private slots:
@@ -177,6 +187,24 @@ private slots:
         QVERIFY(chart.plot()->xAxis->tickLabelFont().pointSizeF() > 1.9 * ticks);
         QVERIFY(chart.plot()->legend->font().pointSizeF() >= f.pointSizeF());
         QVERIFY(chart.stageButton(ScoreStage::Dot)->font().pointSizeF() > 1.9 * button);
+    }
+
+    void retranslates() {
+        ScoreStagesChart chart;
+        chart.setData(local_row());
+        chart.setStage(ScoreStage::Masked);
+        Shouting shouting;
+        QCoreApplication::installTranslator(&shouting);
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(chart.stageButton(ScoreStage::Dot)->text(), QStringLiteral("Q·K"));
+        QCOMPARE(chart.stageButton(ScoreStage::Softmax)->text(), QStringLiteral("SOFTMAX"));
+        QCOMPARE(chart.viewState().value_label, QStringLiteral("SCORE AFTER THE MASK (−∞: HIDDEN)"));
+        QCOMPARE(chart.viewState().legend.mid(1), (QStringList{"HIDDEN (−∞): IN THE FUTURE, AFTER THE QUERY",
+                                                               "HIDDEN (−∞): OUTSIDE THE LOCAL WINDOW"}));
+        QCoreApplication::removeTranslator(&shouting);
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(chart.stageButton(ScoreStage::Dot)->text(), QStringLiteral("q·k"));
+        QCOMPARE(chart.viewState().key_label, QStringLiteral("key"));
     }
 };
 

@@ -11,6 +11,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QToolTip>
+#include <QTranslator>
 #include <QtTest>
 
 #include <algorithm>
@@ -35,6 +36,15 @@ VectorStripsData make(const QStringList& labels, const Vectors& values, const QV
 
 }  // namespace
 
+
+// A translator that writes every source string in capitals: texts that go through tr() change.
+class Shouting : public QTranslator {
+public:
+    bool isEmpty() const override { return false; }
+    QString translate(const char*, const char* source, const char* = nullptr, int = -1) const override {
+        return QString::fromUtf8(source).toUpper();
+    }
+};
 class TestVectorStrips : public QObject {
     Q_OBJECT
 private slots:
@@ -189,6 +199,19 @@ private slots:
         QVERIFY2(strips.sizeHint().height() > 1.5 * before.height(),  // all but the fixed margins scale
                  qPrintable(QStringLiteral("%1 -> %2").arg(before.height()).arg(strips.sizeHint().height())));
         QVERIFY(strips.cellRect(0, 0).height() > 1.7 * row);
+    }
+
+    void retranslates() {
+        VectorStrips strips;
+        strips.setData(make({"q"}, {{3, 4}}, {}));
+        Shouting shouting;
+        QCoreApplication::installTranslator(&shouting);
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(strips.viewState().norm_texts, QStringList{"|X| = 5.00"});
+        QCOMPARE(strips.cellDescription(0, 1), QStringLiteral("q · COMPONENT 1: 4"));
+        QCoreApplication::removeTranslator(&shouting);
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(strips.viewState().norm_texts, QStringList{"|x| = 5.00"});
     }
 };
 
