@@ -60,6 +60,11 @@ void DockLayout::applyDefault(double font_scale) {
     // tab groups: splitting a tabbed dock adds a tab instead.)
     window_->addDockWidget(Qt::RightDockWidgetArea, heat);
     window_->tabifyDockWidget(heat, grid);
+    if (QDockWidget* layer = window_->dock(Panel::Layer)) {
+        layer->setFloating(false);
+        layer->show();
+        window_->tabifyDockWidget(heat, layer);
+    }
     window_->addDockWidget(Qt::TopDockWidgetArea, tokens);
     window_->addDockWidget(Qt::BottomDockWidgetArea, logits);
     // The tensor and metadata tables give their room to the panels in the compact arrangement

@@ -16,6 +16,7 @@ enum class Panel {
     Tokens,
     Attention,
     AttentionGrid,
+    Layer,
     Logits,
     KvCache,
     Timeline,

@@ -2,6 +2,7 @@
 
 #include "engine/backend_factory.h"
 #include "gui/engine_change.h"
+#include "gui/layer_view.h"
 #include "gui/live_source.h"
 #include "gui/replay_source.h"
 #include "gui/sampling_panel.h"
@@ -119,6 +120,7 @@ void SessionView::createDocks(QMainWindow* window) {
     strip_ = new widgets::TokenStrip(model_);
     heatmap_ = new widgets::AttentionHeatmap(model_);
     grid_ = new widgets::AttentionGrid(model_);
+    layer_ = new LayerView(model_);
     kv_ = new widgets::KvChart(model_);
     logits_ = new widgets::LogitsView(model_);
     timeline_ = new widgets::Timeline(model_);
@@ -166,6 +168,7 @@ void SessionView::createDocks(QMainWindow* window) {
     add(top, Panel::Tokens, Qt::TopDockWidgetArea);
     add(heatmap_, Panel::Attention, Qt::RightDockWidgetArea);
     add(grid_, Panel::AttentionGrid, Qt::RightDockWidgetArea);
+    add(layer_, Panel::Layer, Qt::RightDockWidgetArea);
     add(logits_, Panel::Logits, Qt::BottomDockWidgetArea);
     add(kv_, Panel::KvCache, Qt::BottomDockWidgetArea);
     add(timeline_, Panel::Timeline, Qt::TopDockWidgetArea);
@@ -277,6 +280,9 @@ void SessionView::onLoaded(const EngineInfo& info) {
     auto live = std::make_unique<LiveSource>(engine_, model_, controls_, info);  // ends a replay
     model_->clear();
     model_->setModel(info.model);
+    // the Layer view probes the model the window opened (its weights packed once, shared)
+    const labs::LabModelPtr opened = opened_ && opened_->path == info.path ? opened_ : nullptr;
+    layer_->setModel(opened, parse_kv_type(info.kv_type.toStdString()).value_or(KvType::F16), info.n_ctx);
     sampling_->setModelLimits(info.model.n_ctx_train, info.model.kv_bytes_per_token);
     const std::optional<RerunPlan> rerun = std::exchange(rerun_, std::nullopt);
     if (rerun)
@@ -346,6 +352,7 @@ void SessionView::openTrace(const QString& path) {
 
 void SessionView::onTraceOpened(const ReplayPtr& replay) {
     setSource(std::make_unique<ReplaySource>(replay, model_));
+    layer_->setModel(nullptr, KvType::F16, 0);  // a replay has no model to probe
     source_->reset();  // its model, no steps yet
     updateActions();
     emit traceOpened(replay->path);

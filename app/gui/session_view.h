@@ -39,6 +39,7 @@ class TraceModel;
 
 namespace lmscope::gui {
 
+class LayerView;
 class SamplingPanel;
 class StepControls;
 
@@ -140,6 +141,7 @@ private:
     widgets::KvChart* kv_ = nullptr;
     widgets::LogitsView* logits_ = nullptr;
     widgets::Timeline* timeline_ = nullptr;
+    LayerView* layer_ = nullptr;
     QMap<Panel, QDockWidget*> docks_;
     std::array<QLabel*, kStatusFields> status_{};  // by StatusField
     QProgressBar* prefill_bar_ = nullptr;  // in the status bar while a prefill runs

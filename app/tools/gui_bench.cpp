@@ -5,13 +5,19 @@
 //      each of the last steps is made current and the whole window repainted synchronously
 //      (every panel updates its data and paints): the time per step and per panel
 //      (target: under 50 ms at 512 tokens for SmolLM2's 30 x 9 head grid).
-//   3. A long prefill: a prompt of about P tokens (default 2,000) prefilled with full capture
+//   3. The Layer view at T tokens (its dock floated beside the window, layer 3 head 2): the
+//      first probe of the layer over the whole sequence; then, for one more decode step and
+//      for another head, the time until its figures are drawn (the probe feeds one row, or
+//      none) and each tab's repaint (target: under 50 ms); and decode speed over D steps with
+//      the view shown against hidden (the view's probe shares the cores: target under 5%).
+//   4. A long prefill: a prompt of about P tokens (default 2,000) prefilled with full capture
 //      in one step: its time, the progress reports the status bar showed, the attention
 //      planes the trace's budget kept, and the process's peak RSS afterwards.
 // Usage: lmscope-gui-bench [--model PATH] [--steps N] [--tokens T] [--prefill P] [--json]
 // Runs on any Qt platform; QT_QPA_PLATFORM=offscreen needs no display.
 #include "backend_factory.h"
 #include "gui/language.h"
+#include "gui/layer_view.h"
 #include "gui/main_window.h"
 #include "gui/sample_model.h"
 #include "gui/session_view.h"
@@ -143,6 +149,77 @@ RenderResult measure_render(tools::WindowDriver& driver, const QString& model, i
     return r;
 }
 
+struct LayerResult {
+    int tokens = 0;
+    double first_probe_ms = 0.0;      // selection of a layer not probed yet: every row
+    double next_step_ms = 0.0;        // a decode step shown until its figures are drawn (the step excluded)
+    double other_head_ms = 0.0;       // another head of the same layer until drawn
+    QJsonObject tab_ms;               // the slowest repaint of each tab
+    double decode_hidden_tok_s = 0.0, decode_shown_tok_s = 0.0;
+};
+
+// Waits until the view shows the figures of the current selection; the time it took.
+double until_shown(gui::LayerView* view) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!view->figures()) {
+        QApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 5);
+        if (clock.elapsed() > 120000) throw Error("layer view: no figures within 2 minutes");
+    }
+    return double(clock.nsecsElapsed()) / 1e6;
+}
+
+double decode_tok_s(tools::WindowDriver& driver, int steps) {
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i < steps; ++i) driver.step();
+    return steps / std::max(1e-9, double(clock.nsecsElapsed()) / 1e9);
+}
+
+LayerResult measure_layer(tools::WindowDriver& driver, int decode_steps) {
+    gui::MainWindow& w = driver.window();
+    widgets::TraceModel* trace = w.session()->model();
+    QDockWidget* dock = w.dock(gui::Panel::Layer);
+    auto* view = dock->findChild<gui::LayerView*>();
+    LayerResult r;
+    r.decode_hidden_tok_s = decode_tok_s(driver, decode_steps);  // the dock behind the heatmap
+    dock->setFloating(true);
+    dock->resize(1280, 820);
+    dock->show();
+    dock->raise();
+    trace->setSelectedHead(std::min(3, trace->model().n_layer - 1), std::min(2, trace->model().n_head - 1));
+    r.first_probe_ms = until_shown(view);
+    r.decode_shown_tok_s = decode_tok_s(driver, decode_steps);
+    until_shown(view);
+    QElapsedTimer clock;
+    driver.step();
+    clock.start();
+    until_shown(view);
+    dock->repaint();
+    r.next_step_ms = double(clock.nsecsElapsed()) / 1e6;
+    r.tokens = trace->sequenceLength();
+    clock.restart();
+    trace->setSelectedHead(trace->selectedLayer(), (trace->selectedHead() + 1) % trace->model().n_head);
+    until_shown(view);
+    dock->repaint();
+    r.other_head_ms = double(clock.nsecsElapsed()) / 1e6;
+    const char* names[] = {"qkv", "scores", "mix", "rope", "ffn", "stream"};
+    for (int t = 0; t < 6; ++t) {
+        view->setTab(gui::LayerView::Tab(t));
+        QApplication::processEvents();
+        double worst = 0.0;
+        for (int i = 0; i < 3; ++i) {
+            clock.restart();
+            dock->repaint();
+            worst = std::max(worst, double(clock.nsecsElapsed()) / 1e6);
+        }
+        r.tab_ms.insert(QLatin1String(names[t]), worst);
+    }
+    view->setTab(gui::LayerView::Tab::Vectors);
+    dock->setFloating(false);
+    return r;
+}
+
 struct PrefillResult {
     int tokens = 0;
     double seconds = 0.0;
@@ -184,6 +261,7 @@ struct Results {
     QString model;
     PlayResult play;
     RenderResult render;
+    LayerResult layer;
     PrefillResult prefill;
     double render_med = 0.0, render_max = 0.0;  // ms
 };
@@ -201,6 +279,13 @@ void print_json(const Results& r) {
                                          {"median_paint_ms", tools::percentile(r.render.paint_ms, 50.0)},
                                          {"panels_ms", r.render.panel_ms},
                                          {"event_loop_gaps_while_decoding", to_json(r.render.gaps_while_decoding)}}},
+                  {"layer_view", QJsonObject{{"tokens", r.layer.tokens},
+                                             {"first_probe_ms", r.layer.first_probe_ms},
+                                             {"next_step_ms", r.layer.next_step_ms},
+                                             {"other_head_ms", r.layer.other_head_ms},
+                                             {"tabs_ms", r.layer.tab_ms},
+                                             {"decode_hidden_tok_s", r.layer.decode_hidden_tok_s},
+                                             {"decode_shown_tok_s", r.layer.decode_shown_tok_s}}},
                   {"prefill", QJsonObject{{"tokens", r.prefill.tokens},
                                           {"seconds", r.prefill.seconds},
                                           {"progress_reports", r.prefill.progress_reports},
@@ -224,6 +309,12 @@ void print_text(const Results& r) {
         << r.render_max << " ms\n";
     for (auto it = r.render.panel_ms.begin(); it != r.render.panel_ms.end(); ++it)
         out << "  " << it.key() << ": " << it.value().toDouble() << " ms\n";
+    out << "layer view at " << r.layer.tokens << " tokens: first probe of the layer " << r.layer.first_probe_ms
+        << " ms; a decode step drawn " << r.layer.next_step_ms << " ms after it; another head "
+        << r.layer.other_head_ms << " ms; decode " << r.layer.decode_hidden_tok_s << " tok/s with the view hidden, "
+        << r.layer.decode_shown_tok_s << " tok/s shown\n";
+    for (auto it = r.layer.tab_ms.begin(); it != r.layer.tab_ms.end(); ++it)
+        out << "  tab " << it.key() << ": " << it.value().toDouble() << " ms\n";
     if (r.prefill.tokens > 0)
         out << "prefill of " << r.prefill.tokens << " tokens, full capture: " << r.prefill.seconds << " s, "
             << r.prefill.progress_reports << " progress updates, " << r.prefill.planes_kept << " of "
@@ -268,9 +359,10 @@ int main(int argc, char** argv) {
         driver.openModel(model);
         const PlayResult play = measure_play(driver, steps);
         const RenderResult render = measure_render(driver, model, tokens, 10);
+        const LayerResult layer = measure_layer(driver, 16);
         const PrefillResult prefill = prefill_tokens > 0 ? measure_prefill(driver, model, prefill_tokens) : PrefillResult{};
 
-        Results r{model, play, render, prefill, tools::percentile(render.step_ms, 50.0),
+        Results r{model, play, render, layer, prefill, tools::percentile(render.step_ms, 50.0),
                   *std::max_element(render.step_ms.begin(), render.step_ms.end())};
         if (parser.isSet(QStringLiteral("json")))
             print_json(r);

@@ -11,6 +11,7 @@
 //        [--lang CODE] [--size WxH] [--presenter] [--window-only] [--hints]
 #include "backend_factory.h"
 #include "gui/language.h"
+#include "gui/layer_view.h"
 #include "gui/labs/lab_window.h"
 #include "gui/main_window.h"
 #include "gui/panel_guide.h"
@@ -153,6 +154,32 @@ void save_panels(Tour& tour, gui::MainWindow& w) {
     }
 }
 
+// The Layer view's tabs for the last token, layer 3 head 2 (a head whose pattern shows), each
+// from the dock floated at a size a projector shows (its docked width is the heatmap's).
+void save_layer(Tour& tour, gui::MainWindow& w) {
+    widgets::TraceModel* trace = w.session()->model();
+    if (trace->model().n_layer <= 3 || trace->model().n_head <= 2) return;
+    trace->setSelectedHead(3, 2);
+    QDockWidget* dock = w.dock(gui::Panel::Layer);
+    auto* view = dock->findChild<gui::LayerView*>();
+    dock->setFloating(true);
+    dock->resize(1280, 820);
+    dock->show();
+    dock->raise();
+    for (int waited = 0; !view->figures() && waited < 30000; waited += 50) tools::WindowDriver::pump(50);
+    if (!view->figures()) throw Error("the Layer view computed nothing within 30 s");
+    const std::pair<gui::LayerView::Tab, const char*> tabs[] = {
+        {gui::LayerView::Tab::Vectors, "panel-layer-qkv.png"},   {gui::LayerView::Tab::Scores, "panel-layer-scores.png"},
+        {gui::LayerView::Tab::Mix, "panel-layer-mix.png"},       {gui::LayerView::Tab::Rope, "panel-layer-rope.png"},
+        {gui::LayerView::Tab::Ffn, "panel-layer-ffn.png"},       {gui::LayerView::Tab::Stream, "panel-layer-stream.png"}};
+    for (const auto& [tab, file] : tabs) {
+        view->setTab(tab);
+        tour.save(dock, QString::fromLatin1(file));
+    }
+    view->setTab(gui::LayerView::Tab::Vectors);
+    dock->setFloating(false);
+}
+
 void run(const Options& o) {
     gui::Language language;
     language.apply(o.lang == QLatin1String("en") ? QString() : o.lang);
@@ -174,6 +201,7 @@ void run(const Options& o) {
     tour.save(&w, QStringLiteral("window.png"));
     if (o.window_only) return;
     save_panels(tour, w);
+    save_layer(tour, w);
     if (o.labs) tools::lab_tour(w, o.out);
 }
 

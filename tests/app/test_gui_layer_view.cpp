@@ -1,0 +1,303 @@
+// The Layer view (app/gui/layer_view.h) in the main window, on the fixture model and on SmolLM2,
+// for a prefill step and a decode step: what it shows is the core's own hook captures of that
+// step (the same forwards replayed on a fresh backend, capturing the selected layer's hooks) —
+// the token's vectors, q, k and v of the head, z, the FFN's activations, the stream's norms;
+// the score stages compose (hidden keys -inf before softmax and 0 after, the engine's scores
+// where visible, softmax = the heatmap's row); the RoPE offset plot is flat within 1e-4; heads
+// switched off for a step are switched off in the view's numbers too; a new selection never
+// shows under the old one's figures; a replay and a reset say why nothing is shown.
+#include "common/testing.h"
+#include "engine/backend_factory.h"
+#include "engine/layer_anatomy.h"
+#include "engine/model.h"
+#include "gui/labs/lab_model.h"
+#include "gui/language.h"
+#include "gui/layer_view.h"
+#include "gui/main_window.h"
+#include "gui/session_view.h"
+#include "gui_testing.h"
+#include "trace/hooks.h"
+#include "widgets/trace_model.h"
+
+#include <QDockWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace lmscope;
+using lmscope::gui::LayerView;
+using lmscope::gui::SessionView;
+using lmscope::testing::open_window;
+using lmscope::testing::panel_widget;
+using lmscope::testing::step_and_wait;
+using lmscope::testing::wait_for;
+using trace::Hook;
+
+namespace {
+
+LayerView* layer_of(const SessionView* s) { return panel_widget<LayerView>(s, gui::Panel::Layer); }
+
+// Shows the Layer dock and waits for the figures of the current selection.
+const gui::LayerFigures* shown(SessionView* s) {
+    QDockWidget* dock = s->dock(gui::Panel::Layer);
+    dock->show();
+    dock->raise();
+    LayerView* v = layer_of(s);
+    QTRY_VERIFY_WITH_TIMEOUT(v->figures() != nullptr, 60000);
+    return v->figures();
+}
+
+// The hooks of `layer` for each step of the shown path, recomputed on a fresh CPU backend the
+// way the session computed them: each step's tokens fed at its position with its heads off.
+struct StepHooks {
+    int32_t first_pos = 0;
+    trace::StepCapture capture;
+};
+std::vector<StepHooks> replay_steps(const widgets::TraceModel& m, const std::shared_ptr<const engine::Model>& model,
+                                    int32_t layer) {
+    auto b = engine::make_backend("cpu", model, {});
+    trace::CapturePolicy p;
+    p.mode = trace::CaptureMode::None;
+    for (int i = 0; i < trace::kHookCount; ++i)
+        if (trace::is_layer_hook(Hook(i))) p.hooks.push_back({Hook(i), layer});
+    for (int32_t l = 0; l < model->spec().n_layer(); ++l)
+        if (l != layer) p.hooks.push_back({Hook::ResidPre, l});
+    std::vector<StepHooks> out;
+    std::vector<float> logits(size_t(model->spec().n_vocab()));
+    for (qint32 index : m.path()) {
+        const widgets::StepView* s = m.step(index);
+        std::vector<int32_t> ids;
+        for (const widgets::TokenView& t : s->tokens) ids.push_back(t.id);
+        const std::vector<LayerHead> off(s->ablated.begin(), s->ablated.end());
+        StepHooks h{.first_pos = s->first_pos};
+        b->forward({.tokens = ids, .pos0 = s->first_pos, .policy = p, .capture = &h.capture, .logits = logits,
+                    .ablate = off});
+        out.push_back(std::move(h));
+    }
+    return out;
+}
+
+// Row `pos` of hook (h, layer), `width` floats, from the step that fed it.
+std::vector<float> hook_row(const std::vector<StepHooks>& steps, Hook h, int32_t layer, int32_t pos, int32_t width) {
+    for (const StepHooks& s : steps) {
+        const trace::HookTensor* t = s.capture.hook({h, layer});
+        const int32_t rows = int32_t(t->data.size() / size_t(width));
+        if (pos >= s.first_pos && pos < s.first_pos + rows) {
+            const auto at = t->data.begin() + ptrdiff_t(pos - s.first_pos) * width;
+            return {at, at + width};
+        }
+    }
+    return {};
+}
+
+// max |a - b| / max |b|
+double rel_diff(const QVector<float>& a, const std::vector<float>& b) {
+    if (size_t(a.size()) != b.size() || b.empty()) return INFINITY;
+    double d = 0, top = 1e-30;
+    for (size_t i = 0; i < b.size(); ++i) {
+        d = std::max(d, std::fabs(double(a[qsizetype(i)]) - double(b[i])));
+        top = std::max(top, std::fabs(double(b[i])));
+    }
+    return d / top;
+}
+
+std::vector<float> slice(const std::vector<float>& row, int32_t head, int32_t hd) {
+    return {row.begin() + ptrdiff_t(head) * hd, row.begin() + ptrdiff_t(head + 1) * hd};
+}
+
+}  // namespace
+
+class TestGuiLayerView : public QObject {
+    Q_OBJECT
+    gui::Language language_;
+
+private slots:
+    void initTestCase() { testing::use_test_settings("test_gui_layer_view"); }
+
+    void showsTheStepsHooks_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("prompt");
+        QTest::addColumn<int>("steps");     // 1: the prefill; 2: and one decode step
+        QTest::addColumn<int>("query");     // -1: the last position
+        QTest::addColumn<int>("layer");
+        QTest::addColumn<int>("head");
+        QTest::addColumn<bool>("switch_off");  // heads 1:0 and 1:1 off for the decode step
+        const QString fixture = testing::fixture_model();
+        const QString smol = QString::fromStdString(testing::sample_model());
+        QTest::newRow("fixture prefill, a middle token") << fixture << "The sky is blue and the grass" << 1 << 3 << 1 << 2 << false;
+        QTest::newRow("fixture decode step") << fixture << "The sky is" << 2 << -1 << 0 << 1 << false;
+        QTest::newRow("fixture decode, heads off") << fixture << "The sky is" << 2 << -1 << 1 << 3 << true;
+        QTest::newRow("SmolLM2 prefill") << smol << "The river bank was muddy" << 1 << 4 << 5 << 3 << false;
+        QTest::newRow("SmolLM2 decode step") << smol << "The capital of France is" << 2 << -1 << 12 << 7 << false;
+    }
+    void showsTheStepsHooks() {
+        QFETCH(QString, model);
+        QFETCH(QString, prompt);
+        QFETCH(int, steps);
+        QFETCH(int, query);
+        QFETCH(int, layer);
+        QFETCH(int, head);
+        QFETCH(bool, switch_off);
+        LMSCOPE_REQUIRE_FILE(model.toStdString(), "the model");
+        auto w = open_window(&language_, prompt, model);
+        QVERIFY(w);
+        SessionView* s = w->session();
+        widgets::TraceModel* m = s->model();
+        QVERIFY(step_and_wait(s));
+        if (switch_off) m->setAblation({{1, 0}, {1, 1}});
+        for (int i = 1; i < steps; ++i) QVERIFY(step_and_wait(s));
+        QTRY_COMPARE(m->stepCount(), steps);
+        m->setSelectedHead(layer, head);
+        if (query >= 0) m->setSelectedQuery(query);
+        const qint32 q = m->selectedQuery();
+        const gui::LayerFigures* f = shown(s);
+        QCOMPARE(f->request.layer, layer);
+        QCOMPARE(f->request.head, head);
+        QCOMPARE(f->request.query, q);
+        QCOMPARE(f->request.tokens.size(), m->sequenceLength());
+
+        const gui::labs::LabModelPtr lm = gui::labs::load_lab_model(model);
+        const model::ModelSpec& spec = lm->model->spec();
+        const std::vector<StepHooks> ref = replay_steps(*m, lm->model, layer);
+        const int32_t E = spec.n_embd(), hd = spec.head_dim(), H = spec.n_head(), KV = spec.n_head_kv();
+        const int32_t kvh = head / (H / KV);
+        QCOMPARE(f->kv_head, kvh);
+        // the Q, K, V tab: resid_pre, attn_in, q, q_rot, k, k_rot, v
+        const QVector<widgets::VectorStrip>& v = f->vectors.strips;
+        QCOMPARE(v.size(), 7);
+        const std::pair<int, std::vector<float>> want[] = {
+            {0, hook_row(ref, Hook::ResidPre, layer, q, E)},
+            {1, hook_row(ref, Hook::AttnIn, layer, q, E)},
+            {2, slice(hook_row(ref, Hook::Q, layer, q, H * hd), head, hd)},
+            {3, slice(hook_row(ref, Hook::QRot, layer, q, H * hd), head, hd)},
+            {4, slice(hook_row(ref, Hook::K, layer, q, KV * hd), kvh, hd)},
+            {5, slice(hook_row(ref, Hook::KRot, layer, q, KV * hd), kvh, hd)},
+            {6, slice(hook_row(ref, Hook::V, layer, q, KV * hd), kvh, hd)}};
+        for (const auto& [i, row] : want)
+            QVERIFY2(rel_diff(v[i].values, row) < 1e-4, qPrintable(QString("%1: %2").arg(v[i].label).arg(rel_diff(v[i].values, row))));
+
+        // the Scores tab: the stages compose; visible keys are the engine's scores, hidden ones
+        // -inf then 0; softmax is the heatmap's row
+        const widgets::ScoreStagesData& sc = f->scores;
+        QCOMPARE(sc.query, q);
+        QCOMPARE(sc.weights.size(), m->sequenceLength());
+        const std::vector<float> scores = [&] {  // row q of the step that fed q: [n_keys]
+            for (const StepHooks& st : ref) {
+                const trace::HookTensor* t = st.capture.hook({Hook::Scores, layer});
+                const int32_t rows = int32_t(t->shape[1]), keys = int32_t(t->shape[2]);
+                if (q >= st.first_pos && q < st.first_pos + rows) {
+                    const auto at = t->data.begin() + (ptrdiff_t(head) * rows + (q - st.first_pos)) * keys;
+                    return std::vector<float>(at, at + keys);
+                }
+            }
+            return std::vector<float>{};
+        }();
+        QVERIFY(!scores.empty());
+        const QVector<widgets::AttentionRowRef> rows_ref = m->attentionRows(layer, head, q);
+        QVERIFY(!rows_ref.empty() && rows_ref.front().plane);
+        double sum = 0;
+        for (qint32 j = 0; j < sc.weights.size(); ++j) {
+            QCOMPARE(sc.scaled[j], sc.dot[j] * sc.scale);
+            const bool hidden = sc.mask[j] != widgets::KeyMask::Visible;
+            QCOMPARE(hidden, j >= qint32(scores.size()) || !std::isfinite(scores[size_t(j)]));
+            if (hidden) {
+                QVERIFY(std::isinf(sc.masked[j]) && sc.masked[j] < 0);
+                QCOMPARE(sc.weights[j], 0.0);
+                QCOMPARE(sc.mask[j] == widgets::KeyMask::Future, j > q);
+            } else {
+                QVERIFY2(std::fabs(sc.masked[j] - scores[size_t(j)]) <= 1e-3 * std::max(1.0, std::fabs(double(scores[size_t(j)]))),
+                         qPrintable(QString("key %1: %2 vs %3").arg(j).arg(sc.masked[j]).arg(scores[size_t(j)])));
+                const float heat = rows_ref.front().plane->weight(rows_ref.front().row, j);
+                QVERIFY2(std::fabs(sc.weights[j] - heat) <= 1e-3, qPrintable(QString("key %1: %2 vs heatmap %3").arg(j).arg(sc.weights[j]).arg(heat)));
+            }
+            sum += sc.weights[j];
+        }
+        QVERIFY(std::fabs(sum - 1.0) < 1e-9);
+
+        // the Mix tab: the last strip is the engine's z of the head
+        const std::vector<float> z = slice(hook_row(ref, Hook::Z, layer, q, H * hd), head, hd);
+        QVERIFY(rel_diff(f->mix.strips.back().values, z) < 1e-4);
+        if (switch_off && layer == 1 && head <= 1) QCOMPARE(f->mix.strips.back().norm, 0.0);
+        QCOMPARE(f->head_shares.values.size(), H);
+        // the RoPE tab: flat against the offset
+        double spread = 0, scale = 1;
+        for (const widgets::RopeOffsetPoint& o : f->rope.offsets) {
+            spread = std::max(spread, o.max - o.min);
+            scale = std::max(scale, std::fabs(o.max));
+        }
+        QVERIFY(!f->rope.offsets.isEmpty());
+        QVERIFY2(spread <= 1e-4 * scale, qPrintable(QString::number(spread)));
+        QCOMPARE(f->rope.rope, bool(spec.layers[size_t(layer)].rope));
+        // the FFN tab: the largest activations are the engine's mlp_act
+        const std::vector<float> act = hook_row(ref, Hook::MlpAct, layer, q, spec.n_ff());
+        QVERIFY(!f->ffn.top_neurons.isEmpty());
+        for (qsizetype i = 0; i < f->ffn.top_neurons.size(); ++i)
+            QVERIFY(std::fabs(f->ffn.top_values[i] - act[size_t(f->ffn.top_neurons[i])]) <= 1e-4 * (1 + std::fabs(f->ffn.top_values[i])));
+        // the stream: |resid_pre| of every layer
+        QCOMPARE(f->stream.resid_pre.size(), spec.n_layer());
+        for (int32_t l = 0; l < spec.n_layer(); ++l) {
+            const std::vector<float> r = hook_row(ref, Hook::ResidPre, l, q, E);
+            const double n = engine::l2_norm(r);
+            QVERIFY2(std::fabs(f->stream.resid_pre[l] - n) <= 1e-4 * n, qPrintable(QString("layer %1").arg(l)));
+        }
+    }
+
+    // Another head: the old figures are not offered as the new selection's; the new ones come.
+    void newSelectionIsNeverShownStale() {
+        auto w = open_window(&language_, QStringLiteral("The sky is"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QVERIFY(step_and_wait(s));
+        s->model()->setSelectedHead(0, 0);
+        QVERIFY(shown(s));
+        s->model()->setSelectedHead(1, 2);
+        QVERIFY(!layer_of(s)->figures());  // computing, or the old selection's: not shown as current
+        const gui::LayerFigures* f = shown(s);
+        QCOMPARE(f->request.layer, 1);
+        QCOMPARE(f->request.head, 2);
+        QVERIFY(layer_of(s)->statusText().contains(QStringLiteral("Layer 1, head 2")));
+        // a step: the figures follow the new token
+        QVERIFY(step_and_wait(s));
+        f = shown(s);
+        QCOMPARE(f->request.query, s->model()->sequenceLength() - 1);
+        QCOMPARE(f->request.step, s->model()->currentStep());
+        // Reset: nothing to show, and the view says what to do
+        s->reset();
+        QTRY_VERIFY(!s->inFlight() && s->model()->currentStep() == -1);
+        QTRY_VERIFY(!layer_of(s)->figures() && !layer_of(s)->computing());
+    }
+
+    void replayHasNoModel() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("layer.lmtrace"));
+        {
+            auto w = open_window(&language_, QStringLiteral("The sky is"));
+            QVERIFY(w);
+            QVERIFY(step_and_wait(w->session()));
+            QSignalSpy saved(w->session(), &SessionView::traceSaved);
+            w->session()->saveTrace(path);
+            QVERIFY(wait_for(saved));
+        }
+        gui::MainWindow replay(&language_);
+        replay.show();
+        QVERIFY(QTest::qWaitForWindowActive(&replay));
+        SessionView* s = replay.session();
+        QSignalSpy opened(s, &SessionView::traceOpened);
+        s->openTrace(path);
+        QVERIFY(wait_for(opened));
+        QVERIFY(step_and_wait(s));
+        s->dock(gui::Panel::Layer)->show();
+        s->dock(gui::Panel::Layer)->raise();
+        QTRY_VERIFY(!layer_of(s)->computing());
+        QVERIFY(!layer_of(s)->figures());
+        QLabel* message = nullptr;
+        for (QLabel* l : layer_of(s)->findChildren<QLabel*>())
+            if (l->isVisible() && l->text().contains(QStringLiteral("replay"))) message = l;
+        QVERIFY(message);
+    }
+};
+
+QTEST_MAIN(TestGuiLayerView)
+#include "test_gui_layer_view.moc"
