@@ -1,6 +1,8 @@
 #include "gui/session_view.h"
 
 #include "engine/backend_factory.h"
+#include "gui/ablation_compare.h"
+#include "gui/labs/lab_runner.h"
 #include "gui/engine_change.h"
 #include "gui/live_source.h"
 #include "gui/replay_source.h"
@@ -13,6 +15,7 @@
 #include "widgets/timeline.h"
 #include "widgets/token_strip.h"
 #include "widgets/trace_model.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -82,6 +85,21 @@ SessionView::SessionView(QMainWindow* window)
             [this](const SamplingOptions& s) { engine_->post([s](EngineWorker* e) { e->setSampling(s); }); });
     connect(sampling_, &SamplingPanel::engineOptionsChanged, this, &SessionView::changeEngine);
     connect(logits_, &widgets::LogitsView::forceToken, this, &SessionView::forceToken);
+    connect(logits_, &widgets::LogitsView::recomputeStep, this, &SessionView::recomputeStep);
+    connect(grid_, &widgets::AttentionGrid::recomputeStep, this, &SessionView::recomputeStep);
+    connect(heatmap_, &widgets::AttentionHeatmap::recomputeStep, this, &SessionView::recomputeStep);
+    compare_runner_ = new labs::LabRunner(this);
+    connect(compare_runner_, &labs::LabRunner::failed, this, [this](const QString& message) {
+        if (!compare_key_) return;
+        widgets::AblationComparisonView v;
+        v.state = widgets::AblationComparisonView::State::Failed;
+        v.step = compare_key_->step;
+        v.heads = compare_key_->heads;
+        v.error = message;
+        logits_->setComparison(v);
+    });
+    connect(model_, &widgets::TraceModel::currentStepChanged, this, &SessionView::updateComparison);
+    connect(model_, &widgets::TraceModel::stepsReset, this, &SessionView::updateComparison);
     connect(timeline_, &widgets::Timeline::rewindTo, this, &SessionView::rewindTo);
     connect(timeline_, &widgets::Timeline::branchSelected, this, &SessionView::rewindTo);  // the engine follows
     updateActions();
@@ -270,6 +288,61 @@ void SessionView::setSource(std::unique_ptr<StepSource> source) {
     connect(source_.get(), &StepSource::statusChanged, this, &SessionView::updateStatus);
     connect(source_.get(), &StepSource::applied, this, &SessionView::applied);
     grid_->setSwitchingEnabled(!source_->isReplay());  // a replay shows what its steps ran with
+    heatmap_->setSwitchingEnabled(!source_->isReplay());
+    logits_->setRecomputeEnabled(!source_->isReplay());
+    ++compare_generation_;  // another session: what was computed for the old one is dropped
+    updateComparison();
+}
+
+void SessionView::updateComparison() {
+    if (!compare_runner_) return;  // being built
+    const widgets::StepView* s = model_->current();
+    const labs::LabModelPtr runnable = info_.runnable;
+    if (!s || s->ablated.isEmpty() || source_->isReplay() || !runnable) {
+        compare_runner_->abandon();
+        compare_key_.reset();
+        logits_->setComparison({});
+        return;
+    }
+    ComparisonKey key{compare_generation_, s->index, {}, s->ablated};
+    std::vector<AblationPathStep> path;
+    for (const qint32 i : model_->path()) {
+        const widgets::StepView* v = model_->step(i);
+        AblationPathStep p;
+        for (const widgets::TokenView& t : v->tokens) {
+            p.tokens.push_back(t.id);
+            key.ids.push_back(t.id);
+        }
+        p.ablated.assign(v->ablated.begin(), v->ablated.end());
+        path.push_back(std::move(p));
+    }
+    if (compare_key_ == key) return;  // shown, or being computed
+    compare_key_ = key;
+    widgets::AblationComparisonView computing;
+    computing.state = widgets::AblationComparisonView::State::Computing;
+    computing.step = key.step;
+    computing.heads = key.heads;
+    logits_->setComparison(computing);
+    constexpr int32_t kTop = 5;
+    compare_runner_->start(
+        [runnable, path = std::move(path)](const CancelToken& cancel) { return compare_ablation(runnable, path, kTop, cancel); },
+        [this, key, runnable](const AblationCompareResult& r) {
+            if (compare_key_ != key) return;  // an older step or sequence: never shown
+            widgets::AblationComparisonView v;
+            v.state = widgets::AblationComparisonView::State::Ready;
+            v.step = key.step;
+            v.heads = key.heads;
+            v.kl = r.kl;
+            for (const AblationCompareEntry& e : r.top)
+                v.top.push_back({e.id, QString::fromStdString(runnable->tokenizer->token_bytes(e.id, true)), e.with, e.without});
+            logits_->setComparison(v);
+        });
+}
+
+void SessionView::recomputeStep(qint32 step) {
+    if (in_flight_ || isReplay()) return;
+    stop();
+    if (source_->recompute(step)) waitForEngine();
 }
 
 void SessionView::onLoaded(const EngineInfo& info) {
