@@ -29,12 +29,19 @@ AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std
     AblationCompareResult out;
     out.logits_with.resize(size_t(n_vocab));
     out.logits_without.resize(size_t(n_vocab));
-    // With: each step as the session ran it, on the cache the earlier steps left.
+    // With: each step as the session ran it, on the cache the earlier steps left. Consecutive
+    // steps that ran with the same heads off are fed at once (the same result: attention is
+    // causal), so a long decode is a few forwards, not one per token.
     int32_t pos = 0;
-    for (const AblationPathStep& s : path) {
-        if (s.tokens.empty()) continue;
-        backend->forward({.tokens = s.tokens, .pos0 = pos, .logits = out.logits_with, .cancel = &cancel, .ablate = s.ablated});
-        pos += int32_t(s.tokens.size());
+    for (size_t i = 0; i < path.size();) {
+        std::vector<int32_t> run;
+        size_t j = i;
+        for (; j < path.size() && path[j].ablated == path[i].ablated; ++j)
+            run.insert(run.end(), path[j].tokens.begin(), path[j].tokens.end());
+        if (!run.empty())
+            backend->forward({.tokens = run, .pos0 = pos, .logits = out.logits_with, .cancel = &cancel, .ablate = path[i].ablated});
+        pos += int32_t(run.size());
+        i = j;
     }
     // Without: every token at once, every head on.
     backend->forward({.tokens = all, .pos0 = 0, .logits = out.logits_without, .cancel = &cancel});

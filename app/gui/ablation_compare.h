@@ -3,7 +3,8 @@
 // and engine threads (a LabRunner job), on a CPU backend of the loaded model (the shared Model:
 // its CPU weights are not packed again; the backend owns only its KV cache):
 //   with:    the path's steps fed one after another, each with the heads it ran without (the
-//            cache holds what the session's cache held), the last row's logits
+//            cache holds what the session's cache held; consecutive steps with the same heads
+//            off are fed together), the last row's logits
 //   without: the whole path's tokens fed at once (teacher-forced) with no head switched off
 // and compared with core/analysis: softmax, KL(with || without) in nats, top-k.
 #pragma once
