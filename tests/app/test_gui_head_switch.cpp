@@ -230,6 +230,17 @@ private slots:
         QVERIFY(kl > 0.0);
         QCOMPARE(v.kl, kl);
 
+        // The next step (also with heads off) gets its own figures; back on step 1, step 1's
+        // again (a result is for the step and path it was computed for).
+        QVERIFY(step_and_wait(s));
+        QTRY_COMPARE(s->model()->currentStep(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(!std::isnan(logits->viewState().kl) && logits->viewState().kl != kl, 20000);
+        s->rewindTo(1);
+        QTRY_COMPARE(s->model()->currentStep(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!std::isnan(logits->viewState().kl), 20000);
+        QCOMPARE(logits->viewState().kl, kl);
+        QCOMPARE(logits->viewState().with, v.with);
+
         // Another step shown: its comparison never shows the old one's figures.
         s->rewindTo(0);
         QTRY_COMPARE(s->model()->currentStep(), 0);
@@ -270,6 +281,21 @@ private slots:
         }
         // ... and they are not the first run's (every head on).
         QVERIFY(s->model()->step(1)->logits.before().front().logit != shown.front().logit);
+
+        // The prompt's step: prefilled again with the heads off now.
+        s->recomputeStep(0);
+        QTRY_VERIFY_WITH_TIMEOUT(s->model()->stepCount() == 4 && !s->inFlight(), 20000);
+        QTRY_COMPARE(s->model()->currentStep(), 3);
+        const widgets::StepView* prefill = s->model()->step(3);
+        QCOMPARE(prefill->phase, Phase::Prefill);
+        QCOMPARE(prefill->ablated, (QVector<LayerHead>{{1, 2}}));
+        QCOMPARE(ids_of(*prefill), ids_of(*s->model()->step(0)));
+        const std::vector<float> want_prefill = core_logits(m, ids_of(*prefill), -1, {{1, 2}});
+        const std::vector<int32_t> top_prefill = analysis::top_k(std::span<const float>(want_prefill), 5);
+        for (qsizetype i = 0; i < 5; ++i) {
+            QCOMPARE(prefill->logits.before()[i].id, top_prefill[size_t(i)]);
+            QCOMPARE(prefill->logits.before()[i].logit, want_prefill[size_t(top_prefill[size_t(i)])]);
+        }
     }
 
     void replayShowsTheSwitchedOffHeads() {
