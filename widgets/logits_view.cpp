@@ -161,8 +161,8 @@ void LogitsView::updateComparison() {
     recompute_->setToolTip(tr("Rewind to the step before this one and run this step again with the heads switched off now "
                               "(%1); the old result stays as another branch")
                                .arg(model_->ablation().isEmpty() ? tr("none") : head_list(model_->ablation())));
-    recompute_->setVisible(recompute_enabled_);
-    recompute_->setEnabled(recompute_enabled_ && s != nullptr);
+    // Only while it would change something: the heads off now are not those the step ran without.
+    recompute_->setVisible(recompute_enabled_ && s && s->ablated != model_->ablation());
     const bool shown = s && !s->ablated.isEmpty() && comparison_.step == s->index &&
                        comparison_.state != AblationComparisonView::State::None;
     compare_->setVisible(shown);
@@ -351,7 +351,7 @@ LogitsView::ViewState LogitsView::viewState() const {
     s.probability_top = plot_->xAxis->range().upper;
     s.heading = heading_->text();
     s.comparison_shown = !compare_->isHidden();
-    s.recompute_enabled = !recompute_->isHidden() && recompute_->isEnabled();
+    s.recompute_enabled = !recompute_->isHidden();
     if (s.comparison_shown) {
         s.comparison_heading = compare_->text();
         if (comparison_.state == AblationComparisonView::State::Ready) {

@@ -62,7 +62,7 @@ public:
         QStringList comparison_tokens;    // [row]
         QVector<double> with, without;    // [row] probabilities
         double kl = qQNaN();
-        bool recompute_enabled = false;   // the "Recompute this step" button
+        bool recompute_enabled = false;   // the "Recompute this step" button is shown
     };
 
     QCustomPlot* plot() const { return plot_; }
@@ -78,7 +78,7 @@ public:
     void setComparison(const AblationComparisonView& comparison);
     const AblationComparisonView& comparison() const { return comparison_; }
     // "Recompute this step" (rewinds to the step's parent and runs it with the heads off now):
-    // off in a replay.
+    // shown while the heads off now differ from those the current step ran without; off in a replay.
     void setRecomputeEnabled(bool on);
     QPushButton* recomputeButton() const { return recompute_; }
 

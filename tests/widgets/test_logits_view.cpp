@@ -57,6 +57,8 @@ private slots:
         view.setComparison(c);
         QVERIFY(!view.viewState().comparison_shown);
 
+        QVERIFY(!view.viewState().recompute_enabled);  // step 0 ran with the heads off now (none)
+        m.setAblation({{1, 0}});
         QVERIFY(view.viewState().recompute_enabled);
         QSignalSpy recompute(&view, &LogitsView::recomputeStep);
         view.recomputeButton()->click();
