@@ -20,6 +20,8 @@ namespace lmscope::gui {
 
 // What was fed, step by step, along the path to the step compared (first step first).
 struct AblationPathStep {
+    int32_t first_pos = -1;          // the position of tokens[0] (a chat turn may reuse only a
+                                     // prefix of the cache); -1: right after the step before
     std::vector<int32_t> tokens;     // the ids the step fed
     std::vector<LayerHead> ablated;  // the heads it ran without
 };

@@ -309,6 +309,8 @@ void SessionView::updateComparison() {
     for (const qint32 i : model_->path()) {
         const widgets::StepView* v = model_->step(i);
         AblationPathStep p;
+        p.first_pos = v->first_pos;
+        key.ids.push_back(-1 - v->first_pos);  // where the step's tokens go is part of the sequence
         for (const widgets::TokenView& t : v->tokens) {
             p.tokens.push_back(t.id);
             key.ids.push_back(t.id);

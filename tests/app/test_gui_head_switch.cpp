@@ -235,6 +235,21 @@ private slots:
         QVERIFY(step_and_wait(s));
         QTRY_COMPARE(s->model()->currentStep(), 2);
         QTRY_VERIFY_WITH_TIMEOUT(!std::isnan(logits->viewState().kl) && logits->viewState().kl != kl, 20000);
+        {  // the prompt with every head on, then both decoded tokens with the heads off (one forward in the job)
+            const std::vector<int32_t> rest{next, s->model()->step(2)->tokens.front().id};
+            const std::unique_ptr<engine::Backend> b = engine::make_backend("cpu", m->model, {});
+            std::vector<float> with2(size_t(m->model->spec().n_vocab())), without2(with2.size());
+            b->forward({.tokens = prompt, .pos0 = 0, .logits = with2});
+            const std::vector<LayerHead> off2{{0, 0}, {1, 2}};
+            b->forward({.tokens = std::span<const int32_t>(rest.data(), 1), .pos0 = int32_t(prompt.size()), .logits = with2, .ablate = off2});
+            b->forward({.tokens = std::span<const int32_t>(rest.data() + 1, 1), .pos0 = int32_t(prompt.size()) + 1, .logits = with2, .ablate = off2});
+            std::vector<int32_t> all2 = all;
+            all2.push_back(rest[1]);
+            b->forward({.tokens = all2, .pos0 = 0, .logits = without2});
+            const double kl2 = analysis::kl_divergence(with2, without2);
+            QVERIFY2(std::fabs(logits->viewState().kl - kl2) <= 1e-6 + 1e-4 * kl2,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(logits->viewState().kl).arg(kl2)));
+        }
         s->rewindTo(1);
         QTRY_COMPARE(s->model()->currentStep(), 1);
         QTRY_VERIFY_WITH_TIMEOUT(!std::isnan(logits->viewState().kl), 20000);
