@@ -2,12 +2,13 @@
 
 #include "engine/backend_factory.h"
 #include "gui/ablation_compare.h"
-#include "gui/labs/lab_runner.h"
 #include "gui/engine_change.h"
+#include "gui/labs/lab_runner.h"
 #include "gui/live_source.h"
 #include "gui/replay_source.h"
 #include "gui/sampling_panel.h"
 #include "gui/step_controls.h"
+#include "tokenizer/tokenizer.h"
 #include "widgets/attention_grid.h"
 #include "widgets/attention_heatmap.h"
 #include "widgets/kv_chart.h"
@@ -15,7 +16,6 @@
 #include "widgets/timeline.h"
 #include "widgets/token_strip.h"
 #include "widgets/trace_model.h"
-#include "tokenizer/tokenizer.h"
 
 #include <QAction>
 #include <QDockWidget>
