@@ -300,27 +300,42 @@ AttentionGrid::ViewState AttentionGrid::viewState() const {
 }
 
 void AttentionGrid::fillHeadMenu(QMenu* menu, qint32 layer, qint32 head) {
-    const ModelView& m = model_->model();
-    if (!switching_ || layer < 0 || head < 0 || layer >= m.n_layer || head >= m.n_head) return;
-    QVector<LayerHead> heads = model_->ablation();
+    if (!switching_) return;
+    fillHeadMenu(menu, model_, this, layer, head, [this](qint32 step) { emit recomputeStep(step); });
+}
+
+void AttentionGrid::fillHeadMenu(QMenu* menu, TraceModel* model, QObject* owner, qint32 layer, qint32 head,
+                                 const std::function<void(qint32)>& recompute) {
+    const ModelView& m = model->model();
+    if (layer < 0 || head < 0 || layer >= m.n_layer || head >= m.n_head) return;
+    QVector<LayerHead> heads = model->ablation();
     const LayerHead self{layer, head};
-    if (model_->isAblated(layer, head)) {
-        menu->addAction(tr("Turn head %1:%2 back on").arg(layer).arg(head), this, [this, heads, self]() mutable {
+    if (model->isAblated(layer, head)) {
+        menu->addAction(tr("Turn head %1:%2 back on").arg(layer).arg(head), owner, [model, heads, self]() mutable {
             heads.removeAll(self);
-            model_->setAblation(heads);
+            model->setAblation(heads);
         });
     } else {
-        menu->addAction(tr("Turn off head %1:%2").arg(layer).arg(head), this, [this, heads, self]() mutable {
+        menu->addAction(tr("Turn off head %1:%2").arg(layer).arg(head), owner, [model, heads, self]() mutable {
             heads.push_back(self);
-            model_->setAblation(heads);
+            model->setAblation(heads);
         });
     }
-    menu->addAction(tr("Turn off every head of layer %1").arg(layer), this, [this, heads, layer, n = m.n_head]() mutable {
+    menu->addAction(tr("Turn off every head of layer %1").arg(layer), owner, [model, heads, layer, n = m.n_head]() mutable {
         for (qint32 h = 0; h < n; ++h) heads.push_back(LayerHead{layer, h});
-        model_->setAblation(heads);
+        model->setAblation(heads);
     });
-    QAction* all = menu->addAction(tr("Turn every head back on"), this, [this] { model_->setAblation({}); });
+    QAction* all = menu->addAction(tr("Turn every head back on"), owner, [model] { model->setAblation({}); });
     all->setEnabled(!heads.isEmpty());
+    if (recompute) {
+        menu->addSeparator();
+        const qint32 step = model->currentStep();
+        QAction* again = menu->addAction(tr("Recompute this step with the heads off now"), owner,
+                                         [recompute, step] { recompute(step); });
+        again->setToolTip(tr("Rewind to the step before this one and run this step again, with the heads switched "
+                             "off now (the old result stays as another branch)"));
+        again->setEnabled(step >= 0);
+    }
 }
 
 void AttentionGrid::contextMenuEvent(QContextMenuEvent* e) {

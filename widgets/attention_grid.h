@@ -23,6 +23,8 @@
 #include <QVector>
 #include <QWidget>
 
+#include <functional>
+
 class QMenu;
 
 namespace lmscope::widgets {
@@ -45,8 +47,14 @@ public:
     static QRgb unrecordedColor();
 
     // The actions of (layer, head)'s context menu: switch it off or back on, switch off every
-    // head of its layer, switch every head back on. None while switching is disabled (a replay).
+    // head of its layer, switch every head back on, and recompute the shown step with the heads
+    // now off (recomputeStep). None while switching is disabled (a replay).
     void fillHeadMenu(QMenu* menu, qint32 layer, qint32 head);
+    // The same actions for any panel that shows (layer, head) of `model` (the heatmap's menu):
+    // the one place they are made. `owner` owns the actions' connections; `recompute` (may be
+    // empty) is called with the shown step's index by "Recompute this step".
+    static void fillHeadMenu(QMenu* menu, TraceModel* model, QObject* owner, qint32 layer, qint32 head,
+                             const std::function<void(qint32)>& recompute);
     void setSwitchingEnabled(bool on) { switching_ = on; }
     bool switchingEnabled() const { return switching_; }
 
@@ -61,6 +69,8 @@ public:
 
 signals:
     void headActivated(qint32 layer, qint32 head);
+    // "Recompute this step": rewind to the step's parent and run it again with the heads off now.
+    void recomputeStep(qint32 step);
 
 protected:
     bool event(QEvent* e) override;

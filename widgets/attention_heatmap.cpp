@@ -1,11 +1,13 @@
 #include "widgets/attention_heatmap.h"
 
+#include "widgets/attention_grid.h"
 #include "widgets/plot_style.h"
 #include "widgets/trace_colors.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QToolTip>
@@ -49,7 +51,19 @@ AttentionHeatmap::AttentionHeatmap(TraceModel* model, QWidget* parent) : QWidget
         if (zoom_button_->isChecked()) centreOnRow();
         updateRow();
     });
+    plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        fillHeadMenu(&menu);
+        if (!menu.isEmpty()) menu.exec(plot_->mapToGlobal(pos));
+    });
     retranslate();
+}
+
+void AttentionHeatmap::fillHeadMenu(QMenu* menu) {
+    if (!switching_) return;
+    AttentionGrid::fillHeadMenu(menu, model_, this, model_->selectedLayer(), model_->selectedHead(),
+                                [this](qint32 step) { emit recomputeStep(step); });
 }
 
 void AttentionHeatmap::retranslate() {

@@ -27,6 +27,7 @@ class QCPColorScale;
 class QCPItemRect;
 class QCustomPlot;
 class QLabel;
+class QMenu;
 class QMouseEvent;
 class QSpinBox;
 
@@ -85,8 +86,17 @@ public:
     QPointF cellCenter(qint32 query, qint32 key) const;
     ChartTable table() const;  // the shown matrix, one row per (query, key)
 
+    // The map's context menu: the attention grid's head actions (AttentionGrid::fillHeadMenu)
+    // for the layer and head shown: turn it off or back on, every head of the layer off, every
+    // head back on, recompute the step. None while switching is disabled (a replay).
+    void fillHeadMenu(QMenu* menu);
+    void setSwitchingEnabled(bool on) { switching_ = on; }
+    bool switchingEnabled() const { return switching_; }
+
 signals:
     void cellClicked(qint32 query, qint32 key);
+    // "Recompute this step": rewind to the step's parent and run it again with the heads off now.
+    void recomputeStep(qint32 step);
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -133,6 +143,7 @@ private:
     double max_w_ = 1.0;    // the colour scale's top: the largest weight shown
     bool syncing_ = false;  // controls being set from the model
     bool ranging_ = false;  // the axes' ranges being set here (not by the user's wheel or drag)
+    bool switching_ = true;  // the menu may switch heads off (not in a replay)
 };
 
 }  // namespace lmscope::widgets

@@ -4,7 +4,9 @@
 #include "widgets/plot_style.h"
 #include "widgets/trace_colors.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -66,6 +68,20 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
     key_->setObjectName(QStringLiteral("logitsKey"));
     key_->setWordWrap(true);
     layout->addWidget(key_);
+    compare_ = new QLabel(this);  // with and without the heads switched off
+    compare_->setObjectName(QStringLiteral("logitsComparison"));
+    compare_->setWordWrap(true);
+    compare_->setTextFormat(Qt::RichText);
+    compare_->hide();
+    recompute_ = new QPushButton(this);
+    recompute_->setObjectName(QStringLiteral("recomputeButton"));
+    auto* compare_row = new QHBoxLayout;
+    compare_row->addWidget(compare_, 1);
+    compare_row->addWidget(recompute_, 0, Qt::AlignTop);
+    layout->addLayout(compare_row);
+    connect(recompute_, &QPushButton::clicked, this, [this] {
+        if (model_->currentStep() >= 0) emit recomputeStep(model_->currentStep());
+    });
 
     QCPAxis* ranks = plot_->yAxis;
     QCPAxis* probs = plot_->xAxis;
@@ -117,7 +133,69 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
         else QToolTip::hideText();
     });
     connect(model_, &TraceModel::currentStepChanged, this, &LogitsView::rebuild);
+    connect(model_, &TraceModel::ablationChanged, this, &LogitsView::updateComparison);
     rebuild();
+}
+
+void LogitsView::setComparison(const AblationComparisonView& comparison) {
+    comparison_ = comparison;
+    updateComparison();
+}
+
+void LogitsView::setRecomputeEnabled(bool on) {
+    recompute_enabled_ = on;
+    updateComparison();
+}
+
+namespace {
+QString head_list(const QVector<LayerHead>& heads) {
+    QStringList names;
+    for (const LayerHead& h : heads) names << LogitsView::tr("L%1 H%2").arg(h.layer).arg(h.head);
+    return names.join(QStringLiteral(", "));
+}
+}  // namespace
+
+void LogitsView::updateComparison() {
+    const StepView* s = model_->current();
+    recompute_->setText(tr("Recompute this step"));
+    recompute_->setToolTip(tr("Rewind to the step before this one and run this step again with the heads switched off now "
+                              "(%1); the old result stays as another branch")
+                               .arg(model_->ablation().isEmpty() ? tr("none") : head_list(model_->ablation())));
+    // Only while it would change something: the heads off now are not those the step ran without.
+    recompute_->setVisible(recompute_enabled_ && s && s->ablated != model_->ablation());
+    const bool shown = s && !s->ablated.isEmpty() && comparison_.step == s->index &&
+                       comparison_.state != AblationComparisonView::State::None;
+    compare_->setVisible(shown);
+    if (!shown) {
+        compare_->clear();
+        return;
+    }
+    QString text = QStringLiteral("<b>") + tr("Heads switched off: %1").arg(head_list(s->ablated).toHtmlEscaped()) +
+                   QStringLiteral("</b><br>");
+    switch (comparison_.state) {
+    case AblationComparisonView::State::None: break;
+    case AblationComparisonView::State::Computing:
+        text += tr("Computing the distribution without switching them off…");
+        break;
+    case AblationComparisonView::State::Failed:
+        text += tr("The distribution without them could not be computed: %1").arg(comparison_.error.toHtmlEscaped());
+        break;
+    case AblationComparisonView::State::Ready: {
+        text += tr("KL(with ‖ without) = %1 nats: how far switching them off moved the next-token distribution")
+                    .arg(comparison_.kl, 0, 'f', 4);
+        text += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\"><tr><th align=\"left\">%1</th>"
+                               "<th align=\"right\">%2</th><th align=\"right\">%3</th></tr>")
+                    .arg(tr("token"), tr("p with them off"), tr("p with every head on"));
+        for (const AblationComparisonView::Row& r : comparison_.top)
+            text += QStringLiteral("<tr><td>'%1'</td><td align=\"right\">%2</td><td align=\"right\">%3</td></tr>")
+                        .arg(display_text(r.text).toHtmlEscaped())
+                        .arg(r.with, 0, 'f', 4)
+                        .arg(r.without, 0, 'f', 4);
+        text += QStringLiteral("</table>");
+        break;
+    }
+    }
+    compare_->setText(text);
 }
 
 void LogitsView::rebuild() {
@@ -202,6 +280,7 @@ void LogitsView::rebuild() {
                               .arg(lg.chosen_prob_after, 0, 'f', 3)
                               .arg(lg.entropy, 0, 'f', 2));
     }
+    updateComparison();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -271,6 +350,19 @@ LogitsView::ViewState LogitsView::viewState() const {
     s.probability_label = plot_->xAxis->label();
     s.probability_top = plot_->xAxis->range().upper;
     s.heading = heading_->text();
+    s.comparison_shown = !compare_->isHidden();
+    s.recompute_enabled = !recompute_->isHidden();
+    if (s.comparison_shown) {
+        s.comparison_heading = compare_->text();
+        if (comparison_.state == AblationComparisonView::State::Ready) {
+            s.kl = comparison_.kl;
+            for (const AblationComparisonView::Row& r : comparison_.top) {
+                s.comparison_tokens << r.text;
+                s.with << r.with;
+                s.without << r.without;
+            }
+        }
+    }
     return s;
 }
 

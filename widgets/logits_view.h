@@ -17,8 +17,26 @@ class QCPItemRect;
 class QCustomPlot;
 class QLabel;
 class QMouseEvent;
+class QPushButton;
 
 namespace lmscope::widgets {
+
+// "With and without": a step that ran with heads switched off, its next-token distribution
+// beside the one the same tokens give with every head on (computed by the app).
+struct AblationComparisonView {
+    enum class State { None, Computing, Ready, Failed };
+    State state = State::None;
+    qint32 step = -1;            // the step it belongs to: shown only while that step is current
+    QVector<LayerHead> heads;    // the heads the step ran without
+    struct Row {
+        qint32 id = 0;
+        QString text;
+        double with = 0.0, without = 0.0;  // probabilities
+    };
+    QVector<Row> top;            // the most probable with the heads off, highest first
+    double kl = 0.0;             // KL(with || without), nats
+    QString error;               // Failed: why
+};
 
 class LogitsView : public QWidget {
     Q_OBJECT
@@ -38,6 +56,13 @@ public:
         QString probability_label;
         double probability_top = 0.0;     // the probability axis's upper end
         QString heading;
+        // With and without (shown when the current step ran with heads switched off).
+        bool comparison_shown = false;
+        QString comparison_heading;       // "Heads switched off: L3 H5, … · KL(with ‖ without) = 0.123 nats"
+        QStringList comparison_tokens;    // [row]
+        QVector<double> with, without;    // [row] probabilities
+        double kl = qQNaN();
+        bool recompute_enabled = false;   // the "Recompute this step" button is shown
     };
 
     QCustomPlot* plot() const { return plot_; }
@@ -48,8 +73,18 @@ public:
     ViewState viewState() const;
     ChartTable table() const;
 
+    // The with-and-without figures of a step (the app computes them); shown while that step is
+    // current and ran with heads switched off.
+    void setComparison(const AblationComparisonView& comparison);
+    const AblationComparisonView& comparison() const { return comparison_; }
+    // "Recompute this step" (rewinds to the step's parent and runs it with the heads off now):
+    // shown while the heads off now differ from those the current step ran without; off in a replay.
+    void setRecomputeEnabled(bool on);
+    QPushButton* recomputeButton() const { return recompute_; }
+
 signals:
     void forceToken(qint32 id);
+    void recomputeStep(qint32 step);
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -63,6 +98,11 @@ private:
     TraceModel* model_;
     QLabel* heading_;
     QLabel* key_;  // says what each row's numbers are
+    QLabel* compare_;  // with and without
+    QPushButton* recompute_;
+    AblationComparisonView comparison_;
+    bool recompute_enabled_ = true;
+    void updateComparison();
     QCustomPlot* plot_;
     QCPBars* before_;
     QCPBars* after_;

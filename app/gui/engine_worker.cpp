@@ -173,6 +173,7 @@ void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions&
     info.model.layer_window.clear();
     for (const model::LayerPlan& p : model_->spec().layers) info.model.layer_window.push_back(p.window);
     info.model.name = QFileInfo(path).completeBaseName();
+    info.runnable = prepared;
     emit loaded(info);
 }
 

@@ -64,6 +64,7 @@ struct EngineInfo {
     QString kv_type;
     int n_ctx = 0;
     widgets::ModelView model;
+    labs::LabModelPtr runnable;  // the loaded Model and Tokenizer (the with-and-without job's CPU backend shares it)
 };
 
 // After a step, rewind or reset: the steps the trace gained since the last snapshot and where

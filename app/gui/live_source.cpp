@@ -85,6 +85,33 @@ bool LiveSource::forceToken(qint32 id) {
     return true;
 }
 
+bool LiveSource::recompute(qint32 step) {
+    flushPending();
+    const widgets::StepView* v = model_->step(step);
+    if (!usable() || !v || v->tokens.isEmpty()) return false;
+    emit stopPlay();
+    ends_turn_ = false;
+    const widgets::StepView* parent = model_->step(v->parent);
+    if (v->phase == Phase::Prefill || !parent) {  // the run's prompt, prefilled again
+        if (run_prompt_.isEmpty()) return false;
+        engine_head_ = -1;
+        last_.reset();
+        model_->clearCurrentStep();
+        emit statusChanged();
+        engine_->post([prompt = run_prompt_](EngineWorker* e) { e->prefill(prompt); });
+        return true;
+    }
+    // Back to the parent, then the same token decoded again (a new branch beside the old step).
+    const qint32 p = parent->index, token = v->tokens.front().id;
+    const bool forced = parent->logits.chosen != token;
+    engine_->post([p, token, forced](EngineWorker* e) {
+        e->rewind(p);
+        if (forced) e->force(token);
+        e->step();
+    });
+    return true;
+}
+
 bool LiveSource::rewindTo(qint32 step) {
     if (!usable()) return false;
     emit stopPlay();

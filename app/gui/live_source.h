@@ -31,6 +31,7 @@ public:
     bool reset() override;
     bool rewindTo(qint32 step) override;
     bool forceToken(qint32 id) override;
+    bool recompute(qint32 step) override;
     std::optional<RerunPlan> rerunPlan() const override;
     SourceStatus status() const override;
     // Runs `plan` on this (new) engine: the same tokens, recomputed.

@@ -1,12 +1,15 @@
 #include "gui/session_view.h"
 
 #include "engine/backend_factory.h"
+#include "gui/ablation_compare.h"
 #include "gui/engine_change.h"
 #include "gui/layer_view.h"
+#include "gui/labs/lab_runner.h"
 #include "gui/live_source.h"
 #include "gui/replay_source.h"
 #include "gui/sampling_panel.h"
 #include "gui/step_controls.h"
+#include "tokenizer/tokenizer.h"
 #include "widgets/attention_grid.h"
 #include "widgets/attention_heatmap.h"
 #include "widgets/kv_chart.h"
@@ -83,6 +86,21 @@ SessionView::SessionView(QMainWindow* window)
             [this](const SamplingOptions& s) { engine_->post([s](EngineWorker* e) { e->setSampling(s); }); });
     connect(sampling_, &SamplingPanel::engineOptionsChanged, this, &SessionView::changeEngine);
     connect(logits_, &widgets::LogitsView::forceToken, this, &SessionView::forceToken);
+    connect(logits_, &widgets::LogitsView::recomputeStep, this, &SessionView::recomputeStep);
+    connect(grid_, &widgets::AttentionGrid::recomputeStep, this, &SessionView::recomputeStep);
+    connect(heatmap_, &widgets::AttentionHeatmap::recomputeStep, this, &SessionView::recomputeStep);
+    compare_runner_ = new labs::LabRunner(this);
+    connect(compare_runner_, &labs::LabRunner::failed, this, [this](const QString& message) {
+        if (!compare_key_) return;
+        widgets::AblationComparisonView v;
+        v.state = widgets::AblationComparisonView::State::Failed;
+        v.step = compare_key_->step;
+        v.heads = compare_key_->heads;
+        v.error = message;
+        logits_->setComparison(v);
+    });
+    connect(model_, &widgets::TraceModel::currentStepChanged, this, &SessionView::updateComparison);
+    connect(model_, &widgets::TraceModel::stepsReset, this, &SessionView::updateComparison);
     connect(timeline_, &widgets::Timeline::rewindTo, this, &SessionView::rewindTo);
     connect(timeline_, &widgets::Timeline::branchSelected, this, &SessionView::rewindTo);  // the engine follows
     updateActions();
@@ -273,6 +291,63 @@ void SessionView::setSource(std::unique_ptr<StepSource> source) {
     connect(source_.get(), &StepSource::statusChanged, this, &SessionView::updateStatus);
     connect(source_.get(), &StepSource::applied, this, &SessionView::applied);
     grid_->setSwitchingEnabled(!source_->isReplay());  // a replay shows what its steps ran with
+    heatmap_->setSwitchingEnabled(!source_->isReplay());
+    logits_->setRecomputeEnabled(!source_->isReplay());
+    ++compare_generation_;  // another session: what was computed for the old one is dropped
+    updateComparison();
+}
+
+void SessionView::updateComparison() {
+    if (!compare_runner_) return;  // being built
+    const widgets::StepView* s = model_->current();
+    const labs::LabModelPtr runnable = info_.runnable;
+    if (!s || s->ablated.isEmpty() || source_->isReplay() || !runnable) {
+        compare_runner_->abandon();
+        compare_key_.reset();
+        logits_->setComparison({});
+        return;
+    }
+    ComparisonKey key{compare_generation_, s->index, {}, s->ablated};
+    std::vector<AblationPathStep> path;
+    for (const qint32 i : model_->path()) {
+        const widgets::StepView* v = model_->step(i);
+        AblationPathStep p;
+        p.first_pos = v->first_pos;
+        key.ids.push_back(-1 - v->first_pos);  // where the step's tokens go is part of the sequence
+        for (const widgets::TokenView& t : v->tokens) {
+            p.tokens.push_back(t.id);
+            key.ids.push_back(t.id);
+        }
+        p.ablated.assign(v->ablated.begin(), v->ablated.end());
+        path.push_back(std::move(p));
+    }
+    if (compare_key_ == key) return;  // shown, or being computed
+    compare_key_ = key;
+    widgets::AblationComparisonView computing;
+    computing.state = widgets::AblationComparisonView::State::Computing;
+    computing.step = key.step;
+    computing.heads = key.heads;
+    logits_->setComparison(computing);
+    constexpr int32_t kTop = 5;
+    compare_runner_->start(
+        [runnable, path = std::move(path)](const CancelToken& cancel) { return compare_ablation(runnable, path, kTop, cancel); },
+        [this, key, runnable](const AblationCompareResult& r) {
+            if (compare_key_ != key) return;  // an older step or sequence: never shown
+            widgets::AblationComparisonView v;
+            v.state = widgets::AblationComparisonView::State::Ready;
+            v.step = key.step;
+            v.heads = key.heads;
+            v.kl = r.kl;
+            for (const AblationCompareEntry& e : r.top)
+                v.top.push_back({e.id, QString::fromStdString(runnable->tokenizer->token_bytes(e.id, true)), e.with, e.without});
+            logits_->setComparison(v);
+        });
+}
+
+void SessionView::recomputeStep(qint32 step) {
+    if (in_flight_ || isReplay()) return;
+    stop();
+    if (source_->recompute(step)) waitForEngine();
 }
 
 void SessionView::onLoaded(const EngineInfo& info) {
@@ -280,9 +355,8 @@ void SessionView::onLoaded(const EngineInfo& info) {
     auto live = std::make_unique<LiveSource>(engine_, model_, controls_, info);  // ends a replay
     model_->clear();
     model_->setModel(info.model);
-    // the Layer view probes the model the window opened (its weights packed once, shared)
-    const labs::LabModelPtr opened = opened_ && opened_->path == info.path ? opened_ : nullptr;
-    layer_->setModel(opened, parse_kv_type(info.kv_type.toStdString()).value_or(KvType::F16), info.n_ctx);
+    // the Layer view probes the engine's model (its weights packed once, shared)
+    layer_->setModel(info.runnable, parse_kv_type(info.kv_type.toStdString()).value_or(KvType::F16), info.n_ctx);
     sampling_->setModelLimits(info.model.n_ctx_train, info.model.kv_bytes_per_token);
     const std::optional<RerunPlan> rerun = std::exchange(rerun_, std::nullopt);
     if (rerun)

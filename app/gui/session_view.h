@@ -39,6 +39,9 @@ class TraceModel;
 
 namespace lmscope::gui {
 
+namespace labs {
+class LabRunner;
+}
 class LayerView;
 class SamplingPanel;
 class StepControls;
@@ -81,6 +84,8 @@ public:
     widgets::ChartTable chartTable(Chart chart) const;
     // The token strip takes the keyboard focus, so Space steps.
     void focusTokens();
+    // The with-and-without job of the logits panel (runs while a comparison is computed).
+    const labs::LabRunner* comparisonRunner() const { return compare_runner_; }
 
     void retranslate();
     void saveSettings() const;
@@ -97,6 +102,9 @@ public slots:
     void reset();
     void forceToken(qint32 id);
     void rewindTo(qint32 step);
+    // Rewinds to step `step`'s parent and runs it again with the heads switched off now (the
+    // grid's, the heatmap's and the logits panel's "Recompute this step"); not in a replay.
+    void recomputeStep(qint32 step);
     void saveTrace(const QString& path);
     void openTrace(const QString& path);
     // Cancels a running step and stops the engine thread (the window is closing).
@@ -128,6 +136,9 @@ private:
     void scheduleNext();
     void updateStatus();
     void updateActions();
+    // The current step ran with heads switched off: compute (in the background) its
+    // distribution without them for the logits panel; a result for another step is dropped.
+    void updateComparison();
     QLabel* statusLabel(StatusField field) const { return status_[std::size_t(field)]; }
 
     QMainWindow* window_;
@@ -161,6 +172,16 @@ private:
     labs::LabModelPtr opened_;       // the model the window opened last
     std::optional<RerunPlan> rerun_;  // the path to run again once the new engine is loaded
     Chart focused_ = Chart::Heatmap;
+    labs::LabRunner* compare_runner_ = nullptr;
+    quint64 compare_generation_ = 0;  // a new model or trace: results of the old one are dropped
+    struct ComparisonKey {
+        quint64 generation = 0;
+        qint32 step = -1;
+        QVector<qint32> ids;  // the tokens along the path
+        QVector<LayerHead> heads;
+        bool operator==(const ComparisonKey&) const = default;
+    };
+    std::optional<ComparisonKey> compare_key_;  // what the panel shows or the job computes
 };
 
 }  // namespace lmscope::gui

@@ -50,6 +50,12 @@ public:
     // `step` becomes the current step.
     virtual bool rewindTo(qint32 step) = 0;
     // The next step feeds `id` instead of the sampler's pick (a replay cannot).
+    // Runs step `step` again with the heads switched off now: rewinds to its parent and feeds
+    // the same token (a prefill: the same prompt). False when the source cannot (a replay).
+    virtual bool recompute(qint32 step) {
+        Q_UNUSED(step);
+        return false;
+    }
     virtual bool forceToken(qint32 id) = 0;
     // The path to run again when the engine changes; none without steps or in a replay.
     virtual std::optional<RerunPlan> rerunPlan() const = 0;

@@ -5,6 +5,7 @@
 #include "widgets/attention_heatmap.h"
 
 #include <QCheckBox>
+#include <QMenu>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -92,6 +93,54 @@ private slots:
         m.setSelectedHead(1, 1);
         QCOMPARE(float(view.viewState().cell(q, 0)), stored_weight(1, 1, q, 0));
         QVERIFY(!view.cellDescription(q, 0).contains(QStringLiteral("masked")));
+    }
+
+    // The map's context menu is the grid's: it edits the TraceModel's set for the head shown,
+    // offers "Recompute this step" (recomputeStep with the current step), and is empty when
+    // switching is off (a replay).
+    void headMenuEditsTheAblation_data() {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<QVector<LayerHead>>("before");
+        QTest::addColumn<QVector<LayerHead>>("after");
+        QTest::newRow("off") << QStringLiteral("Turn off head 2:1") << QVector<LayerHead>{} << QVector<LayerHead>{{2, 1}};
+        QTest::newRow("back on") << QStringLiteral("Turn head 2:1 back on") << QVector<LayerHead>{{0, 0}, {2, 1}}
+                                 << QVector<LayerHead>{{0, 0}};
+        QVector<LayerHead> layer;
+        for (qint32 h = 0; h < kHeads; ++h) layer.push_back({2, h});
+        QTest::newRow("the layer") << QStringLiteral("Turn off every head of layer 2") << QVector<LayerHead>{} << layer;
+        QTest::newRow("all on") << QStringLiteral("Turn every head back on") << QVector<LayerHead>{{1, 0}} << QVector<LayerHead>{};
+    }
+    void headMenuEditsTheAblation() {
+        QFETCH(QString, action);
+        QFETCH(QVector<LayerHead>, before);
+        QFETCH(QVector<LayerHead>, after);
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(sample_steps()));
+        m.setAblation(before);
+        AttentionHeatmap view(&m);
+        m.setSelectedHead(2, 1);
+        QMenu menu;
+        view.fillHeadMenu(&menu);
+        QAction* chosen = nullptr;
+        for (QAction* a : menu.actions())
+            if (a->text() == action) chosen = a;
+        QVERIFY2(chosen && chosen->isEnabled(), qPrintable(action));
+        chosen->trigger();
+        QCOMPARE(m.ablation(), after);
+
+        QSignalSpy recompute(&view, &AttentionHeatmap::recomputeStep);
+        QMenu again;
+        view.fillHeadMenu(&again);
+        for (QAction* a : again.actions())
+            if (a->text().startsWith(QStringLiteral("Recompute this step"))) a->trigger();
+        QCOMPARE(recompute.size(), 1);
+        QCOMPARE(recompute.front().front().toInt(), m.currentStep());
+
+        view.setSwitchingEnabled(false);
+        QMenu none;
+        view.fillHeadMenu(&none);
+        QVERIFY(none.isEmpty());
     }
 
     void controlsDriveSelection() {

@@ -4,6 +4,7 @@
 #include "widgets/logits_view.h"
 
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -15,6 +16,58 @@ using namespace lmscope::test;
 class TestLogitsView : public QObject {
     Q_OBJECT
 private slots:
+    // With and without: shown only while the step it belongs to is current and ran with heads
+    // switched off; the rows and the KL are the figures handed in; a replay hides Recompute.
+    void comparisonShowsOnlyForItsStep() {
+        TraceModel m;
+        QVector<StepView> steps = sample_steps();
+        steps[1].ablated = {{0, 1}, {2, 0}};
+        steps[2].ablated = {{1, 1}};
+        QVERIFY(m.setSteps(steps));
+        m.setCurrentStep(1);
+        LogitsView view(&m);
+        QVERIFY(!view.viewState().comparison_shown);
+        AblationComparisonView c;
+        c.state = AblationComparisonView::State::Computing;
+        c.step = 1;
+        c.heads = steps[1].ablated;
+        view.setComparison(c);
+        QVERIFY(view.viewState().comparison_shown);
+        QVERIFY(std::isnan(view.viewState().kl));
+        QVERIFY(view.viewState().comparison_heading.contains(QStringLiteral("Heads switched off: L0 H1, L2 H0")));
+        c.state = AblationComparisonView::State::Ready;
+        c.kl = 0.125;
+        c.top = {{7, QStringLiteral(" was"), 0.5, 0.25}, {3, QStringLiteral(" is"), 0.2, 0.4}};
+        view.setComparison(c);
+        LogitsView::ViewState v = view.viewState();
+        QVERIFY(v.comparison_shown);
+        QCOMPARE(v.kl, 0.125);
+        QCOMPARE(v.with, (QVector<double>{0.5, 0.2}));
+        QCOMPARE(v.without, (QVector<double>{0.25, 0.4}));
+        QCOMPARE(v.comparison_tokens, (QStringList{QStringLiteral(" was"), QStringLiteral(" is")}));
+        QVERIFY(v.comparison_heading.contains(QStringLiteral("KL(with ‖ without) = 0.1250 nats")));
+
+        m.setCurrentStep(2);  // also ran with a head off: step 1's figures never show for it
+        QVERIFY(!view.viewState().comparison_shown);
+        m.setCurrentStep(1);
+        QVERIFY(view.viewState().comparison_shown);
+        m.setCurrentStep(0);
+        QVERIFY(!view.viewState().comparison_shown);
+        c.step = 0;  // figures said to be step 0's, but step 0 ran with every head on
+        view.setComparison(c);
+        QVERIFY(!view.viewState().comparison_shown);
+
+        QVERIFY(!view.viewState().recompute_enabled);  // step 0 ran with the heads off now (none)
+        m.setAblation({{1, 0}});
+        QVERIFY(view.viewState().recompute_enabled);
+        QSignalSpy recompute(&view, &LogitsView::recomputeStep);
+        view.recomputeButton()->click();
+        QCOMPARE(recompute.size(), 1);
+        QCOMPARE(recompute.front().front().toInt(), 0);
+        view.setRecomputeEnabled(false);
+        QVERIFY(!view.viewState().recompute_enabled);
+    }
+
     void barsAreProbabilities_data() {
         QTest::addColumn<int>("step");
         QTest::addColumn<int>("chosen_row");

@@ -29,7 +29,7 @@ using widgets::HeadGrid;
 using widgets::LabelledBars;
 
 ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent)
-    : Lab(host, parent), runner_(new LabRunner(this)) {
+    : Lab(host, parent), runner_(new LabRunner(this)), sweep_runner_(new LabRunner(this)) {
     setObjectName(QStringLiteral("contextCompareLab"));
     auto* layout = new QVBoxLayout(this);
     explain_ = new QLabel(this);
@@ -49,6 +49,22 @@ ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent)
     buttons->addStretch(1);
     prompts->addLayout(buttons);
     layout->addLayout(prompts);
+
+    auto* off_line = new QHBoxLayout;
+    off_caption_ = new QLabel(this);
+    off_ = new QLineEdit(this);
+    off_->setObjectName(QStringLiteral("contextCompareOff"));
+    off_caption_->setBuddy(off_);
+    sweep_button_ = new QPushButton(this);
+    sweep_button_->setObjectName(QStringLiteral("contextCompareSweep"));
+    off_line->addWidget(off_caption_);
+    off_line->addWidget(off_, 1);
+    off_line->addWidget(sweep_button_);
+    layout->addLayout(off_line);
+    connect(off_, &QLineEdit::returnPressed, this, &ContextCompareLab::run);
+    connect(sweep_button_, &QPushButton::clicked, this, &ContextCompareLab::sweepLayer);
+    connect(sweep_runner_, &LabRunner::busyChanged, this, &ContextCompareLab::showRunning);
+    connect(sweep_runner_, &LabRunner::failed, this, &ContextCompareLab::failed);
 
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("contextCompareStatus"));
@@ -86,6 +102,7 @@ QWidget* ContextCompareLab::buildPromptRow(int side) {
     connect(s.prompt, &QLineEdit::returnPressed, this, &ContextCompareLab::run);
     connect(s.tokens, &widgets::TraceModel::queryChanged, this, [this] {
         if (loading_) return;
+        clearSweep();  // it was for the tokens picked before
         showRows();
         showGrids();
         showNextTokens();
@@ -159,6 +176,16 @@ QWidget* ContextCompareLab::buildCharts() {
         next->addWidget(side.next);
     }
     dl->addLayout(next, 1);
+    auto* sweep = new QWidget(right);
+    auto* sl = new QVBoxLayout(sweep);
+    sl->setContentsMargins(0, 0, 0, 0);
+    sweep_label_ = new QLabel(sweep);
+    sweep_label_->setObjectName(QStringLiteral("contextCompareSweepLabel"));
+    sweep_label_->setWordWrap(true);
+    sl->addWidget(sweep_label_);
+    sweep_bars_ = new LabelledBars(LabelledBars::Orientation::Rows, sweep);
+    sweep_bars_->setObjectName(QStringLiteral("contextCompareSweepBars"));
+    sl->addWidget(sweep_bars_, 1);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
 
@@ -229,24 +256,114 @@ void ContextCompareLab::setMeasure(int measure) {
 
 void ContextCompareLab::showRunning() {
     run_->setEnabled(!runner_->busy() && model());
-    stop_->setEnabled(runner_->busy());
+    stop_->setEnabled(runner_->busy() || sweep_runner_->busy());
+    sweep_button_->setEnabled(!runner_->busy() && !sweep_runner_->busy() && sides_[0].result && sides_[1].result);
+}
+
+void ContextCompareLab::setSwitchedOff(const QString& heads) { off_->setText(heads); }
+
+std::vector<LayerHead> ContextCompareLab::switchedOff() const {
+    return sides_[0].result ? sides_[0].result->ablated : std::vector<LayerHead>{};
+}
+
+namespace {
+QString head_names(const std::vector<LayerHead>& heads) {
+    QStringList names;
+    for (const LayerHead& h : heads) names << ContextCompareLab::tr("L%1 H%2").arg(h.layer).arg(h.head);
+    return names.join(QStringLiteral(", "));
+}
+}  // namespace
+
+void ContextCompareLab::clearSweep() {
+    sweep_runner_->abandon();
+    sweep_.reset();
+    showSweep();
+}
+
+void ContextCompareLab::sweepLayer() {
+    const LabModelPtr m = model();
+    const auto& a = sides_[0].result;
+    const auto& b = sides_[1].result;
+    if (!m || !a || !b || runner_->busy()) return;
+    const std::vector<int32_t> ids_a = a->ids, ids_b = b->ids;
+    const int32_t pos_a = pickedPosition(0), pos_b = pickedPosition(1), layer = layer_->value();
+    const std::vector<LayerHead> off = a->ablated;
+    sweep_.reset();
+    sweep_label_->setText(tr("Switching off each head of layer %1 in turn (%n run(s) of each prompt)…", nullptr,
+                             m->model->spec().n_head() + 2)
+                              .arg(layer));
+    sweep_runner_->start(
+        [m, ids_a, ids_b, pos_a, pos_b, off, layer](const CancelToken& token) {
+            return context_compare::sweep_layer(m, ids_a, pos_a, ids_b, pos_b, off, layer, token);
+        },
+        [this, a, b, pos_a, pos_b](context_compare::HeadSweep r) {
+            // Results for other runs or other picked tokens are dropped (the runner also drops older sweeps).
+            if (a != sides_[0].result || b != sides_[1].result || pos_a != pickedPosition(0) || pos_b != pickedPosition(1)) return;
+            sweep_ = std::move(r);
+            showSweep();
+            emit sweepFinished();
+        });
+}
+
+void ContextCompareLab::showSweep() {
+    widgets::LabelledBarsData d;
+    if (!sweep_) {
+        if (!sweep_runner_->busy())
+            sweep_label_->setText(tr("Which head makes the two picked tokens differ? Choose a layer and press \"%1\": each "
+                                     "of its heads is switched off in turn and both prompts run again.")
+                                      .arg(sweep_button_->text()));
+        sweep_bars_->setData(d);
+        return;
+    }
+    const context_compare::HeadSweep& r = *sweep_;
+    QString text = tr("KL(A ‖ B) between the next-token distributions after the picked tokens: %1 nats with every head on")
+                       .arg(r.kl_on, 0, 'f', 4);
+    if (!r.off.empty())
+        text += QStringLiteral("; ") + tr("%1 nats with %2 switched off").arg(r.kl_off, 0, 'f', 4).arg(head_names(r.off));
+    text += QStringLiteral(". ") + tr("Each bar: the KL with head H of layer %1 switched off too; the shortest bar is the "
+                                      "head whose absence makes the two contexts agree most.")
+                                       .arg(r.layer);
+    sweep_label_->setText(text);
+    d.title = tr("Layer %1: KL(A ‖ B) with each head switched off").arg(r.layer);
+    d.value_label = tr("KL (nats)");
+    const auto least = std::min_element(r.kl_head.begin(), r.kl_head.end());
+    for (size_t h = 0; h < r.kl_head.size(); ++h) {
+        const double change = r.kl_head[h] - r.kl_off;
+        d.labels << tr("H%1 (%2%3)").arg(h).arg(change >= 0 ? QStringLiteral("+") : QString()).arg(change, 0, 'f', 3);
+        d.values << r.kl_head[h];
+        d.highlight << (least != r.kl_head.end() && size_t(least - r.kl_head.begin()) == h);
+    }
+    sweep_bars_->setData(d);
 }
 
 void ContextCompareLab::run() {
     runner_->abandon();
+    clearSweep();
     const LabModelPtr m = model();
     if (!m) {
         showRunning();
         status_->setText(tr("Open a model to compare the two contexts."));
         return;
     }
+    const model::ModelSpec& spec = m->model->spec();
+    QString bad;
+    const std::optional<std::vector<LayerHead>> off = context_compare::parse_heads(off_->text(), spec.n_layer(), spec.n_head(), &bad);
+    if (!off) {
+        showRunning();
+        status_->setText(tr("'%1' is not a head of this model: write layer:head, e.g. 3:5 (layers 0 to %2, heads 0 to %3).")
+                             .arg(bad)
+                             .arg(spec.n_layer() - 1)
+                             .arg(spec.n_head() - 1));
+        return;
+    }
     const std::string a = prompt(0).toStdString(), b = prompt(1).toStdString();
-    status_->setText(tr("Running both prompts through %1…").arg(m->name));
+    status_->setText(off->empty() ? tr("Running both prompts through %1…").arg(m->name)
+                                  : tr("Running both prompts through %1 with %2 switched off…").arg(m->name, head_names(*off)));
     runner_->start(
-        [m, a, b](const CancelToken& token) {
+        [m, a, b, off = *off](const CancelToken& token) {
             Runs runs;
-            runs[0] = context_compare::run_side(m, a, token);
-            runs[1] = context_compare::run_side(m, b, token);
+            runs[0] = context_compare::run_side(m, a, token, off);
+            runs[1] = context_compare::run_side(m, b, token, off);
             return runs;
         },
         [this](Runs runs) { finished(std::move(runs)); });
@@ -258,7 +375,9 @@ void ContextCompareLab::failed(const QString& message) {
 }
 
 void ContextCompareLab::stop() {
-    if (!runner_->busy()) return;
+    if (!runner_->busy() && !sweep_runner_->busy()) return;
+    sweep_runner_->abandon();
+    showSweep();
     runner_->abandon();
     status_->setText(tr("Stopped; the results of the last finished run stay."));
 }
@@ -279,8 +398,12 @@ void ContextCompareLab::finished(Runs runs) {
     loading_ = false;
     chooseStrongestHead();
     showAll();
-    status_->setText(tr("Picked '%1' in A and '%2' in B: click a token to pick another, a grid cell for a layer and head.")
-                         .arg(widgets::display_text(pickedText(0)), widgets::display_text(pickedText(1))));
+    QString status = tr("Picked '%1' in A and '%2' in B: click a token to pick another, a grid cell for a layer and head.")
+                         .arg(widgets::display_text(pickedText(0)), widgets::display_text(pickedText(1)));
+    if (!switchedOff().empty()) status += QStringLiteral(" ") + tr("Heads switched off in both runs: %1.").arg(head_names(switchedOff()));
+    status_->setText(status);
+    showRunning();
+    showSweep();
     emit runFinished();
 }
 
@@ -302,6 +425,8 @@ void ContextCompareLab::chooseStrongestHead() {
 
 void ContextCompareLab::modelChanged(const LabModelPtr& m) {
     runner_->abandon();
+    sweep_runner_->abandon();
+    sweep_.reset();
     showRunning();
     for (Side& s : sides_) {
         s.result.reset();
@@ -327,6 +452,12 @@ void ContextCompareLab::retranslate() {
     layer_caption_->setText(tr("Layer"));
     head_caption_->setText(tr("Head"));
     measure_caption_->setText(tr("Grid:"));
+    off_caption_->setText(tr("Switch off heads:"));
+    off_->setPlaceholderText(tr("layer:head, e.g. 3:5, 7:0 (both prompts run without them; empty: every head on)"));
+    off_->setToolTip(tr("Heads switched off (their output zeroed before the output projection) when both prompts run"));
+    sweep_button_->setText(tr("Which head of this layer?"));
+    sweep_button_->setToolTip(tr("Switch off each head of the chosen layer in turn and run both picked tokens again: "
+                                 "how much does the difference between them change?"));
     const int index = std::max(0, measure_->currentIndex());
     const QSignalBlocker block(measure_);
     measure_->clear();
@@ -334,6 +465,7 @@ void ContextCompareLab::retranslate() {
                         tr("weight on the token itself"), tr("largest weight")});
     measure_->setCurrentIndex(index);
     showAll();
+    showSweep();
 }
 
 void ContextCompareLab::showAll() {

@@ -8,6 +8,9 @@
 //     clicking a cell picks that layer and head;
 //   - the next-token distribution after the picked token on each side (top-k bars, tokens in
 //     both lists highlighted) and the KL divergence between the two full distributions.
+// Heads can be switched off ("Switch off heads: 3:5, 7:0"): both prompts then run without them,
+// and "Which head of layer L?" switches each head of the chosen layer off in turn (one layer:
+// n_head runs, not the whole grid) and shows how the KL divergence at the picked tokens changes.
 #pragma once
 
 #include "gui/labs/context_compare_lab_run.h"
@@ -19,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -66,6 +70,14 @@ public:
     double klShown(int from_side) const;  // KL(from || other) as written in the KL line
     QLabel* klLabel() const { return kl_; }
     QLabel* statusLabel() const { return status_; }
+    // The heads the next run switches off ("layer:head, ..."); those the shown results ran without.
+    QLineEdit* offEdit() const { return off_; }
+    std::vector<LayerHead> switchedOff() const;
+    bool isSweeping() const { return sweep_runner_->busy(); }
+    // The last finished sweep of the layer, for the shown results and picks (nullopt: none).
+    const std::optional<context_compare::HeadSweep>& sweep() const { return sweep_; }
+    widgets::LabelledBars* sweepBars() const { return sweep_bars_; }
+    QLabel* sweepLabel() const { return sweep_label_; }
 
 public slots:
     void setPrompt(int side, const QString& text);
@@ -75,9 +87,14 @@ public slots:
     void pickToken(int side, qint32 pos);
     void setLayerHead(qint32 layer, qint32 head);
     void setMeasure(int measure);  // a context_compare::HeadMeasure
+    void setSwitchedOff(const QString& heads);  // the "Switch off heads" field ("3:5, 7:0")
+    // Each head of the chosen layer switched off in turn (with the heads the results ran
+    // without), both picked tokens run again: the KL divergence between them for each.
+    void sweepLayer();
 
 signals:
     void runFinished();
+    void sweepFinished();
     void runFailed(const QString& message);
 
 protected:
@@ -108,6 +125,8 @@ private:
     void showGrids();
     void showNextTokens();
     void chooseStrongestHead();
+    void showSweep();
+    void clearSweep();
     QString sideName(int side) const;
 
     std::array<Side, kSides> sides_;
@@ -123,7 +142,14 @@ private:
     QComboBox* measure_ = nullptr;
     QPushButton* run_ = nullptr;
     QPushButton* stop_ = nullptr;
+    QLabel* off_caption_ = nullptr;
+    QLineEdit* off_ = nullptr;
+    QPushButton* sweep_button_ = nullptr;
+    QLabel* sweep_label_ = nullptr;
+    widgets::LabelledBars* sweep_bars_ = nullptr;
+    std::optional<context_compare::HeadSweep> sweep_;
     LabRunner* runner_;       // the running comparison; a stop or a new model abandons it
+    LabRunner* sweep_runner_; // the running sweep; a new run, pick or model abandons it
     bool loading_ = false;    // feeding the token models: their query signals wait
     std::array<double, kSides> kl_shown_{};
 };

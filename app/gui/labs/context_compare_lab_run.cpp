@@ -2,6 +2,8 @@
 
 #include "analysis/distribution.h"
 
+#include "engine/backend.h"
+#include "engine/backend_factory.h"
 #include "engine/model.h"
 #include "engine/session.h"
 #include "gui/labs/lab_session.h"
@@ -10,7 +12,9 @@
 #include "trace/session_trace.h"
 #include "util/error.h"
 
+#include <QRegularExpression>
 #include <QString>
+#include <QStringList>
 
 #include <algorithm>
 #include <cmath>
@@ -43,7 +47,8 @@ std::span<const float> SideRun::logits_at(int32_t pos) const {
     return std::span<const float>(logits).subspan(size_t(pos) * size_t(n_vocab), size_t(n_vocab));
 }
 
-SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token) {
+SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token,
+                 const std::vector<LayerHead>& off) {
     token.check();
     if (!model || !model->model || !model->tokenizer) throw UsageError("context compare: no model is loaded");
     SideRun out;
@@ -63,6 +68,8 @@ SideRun run_side(const LabModelPtr& model, const std::string& text, const Cancel
     options.n_ctx = kMaxPromptTokens + 1;
     options.prefix_reuse = false;
     LabSession lab = make_lab_session(model, options);
+    lab.session->set_ablation(off);
+    out.ablated = off;
     // At most kMaxPromptTokens rows of logits, so n x n_vocab fits easily.
     out.logits.resize(size_t(out.size()) * size_t(out.n_vocab));
     {
@@ -70,6 +77,64 @@ SideRun run_side(const LabModelPtr& model, const std::string& text, const Cancel
         lab.session->prefill(out.ids, out.logits);
     }
     out.trace = std::make_shared<const trace::SessionTrace>(lab.session->trace());
+    return out;
+}
+
+std::optional<std::vector<LayerHead>> parse_heads(const QString& text, int32_t n_layer, int32_t n_head, QString* bad) {
+    std::vector<LayerHead> heads;
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
+    static const QRegularExpression pair(QStringLiteral("^[Ll]?(\\d+)\\s*:\\s*[Hh]?(\\d+)$"));
+    for (const QString& part : text.split(separators, Qt::SkipEmptyParts)) {
+        const QRegularExpressionMatch m = pair.match(part);
+        bool ok_l = false, ok_h = false;
+        const int layer = m.hasMatch() ? m.captured(1).toInt(&ok_l) : 0;
+        const int head = m.hasMatch() ? m.captured(2).toInt(&ok_h) : 0;
+        if (!ok_l || !ok_h) {
+            if (bad) *bad = part;
+            return std::nullopt;
+        }
+        if (layer >= n_layer || head >= n_head) {
+            if (bad) *bad = part;
+            return std::nullopt;
+        }
+        const LayerHead h{layer, head};
+        if (std::find(heads.begin(), heads.end(), h) == heads.end()) heads.push_back(h);
+    }
+    std::sort(heads.begin(), heads.end(), [](const LayerHead& a, const LayerHead& b) {
+        return a.layer != b.layer ? a.layer < b.layer : a.head < b.head;
+    });
+    return heads;
+}
+
+HeadSweep sweep_layer(const LabModelPtr& model, std::span<const int32_t> ids_a, int32_t pos_a,
+                      std::span<const int32_t> ids_b, int32_t pos_b, const std::vector<LayerHead>& off, int32_t layer,
+                      const CancelToken& token) {
+    token.check();
+    if (!model || !model->model) throw UsageError("context compare: no model is loaded");
+    const model::ModelSpec& spec = model->model->spec();
+    if (layer < 0 || layer >= spec.n_layer()) throw UsageError("context compare: no layer " + std::to_string(layer));
+    if (pos_a < 0 || pos_a >= int32_t(ids_a.size()) || pos_b < 0 || pos_b >= int32_t(ids_b.size()))
+        throw UsageError("context compare: the picked tokens are outside the prompts");
+    engine::BackendOptions bo;
+    bo.n_ctx = kMaxPromptTokens + 1;
+    const std::unique_ptr<engine::Backend> backend = engine::make_backend("cpu", model->model, bo);
+    std::vector<float> a(size_t(spec.n_vocab())), b(size_t(spec.n_vocab()));
+    // KL(A || B) after the picked tokens with `heads` switched off.
+    auto kl = [&](const std::vector<LayerHead>& heads) {
+        backend->forward({.tokens = ids_a.first(size_t(pos_a) + 1), .pos0 = 0, .logits = a, .cancel = &token, .ablate = heads});
+        backend->forward({.tokens = ids_b.first(size_t(pos_b) + 1), .pos0 = 0, .logits = b, .cancel = &token, .ablate = heads});
+        return analysis::kl_divergence(a, b);
+    };
+    HeadSweep out;
+    out.off = off;
+    out.layer = layer;
+    out.kl_on = kl({});
+    out.kl_off = kl(off);
+    for (int32_t h = 0; h < spec.n_head(); ++h) {
+        std::vector<LayerHead> heads = off;
+        if (std::find(heads.begin(), heads.end(), LayerHead{layer, h}) == heads.end()) heads.push_back({layer, h});
+        out.kl_head.push_back(kl(heads));
+    }
     return out;
 }
 

@@ -6,10 +6,14 @@
 #pragma once
 
 #include "util/cancel.h"
+#include "util/types.h"
 #include "gui/labs/lab_model.h"
+
+#include <QString>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -32,6 +36,7 @@ struct SideRun {
     int32_t n_vocab = 0;
     int32_t n_layer = 0;
     int32_t n_head = 0;
+    std::vector<LayerHead> ablated;                    // the heads switched off in the prefill
 
     int32_t size() const { return int32_t(ids.size()); }
     std::span<const float> logits_at(int32_t pos) const;  // [n_vocab]; throws UsageError when out of range
@@ -40,7 +45,29 @@ struct SideRun {
 // Tokenizes `text` and prefills it in a fresh lab session (capture: every plane in full), which
 // returns the logits of every row in the same pass. Throws UsageError for an
 // empty or too long prompt, CancelledError when `token` is cancelled, lmscope::Error otherwise.
-SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token);
+// `off`: heads switched off (their z zeroed before Wo) in the prefill.
+SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token,
+                 const std::vector<LayerHead>& off = {});
+
+// "3:5, 7:0": heads as layer:head, separated by commas, semicolons or spaces, sorted, each once.
+// nullopt (and *bad, the part) when a part is not layer:head or names a head the model lacks.
+std::optional<std::vector<LayerHead>> parse_heads(const QString& text, int32_t n_layer, int32_t n_head, QString* bad);
+
+// Which head of a layer makes the two picked tokens differ: the KL divergence KL(A || B) between
+// the next-token distributions after the picked tokens (pos_a in ids_a, pos_b in ids_b), each a
+// fresh forward of the prefix up to the picked token on a CPU backend of the shared model —
+// with every head on, with the heads `off` switched off, and with `off` plus each single head of
+// `layer` switched off (n_head + 2 runs of each prefix: one layer, never the whole grid).
+struct HeadSweep {
+    std::vector<LayerHead> off;       // the heads off in every run but the first
+    int32_t layer = 0;
+    double kl_on = 0.0;               // every head on
+    double kl_off = 0.0;              // `off` switched off
+    std::vector<double> kl_head;      // [head] `off` and (layer, head) switched off
+};
+HeadSweep sweep_layer(const LabModelPtr& model, std::span<const int32_t> ids_a, int32_t pos_a,
+                      std::span<const int32_t> ids_b, int32_t pos_b, const std::vector<LayerHead>& off, int32_t layer,
+                      const CancelToken& token);
 
 // The default positions to compare: the shared word of the two prompts (the longest token text,
 // letters only and at least two of them, that both hold, e.g. " bank"; its last occurrence in

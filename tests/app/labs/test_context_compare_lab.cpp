@@ -75,13 +75,15 @@ CoreRun core_run(const LabModelPtr& model, const QString& text) {
     return r;
 }
 
-// The next-token logits after position `pos`: a fresh backend fed the prefix 0..pos.
-std::vector<float> prefix_logits(const LabModelPtr& model, const std::vector<int32_t>& ids, int32_t pos) {
+// The next-token logits after position `pos`: a fresh backend fed the prefix 0..pos (with the
+// heads `off` switched off).
+std::vector<float> prefix_logits(const LabModelPtr& model, const std::vector<int32_t>& ids, int32_t pos,
+                                 const std::vector<LayerHead>& off = {}) {
     engine::BackendOptions bo;
     bo.n_ctx = 128;
     auto backend = engine::make_backend("cpu", model->model, bo);
     std::vector<float> logits(size_t(model->model->spec().n_vocab()));
-    backend->forward({.tokens = std::span<const int32_t>(ids).first(size_t(pos) + 1), .logits = logits});
+    backend->forward({.tokens = std::span<const int32_t>(ids).first(size_t(pos) + 1), .logits = logits, .ablate = off});
     return logits;
 }
 
@@ -118,11 +120,105 @@ private slots:
     void tooLongPromptIsReported();
     void clicksPickHeadAndToken();
     void languageChangeKeepsState();
+    void switchedOffHeadsMatchCore_data();
+    void switchedOffHeadsMatchCore();
+    void sweepMatchesCore();
 
 private:
     // A lab on `which`, its first run (started by the model change) finished.
     bool start(const QString& which, LabHost& host, std::unique_ptr<ContextCompareLab>& lab);
 };
+
+void TestContextCompareLab::switchedOffHeadsMatchCore_data() {
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QVector<LayerHead>>("off");
+    QTest::newRow("one head") << QStringLiteral("1:2") << QVector<LayerHead>{{1, 2}};
+    QTest::newRow("two, unsorted, with L/H") << QStringLiteral("L1:H0; 0:3") << QVector<LayerHead>{{0, 3}, {1, 0}};
+    QTest::newRow("none") << QString() << QVector<LayerHead>{};
+}
+
+void TestContextCompareLab::switchedOffHeadsMatchCore() {
+    QFETCH(QString, field);
+    QFETCH(QVector<LayerHead>, off);
+    LMSCOPE_REQUIRE_FILE(model_path(QStringLiteral("fx-gqa")), "the fixture model");
+    LabHost host(nullptr);
+    std::unique_ptr<ContextCompareLab> lab;
+    QVERIFY(start(QStringLiteral("fx-gqa"), host, lab));
+    const LabModelPtr model = host.model();
+    const std::vector<LayerHead> heads(off.begin(), off.end());
+    lab->setSwitchedOff(field);
+    QSignalSpy finished(lab.get(), &ContextCompareLab::runFinished);
+    lab->run();
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    QCOMPARE(lab->switchedOff(), heads);
+    std::array<std::vector<float>, 2> logits;
+    for (int s = 0; s < 2; ++s) {
+        const int32_t pos = lab->pickedPosition(s);
+        logits[size_t(s)] = prefix_logits(model, lab->result(s)->ids, pos, heads);
+        LMSCOPE_VERIFY_CLOSE(testing::compare(std::vector<float>(lab->result(s)->logits_at(pos).begin(), lab->result(s)->logits_at(pos).end()),
+                                              logits[size_t(s)], 1e-3, 1e-3));
+    }
+    for (int s = 0; s < 2; ++s) {
+        const double expected = test_kl(logits[size_t(s)], logits[size_t(1 - s)]);
+        QVERIFY2(std::fabs(lab->klShown(s) - expected) <= 1e-3 + 1e-2 * expected,
+                 qPrintable(QStringLiteral("KL shown %1, computed %2").arg(lab->klShown(s)).arg(expected)));
+    }
+    if (!heads.empty()) {  // and the heads matter: every head on gives other logits
+        const std::vector<float> on = prefix_logits(model, lab->result(0)->ids, lab->pickedPosition(0));
+        QVERIFY(on != logits[0]);
+        QVERIFY(lab->statusLabel()->text().contains(QStringLiteral("Heads switched off in both runs")));
+    }
+
+    // A head the model lacks is refused, in words, and nothing runs.
+    lab->setSwitchedOff(QStringLiteral("1:2, 9:0"));
+    lab->run();
+    QVERIFY(!lab->isRunning());
+    QVERIFY2(lab->statusLabel()->text().contains(QStringLiteral("'9:0' is not a head of this model")),
+             qPrintable(lab->statusLabel()->text()));
+}
+
+void TestContextCompareLab::sweepMatchesCore() {
+    LMSCOPE_REQUIRE_FILE(model_path(QStringLiteral("fx-gqa")), "the fixture model");
+    LabHost host(nullptr);
+    std::unique_ptr<ContextCompareLab> lab;
+    QVERIFY(start(QStringLiteral("fx-gqa"), host, lab));
+    const LabModelPtr model = host.model();
+    lab->setSwitchedOff(QStringLiteral("0:1"));
+    QSignalSpy finished(lab.get(), &ContextCompareLab::runFinished);
+    lab->run();
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    const int32_t layer = 1, n_head = model->model->spec().n_head();
+    lab->setLayerHead(layer, 0);
+    QSignalSpy swept(lab.get(), &ContextCompareLab::sweepFinished);
+    lab->sweepLayer();
+    QVERIFY(swept.wait(kRunTimeoutMs));
+    QVERIFY(lab->sweep());
+    const context_compare::HeadSweep& r = *lab->sweep();
+    QCOMPARE(r.layer, layer);
+    QCOMPARE(qsizetype(r.kl_head.size()), qsizetype(n_head));
+    const std::vector<int32_t>& a = lab->result(0)->ids;
+    const std::vector<int32_t>& b = lab->result(1)->ids;
+    const int32_t pa = lab->pickedPosition(0), pb = lab->pickedPosition(1);
+    auto kl = [&](const std::vector<LayerHead>& off) {
+        return test_kl(prefix_logits(model, a, pa, off), prefix_logits(model, b, pb, off));
+    };
+    auto close = [](double x, double y) { return std::fabs(x - y) <= 1e-4 + 1e-3 * std::fabs(y); };
+    QVERIFY2(close(r.kl_on, kl({})), qPrintable(QStringLiteral("%1 vs %2").arg(r.kl_on).arg(kl({}))));
+    QVERIFY(close(r.kl_off, kl({{0, 1}})));
+    QVERIFY(std::fabs(r.kl_off - lab->klShown(0)) <= 1e-3 + 1e-2 * lab->klShown(0));  // the run shown ran with 0:1 off too
+    const widgets::LabelledBars::ViewState bars = lab->sweepBars()->viewState();
+    QCOMPARE(bars.values.size(), qsizetype(n_head));
+    for (int32_t h = 0; h < n_head; ++h) {
+        const double want = kl({{0, 1}, {layer, h}});
+        QVERIFY2(close(r.kl_head[size_t(h)], want), qPrintable(QStringLiteral("head %1: %2 vs %3").arg(h).arg(r.kl_head[size_t(h)]).arg(want)));
+        QCOMPARE(bars.values[h], r.kl_head[size_t(h)]);
+    }
+    QVERIFY(lab->sweepLabel()->text().contains(QString::number(r.kl_on, 'f', 4)));
+    // Another picked token: the sweep was for the old one and is gone.
+    lab->pickToken(0, 1);
+    QVERIFY(!lab->sweep());
+    QVERIFY(lab->sweepBars()->viewState().values.isEmpty());
+}
 
 bool TestContextCompareLab::start(const QString& which, LabHost& host, std::unique_ptr<ContextCompareLab>& lab) {
     lab = std::make_unique<ContextCompareLab>(&host);

@@ -1,0 +1,46 @@
+// "With and without": the next-token distribution of a step that ran with heads switched off,
+// beside the one the same tokens give with every head on. Both are computed afresh, off the UI
+// and engine threads (a LabRunner job), on a CPU backend of the loaded model (the shared Model:
+// its CPU weights are not packed again; the backend owns only its KV cache):
+//   with:    the path's steps fed one after another, each with the heads it ran without (the
+//            cache holds what the session's cache held; consecutive steps with the same heads
+//            off are fed together), the last row's logits
+//   without: the whole path's tokens fed at once (teacher-forced) with no head switched off
+// and compared with core/analysis: softmax, KL(with || without) in nats, top-k.
+#pragma once
+
+#include "gui/labs/lab_model.h"
+#include "util/cancel.h"
+#include "util/types.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace lmscope::gui {
+
+// What was fed, step by step, along the path to the step compared (first step first).
+struct AblationPathStep {
+    int32_t first_pos = -1;          // the position of tokens[0] (a chat turn may reuse only a
+                                     // prefix of the cache); -1: right after the step before
+    std::vector<int32_t> tokens;     // the ids the step fed
+    std::vector<LayerHead> ablated;  // the heads it ran without
+};
+
+struct AblationCompareEntry {
+    int32_t id = 0;
+    double with = 0.0;     // probability with the heads off
+    double without = 0.0;  // with every head on
+};
+
+struct AblationCompareResult {
+    std::vector<float> logits_with, logits_without;  // [n_vocab] after the path's last token
+    std::vector<AblationCompareEntry> top;           // the k most probable with the heads off, highest first
+    double kl = 0.0;                                 // KL(with || without), nats
+};
+
+// Throws UsageError for an empty path or no model, CancelledError when `cancel` is cancelled,
+// lmscope::Error otherwise.
+AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std::vector<AblationPathStep>& path,
+                                       int32_t k, const CancelToken& cancel);
+
+}  // namespace lmscope::gui
