@@ -93,7 +93,9 @@ LayerView::~LayerView() = default;
 
 void LayerView::buildTabs() {
     vectors_ = new widgets::VectorStrips;
+    vectors_->setObjectName(QStringLiteral("layerVectors"));
     keys_ = new widgets::VectorStrips;
+    keys_->setObjectName(QStringLiteral("layerKeys"));
     keys_->setVisible(false);
     show_keys_ = new QCheckBox;
     connect(show_keys_, &QCheckBox::toggled, keys_, &QWidget::setVisible);
@@ -109,6 +111,7 @@ void LayerView::buildTabs() {
     tabs_->addTab(scores_, QString());
 
     mix_ = new widgets::VectorStrips;
+    mix_->setObjectName(QStringLiteral("layerMix"));
     shares_ = new widgets::LabelledBars(widgets::LabelledBars::Orientation::Columns);
     shares_->setMinimumHeight(220);
     auto* mix = new QWidget;
@@ -122,6 +125,7 @@ void LayerView::buildTabs() {
 
     ffn_ = new widgets::FfnChart;
     ffn_strips_ = new widgets::VectorStrips;
+    ffn_strips_->setObjectName(QStringLiteral("layerResidualAdd"));
     auto* ffn = new QWidget;
     auto* fl = new QVBoxLayout(ffn);
     fl->addWidget(ffn_, 1);

@@ -17,9 +17,14 @@
 #include "gui/session_view.h"
 #include "gui_testing.h"
 #include "trace/hooks.h"
+#include "widgets/rope_view.h"
+#include "widgets/score_stages_chart.h"
 #include "widgets/trace_model.h"
+#include "widgets/vector_strips.h"
 
+#include <QAbstractButton>
 #include <QDockWidget>
+#include <QLabel>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -38,13 +43,13 @@ namespace {
 
 LayerView* layer_of(const SessionView* s) { return panel_widget<LayerView>(s, gui::Panel::Layer); }
 
-// Shows the Layer dock and waits for the figures of the current selection.
+// Shows the Layer dock and waits for the figures of the current selection (null: none came).
 const gui::LayerFigures* shown(SessionView* s) {
     QDockWidget* dock = s->dock(gui::Panel::Layer);
     dock->show();
     dock->raise();
     LayerView* v = layer_of(s);
-    QTRY_VERIFY_WITH_TIMEOUT(v->figures() != nullptr, 60000);
+    QTest::qWaitFor([v] { return v->figures() != nullptr; }, 60000);
     return v->figures();
 }
 
@@ -152,6 +157,7 @@ private slots:
         if (query >= 0) m->setSelectedQuery(query);
         const qint32 q = m->selectedQuery();
         const gui::LayerFigures* f = shown(s);
+        QVERIFY(f);
         QCOMPARE(f->request.layer, layer);
         QCOMPARE(f->request.head, head);
         QCOMPARE(f->request.query, q);
@@ -214,6 +220,7 @@ private slots:
             sum += sc.weights[j];
         }
         QVERIFY(std::fabs(sum - 1.0) < 1e-9);
+        drawsTheFigures(s, *f);
 
         // the Mix tab: the last strip is the engine's z of the head
         const std::vector<float> z = slice(hook_row(ref, Hook::Z, layer, q, H * hd), head, hd);
@@ -243,6 +250,35 @@ private slots:
         }
     }
 
+    // The charts draw the figures they were handed: the strips' cells, each score stage's
+    // bars (by clicking its button), the RoPE caption.
+    static void drawsTheFigures(SessionView* s, const gui::LayerFigures& f) {
+        LayerView* view = layer_of(s);
+        const auto* strips = view->findChild<widgets::VectorStrips*>(QStringLiteral("layerVectors"));
+        QVERIFY(strips);
+        const widgets::VectorStrips::ViewState vs = strips->viewState();
+        QCOMPARE(vs.values.size(), f.vectors.strips.size());
+        for (qsizetype i = 0; i < vs.values.size(); ++i) QCOMPARE(vs.values[i], f.vectors.strips[i].values);
+        view->setTab(LayerView::Tab::Scores);
+        auto* chart = view->findChild<widgets::ScoreStagesChart*>();
+        QVERIFY(chart);
+        const std::pair<widgets::ScoreStage, const QVector<double>*> stages[] = {
+            {widgets::ScoreStage::Dot, &f.scores.dot}, {widgets::ScoreStage::Scaled, &f.scores.scaled},
+            {widgets::ScoreStage::Masked, &f.scores.masked}, {widgets::ScoreStage::Softmax, &f.scores.weights}};
+        for (const auto& [stage, values] : stages) {
+            chart->stageButton(stage)->click();
+            const widgets::ScoreStagesChart::ViewState cs = chart->viewState();
+            QCOMPARE(cs.stage, stage);
+            QCOMPARE(cs.values.size(), values->size());
+            for (qsizetype j = 0; j < values->size(); ++j)
+                if (std::isfinite((*values)[j])) QCOMPARE(cs.values[j], (*values)[j]);
+        }
+        view->setTab(LayerView::Tab::Rope);
+        const QString caption = view->findChild<widgets::RopeView*>()->viewState().caption;
+        QVERIFY2(caption.contains(QStringLiteral("flat within 1e-4")), qPrintable(caption));
+        view->setTab(LayerView::Tab::Vectors);
+    }
+
     // Another head: the old figures are not offered as the new selection's; the new ones come.
     void newSelectionIsNeverShownStale() {
         auto w = open_window(&language_, QStringLiteral("The sky is"));
@@ -254,12 +290,14 @@ private slots:
         s->model()->setSelectedHead(1, 2);
         QVERIFY(!layer_of(s)->figures());  // computing, or the old selection's: not shown as current
         const gui::LayerFigures* f = shown(s);
+        QVERIFY(f);
         QCOMPARE(f->request.layer, 1);
         QCOMPARE(f->request.head, 2);
         QVERIFY(layer_of(s)->statusText().contains(QStringLiteral("Layer 1, head 2")));
         // a step: the figures follow the new token
         QVERIFY(step_and_wait(s));
         f = shown(s);
+        QVERIFY(f);
         QCOMPARE(f->request.query, s->model()->sequenceLength() - 1);
         QCOMPARE(f->request.step, s->model()->currentStep());
         // Reset: nothing to show, and the view says what to do
