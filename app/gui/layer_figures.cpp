@@ -42,7 +42,7 @@ void fill_vectors(LayerFigures& f, const engine::LayerRows& rows, const LayerReq
     const int32_t q = r.query;
     auto& d = f.vectors;
     d.title = tr("Token “%1” (position %2) in layer %3, head %4").arg(token_at(r, q)).arg(q).arg(r.layer).arg(r.head);
-    add_strip(d, tr("resid_pre: the token's vector entering the layer"), engine::LayerRows::row(rows.resid_pre, q, E), 0);
+    add_strip(d, tr("resid_pre: entering the layer"), engine::LayerRows::row(rows.resid_pre, q, E), 0);
     add_strip(d, tr("attn_in: after the norm"), engine::LayerRows::row(rows.attn_in, q, E), 1);
     add_strip(d, tr("q: what it is looking for"), head_of(rows.q, q, H, r.head, hd), 2);
     add_strip(d, tr("q after RoPE"), head_of(rows.q_rot, q, H, r.head, hd), 2);
@@ -119,9 +119,9 @@ void fill_ffn(LayerFigures& f, const engine::LayerRows& rows, const LayerRequest
     d.post_norm = a.post_norm;
     const int32_t E = rows.dims.n_embd;
     f.ffn_strips.title = tr("The residual add: what the FFN writes into the stream");
-    add_strip(f.ffn_strips, tr("resid_mid: the stream after attention"), engine::LayerRows::row(rows.resid_mid, r.query, E), 0);
-    add_strip(f.ffn_strips, tr("+ mlp_out: what the FFN writes"), engine::LayerRows::row(rows.mlp_out, r.query, E), 0);
-    add_strip(f.ffn_strips, tr("= resid_post: the stream leaving the layer"), engine::LayerRows::row(rows.resid_post, r.query, E), 0);
+    add_strip(f.ffn_strips, tr("resid_mid: after attention"), engine::LayerRows::row(rows.resid_mid, r.query, E), 0);
+    add_strip(f.ffn_strips, tr("+ mlp_out: the FFN writes"), engine::LayerRows::row(rows.mlp_out, r.query, E), 0);
+    add_strip(f.ffn_strips, tr("= resid_post: leaving the layer"), engine::LayerRows::row(rows.resid_post, r.query, E), 0);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "engine/backend_factory.h"
 #include "engine/layer_probe.h"
 #include "engine/model.h"
+#include "tokenizer/tokenizer.h"
 #include "widgets/ffn_chart.h"
 #include "widgets/labelled_bars.h"
 #include "widgets/residual_stream_chart.h"
@@ -14,6 +15,7 @@
 #include <QCheckBox>
 #include <QEvent>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -133,7 +135,20 @@ void LayerView::buildTabs() {
     tabs_->addTab(scrolled(ffn), QString());
 
     stream_ = new widgets::ResidualStreamChart;
-    tabs_->addTab(stream_, QString());
+    lens_ = new QPushButton;
+    lens_->setObjectName(QStringLiteral("layerLogitLens"));
+    connect(lens_, &QPushButton::clicked, this, [this] {
+        if (!shown_ || !model_) return;
+        const LayerRequest& r = shown_->request;
+        const std::vector<int32_t> ids(r.tokens.begin(), r.tokens.begin() + r.query + 1);
+        emit logitLensRequested(QString::fromStdString(model_->tokenizer->decode(ids)));
+    });
+    auto* stream = new QWidget;
+    auto* sl = new QVBoxLayout(stream);
+    sl->setContentsMargins(0, 0, 0, 0);
+    sl->addWidget(stream_, 1);
+    sl->addWidget(lens_, 0, Qt::AlignLeft);
+    tabs_->addTab(stream, QString());
 }
 
 void LayerView::retranslate() {
@@ -150,6 +165,9 @@ void LayerView::retranslate() {
     tabs_->setTabToolTip(int(Tab::Ffn), tr("The feed-forward network working on the token alone"));
     tabs_->setTabToolTip(int(Tab::Stream), tr("How much each layer adds to the token's vector"));
     show_keys_->setText(tr("Show k and v of every token up to this one"));
+    lens_->setText(tr("Read this stream with the logit lens…"));
+    lens_->setToolTip(tr("Opens Labs > Logit lens on the text up to this token: what the model would predict "
+                         "if it stopped after each layer"));
     // the figures' own texts are made in the current language: make them again
     if (shown_ || !message_.isEmpty()) schedule();
 }

@@ -27,6 +27,7 @@
 #include <optional>
 
 class QCheckBox;
+class QPushButton;
 class QLabel;
 class QStackedWidget;
 class QTabWidget;
@@ -64,6 +65,9 @@ public:
 
 signals:
     void figuresShown();  // figures() is current (emitted after they are drawn)
+    // The Stream tab's link: the text up to and including the selected token, for the logit
+    // lens lab (which reads the same stream layer by layer).
+    void logitLensRequested(const QString& text);
 
 protected:
     void showEvent(QShowEvent* e) override;
@@ -104,6 +108,7 @@ private:
     widgets::FfnChart* ffn_ = nullptr;
     widgets::VectorStrips* ffn_strips_ = nullptr;
     widgets::ResidualStreamChart* stream_ = nullptr;
+    QPushButton* lens_ = nullptr;
 };
 
 }  // namespace lmscope::gui

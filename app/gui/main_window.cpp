@@ -4,6 +4,7 @@
 #include "gui/status_notice.h"
 #include "gui/labs/lab_host.h"
 #include "gui/labs/lab_window.h"
+#include "gui/labs/logit_lens_lab.h"
 #include "gui/language.h"
 #include "gui/model_document.h"
 #include "gui/presenter.h"
@@ -90,6 +91,15 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     // Queued: "Clear Menu" changes the list from inside one of the actions the rebuild deletes.
     connect(recent_, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu, Qt::QueuedConnection);
     connect(language_, &Language::changed, this, &MainWindow::updateLanguageMenu);
+    // the Layer view's residual stream, read layer by layer in the logit lens lab
+    connect(session_, &SessionView::logitLensRequested, this, [this](const QString& text) {
+        const QList<labs::Lab*>& all = lab_window_->labs();
+        for (int i = 0; i < all.size(); ++i)
+            if (auto* lens = qobject_cast<labs::LogitLensLab*>(all[i])) {
+                lab_window_->showLab(i);
+                lens->setPrompt(text);
+            }
+    });
 
     retranslate();
     restoreSettings();

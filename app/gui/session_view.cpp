@@ -102,6 +102,7 @@ SessionView::SessionView(QMainWindow* window)
     connect(model_, &widgets::TraceModel::currentStepChanged, this, &SessionView::updateComparison);
     connect(model_, &widgets::TraceModel::stepsReset, this, &SessionView::updateComparison);
     connect(timeline_, &widgets::Timeline::rewindTo, this, &SessionView::rewindTo);
+    connect(layer_, &LayerView::logitLensRequested, this, &SessionView::logitLensRequested);
     connect(timeline_, &widgets::Timeline::branchSelected, this, &SessionView::rewindTo);  // the engine follows
     updateActions();
     retranslate();

@@ -117,6 +117,7 @@ signals:
     void traceOpened(const QString& path);
     void applied();  // the TraceModel caught up with the engine (after the coalescing timer)
     void statusMessage(const QString& text);
+    void logitLensRequested(const QString& text);  // the Layer view's link to the lens lab
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;  // notes the chart clicked last

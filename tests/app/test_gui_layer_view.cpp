@@ -11,6 +11,8 @@
 #include "engine/layer_anatomy.h"
 #include "engine/model.h"
 #include "gui/labs/lab_model.h"
+#include "gui/labs/lab_window.h"
+#include "gui/labs/logit_lens_lab.h"
 #include "gui/language.h"
 #include "gui/layer_view.h"
 #include "gui/main_window.h"
@@ -25,6 +27,7 @@
 #include <QAbstractButton>
 #include <QDockWidget>
 #include <QLabel>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -304,6 +307,26 @@ private slots:
         s->reset();
         QTRY_VERIFY(!s->inFlight() && s->model()->currentStep() == -1);
         QTRY_VERIFY(!layer_of(s)->figures() && !layer_of(s)->computing());
+    }
+
+    // The Stream tab's link opens the logit lens lab on the text up to the selected token.
+    void streamLinksToTheLogitLens() {
+        auto w = open_window(&language_, QStringLiteral("The sky is blue"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QVERIFY(step_and_wait(s));
+        s->model()->setSelectedQuery(2);
+        const gui::LayerFigures* f = shown(s);
+        QVERIFY(f);
+        layer_of(s)->setTab(LayerView::Tab::Stream);
+        layer_of(s)->findChild<QPushButton*>(QStringLiteral("layerLogitLens"))->click();
+        gui::labs::LabWindow* labs = w->labWindow();
+        QTRY_VERIFY(labs->isVisible());
+        auto* lens = labs->findChild<gui::labs::LogitLensLab*>();
+        QVERIFY(lens);
+        QTRY_VERIFY(!lens->promptIds().empty());
+        QCOMPARE(qint32(lens->promptIds().back()), f->request.tokens[2]);
+        QCOMPARE(lens->selectedPosition(), int(lens->promptIds().size()) - 1);
     }
 
     void replayHasNoModel() {
