@@ -13,7 +13,8 @@ namespace lmscope::gui {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("LayerView", text); }
+// lupdate files this file's tr("...") calls under the namespace's context.
+QString tr(const char* text) { return QCoreApplication::translate("lmscope::gui", text); }
 
 constexpr int32_t kMixTerms = 5;     // the largest w_j v_j drawn one by one
 constexpr int32_t kRopePairs = 4;    // pairs of the RoPE tab, fastest to slowest

@@ -242,7 +242,7 @@ void MainWindow::retranslate() {
     quit_action_->setText(tr("&Quit"));
     about_action_->setText(tr("&About lmscope"));
     lesson_action_->setText(tr("&Lesson"));
-    lesson_action_->setStatusTip(tr("A 15-minute lesson with the sample model, step by step"));
+    lesson_action_->setStatusTip(tr("An 18-minute lesson with the sample model, step by step"));
     glossary_action_->setText(tr("&Glossary"));
     glossary_action_->setStatusTip(tr("Token, BPE, head, GQA, RoPE, prefill, decode, KV cache, logit, temperature, top-k/top-p/min-p"));
     spec_dock_->setWindowTitle(panel_help(Panel::Model).title);

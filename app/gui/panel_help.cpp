@@ -48,13 +48,13 @@ constexpr Row kRows[] = {
      QT_TRANSLATE_NOOP("PanelHelp", "Every layer and head at once. Click a thumbnail to open it in the Attention panel.")},
     {Panel::Layer, "layerDock", QT_TRANSLATE_NOOP("PanelHelp", "Layer"),
      QT_TRANSLATE_NOOP("PanelHelp",
-                       "What one layer does to the selected token, with the model's real numbers. The token's vector makes "
-                       "three smaller ones per head: a <b>query</b> (what it is looking for), a <b>key</b> (what it offers) "
-                       "and a <b>value</b> (what it carries). The query is multiplied with every key, scaled, the future is "
-                       "masked and <b>softmax</b> turns the scores into weights; the head's output mixes the values by those "
-                       "weights. <b>RoPE</b> turns q and k by their positions so the score depends on the distance between "
-                       "tokens. Then the <b>feed-forward network</b> works on the token alone, and each part adds its result "
-                       "to the <b>residual stream</b>. Pick the token, layer and head in the other panels."),
+                       "What one layer does to the selected token, with the model's real numbers: from the token's vector "
+                       "each head makes a <b>query</b> (what it is looking for), a <b>key</b> (what it offers) and a "
+                       "<b>value</b> (what it carries). The query is multiplied with every key, scaled, the future is "
+                       "masked and <b>softmax</b> turns the scores into weights that mix the values; <b>RoPE</b> first "
+                       "turns q and k by their positions, so the score depends on the distance between tokens. Then the "
+                       "<b>feed-forward network</b> works on the token alone, and both parts add their results to the "
+                       "<b>residual stream</b>. Pick the token, layer and head in the other panels."),
      QT_TRANSLATE_NOOP("PanelHelp", "Query, key, value, scores, RoPE and the FFN of the selected layer, head and token.")},
     {Panel::Logits, "logitsDock", QT_TRANSLATE_NOOP("PanelHelp", "Logits"),
      QT_TRANSLATE_NOOP("PanelHelp",

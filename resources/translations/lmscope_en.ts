@@ -100,6 +100,16 @@
     </message>
 </context>
 <context>
+    <name>lmscope::gui::labs::ContextCompareLab</name>
+    <message numerus="yes">
+        <source>Switching off each head of layer %1 in turn (%n run(s) of each prompt)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::labs::KvOffloadPanel</name>
     <message numerus="yes">
         <source>%Ln token(s)</source>

@@ -234,6 +234,18 @@
         <source>Every layer has several attention &lt;b&gt;heads&lt;/b&gt; working side by side, each with its own queries and keys, so each can look for something different: the previous token, the first token, a matching word. The grid shows every layer (rows) and head (columns) as a small heatmap; click one to open it in the Attention panel. Heads marked in the same colour share one key/value head (&lt;b&gt;GQA&lt;/b&gt;), which makes the KV cache smaller. Right-click a head to switch it off: the next steps run without it (its output is zero) and the grid crosses it out, so you can watch the prediction change.</source>
         <translation>每一层都有几个注意力&lt;b&gt;头&lt;/b&gt;并排工作，每个头有自己的查询和键，所以各自可以寻找不同的东西：前一个词元、第一个词元、一个相配的词。网格把每一层（行）和每个头（列）画成一个小热力图；点击一个，就在“注意力”面板中打开它。用同一种颜色标出的头共用一个键/值头（&lt;b&gt;GQA&lt;/b&gt;），这让 KV 缓存更小。右键点击一个头可以关闭它：之后的步骤不再使用它（它的输出为零），网格会把它划掉，你可以看到预测如何变化。</translation>
     </message>
+    <message>
+        <source>Layer</source>
+        <translation>层内部</translation>
+    </message>
+    <message>
+        <source>Query, key, value, scores, RoPE and the FFN of the selected layer, head and token.</source>
+        <translation>所选层、头和词元的查询、键、值、分数、RoPE 和前馈网络。</translation>
+    </message>
+    <message>
+        <source>What one layer does to the selected token, with the model&apos;s real numbers: from the token&apos;s vector each head makes a &lt;b&gt;query&lt;/b&gt; (what it is looking for), a &lt;b&gt;key&lt;/b&gt; (what it offers) and a &lt;b&gt;value&lt;/b&gt; (what it carries). The query is multiplied with every key, scaled, the future is masked and &lt;b&gt;softmax&lt;/b&gt; turns the scores into weights that mix the values; &lt;b&gt;RoPE&lt;/b&gt; first turns q and k by their positions, so the score depends on the distance between tokens. Then the &lt;b&gt;feed-forward network&lt;/b&gt; works on the token alone, and both parts add their results to the &lt;b&gt;residual stream&lt;/b&gt;. Pick the token, layer and head in the other panels.</source>
+        <translation>一层对所选词元做了什么，用的是模型真实的数字：每个头从词元的向量算出&lt;b&gt;查询&lt;/b&gt;（它在找什么）、&lt;b&gt;键&lt;/b&gt;（它能提供什么）和&lt;b&gt;值&lt;/b&gt;（它携带什么）。查询与每个键相乘、缩放，未来被遮住，&lt;b&gt;softmax&lt;/b&gt; 把分数变成混合这些值的权重；在此之前 &lt;b&gt;RoPE&lt;/b&gt; 按位置旋转 q 和 k，使分数取决于词元之间的距离。然后&lt;b&gt;前馈网络&lt;/b&gt;单独处理这个词元，两部分都把结果加到&lt;b&gt;残差流&lt;/b&gt;上。在其他面板中选择词元、层和头。</translation>
+    </message>
 </context>
 <context>
     <name>TokenizerLab</name>
@@ -276,6 +288,101 @@ byte piece: part of a character</source>
 byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>
 “%3”共 %2 个字节，这是第 %1 个：第 %4–%5 个词元块一起拼出它</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui</name>
+    <message>
+        <source>Token “%1” (position %2) in layer %3, head %4</source>
+        <translation>词元“%1”（位置 %2），第 %3 层，第 %4 个头</translation>
+    </message>
+    <message>
+        <source>resid_pre: entering the layer</source>
+        <translation>resid_pre：进入这一层</translation>
+    </message>
+    <message>
+        <source>attn_in: after the norm</source>
+        <translation>attn_in：归一化之后</translation>
+    </message>
+    <message>
+        <source>q: what it is looking for</source>
+        <translation>q：它在找什么</translation>
+    </message>
+    <message>
+        <source>q after RoPE</source>
+        <translation>RoPE 之后的 q</translation>
+    </message>
+    <message>
+        <source>k: what it offers (KV head %1)</source>
+        <translation>k：它能提供什么（KV 头 %1）</translation>
+    </message>
+    <message>
+        <source>k after RoPE</source>
+        <translation>RoPE 之后的 k</translation>
+    </message>
+    <message>
+        <source>v: what it carries</source>
+        <translation>v：它携带什么</translation>
+    </message>
+    <message>
+        <source>k (after RoPE) and v of every token up to “%1”</source>
+        <translation>直到“%1”的每个词元的 k（RoPE 之后）和 v</translation>
+    </message>
+    <message>
+        <source>k of “%1” (%2)</source>
+        <translation>“%1”的 k（%2）</translation>
+    </message>
+    <message>
+        <source>v of “%1” (%2)</source>
+        <translation>“%1”的 v（%2）</translation>
+    </message>
+    <message>
+        <source>z = Σ w_j v_j: the largest terms, the rest, and the sum (head %1)</source>
+        <translation>z = Σ w_j v_j：最大的几项、其余各项与总和（第 %1 个头）</translation>
+    </message>
+    <message>
+        <source>%1 × v of “%2” (%3)</source>
+        <translation>%1 × “%2”的 v（%3）</translation>
+    </message>
+    <message>
+        <source>+ the other terms</source>
+        <translation>+ 其余各项</translation>
+    </message>
+    <message>
+        <source>= z, the head&apos;s output</source>
+        <translation>= z，这个头的输出</translation>
+    </message>
+    <message>
+        <source>What each head writes: |Wo · z_h| (before the post-attention norm)</source>
+        <translation>每个头写入的量：|Wo · z_h|（注意力后归一化之前）</translation>
+    </message>
+    <message>
+        <source>What each head writes into attn_out: |Wo · z_h|</source>
+        <translation>每个头写入 attn_out 的量：|Wo · z_h|</translation>
+    </message>
+    <message>
+        <source>norm</source>
+        <translation>范数</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <source>The residual add: what the FFN writes into the stream</source>
+        <translation>残差相加：前馈网络写入残差流的内容</translation>
+    </message>
+    <message>
+        <source>resid_mid: after attention</source>
+        <translation>resid_mid：注意力之后</translation>
+    </message>
+    <message>
+        <source>+ mlp_out: the FFN writes</source>
+        <translation>+ mlp_out：前馈网络写入</translation>
+    </message>
+    <message>
+        <source>= resid_post: leaving the layer</source>
+        <translation>= resid_post：离开这一层</translation>
     </message>
 </context>
 <context>
@@ -364,6 +471,89 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>Glossary</source>
         <translation>术语表</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::LayerView</name>
+    <message>
+        <source>The layer could not be computed: %1</source>
+        <translation>无法计算这一层：%1</translation>
+    </message>
+    <message>
+        <source>Q, K, V</source>
+        <translation>Q、K、V</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>Mix</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <source>RoPE</source>
+        <translation>RoPE</translation>
+    </message>
+    <message>
+        <source>FFN</source>
+        <translation>前馈网络</translation>
+    </message>
+    <message>
+        <source>Residual stream</source>
+        <translation>残差流</translation>
+    </message>
+    <message>
+        <source>The token&apos;s vector, and the query, key and value the layer makes of it</source>
+        <translation>词元的向量，以及这一层由它算出的查询、键和值</translation>
+    </message>
+    <message>
+        <source>From q · k to the attention weights, one stage at a time</source>
+        <translation>从 q · k 到注意力权重，一次一个阶段</translation>
+    </message>
+    <message>
+        <source>The head&apos;s output: the values mixed by the weights</source>
+        <translation>头的输出：按权重混合的值</translation>
+    </message>
+    <message>
+        <source>How rotary position embedding turns q and k by their positions</source>
+        <translation>旋转位置编码如何按位置旋转 q 和 k</translation>
+    </message>
+    <message>
+        <source>The feed-forward network working on the token alone</source>
+        <translation>单独处理这个词元的前馈网络</translation>
+    </message>
+    <message>
+        <source>How much each layer adds to the token&apos;s vector</source>
+        <translation>每一层给词元的向量加了多少</translation>
+    </message>
+    <message>
+        <source>Show k and v of every token up to this one</source>
+        <translation>显示直到这个词元的每个词元的 k 和 v</translation>
+    </message>
+    <message>
+        <source>Read this stream with the logit lens…</source>
+        <translation>用 logit 透镜读这条残差流…</translation>
+    </message>
+    <message>
+        <source>Opens Labs &gt; Logit lens on the text up to this token: what the model would predict if it stopped after each layer</source>
+        <translation>在“实验室 &gt; Logit 透镜”中打开直到这个词元的文本：如果模型在每一层之后停下，它会预测什么</translation>
+    </message>
+    <message>
+        <source>The Layer view computes from the model: a replay has none. Open the model (Back to Live Model) to look inside a layer.</source>
+        <translation>“层内部”视图需要用模型来计算：回放没有模型。打开模型（回到实时模型）才能查看一层的内部。</translation>
+    </message>
+    <message>
+        <source>Press Step: the view then shows the inside of the selected layer for the selected token and head.</source>
+        <translation>按“单步”：视图随后显示所选词元和头在所选层内部的计算。</translation>
+    </message>
+    <message>
+        <source>Computing layer %1 for “%2” (position %3)…</source>
+        <translation>正在为“%2”（位置 %3）计算第 %1 层…</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2 (reads KV head %3 of %4) · token “%5” at position %6 · step %7</source>
+        <translation>第 %1 层，第 %2 个头（读取 %4 个 KV 头中的第 %3 个）· 词元“%5”，位置 %6 · 第 %7 步</translation>
     </message>
 </context>
 <context>
@@ -612,10 +802,6 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <source>A 15-minute lesson with the sample model, step by step</source>
-        <translation>用示例模型一步一步讲完的 15 分钟课程</translation>
-    </message>
-    <message>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
@@ -638,6 +824,10 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>Every panel back in its place, sized for this window</source>
         <translation>每个面板回到原位，按此窗口的大小排布</translation>
+    </message>
+    <message>
+        <source>An 18-minute lesson with the sample model, step by step</source>
+        <translation>用示例模型一步一步讲完的 18 分钟课程</translation>
     </message>
 </context>
 <context>
@@ -1407,6 +1597,76 @@ layer %4, head %5</source>
         <source>Next-token distributions after the picked tokens (top %1; orange: in both lists). KL(A‖B) = %2 nats, KL(B‖A) = %3 nats (0: the same prediction).</source>
         <translation>所选词元之后的下一个词元分布（前 %1 个；橙色：两个列表中都有）。KL(A‖B) = %2 奈特，KL(B‖A) = %3 奈特（0 表示预测相同）。</translation>
     </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Switching off each head of layer %1 in turn (%n run(s) of each prompt)…</source>
+        <translation>
+            <numerusform>正在依次关闭第 %1 层的每个头（每个提示词运行 %n 次）…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Which head makes the two picked tokens differ? Choose a layer and press &quot;%1&quot;: each of its heads is switched off in turn and both prompts run again.</source>
+        <translation>是哪个头让两个选中的词元不同？选择一层并按“%1”：依次关闭它的每个头，两个提示词都重新运行。</translation>
+    </message>
+    <message>
+        <source>KL(A ‖ B) between the next-token distributions after the picked tokens: %1 nats with every head on</source>
+        <translation>选中词元之后的下一个词元分布之间的 KL(A ‖ B)：所有头都打开时为 %1 奈特</translation>
+    </message>
+    <message>
+        <source>%1 nats with %2 switched off</source>
+        <translation>关闭 %2 时为 %1 奈特</translation>
+    </message>
+    <message>
+        <source>Each bar: the KL with head H of layer %1 switched off too; the shortest bar is the head whose absence makes the two contexts agree most.</source>
+        <translation>每个条形：同时关闭第 %1 层的头 H 时的 KL；最短的条形对应的头，去掉它后两个上下文最一致。</translation>
+    </message>
+    <message>
+        <source>Layer %1: KL(A ‖ B) with each head switched off</source>
+        <translation>第 %1 层：依次关闭每个头时的 KL(A ‖ B)</translation>
+    </message>
+    <message>
+        <source>KL (nats)</source>
+        <translation>KL（奈特）</translation>
+    </message>
+    <message>
+        <source>H%1 (%2%3)</source>
+        <translation>H%1（%2%3）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a head of this model: write layer:head, e.g. 3:5 (layers 0 to %2, heads 0 to %3).</source>
+        <translation>“%1”不是这个模型的头：请写成 层:头，例如 3:5（层 0 到 %2，头 0 到 %3）。</translation>
+    </message>
+    <message>
+        <source>Running both prompts through %1 with %2 switched off…</source>
+        <translation>正在用 %1 运行两个提示词，关闭 %2…</translation>
+    </message>
+    <message>
+        <source>Heads switched off in both runs: %1.</source>
+        <translation>两次运行中都关闭的头：%1。</translation>
+    </message>
+    <message>
+        <source>Switch off heads:</source>
+        <translation>关闭的头：</translation>
+    </message>
+    <message>
+        <source>layer:head, e.g. 3:5, 7:0 (both prompts run without them; empty: every head on)</source>
+        <translation>层:头，例如 3:5, 7:0（两个提示词都在没有它们的情况下运行；留空：所有头都打开）</translation>
+    </message>
+    <message>
+        <source>Heads switched off (their output zeroed before the output projection) when both prompts run</source>
+        <translation>两个提示词运行时关闭的头（它们的输出在输出投影之前被置零）</translation>
+    </message>
+    <message>
+        <source>Which head of this layer?</source>
+        <translation>这一层的哪个头？</translation>
+    </message>
+    <message>
+        <source>Switch off each head of the chosen layer in turn and run both picked tokens again: how much does the difference between them change?</source>
+        <translation>依次关闭所选层的每个头，再次运行两个选中的词元：它们之间的差别改变了多少？</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::labs::KvCostChart</name>
@@ -2151,6 +2411,14 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <source>Switched off from the next step</source>
         <translation>从下一步起关闭</translation>
     </message>
+    <message>
+        <source>Recompute this step with the heads off now</source>
+        <translation>用现在关闭的头重新计算这一步</translation>
+    </message>
+    <message>
+        <source>Rewind to the step before this one and run this step again, with the heads switched off now (the old result stays as another branch)</source>
+        <translation>回到这一步之前的一步，用现在关闭的头再运行这一步（旧结果作为另一个分支保留）</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::widgets::AttentionHeatmap</name>
@@ -2270,6 +2538,41 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>KL (nats)</source>
         <translation>KL（奈特）</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::FfnChart</name>
+    <message>
+        <source>Top %1 neurons by |activation|</source>
+        <translation>|激活值| 最大的 %1 个神经元</translation>
+    </message>
+    <message>
+        <source>Activation of all %1 neurons</source>
+        <translation>全部 %1 个神经元的激活值</translation>
+    </message>
+    <message>
+        <source>Activation of every neuron</source>
+        <translation>每个神经元的激活值</translation>
+    </message>
+    <message>
+        <source>activation (mlp_act)</source>
+        <translation>激活值（mlp_act）</translation>
+    </message>
+    <message>
+        <source>activation</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>neurons</source>
+        <translation>神经元数</translation>
+    </message>
+    <message>
+        <source>|resid_mid| = %1 → FFN writes |mlp_out| = %2 → |resid_post| = %3</source>
+        <translation>|resid_mid| = %1 → 前馈网络写入 |mlp_out| = %2 → |resid_post| = %3</translation>
+    </message>
+    <message>
+        <source>%1 neurons, |act| = %2</source>
+        <translation>%1 个神经元，|act| = %2</translation>
     </message>
 </context>
 <context>
@@ -2511,6 +2814,50 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <source>Right: probability before → after the filters, or ✗ and the filter that removed the token. Hover a row for its logit.</source>
         <translation>右侧：过滤前 → 过滤后的概率，或 ✗ 及移除该词元的过滤器。鼠标悬停在某行上可查看其 logit。</translation>
     </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
+    </message>
+    <message>
+        <source>Recompute this step</source>
+        <translation>重新计算这一步</translation>
+    </message>
+    <message>
+        <source>Rewind to the step before this one and run this step again with the heads switched off now (%1); the old result stays as another branch</source>
+        <translation>回到这一步之前的一步，用现在关闭的头（%1）再运行这一步；旧结果作为另一个分支保留</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Heads switched off: %1</source>
+        <translation>关闭的头：%1</translation>
+    </message>
+    <message>
+        <source>Computing the distribution without switching them off…</source>
+        <translation>正在计算不关闭它们时的分布…</translation>
+    </message>
+    <message>
+        <source>The distribution without them could not be computed: %1</source>
+        <translation>无法计算不关闭它们时的分布：%1</translation>
+    </message>
+    <message>
+        <source>KL(with ‖ without) = %1 nats: how far switching them off moved the next-token distribution</source>
+        <translation>KL(关闭 ‖ 不关闭) = %1 奈特：关闭它们让下一个词元的分布移动了多远</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>p with them off</source>
+        <translation>关闭它们时的 p</translation>
+    </message>
+    <message>
+        <source>p with every head on</source>
+        <translation>所有头都打开时的 p</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::widgets::MetadataModel</name>
@@ -2571,6 +2918,201 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>tokens processed so far</source>
         <translation>累计处理的词元数</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::ResidualStreamChart</name>
+    <message>
+        <source>|resid_pre|: the stream</source>
+        <translation>|resid_pre|：残差流</translation>
+    </message>
+    <message>
+        <source>|attn_out|: attention writes</source>
+        <translation>|attn_out|：注意力写入</translation>
+    </message>
+    <message>
+        <source>|mlp_out|: the MLP writes</source>
+        <translation>|mlp_out|：MLP 写入</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>norm (L2)</source>
+        <translation>范数（L2）</translation>
+    </message>
+    <message>
+        <source>logit lens: the top token after the layer</source>
+        <translation>logit 透镜：这一层之后排名第一的词元</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::RopeView</name>
+    <message>
+        <source>q and k are not rotated; position reaches this layer only through the causal mask and the residual stream</source>
+        <translation>q 和 k 不旋转；位置信息只通过因果掩码和残差流到达这一层</translation>
+    </message>
+    <message>
+        <source>Layer %1 uses no RoPE (NoPE): %2</source>
+        <translation>第 %1 层不使用 RoPE（NoPE）：%2</translation>
+    </message>
+    <message>
+        <source>This layer uses no RoPE (NoPE): %1</source>
+        <translation>这一层不使用 RoPE（NoPE）：%1</translation>
+    </message>
+    <message>
+        <source>q blue, k orange; dashed: before the rotation, solid: after it (q at position %1, k at position %2)</source>
+        <translation>q 为蓝色，k 为橙色；虚线：旋转之前，实线：旋转之后（q 在位置 %1，k 在位置 %2）</translation>
+    </message>
+    <message>
+        <source>pair %1 (dims %2):
+θ = %3, angle = pos × θ = %4°</source>
+        <translation>第 %1 对（维度 %2）：
+θ = %3，角度 = 位置 × θ = %4°</translation>
+    </message>
+    <message>
+        <source>Frequency of each pair: base %1</source>
+        <translation>每一对的频率：基数 %1</translation>
+    </message>
+    <message>
+        <source>pair i</source>
+        <translation>第 i 对</translation>
+    </message>
+    <message>
+        <source>θ (radians per position)</source>
+        <translation>θ（每个位置的弧度）</translation>
+    </message>
+    <message>
+        <source>wavelength 2π/θ (positions)</source>
+        <translation>波长 2π/θ（位置数）</translation>
+    </message>
+    <message>
+        <source>θ of every pair</source>
+        <translation>每一对的 θ</translation>
+    </message>
+    <message>
+        <source>the pairs drawn above</source>
+        <translation>上面画出的几对</translation>
+    </message>
+    <message>
+        <source>Score against the relative position</source>
+        <translation>分数与相对位置</translation>
+    </message>
+    <message>
+        <source>offset m − n (positions)</source>
+        <translation>偏移 m − n（位置数）</translation>
+    </message>
+    <message>
+        <source>score (scaled q·k)</source>
+        <translation>分数（缩放后的 q·k）</translation>
+    </message>
+    <message>
+        <source>lowest score over the positions tried</source>
+        <translation>所试位置中的最低分数</translation>
+    </message>
+    <message>
+        <source>highest score</source>
+        <translation>最高分数</translation>
+    </message>
+    <message>
+        <source>middle of the two</source>
+        <translation>两者的中间</translation>
+    </message>
+    <message>
+        <source>The same for every pair of positions with this offset: flat within 1e-4</source>
+        <translation>对偏移相同的每一对位置都一样：在 1e-4 以内是平的</translation>
+    </message>
+    <message>
+        <source>Not the same for every pair of positions with this offset: the largest spread (highest − lowest score) is %1, at offset %2</source>
+        <translation>对偏移相同的各对位置并不一样：最大差距（最高 − 最低分数）为 %1，在偏移 %2 处</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::ScoreStagesChart</name>
+    <message>
+        <source>q·k</source>
+        <translation>q·k</translation>
+    </message>
+    <message>
+        <source>× scale</source>
+        <translation>× 缩放</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>softmax</source>
+        <translation>softmax</translation>
+    </message>
+    <message>
+        <source>The dot product of the rotated query with each rotated key: how well each key matches what the query looks for.</source>
+        <translation>旋转后的查询与每个旋转后的键的点积：每个键与查询所找的内容有多匹配。</translation>
+    </message>
+    <message>
+        <source>The dot products times the attention scale (1/√head_dim unless the model sets its own), which keeps the softmax from saturating.</source>
+        <translation>点积乘以注意力缩放系数（除非模型另行设定，否则为 1/√head_dim），使 softmax 不致饱和。</translation>
+    </message>
+    <message>
+        <source>The keys this query may not see (the future, or keys outside a local layer&apos;s window) set to −∞, so they get no weight.</source>
+        <translation>这个查询不能看的键（未来，或局部层窗口之外的键）被设为 −∞，所以它们得不到权重。</translation>
+    </message>
+    <message>
+        <source>The softmax over the row: the attention weights, each between 0 and 1, summing to 1.</source>
+        <translation>对这一行做 softmax：得到注意力权重，每个在 0 到 1 之间，总和为 1。</translation>
+    </message>
+    <message>
+        <source>hidden (−∞): in the future, after the query</source>
+        <translation>隐藏（−∞）：在未来，位于查询之后</translation>
+    </message>
+    <message>
+        <source>hidden (−∞): outside the local window</source>
+        <translation>隐藏（−∞）：在局部窗口之外</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>q · k</source>
+        <translation>q · k</translation>
+    </message>
+    <message>
+        <source>q · k of each key</source>
+        <translation>每个键的 q · k</translation>
+    </message>
+    <message>
+        <source>q · k × scale (%1)</source>
+        <translation>q · k × 缩放（%1）</translation>
+    </message>
+    <message>
+        <source>scaled score of each key</source>
+        <translation>每个键缩放后的分数</translation>
+    </message>
+    <message>
+        <source>score after the mask (−∞: hidden)</source>
+        <translation>掩码之后的分数（−∞：隐藏）</translation>
+    </message>
+    <message>
+        <source>score of each key the query sees</source>
+        <translation>查询能看到的每个键的分数</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>attention weight of each key</source>
+        <translation>每个键的注意力权重</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>key position</source>
+        <translation>键的位置</translation>
     </message>
 </context>
 <context>
@@ -2706,6 +3248,21 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>␣ marks the space this token starts with; the vocabulary writes it “%1”</source>
         <translation>␣ 表示这个词元开头的空格；词表里写作“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::widgets::VectorStrips</name>
+    <message>
+        <source>|x| = %1</source>
+        <translation>|x| = %1</translation>
+    </message>
+    <message>
+        <source>colour scale of the strips below: %1 to %2</source>
+        <translation>下面各条的颜色刻度：%1 到 %2</translation>
+    </message>
+    <message>
+        <source>%1 · component %2: %3</source>
+        <translation>%1 · 分量 %2：%3</translation>
     </message>
 </context>
 <context>

@@ -167,7 +167,7 @@ private slots:
         w.lessonAction()->trigger();
         QTRY_VERIFY(w.helpWindow()->isVisible());
         QTextDocument* doc = w.helpWindow()->browser()->document();
-        QVERIFY2(doc->toPlainText().startsWith(QStringLiteral("A 15-minute lesson")), qPrintable(doc->toPlainText().left(80)));
+        QVERIFY2(doc->toPlainText().startsWith(QStringLiteral("An 18-minute lesson")), qPrintable(doc->toPlainText().left(80)));
         // Every picture the lesson shows is in the app.
         QFile lesson(QStringLiteral(":/help/lesson.md"));
         QVERIFY(lesson.open(QIODevice::ReadOnly));
