@@ -193,6 +193,12 @@ void LayerView::setModel(const labs::LabModelPtr& model, KvType kv_type, int n_c
     schedule();
 }
 
+void LayerView::setEngineBusy(bool busy) {
+    if (busy == engine_busy_) return;
+    engine_busy_ = busy;
+    if (!busy) schedule();
+}
+
 const LayerFigures* LayerView::figures() const {
     if (!shown_ || computing()) return nullptr;
     const std::optional<LayerRequest> now = request();
@@ -256,6 +262,11 @@ void LayerView::start() {
     if (shown_ && shown_->request == *req && !runner_.busy()) {
         tabs_->setEnabled(true);
         return;
+    }
+    if (engine_busy_) {
+        status_->setText(tr("The model is stepping: this view follows when the step is done (while playing, when Play "
+                            "stops)."));
+        return;  // setEngineBusy(false) schedules again
     }
     message_.clear();
     status_->setText(tr("Computing layer %1 for “%2” (position %3)…")

@@ -11,8 +11,9 @@
 // of its own runs the shown path teacher-forced, each position with the heads its step ran
 // without, incrementally (a new step costs one more row), on a LabRunner job; the figures are
 // made on that job too (layer_figures.h). While a newer selection computes, the tabs are greyed
-// and say so: they never show one selection under another's title. A replay has no model: the
-// view says so.
+// and say so: they never show one selection under another's title. While the engine steps or
+// plays, the view waits (greyed, saying so) and computes once the engine is idle, so it never
+// slows the steps down. A replay has no model: the view says so.
 #pragma once
 
 #include "gui/labs/lab_model.h"
@@ -55,6 +56,10 @@ public:
     // The model the session runs, its KV storage and context (null: none, as in a replay).
     void setModel(const labs::LabModelPtr& model, KvType kv_type, int n_ctx);
 
+    // The step-through engine is stepping or playing: the view waits, greyed and saying so (its
+    // probe would share the cores with the steps and slow them), and computes once it is idle.
+    void setEngineBusy(bool busy);
+
     // The figures on screen, when they are those of the current selection (null otherwise:
     // nothing to show, no model, or a newer selection still computing).
     const LayerFigures* figures() const;
@@ -88,6 +93,7 @@ private:
     labs::LabModelPtr model_;
     KvType kv_type_ = KvType::F16;
     int n_ctx_ = 0;
+    bool engine_busy_ = false;
     std::shared_ptr<ProbeState> state_;
     labs::LabRunner runner_;
     QTimer pending_;  // coalesces changes that come together (a step moves the query and the step)

@@ -385,6 +385,7 @@ void SessionView::setPlaying(bool on) {
     playing_ = on && source_->usable();
     play_->setChecked(playing_);
     retranslatePlay();
+    updateActions();
     if (!playing_) {
         play_timer_.stop();
         return;
@@ -461,6 +462,7 @@ void SessionView::updateActions() {
     stop_->setEnabled(in_flight_ || playing_);
     reset_->setEnabled(usable && !in_flight_);
     live_->setEnabled(isReplay() && hasEngine() && !in_flight_);
+    layer_->setEngineBusy(in_flight_ || playing_);
 }
 
 void SessionView::updateStatus() {

@@ -555,6 +555,10 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <source>Layer %1, head %2 (reads KV head %3 of %4) · token “%5” at position %6 · step %7</source>
         <translation>第 %1 层，第 %2 个头（读取 %4 个 KV 头中的第 %3 个）· 词元“%5”，位置 %6 · 第 %7 步</translation>
     </message>
+    <message>
+        <source>The model is stepping: this view follows when the step is done (while playing, when Play stops).</source>
+        <translation>模型正在单步运行：这一步完成后本视图会跟上（播放时，在停止播放后）。</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::LiveSource</name>

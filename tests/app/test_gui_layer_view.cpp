@@ -309,6 +309,26 @@ private slots:
         QTRY_VERIFY(!layer_of(s)->figures() && !layer_of(s)->computing());
     }
 
+    // While Play runs the view waits (its probe would slow the steps), saying so; when Play
+    // stops it shows the last step.
+    void waitsWhilePlaying() {
+        auto w = open_window(&language_, QStringLiteral("The sky is"));
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QVERIFY(step_and_wait(s));
+        QVERIFY(shown(s));
+        s->setPlaying(true);
+        QTRY_VERIFY_WITH_TIMEOUT(s->model()->stepCount() >= 4, 60000);
+        QVERIFY(!layer_of(s)->figures() || layer_of(s)->figures()->request.step == s->model()->currentStep());
+        QVERIFY2(layer_of(s)->statusText().contains(QStringLiteral("stepping")), qPrintable(layer_of(s)->statusText()));
+        s->setPlaying(false);
+        QTRY_VERIFY(!s->inFlight());
+        const gui::LayerFigures* f = shown(s);
+        QVERIFY(f);
+        QCOMPARE(f->request.step, s->model()->currentStep());
+        QCOMPARE(f->request.tokens.size(), s->model()->sequenceLength());
+    }
+
     // The Stream tab's link opens the logit lens lab on the text up to the selected token.
     void streamLinksToTheLogitLens() {
         auto w = open_window(&language_, QStringLiteral("The sky is blue"));
