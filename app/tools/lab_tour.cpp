@@ -109,6 +109,8 @@ void lab_tour(gui::MainWindow& window, const QString& out) {
     auto* context = lab_at<ContextCompareLab>(labs, 3);
     labs->showLab(3);
     act_and_wait(context, &ContextCompareLab::runFinished, [&] { context->run(); }, "the context comparison");
+    // ... and which head of the shown layer makes the two differ: each switched off in turn
+    act_and_wait(context, &ContextCompareLab::sweepFinished, [&] { context->sweepLayer(); }, "the head sweep");
     save(labs, out, QStringLiteral("lab-context-compare.png"));
 
     // The logit lens on the classroom prompt.
