@@ -2,6 +2,7 @@
 // then the two bar series), the selected layer behind the band, the lens' tokens above each
 // layer while there is room (across, then upright, then only the selected layer's), long tokens
 // elided; no data draws an empty chart; the fonts follow the widget's.
+#include "shouting_translator.h"
 #include "widgets/residual_stream_chart.h"
 
 #include <QTranslator>
@@ -45,15 +46,6 @@ ResidualStreamData stream(qint32 n, qint32 selected) {
 
 }  // namespace
 
-
-// A translator that writes every source string in capitals: texts that go through tr() change.
-class Shouting : public QTranslator {
-public:
-    bool isEmpty() const override { return false; }
-    QString translate(const char*, const char* source, const char* = nullptr, int = -1) const override {
-        return QString::fromUtf8(source).toUpper();
-    }
-};
 class TestResidualStreamChart : public QObject {
     Q_OBJECT
 private slots:
@@ -144,7 +136,7 @@ private slots:
     void retranslates() {
         ResidualStreamChart chart;
         chart.setData(stream(3, 0));
-        Shouting shouting;
+        lmscope::testing::Shouting shouting;
         QCoreApplication::installTranslator(&shouting);
         QCoreApplication::sendPostedEvents();
         QCOMPARE(chart.viewState().layer_label, QStringLiteral("LAYER"));

@@ -2,6 +2,7 @@
 // drawn per key as the data has them, hidden keys at the mask stage drawn as "−∞" markers by
 // reason with a legend, the softmax on [0, 1], the query marked, the key axis labelled with the
 // tokens while few; no data draws an empty chart; the fonts follow the widget's.
+#include "shouting_translator.h"
 #include "widgets/score_stages_chart.h"
 
 #include <QAbstractButton>
@@ -71,15 +72,6 @@ QString text(const QVector<double>& v) {
 
 }  // namespace
 
-
-// A translator that writes every source string in capitals: texts that go through tr() change.
-class Shouting : public QTranslator {
-public:
-    bool isEmpty() const override { return false; }
-    QString translate(const char*, const char* source, const char* = nullptr, int = -1) const override {
-        return QString::fromUtf8(source).toUpper();
-    }
-};
 class TestScoreStagesChart : public QObject {
     Q_OBJECT
 private slots:
@@ -193,7 +185,7 @@ private slots:
         ScoreStagesChart chart;
         chart.setData(local_row());
         chart.setStage(ScoreStage::Masked);
-        Shouting shouting;
+        lmscope::testing::Shouting shouting;
         QCoreApplication::installTranslator(&shouting);
         QCoreApplication::sendPostedEvents();
         QCOMPARE(chart.stageButton(ScoreStage::Dot)->text(), QStringLiteral("Q·K"));

@@ -2,6 +2,7 @@
 // scale (the largest |value| of the group: -scale blue, 0 white, +scale red), one legend row per
 // group, the norm written at the right; hovering names the cell; 512 strips lay out in a scroll
 // area and paint quickly; the rows follow the font; no strips draw nothing without crashing.
+#include "shouting_translator.h"
 #include "widgets/trace_colors.h"
 #include "widgets/vector_strips.h"
 
@@ -36,15 +37,6 @@ VectorStripsData make(const QStringList& labels, const Vectors& values, const QV
 
 }  // namespace
 
-
-// A translator that writes every source string in capitals: texts that go through tr() change.
-class Shouting : public QTranslator {
-public:
-    bool isEmpty() const override { return false; }
-    QString translate(const char*, const char* source, const char* = nullptr, int = -1) const override {
-        return QString::fromUtf8(source).toUpper();
-    }
-};
 class TestVectorStrips : public QObject {
     Q_OBJECT
 private slots:
@@ -204,7 +196,7 @@ private slots:
     void retranslates() {
         VectorStrips strips;
         strips.setData(make({"q"}, {{3, 4}}, {}));
-        Shouting shouting;
+        lmscope::testing::Shouting shouting;
         QCoreApplication::installTranslator(&shouting);
         QCoreApplication::sendPostedEvents();
         QCOMPARE(strips.viewState().norm_texts, QStringList{"|X| = 5.00"});
