@@ -38,4 +38,20 @@ bool step_and_wait(gui::SessionView* session) {
     return wait_for(applied);
 }
 
+bool save_trace(gui::SessionView* session, const QString& path) {
+    QSignalSpy saved(session, &gui::SessionView::traceSaved);
+    session->saveTrace(path);
+    return wait_for(saved);
+}
+
+std::unique_ptr<gui::MainWindow> open_replay(gui::Language* language, const QString& path) {
+    auto w = std::make_unique<gui::MainWindow>(language);
+    w->show();
+    if (!QTest::qWaitForWindowActive(w.get())) return nullptr;
+    QSignalSpy opened(w->session(), &gui::SessionView::traceOpened);
+    w->session()->openTrace(path);
+    if (!wait_for(opened)) return nullptr;
+    return w;
+}
+
 }  // namespace lmscope::testing

@@ -37,4 +37,10 @@ template <class W> W* panel_widget(const gui::SessionView* session, gui::Panel p
 // Presses Step and waits until the session has applied the step; false when it did not in time.
 bool step_and_wait(gui::SessionView* session);
 
+// Saves the session's trace to `path` and waits for it; false when it was not saved in time.
+bool save_trace(gui::SessionView* session, const QString& path);
+// A shown window with no model that has opened the trace at `path` (no step shown yet); null
+// when the window was not exposed or the trace did not open within the wait.
+std::unique_ptr<gui::MainWindow> open_replay(gui::Language* language, const QString& path);
+
 }  // namespace lmscope::testing

@@ -323,19 +323,13 @@ private slots:
             QVERIFY(step_and_wait(w->session()));
             QVERIFY(choose(grid_of(w->session()), 1, 0, QStringLiteral("Turn off head 1:0")));
             QVERIFY(step_and_wait(w->session()));
-            QSignalSpy saved(w->session(), &SessionView::traceSaved);
-            w->session()->saveTrace(path);
-            QVERIFY(wait_for(saved));
+            QVERIFY(testing::save_trace(w->session(), path));
         }
-        MainWindow replay(&language_);
-        replay.show();
-        QVERIFY(QTest::qWaitForWindowActive(&replay));
-        SessionView* s = replay.session();
-        QSignalSpy opened(s, &SessionView::traceOpened);
-        s->openTrace(path);
-        QVERIFY(wait_for(opened));
-        QVERIFY(step_and_wait(replay.session()));
-        QVERIFY(step_and_wait(replay.session()));
+        const std::unique_ptr<MainWindow> replay = testing::open_replay(&language_, path);
+        QVERIFY(replay);
+        SessionView* s = replay->session();
+        QVERIFY(step_and_wait(s));
+        QVERIFY(step_and_wait(s));
         widgets::AttentionGrid* grid = grid_of(s);
         QCOMPARE(grid->viewState().off_in_step, (QVector<LayerHead>{{1, 0}}));
         QVERIFY(!grid->switchingEnabled());

@@ -357,17 +357,11 @@ private slots:
             auto w = open_window(&language_, QStringLiteral("The sky is"));
             QVERIFY(w);
             QVERIFY(step_and_wait(w->session()));
-            QSignalSpy saved(w->session(), &SessionView::traceSaved);
-            w->session()->saveTrace(path);
-            QVERIFY(wait_for(saved));
+            QVERIFY(testing::save_trace(w->session(), path));
         }
-        gui::MainWindow replay(&language_);
-        replay.show();
-        QVERIFY(QTest::qWaitForWindowActive(&replay));
-        SessionView* s = replay.session();
-        QSignalSpy opened(s, &SessionView::traceOpened);
-        s->openTrace(path);
-        QVERIFY(wait_for(opened));
+        const std::unique_ptr<gui::MainWindow> replay = testing::open_replay(&language_, path);
+        QVERIFY(replay);
+        SessionView* s = replay->session();
         QVERIFY(step_and_wait(s));
         s->dock(gui::Panel::Layer)->show();
         s->dock(gui::Panel::Layer)->raise();
