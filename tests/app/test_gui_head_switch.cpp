@@ -32,7 +32,6 @@ using lmscope::gui::SessionView;
 using lmscope::testing::open_window;
 using lmscope::testing::panel_widget;
 using lmscope::testing::step_and_wait;
-using lmscope::testing::wait_for;
 
 namespace {
 
