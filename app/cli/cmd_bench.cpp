@@ -1,11 +1,13 @@
 // lmscope-cli bench MODEL.gguf [-p 128] [-n 64] [-d 0] [-r 3] [--threads N]
-//                   [--capture none|summary|full] [--backend cpu|cuda] [--kv-type f16|q8_0|q4_0] [--json]
+//                   [--capture none|summary|full] [--trace-budget MIB] [--backend cpu|cuda] [--kv-type f16|q8_0|q4_0] [--json]
 // With d tokens already in the cache (fed untimed, as llama-bench -d), prefill p tokens, then
 // decode n tokens greedily (argmax), r times after one warm-up run; reports tokens per second
 // of each phase (mean over the runs), the capture mode, threads, KV bytes and the peak resident
 // set size. On the CPU it then measures the read bandwidth with the same threads and reports
 // the decode ceiling it implies (bandwidth.h) and the fraction of it decode reached. "full" capture = every layer and head of each new
-// row, plus the top-k logits and KV statistics of every step, as the app would record them.
+// row, plus the top-k logits and KV statistics of every step, as the app would record them:
+// within the trace budget (--trace-budget MIB, default 512), as a session keeps them, so a long
+// prompt's prefill keeps the planes that fit (and every head's summaries) and says how many.
 // What the run will hold (weights, the KV cache, activations, full capture's planes) is
 // estimated first; more than this machine's memory is refused before any work.
 #include "cli/backend_option.h"
@@ -19,6 +21,7 @@
 #include "engine/backend_factory.h"
 #include "engine/model.h"
 #include "kv/kv_math.h"
+#include "trace/session_trace.h"
 #include "util/cpu_info.h"
 #include "util/error.h"
 
@@ -57,6 +60,7 @@ struct Run {
 struct BenchOptions {
     std::string model, capture = "none", backend = "cpu", kv = "f16";
     int p = 128, n = 64, depth = 0, reps = 3, threads = 0;
+    uint64_t trace_budget_mib = trace::SessionTrace::kDefaultBudget >> 20;  // full capture's planes
     bool json = false;
 };
 
@@ -106,7 +110,11 @@ void check_bench_memory(const engine::Model& model, const BenchOptions& o, KvTyp
     const model::ModelSpec& s = model.spec();
     std::vector<MemoryPart> parts{weights_part(model), kv_part(s, kv_type, total),
                                   activations_part(s, std::max(o.depth, o.p), false)};
-    if (full) parts.push_back(planes_part(s, o.p, int64_t(o.depth) + o.p));  // the prefill step's planes
+    if (full) {  // the prefill step's planes, as many as the trace budget holds
+        MemoryPart planes = planes_part(s, o.p, int64_t(o.depth) + o.p);
+        planes.bytes = std::min<uint64_t>(planes.bytes, o.trace_budget_mib << 20);
+        parts.push_back(planes);
+    }
     check_memory("bench: " + (o.depth > 0 ? "-d " + std::to_string(o.depth) + " " : std::string()) + "-p " +
                      std::to_string(o.p) + " -n " + std::to_string(o.n),
                  parts);
@@ -128,6 +136,11 @@ void print_bench_text(const nlohmann::json& j, const BenchOptions& o) {
                     double(j["bandwidth_buffer_bytes"].get<uint64_t>()) / 1048576.0,
                     double(j["decode_weight_bytes"].get<uint64_t>()) / 1e6, double(j["decode_kv_bytes"].get<uint64_t>()) / 1e6,
                     j["decode_ceiling_tok_s"].get<double>(), 100.0 * j["decode_fraction_of_ceiling"].get<double>());
+    if (j.contains("planes_kept"))
+        std::printf("capture  the prefill's attention planes: %llu of %llu kept within the %.0f MiB trace budget (summaries "
+                    "of every head)\n",
+                    (unsigned long long)j["planes_kept"].get<uint64_t>(), (unsigned long long)j["planes_total"].get<uint64_t>(),
+                    double(j["trace_budget_bytes"].get<uint64_t>()) / 1048576.0);
     std::printf("kv       %d tokens, %llu bytes\n", j["kv_tokens"].get<int>(), (unsigned long long)j["kv_bytes"].get<uint64_t>());
     std::printf("peak rss %.1f MiB (model file %.1f MiB)\n", double(j["peak_rss_bytes"].get<uint64_t>()) / 1048576.0,
                 double(j["model_file_bytes"].get<uint64_t>()) / 1048576.0);
@@ -150,6 +163,10 @@ void run_bench(const BenchOptions& o) {
                                            : trace::CaptureMode::None;
     const bool full = policy.mode == trace::CaptureMode::Full;
     check_bench_memory(*model, o, bo.kv_type, total, full);
+    // Full capture as a session captures it: the planes the trace budget holds (a long prompt's
+    // prefill keeps some heads' planes and every head's summaries), so the memory is bounded.
+    const trace::CapturePolicy prefill_policy =
+        trace::within_budget(policy, o.p, o.depth, s.n_layer(), s.n_head(), o.trace_budget_mib << 20, {0, 0});
     auto backend = start_backend(o.backend, model, bo);
 
     // [depth] the context decoded after (untimed), then [p] the timed prompt
@@ -167,7 +184,7 @@ void run_bench(const BenchOptions& o) {
             backend->forward({.tokens = context.subspan(size_t(held)), .pos0 = held, .logits = logits});
         Run r;
         auto t0 = Clock::now();
-        backend->forward({.tokens = prompt, .pos0 = o.depth, .policy = policy, .capture = &capture, .logits = logits});
+        backend->forward({.tokens = prompt, .pos0 = o.depth, .policy = prefill_policy, .capture = &capture, .logits = logits});
         if (full) order = analysis::top_k(logits, 10), backend->kv_stats();  // what a front end keeps
         r.prefill_s = seconds_since(t0);
         int32_t tok = argmax(logits);
@@ -206,6 +223,12 @@ void run_bench(const BenchOptions& o) {
     j["prefill_tok_s_sd"] = pf_sd;
     j["decode_tok_s"] = dc;
     j["decode_tok_s_sd"] = dc_sd;
+    if (full) {
+        const uint64_t planes = uint64_t(s.n_layer()) * uint64_t(s.n_head());
+        j["planes_total"] = planes;
+        j["planes_kept"] = prefill_policy.mode == trace::CaptureMode::Full ? planes : prefill_policy.full_pairs.size();
+        j["trace_budget_bytes"] = o.trace_budget_mib << 20;
+    }
     j["kv_tokens"] = kv.n_tokens;
     j["kv_bytes"] = kv.total_bytes;
     j["model_file_bytes"] = model->file().file_size();
@@ -227,6 +250,8 @@ void add_bench_command(CLI::App& app) {
     add_number(cmd, "-d,--depth", opt->depth, "Tokens already in the cache before the prompt (default 0)")
         ->check(CLI::Range(0, 1 << 20));
     add_number(cmd, "-r,--reps", opt->reps, "Timed runs after a warm-up (default 3)")->check(CLI::Range(1, 1000));
+    add_number(cmd, "--trace-budget", opt->trace_budget_mib, "MiB full capture's attention planes may hold (default 512)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 30));
     add_number(cmd, "--threads", opt->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     cmd->add_option("--capture", opt->capture, "none, summary or full")
         ->check(CLI::IsMember({"none", "summary", "full"}));

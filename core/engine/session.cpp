@@ -168,29 +168,9 @@ void Session::check_logits_finite(int32_t pos) {
 }
 
 trace::CapturePolicy Session::step_policy(int32_t n, int32_t pos0) const {
-    const trace::CapturePolicy& asked = options_.capture;
-    if (asked.mode != trace::CaptureMode::Full) return asked;
     const model::ModelSpec& spec = backend_.model().spec();
-    // A plane is captured as n rows of pos0 + n floats (then kept packed in f16): the float
-    // copy is the larger, so the budget bounds both the capture and what the trace keeps.
-    const uint64_t plane_bytes = uint64_t(n) * uint64_t(pos0 + n) * sizeof(float);
-    const uint64_t planes = uint64_t(spec.n_layer()) * uint64_t(spec.n_head());
-    if (plane_bytes * planes <= trace_.budget()) return asked;
-    const uint64_t fit = trace_.budget() / plane_bytes;
-    trace::CapturePolicy p = asked;
-    p.mode = trace::CaptureMode::Summary;
-    const LayerHead focus = focus_.value_or(LayerHead{0, 0});
-    const auto add = [&](int32_t layer, int32_t head) {
-        if (p.full_pairs.size() >= fit || layer < 0 || layer >= spec.n_layer() || head < 0 || head >= spec.n_head()) return;
-        for (const LayerHead& q : p.full_pairs)
-            if (q.layer == layer && q.head == head) return;
-        p.full_pairs.push_back({layer, head});
-    };
-    add(focus.layer, focus.head);
-    for (int32_t h = 0; h < spec.n_head(); ++h) add(focus.layer, h);
-    for (int32_t l = 0; l < spec.n_layer(); ++l)
-        for (int32_t h = 0; h < spec.n_head(); ++h) add(l, h);
-    return p;
+    return trace::within_budget(options_.capture, n, pos0, spec.n_layer(), spec.n_head(), trace_.budget(),
+                                focus_.value_or(LayerHead{0, 0}));
 }
 
 const trace::StepTrace& Session::step(std::span<const int32_t> ids, Phase phase, Choice fed_how,

@@ -38,6 +38,14 @@ struct CapturePolicy {
     }
 };
 
+// The policy of a step of n rows after pos0 within `budget` bytes of attention planes (each
+// captured as n x (pos0 + n) floats, then kept packed in f16: the float copy is the larger, so
+// the budget bounds both the capture and what a trace keeps). `asked` when it is not Full or
+// every plane fits; else Summary of every head plus the full planes that fit: `focus` first,
+// then the rest of its layer, then the other layers in order. Shared by the Session and bench.
+CapturePolicy within_budget(const CapturePolicy& asked, int32_t n, int32_t pos0, int32_t n_layer, int32_t n_head,
+                            uint64_t budget, LayerHead focus);
+
 // Softmax weights of one (layer, head) for the rows this step computed.
 struct AttentionPlane {
     LayerHead at;

@@ -141,6 +141,25 @@ private slots:
         QVERIFY(std::abs(o.value("decode_fraction_of_ceiling").toDouble() - o.value("decode_tok_s").toDouble() / ceiling) <= 1e-9);
     }
 
+    // Full capture keeps the prefill's planes within the trace budget, as a session does: 24
+    // planes of 400 x 400 floats (625 KiB each) are 15 MiB; a 4 MiB budget keeps 6 of them.
+    void bench_capture_within_budget() {
+        const std::string gguf = testdata_file("models/fx-gqa-Q4_1.gguf");
+        LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
+        for (const auto& [budget, kept] : {std::pair{"4", 6}, std::pair{"512", 24}}) {
+            const CliRun r = run_cli({"bench", QString::fromStdString(gguf), "-p", "400", "-n", "2", "-r", "1",
+                                      "--capture", "full", "--trace-budget", budget, "--json"});
+            QVERIFY2(r.code == 0, r.err.constData());
+            const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+            QCOMPARE(o.value("planes_total").toInt(), 24);
+            QCOMPARE(o.value("planes_kept").toInt(), kept);
+            QCOMPARE(o.value("trace_budget_bytes").toDouble(), QString(budget).toDouble() * 1048576.0);
+        }
+        const CliRun text = run_cli({"bench", QString::fromStdString(gguf), "-p", "400", "-n", "2", "-r", "1",
+                                     "--capture", "full", "--trace-budget", "4"});
+        QVERIFY2(text.out.contains("6 of 24 kept within the 4 MiB trace budget"), text.out.constData());
+    }
+
     // -d N: the prompt and decode run after N tokens already in the cache (fed again each run
     // when a sliding window forgot them); fx-gemma3's three local layers hold 16 of them.
     void bench_at_depth() {

@@ -104,8 +104,9 @@ private slots:
     void memory_refused_up_front_data() {
         QTest::addColumn<QStringList>("args");  // @M: the model
         QTest::addColumn<QString>("reason");
+        // (the planes are what the trace budget holds: a PiB budget lets them grow past memory)
         QTest::newRow("bench, full capture of a long prefill")
-            << QStringList{"bench", "@M", "-p", "1048576", "-n", "0", "--capture", "full"}
+            << QStringList{"bench", "@M", "-p", "1048576", "-n", "0", "--capture", "full", "--trace-budget", "1073741824"}
             << "bench: -p 1048576 -n 0: needs ";
         QTest::newRow("run, a trace budget of a PiB")
             << QStringList{"run", "@M", "--prompt", "hi", "--trace-budget", "1073741824"}
