@@ -19,9 +19,6 @@ struct AttentionCapture {
     // masked; pattern: the softmax weights, 0 where masked.
     float* scores = nullptr;
     float* pattern = nullptr;
-
-    // Whether any attention weight is asked for: summaries, a head's plane or a hook.
-    bool wants_weights() const;
 };
 
 class Attention {
@@ -34,23 +31,20 @@ public:
     // [0, pos0 + n_rows). out: [n_rows][n_head][head_dim]. window: 0 = causal over every
     // earlier key; W > 0 = the query at position i sees keys j with i - W < j <= i (a local
     // layer); the weights of keys outside are 0 in the captured planes.
+    // Work goes in tasks (kv head, row, block of 32 dimensions): a task scores the keys and takes
+    // the softmax for all the query heads of its group at once, each K and V row read and
+    // converted once for them all; one row (decode) splits the dimensions so that n_kv_head x
+    // blocks is a multiple of the thread count, each thread weighing a group once.
     void run(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows, int32_t pos0,
              int32_t window, float* out, const AttentionCapture& cap);
 
 private:
-    // One query row with no weight captured: one pass over tasks (kv head, block of 32-value
-    // dimensions), n_kv_head x blocks a multiple of the thread count. A thread scores the keys and
-    // takes the softmax once per kv head it has a task of, for all the query heads of the group,
-    // each K and V row read and converted once for them all; each value is computed by the same kernels in the
-    // same order as in the general path, so the output is the same to the bit.
-    void decode(const KvCache& cache, int32_t layer, const float* q, int32_t pos0, int32_t window, float* out);
-
     ThreadPool& pool_;
     const kernels::Kernels& k_;
     int32_t n_head_, n_kv_head_, head_dim_;
     float scale_;
-    std::vector<std::vector<float>> scores_;  // [thread][n_keys] one row of scores / weights; decode: [group][visible keys]
-    std::vector<std::vector<float>> vtmp_;    // [thread][head_dim] a dequantized V row
+    std::vector<std::vector<float>> scores_;  // [thread][group][n_keys] a group's scores / weights for one row
+    std::vector<std::vector<float>> vtmp_;    // [thread][head_dim] a dequantized V row (or its dimension block)
     std::vector<std::vector<kernels::BlockQ8>> qq_;  // [thread][group][head_dim / 32] quantized queries
 };
 
