@@ -31,6 +31,10 @@ public:
     // [0, pos0 + n_rows). out: [n_rows][n_head][head_dim]. window: 0 = causal over every
     // earlier key; W > 0 = the query at position i sees keys j with i - W < j <= i (a local
     // layer); the weights of keys outside are 0 in the captured planes.
+    // Work goes in tasks (kv head, row, block of 32 dimensions): a task scores the keys and takes
+    // the softmax for all the query heads of its group at once, each K and V row read and
+    // converted once for them all; one row (decode) splits the dimensions so that n_kv_head x
+    // blocks is a multiple of the thread count, each thread weighing a group once.
     void run(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows, int32_t pos0,
              int32_t window, float* out, const AttentionCapture& cap);
 
@@ -39,9 +43,9 @@ private:
     const kernels::Kernels& k_;
     int32_t n_head_, n_kv_head_, head_dim_;
     float scale_;
-    std::vector<std::vector<float>> scores_;  // [thread][n_keys] one row of scores / weights
-    std::vector<std::vector<float>> vtmp_;    // [thread][head_dim] a dequantized V row
-    std::vector<std::vector<kernels::BlockQ8>> qq_;  // [thread][head_dim / 32] quantized query
+    std::vector<std::vector<float>> scores_;  // [thread][group][n_keys] a group's scores / weights for one row
+    std::vector<std::vector<float>> vtmp_;    // [thread][head_dim] a dequantized V row (or its dimension block)
+    std::vector<std::vector<kernels::BlockQ8>> qq_;  // [thread][group][head_dim / 32] quantized queries
 };
 
 }  // namespace lmscope::engine

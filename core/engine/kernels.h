@@ -29,10 +29,16 @@ struct Kernels {
     void (*axpy_f32)(float alpha, const float* x, float* y, int64_t n);
     // y[i] += alpha * half(x[i])
     void (*axpy_f16)(float alpha, const uint16_t* x, float* y, int64_t n);
-    // out[r] = sum_i half(a[r * stride + i]) * b[i], r < rows (attention scores: cached keys)
-    void (*dot_f16_rows)(const uint16_t* a, size_t stride, const float* b, int64_t n, int64_t rows, float* out);
-    // y[i] += sum_r w[r] * half(x[r * stride + i]), i < n (attention output: cached values)
-    void (*axpy_f16_rows)(const float* w, const uint16_t* x, size_t stride, int64_t rows, float* y, int64_t n);
+    // out[q * out_stride + r] = sum_i half(a[r * stride + i]) * b[q * n + i], r < rows, q < nq
+    // (attention scores: cached keys against the nq query heads of their group, each row read
+    // once for them all). A row's sums have the same bits for any nq and out_stride.
+    void (*dot_f16_rows)(const uint16_t* a, size_t stride, const float* b, int nq, int64_t n, int64_t rows,
+                         float* out, size_t out_stride);
+    // y[q * y_stride + i] += sum_r w[q * w_stride + r] * half(x[r * stride + i]), i < n, q < nq
+    // (attention output: cached values weighted for each query head of their group, each row read
+    // once for them all), rows added in order; the bits of y do not depend on nq or the strides.
+    void (*axpy_f16_rows)(const float* w, size_t w_stride, int nq, const uint16_t* x, size_t stride, int64_t rows,
+                          float* y, size_t y_stride, int64_t n);
     void (*f16_to_f32)(const uint16_t* src, float* dst, int64_t n);
     void (*f32_to_f16)(const float* src, uint16_t* dst, int64_t n);  // round to nearest even
     // g[i] = silu(g[i]) * u[i] = g[i] / (1 + exp(-g[i])) * u[i]  (SwiGLU)

@@ -34,12 +34,17 @@ void axpy_f16(float alpha, const uint16_t* x, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] += alpha * half(x[i]);
 }
 
-void dot_f16_rows(const uint16_t* a, size_t stride, const float* b, int64_t n, int64_t rows, float* out) {
-    for (int64_t r = 0; r < rows; ++r) out[r] = dot_f16(a + size_t(r) * stride, b, n);
+void dot_f16_rows(const uint16_t* a, size_t stride, const float* b, int nq, int64_t n, int64_t rows, float* out,
+                  size_t out_stride) {
+    for (int q = 0; q < nq; ++q)
+        for (int64_t r = 0; r < rows; ++r) out[size_t(q) * out_stride + size_t(r)] = dot_f16(a + size_t(r) * stride, b + q * n, n);
 }
 
-void axpy_f16_rows(const float* w, const uint16_t* x, size_t stride, int64_t rows, float* y, int64_t n) {
-    for (int64_t r = 0; r < rows; ++r) axpy_f16(w[r], x + size_t(r) * stride, y, n);
+void axpy_f16_rows(const float* w, size_t w_stride, int nq, const uint16_t* x, size_t stride, int64_t rows, float* y,
+                   size_t y_stride, int64_t n) {
+    for (int q = 0; q < nq; ++q)
+        for (int64_t r = 0; r < rows; ++r)
+            axpy_f16(w[size_t(q) * w_stride + size_t(r)], x + size_t(r) * stride, y + size_t(q) * y_stride, n);
 }
 
 void f16_to_f32(const uint16_t* src, float* dst, int64_t n) {

@@ -91,14 +91,14 @@ void KvCache::truncate(int32_t n) {
 
 void KvCache::relayout(int32_t layer, int32_t capacity) {
     const size_t l = size_t(layer);
-    const size_t slot_bytes = size_t(shape_.n_kv_head) * row_bytes_;
     const int32_t first = std::max(first_[l], n_tokens_ - capacity);  // the newest held positions that fit
-    std::vector<uint8_t> k(size_t(capacity) * slot_bytes), v(k.size());
-    for (int32_t p = first; p < n_tokens_; ++p) {
-        const size_t from = size_t(p % capacity_[l]) * slot_bytes, to = size_t(p % capacity) * slot_bytes;
-        std::memcpy(k.data() + to, k_[l].data() + from, slot_bytes);
-        std::memcpy(v.data() + to, v_[l].data() + from, slot_bytes);
-    }
+    std::vector<uint8_t> k(size_t(shape_.n_kv_head) * size_t(capacity) * row_bytes_), v(k.size());  // [kv_head][slot][row]
+    for (int32_t h = 0; h < shape_.n_kv_head; ++h)
+        for (int32_t p = first; p < n_tokens_; ++p) {
+            const size_t from = offset(layer, p, h), to = (size_t(h) * size_t(capacity) + size_t(p % capacity)) * row_bytes_;
+            std::memcpy(k.data() + to, k_[l].data() + from, row_bytes_);
+            std::memcpy(v.data() + to, v_[l].data() + from, row_bytes_);
+        }
     k_[l] = std::move(k);
     v_[l] = std::move(v);
     capacity_[l] = capacity;

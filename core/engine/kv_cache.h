@@ -83,16 +83,16 @@ public:
     const uint8_t* v_row(int32_t layer, int32_t pos, int32_t kv_head) const {
         return v_[size_t(layer)].data() + offset(layer, pos, kv_head);
     }
-    // How many positions from pos on lie in consecutive slots (rows n_kv_head x row bytes apart)
-    // before the layer's ring wraps.
+    // How many positions from pos on lie in consecutive slots (a kv head's rows are row bytes
+    // apart: each head's K, and V, of a layer is one run) before the layer's ring wraps.
     int32_t contiguous(int32_t layer, int32_t pos) const {
         return capacity_[size_t(layer)] - pos % capacity_[size_t(layer)];
     }
 
 private:
     size_t offset(int32_t layer, int32_t pos, int32_t kv_head) const {
-        const int32_t slot = pos % capacity_[size_t(layer)];
-        return (size_t(slot) * size_t(shape_.n_kv_head) + size_t(kv_head)) * row_bytes_;
+        const int32_t cap = capacity_[size_t(layer)];
+        return (size_t(kv_head) * size_t(cap) + size_t(pos % cap)) * row_bytes_;
     }
     // Re-lays the layer out in `capacity` slots, keeping the newest of its held positions.
     void relayout(int32_t layer, int32_t capacity);
@@ -105,8 +105,8 @@ private:
     std::vector<int32_t> windows_;   // [layer] 0 = global, W = local
     std::vector<int32_t> capacity_;  // [layer] slots allocated (0 until the first reserve)
     std::vector<int32_t> first_;     // [layer] oldest position still stored (0 on global layers)
-    std::vector<std::vector<uint8_t>> k_;  // [layer] -> [slot][kv_head][row_bytes]
-    std::vector<std::vector<uint8_t>> v_;  // [layer] -> [slot][kv_head][row_bytes]
+    std::vector<std::vector<uint8_t>> k_;  // [layer] -> [kv_head][slot][row_bytes]
+    std::vector<std::vector<uint8_t>> v_;  // [layer] -> [kv_head][slot][row_bytes]
 };
 
 }  // namespace lmscope::engine

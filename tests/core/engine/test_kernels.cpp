@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -120,32 +121,55 @@ private slots:
         }
     }
 
-    // The many-row f16 kernels of attention (rows = cached positions, a stride apart) against
-    // the portable one-row dot and axpy, for row counts around the 4-row unrolling.
+    // The many-row f16 kernels of attention (rows = cached positions, a stride apart; nq query
+    // vectors = the heads of a GQA group) against the portable one-row dot and axpy, for row
+    // counts around the 4-row unrolling and vector counts around the passes; and each vector's
+    // results bit for bit those of a call with that vector alone (decode relies on it).
     void f16_rows_data() { float_kernels_data(); }
     void f16_rows() {
         QFETCH(int, n);
         const kernels::Kernels& ref = kernels::portable();
-        constexpr int kMaxRows = 9;
+        constexpr int kMaxRows = 9, kMaxQ = 5;
         const size_t stride = size_t(n) + 3;  // halves from one row to the next
-        const std::vector<float> a = random_floats(stride * kMaxRows, 7), b = random_floats(size_t(n), 8);
-        const std::vector<float> w = random_floats(kMaxRows, 9);
+        const std::vector<float> a = random_floats(stride * kMaxRows, 7);
+        const std::vector<float> b = random_floats(size_t(n) * kMaxQ, 8);  // [q][n]
+        const std::vector<float> w = random_floats(size_t(kMaxQ) * kMaxRows, 9);  // [q][kMaxRows]
         std::vector<uint16_t> ah(a.size());  // [row][stride]
         ref.f32_to_f16(a.data(), ah.data(), int64_t(a.size()));
         for (const kernels::Kernels* k : kernels::available())
-            for (int rows : {1, 3, 4, 5, 8, 9}) {
-                float out[kMaxRows];
-                k->dot_f16_rows(ah.data(), stride, b.data(), n, rows, out);
-                for (int r = 0; r < rows; ++r) {
-                    const float want = ref.dot_f16(ah.data() + size_t(r) * stride, b.data(), n);
-                    QVERIFY2(close(out[r], want, 1e-5f), qPrintable(QString("%1 dot rows %2 row %3: %4 vs %5").arg(k->name).arg(rows).arg(r).arg(out[r]).arg(want)));
+            for (int nq : {1, 2, 3, 4, 5})
+                for (int rows : {1, 3, 4, 5, 8, 9}) {
+                    float out[kMaxQ][kMaxRows + 1];  // [q][row], one spare column: out_stride != rows
+                    k->dot_f16_rows(ah.data(), stride, b.data(), nq, n, rows, out[0], kMaxRows + 1);
+                    std::vector<float> y(size_t(nq) * size_t(n) * 2), y_ref;  // [q][2 n]: y_stride 2 n
+                    for (size_t i = 0; i < y.size(); ++i) y[i] = b[i % b.size()];
+                    y_ref = y;
+                    k->axpy_f16_rows(w.data(), kMaxRows, nq, ah.data(), stride, rows, y.data(), size_t(2 * n), n);
+                    for (int q = 0; q < nq; ++q) {
+                        const float* bq = b.data() + size_t(q) * size_t(n);
+                        float alone[kMaxRows];
+                        k->dot_f16_rows(ah.data(), stride, bq, 1, n, rows, alone, 0);
+                        for (int r = 0; r < rows; ++r) {
+                            const float want = ref.dot_f16(ah.data() + size_t(r) * stride, bq, n);
+                            QVERIFY2(close(out[q][r], want, 1e-5f), qPrintable(QString("%1 dot nq %2 rows %3 [%4][%5]: %6 vs %7").arg(k->name).arg(nq).arg(rows).arg(q).arg(r).arg(out[q][r]).arg(want)));
+                            QVERIFY2(std::memcmp(&out[q][r], &alone[r], sizeof(float)) == 0, qPrintable(QString("%1 dot nq %2 [%3][%4] differs from nq 1").arg(k->name).arg(nq).arg(q).arg(r)));
+                        }
+                        const float* wq = w.data() + size_t(q) * kMaxRows;
+                        float* yq = y_ref.data() + size_t(q) * size_t(2 * n);
+                        std::vector<float> y_alone(yq, yq + n);
+                        k->axpy_f16_rows(wq, 0, 1, ah.data(), stride, rows, y_alone.data(), 0, n);
+                        for (int r = 0; r < rows; ++r) ref.axpy_f16(wq[r], ah.data() + size_t(r) * stride, yq, n);
+                        const float* got = y.data() + size_t(q) * size_t(2 * n);
+                        for (int i = 0; i < 2 * n; ++i) {
+                            if (i >= n) {  // past n: untouched
+                                QCOMPARE(got[i], yq[i]);
+                                continue;
+                            }
+                            QVERIFY2(close(got[i], yq[i], 1e-5f), qPrintable(QString("%1 axpy nq %2 rows %3 [%4][%5]").arg(k->name).arg(nq).arg(rows).arg(q).arg(i)));
+                            QVERIFY2(std::memcmp(&got[i], &y_alone[size_t(i)], sizeof(float)) == 0, qPrintable(QString("%1 axpy nq %2 [%3][%4] differs from nq 1").arg(k->name).arg(nq).arg(q).arg(i)));
+                        }
+                    }
                 }
-                std::vector<float> y = b, y_ref = b;
-                k->axpy_f16_rows(w.data(), ah.data(), stride, rows, y.data(), n);
-                for (int r = 0; r < rows; ++r) ref.axpy_f16(w[size_t(r)], ah.data() + size_t(r) * stride, y_ref.data(), n);
-                for (int i = 0; i < n; ++i)
-                    QVERIFY2(close(y[size_t(i)], y_ref[size_t(i)], 1e-5f), qPrintable(QString("%1 axpy rows %2 [%3]").arg(k->name).arg(rows).arg(i)));
-            }
     }
 
     void quantized_dots_data() {
