@@ -20,14 +20,16 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
     const int32_t group = n_head_ / n_kv_head_;  // query heads per kv head
     const int32_t n_keys_all = pos0 + n_rows;
     const int64_t hd = head_dim_;
-    const int64_t nb = hd / kernels::kQ8Block;
+    const int64_t nb = hd / kernels::kQ8Block;  // 32-value blocks of a quantized row (the cache asks hd % 32 == 0)
+    // dimension units of 32 values, the last one partial in an f16 cache whose head_dim is not a multiple of 32
+    const int64_t n_units = (hd + kernels::kQ8Block - 1) / kernels::kQ8Block;
     const gguf::TensorType st = kv_storage_type(type);
     const size_t f16_stride = size_t(head_dim_);  // f16 cache: halves from a kv head's row at one position to the next
-    const size_t block_bytes = cache.shape().row_bytes() / size_t(nb);  // one 32-value block of a q8_0 / q4_0 row
+    const size_t block_bytes = nb > 0 ? cache.shape().row_bytes() / size_t(nb) : 0;  // one 32-value block of a q8_0 / q4_0 row
     // dimension blocks per (kv head, row): one query row makes n_kv_head x that a multiple of the
     // thread count; many rows are tasks enough
     const int32_t n_thr = pool_.size();
-    const int32_t n_dsplit = n_rows > 1 ? 1 : int32_t(std::min<int64_t>(n_thr / std::gcd(n_kv_head_, n_thr), nb));
+    const int32_t n_dsplit = n_rows > 1 ? 1 : int32_t(std::min<int64_t>(n_thr / std::gcd(n_kv_head_, n_thr), n_units));
     const bool summarise = cap.capture && cap.summaries;
 
     // task (kv head, row t, d): out[t][h][d0, d0 + nd) for the group's heads h
@@ -107,8 +109,8 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
                 }
             }
             // out[t][h0 + g][d0, d0 + nd) = sum_j w_g[j] V[j][d0, d0 + nd)
-            const int64_t blk0 = nb * d / n_dsplit, blk1 = nb * (d + 1) / n_dsplit;  // 32-value blocks [blk0, blk1)
-            const int64_t d0 = blk0 * kernels::kQ8Block, nd = (blk1 - blk0) * kernels::kQ8Block;
+            const int64_t blk0 = n_units * d / n_dsplit, blk1 = n_units * (d + 1) / n_dsplit;  // units [blk0, blk1)
+            const int64_t d0 = blk0 * kernels::kQ8Block, nd = std::min(blk1 * kernels::kQ8Block, hd) - d0;
             float* o = out + (int64_t(t) * n_head_ + h0) * hd + d0;  // [group][head_dim] from d0
             for (int32_t g = 0; g < group; ++g) std::fill_n(o + g * hd, size_t(nd), 0.0f);
             if (type == KvType::F16) {

@@ -1,0 +1,145 @@
+// Attention::run against a float64 attention over the same (stored, rounded) K and V: every
+// head dimension (multiples of 32 and not, below 32 too), GQA groups, thread counts that split a
+// decode row's dimensions, sliding windows over a ring, and the scores / pattern hooks.
+#include "engine/attention.h"
+#include "gguf/quant.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace lmscope;
+using namespace lmscope::engine;
+
+namespace {
+
+std::vector<float> random_floats(size_t n, std::mt19937& rng) {
+    std::normal_distribution<float> d(0.0f, 1.0f);
+    std::vector<float> v(n);
+    for (float& x : v) x = d(rng);
+    return v;
+}
+
+// The values the cache gives back for one stored row: [head_dim]
+std::vector<double> stored(const uint8_t* row, KvType type, int32_t hd) {
+    std::vector<float> f(static_cast<size_t>(hd));
+    gguf::dequantize_row(kv_storage_type(type), row, f.data(), hd);
+    return {f.begin(), f.end()};
+}
+
+}  // namespace
+
+class TestAttention : public QObject {
+    Q_OBJECT
+
+private slots:
+    void matches_float64_data() {
+        QTest::addColumn<int>("head_dim");
+        QTest::addColumn<int>("n_head");
+        QTest::addColumn<int>("n_kv_head");
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("window");
+        QTest::addColumn<int>("type");
+        const int f16 = int(KvType::F16), q8 = int(KvType::Q8_0);
+        //                                    hd  heads kv thr window type
+        QTest::newRow("hd 8, MHA, 2 threads") << 8 << 4 << 4 << 2 << 0 << f16;
+        QTest::newRow("hd 16, GQA 4, 3 threads") << 16 << 8 << 2 << 3 << 0 << f16;
+        QTest::newRow("hd 48, MQA, 2 threads") << 48 << 3 << 1 << 2 << 0 << f16;
+        QTest::newRow("hd 80, GQA 2, 4 threads") << 80 << 4 << 2 << 4 << 0 << f16;
+        QTest::newRow("hd 64, GQA 2, 2 threads") << 64 << 4 << 2 << 2 << 0 << f16;
+        QTest::newRow("hd 96, MQA, window 5") << 96 << 4 << 1 << 2 << 5 << f16;
+        QTest::newRow("hd 40, window 3, 3 threads") << 40 << 2 << 1 << 3 << 3 << f16;
+        QTest::newRow("hd 64, q8_0, GQA 2, 3 threads") << 64 << 4 << 2 << 3 << 0 << q8;
+        QTest::newRow("hd 32, q8_0, window 4") << 32 << 2 << 2 << 2 << 4 << q8;
+    }
+
+    // A prefill of 7 rows, then two decode rows; each step's output and hooks against float64.
+    void matches_float64() {
+        QFETCH(int, head_dim);
+        QFETCH(int, n_head);
+        QFETCH(int, n_kv_head);
+        QFETCH(int, threads);
+        QFETCH(int, window);
+        QFETCH(int, type);
+        const KvType kv_type = KvType(type);
+        const int32_t hd = head_dim, group = n_head / n_kv_head;
+        const float scale = 1.0f / std::sqrt(float(hd));
+        ThreadPool pool(threads);
+        Attention att(pool, kernels::best(), n_head, n_kv_head, hd, scale);
+        KvCache cache(KvShape{1, n_kv_head, hd, kv_type}, 64, {window});
+        std::mt19937 rng(uint32_t(hd * 131 + n_head * 7 + threads));
+
+        int32_t pos0 = 0;
+        for (const int32_t n_rows : {7, 1, 1}) {
+            cache.reserve(pos0, n_rows);
+            for (int32_t t = 0; t < n_rows; ++t) {
+                const std::vector<float> k = random_floats(size_t(n_kv_head) * size_t(hd), rng);
+                const std::vector<float> v = random_floats(size_t(n_kv_head) * size_t(hd), rng);
+                cache.write(0, pos0 + t, k.data(), v.data());
+            }
+            const std::vector<float> q = random_floats(size_t(n_rows) * size_t(n_head) * size_t(hd), rng);
+            const int32_t n_keys_all = pos0 + n_rows;
+            std::vector<float> out(q.size(), NAN);                 // [n_rows][n_head][hd]
+            std::vector<float> scores(size_t(n_head) * size_t(n_rows) * size_t(n_keys_all), NAN);  // [n_head][n_rows][n_keys_all]
+            std::vector<float> pattern(scores.size(), NAN);
+            AttentionCapture cap;
+            cap.scores = scores.data();
+            cap.pattern = pattern.data();
+            att.run(cache, 0, q.data(), n_rows, pos0, window, out.data(), cap);
+
+            for (int32_t t = 0; t < n_rows; ++t) {
+                const int32_t n_keys = pos0 + t + 1;
+                const int32_t j0 = window > 0 ? std::max(0, n_keys - window) : 0;
+                for (int32_t h = 0; h < n_head; ++h) {
+                    const int32_t kvh = h / group;
+                    const float* qh = q.data() + (size_t(t) * size_t(n_head) + size_t(h)) * size_t(hd);
+                    std::vector<double> w(size_t(n_keys), 0.0);  // scores, then weights
+                    double mx = -INFINITY;
+                    for (int32_t j = j0; j < n_keys; ++j) {
+                        const std::vector<double> kj = stored(cache.k_row(0, j, kvh), kv_type, hd);
+                        double s = 0;
+                        for (int32_t i = 0; i < hd; ++i) s += double(qh[i]) * kj[size_t(i)];
+                        w[size_t(j)] = s * scale;
+                        mx = std::max(mx, w[size_t(j)]);
+                    }
+                    const size_t hook = (size_t(h) * size_t(n_rows) + size_t(t)) * size_t(n_keys_all);
+                    // a q8_0 cache dots against 8-bit queries: its scores are that close
+                    const double tol = kv_type == KvType::F16 ? 1e-4 : 5e-2;
+                    for (int32_t j = 0; j < n_keys_all; ++j) {
+                        const bool visible = j >= j0 && j < n_keys;
+                        if (!visible) {
+                            QVERIFY2(std::isinf(scores[hook + size_t(j)]) && scores[hook + size_t(j)] < 0,
+                                     qPrintable(QString("score of masked key %1, row %2, head %3").arg(j).arg(t).arg(h)));
+                            QCOMPARE(pattern[hook + size_t(j)], 0.0f);
+                        } else {
+                            QVERIFY2(std::fabs(scores[hook + size_t(j)] - w[size_t(j)]) <= tol * (1 + std::fabs(w[size_t(j)])),
+                                     qPrintable(QString("score %1 vs %2 at key %3, row %4, head %5")
+                                                    .arg(scores[hook + size_t(j)]).arg(w[size_t(j)]).arg(j).arg(t).arg(h)));
+                        }
+                    }
+                    double sum = 0;
+                    for (int32_t j = j0; j < n_keys; ++j) sum += (w[size_t(j)] = std::exp(w[size_t(j)] - mx));
+                    std::vector<double> z(size_t(hd), 0.0);
+                    for (int32_t j = j0; j < n_keys; ++j) {
+                        w[size_t(j)] /= sum;
+                        QVERIFY(std::fabs(pattern[hook + size_t(j)] - w[size_t(j)]) <= tol);
+                        const std::vector<double> vj = stored(cache.v_row(0, j, kvh), kv_type, hd);
+                        for (int32_t i = 0; i < hd; ++i) z[size_t(i)] += w[size_t(j)] * vj[size_t(i)];
+                    }
+                    const float* o = out.data() + (size_t(t) * size_t(n_head) + size_t(h)) * size_t(hd);
+                    for (int32_t i = 0; i < hd; ++i)
+                        QVERIFY2(std::fabs(o[i] - z[size_t(i)]) <= tol * (1 + std::fabs(z[size_t(i)])),
+                                 qPrintable(QString("out %1 vs %2 at dim %3, row %4, head %5")
+                                                .arg(o[i]).arg(z[size_t(i)]).arg(i).arg(t).arg(h)));
+                }
+            }
+            pos0 += n_rows;
+            cache.set_n_tokens(pos0);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAttention)
+#include "test_attention.moc"
