@@ -5,6 +5,7 @@
 #include "gpu/cuda_check.h"
 #include "gpu/devices.h"
 #include "gpu/gemm.h"
+#include "gpu/kernels/add.cuh"
 #include "gpu/kernels/add_bias.cuh"
 #include "gpu/kernels/embed.cuh"
 #include "gpu/kernels/glu.cuh"
@@ -98,7 +99,7 @@ void CudaBackend::Impl::ensure_buffers(const Step& st) {
     qkv_.ensure(seg * size_t(QKV_));
     att_.ensure(seg * size_t(QD_));
     gu_.ensure(seg * 2 * size_t(F_));
-    if (spec_.arch.post_norms) proj_.ensure(seg * size_t(E_));
+    proj_.ensure(seg * size_t(E_));
     hff_.ensure(seg * size_t(F_));
     logits_.ensure((st.all_logits ? seg : 1) * size_t(V_));
     probs_.ensure(size_t(n_head_) * size_t(st.chunk_rows) * size_t(st.n_keys), true);
@@ -163,13 +164,16 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const CancelTo
     cudaStream_t s = stream_.s;
     kernels::embed(w_.token_embd.get(), ids_.get() + s0, ns, E_, spec_.embed_scale, x_.get(), s);
     kv_.begin_segment(st.pos0 + s0, ns);
+    st_ = &st;
+    s0_ = s0;
+    ns_ = ns;
     for (int32_t l = 0; l < n_layer_; ++l) {
         if (cancel && cancel->cancelled()) {
             cudaStreamSynchronize(s);  // let the queued work finish; the cache stays at pos0
             throw CancelledError();
         }
         if (timing) LMSCOPE_CUDA_CHECK(cudaEventRecord(events_.e[size_t(l)], s));
-        layer(st, l, s0, ns);
+        engine::run_block(*this, spec_, l, st.ablate);
         if (last && st.lens_k > 0) lens_layer(l, ns - 1);
     }
     if (timing) {
@@ -197,37 +201,50 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const CancelTo
     }
 }
 
-void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
+void CudaBackend::Impl::norm_in(int32_t l, engine::BlockNorm which) {
     const DeviceLayer& L = w_.layers[size_t(l)];
+    kernels::rmsnorm(x_.get(), (which == engine::BlockNorm::Attn ? L.attn_norm : L.ffn_norm).get(), eps_, ns_, E_,
+                     xn_.get(), stream_.s);
+}
+
+void CudaBackend::Impl::qkv(int32_t l) {
+    const DeviceLayer& L = w_.layers[size_t(l)];
+    gemm_rows(blas_.h, stream_.s, L.wqkv.get(), QKV_, E_, xn_.get(), ns_, qkv_.get(), false);
+    if (L.bqkv.get()) kernels::add_bias(qkv_.get(), L.bqkv.get(), ns_, QKV_, stream_.s);
+}
+
+void CudaBackend::Impl::qk_norm(int32_t l) {
+    const DeviceLayer& L = w_.layers[size_t(l)];
+    kernels::head_rmsnorm(qkv_.get(), ns_, QKV_, n_head_, n_kv_, hd_, L.q_norm.get(), L.k_norm.get(), eps_, stream_.s);
+}
+
+void CudaBackend::Impl::rope(int32_t table) {
+    kernels::rope(qkv_.get(), ns_, QKV_, n_head_ + n_kv_, hd_, n_rot_, w_.rope_inv_freq[size_t(table)].get(),
+                  st_->pos0 + s0_, neox_, stream_.s);
+}
+
+void CudaBackend::Impl::store_kv(int32_t l) {
+    const int32_t p = st_->pos0 + s0_;  // position of the segment's first row
+    kernels::kv_store(qkv_.get() + QD_, qkv_.get() + QD_ + KD_, QKV_, ns_, n_kv_, hd_, kv_.shape().type,
+                      int32_t(kv_.shape().row_bytes()), kv_.k_ring(l), kv_.v_ring(l), kv_.ring_cap(), p, stream_.s);
+    kv_.write_through(l, p, ns_);
+}
+
+void CudaBackend::Impl::attention(int32_t l, int32_t window) {
+    Step& st = *st_;
     cudaStream_t s = stream_.s;
-    const model::LayerPlan& plan = spec_.layers[size_t(l)];
-    const int32_t p = st.pos0 + s0;  // position of the segment's first row
-
-    // attention block
-    kernels::rmsnorm(x_.get(), L.attn_norm.get(), eps_, ns, E_, xn_.get(), s);
-    gemm_rows(blas_.h, stream_.s, L.wqkv.get(), QKV_, E_, xn_.get(), ns, qkv_.get(), false);
-    if (L.bqkv.get()) kernels::add_bias(qkv_.get(), L.bqkv.get(), ns, QKV_, s);
-    if (L.q_norm.get())
-        kernels::head_rmsnorm(qkv_.get(), ns, QKV_, n_head_, n_kv_, hd_, L.q_norm.get(), L.k_norm.get(), eps_, s);
-    if (plan.rope)
-        kernels::rope(qkv_.get(), ns, QKV_, n_head_ + n_kv_, hd_, n_rot_,
-                      w_.rope_inv_freq[size_t(plan.rope_table)].get(), p, neox_, s);
-    kernels::kv_store(qkv_.get() + QD_, qkv_.get() + QD_ + KD_, QKV_, ns, n_kv_, hd_, kv_.shape().type,
-                      int32_t(kv_.shape().row_bytes()), kv_.k_ring(l), kv_.v_ring(l), kv_.ring_cap(), p, s);
-    kv_.write_through(l, p, ns);
     const kernels::KvView view = kv_.view(l);
-
     kernels::AttentionArgs a;
     a.pos0 = st.pos0;
     a.n_step = st.n;
     a.q = qkv_.get();
-    a.q_row0 = s0;
+    a.q_row0 = s0_;
     a.q_stride = QKV_;
     a.n_head = n_head_;
     a.n_kv = n_kv_;
     a.head_dim = hd_;
     a.scale = scale_;
-    a.window = plan.window;
+    a.window = window;
     a.probs = probs_.get();
     a.summaries = st.summaries ? summaries_.get() + size_t(l) * size_t(n_head_) * size_t(st.n) : nullptr;
     a.out = att_.get();
@@ -236,9 +253,9 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
     // them layer by layer, head by head), so one 2-D copy per chunk moves them all
     const bool whole_layer = planes && std::all_of(planes, planes + n_head_, [](int32_t plane) { return plane >= 0; });
     const size_t plane_floats = size_t(st.n) * size_t(st.n_keys);
-    for (int32_t c0 = 0; c0 < ns; c0 += st.chunk_rows) {
-        a.row0 = s0 + c0;
-        a.n_rows = std::min(st.chunk_rows, ns - c0);
+    for (int32_t c0 = 0; c0 < ns_; c0 += st.chunk_rows) {
+        a.row0 = s0_ + c0;
+        a.n_rows = std::min(st.chunk_rows, ns_ - c0);
         kernels::attention(a, view, s);
         if (!planes) continue;
         // captured heads: rows [row0, row0 + n_rows) of their planes, [n_rows][n_keys] each;
@@ -259,30 +276,46 @@ void CudaBackend::Impl::layer(Step& st, int32_t l, int32_t s0, int32_t ns) {
                                                rows_floats * sizeof(float), cudaMemcpyDeviceToHost, s));
         }
     }
-    for (const LayerHead& off : st.ablate)  // switched-off heads: their z columns are zero
-        if (off.layer == l)
-            LMSCOPE_CUDA_CHECK(cudaMemset2DAsync(att_.get() + size_t(off.head) * size_t(hd_), size_t(QD_) * sizeof(__half), 0,
-                                                 size_t(hd_) * sizeof(__half), size_t(ns), s));
-    project_residual(L.wo.get(), QD_, att_.get(), ns, L.post_attn_norm.get());  // x += attention
-
-    // feed-forward block (SwiGLU or GeGLU)
-    kernels::rmsnorm(x_.get(), L.ffn_norm.get(), eps_, ns, E_, xn_.get(), s);
-    gemm_rows(blas_.h, stream_.s, L.wgu.get(), 2 * F_, E_, xn_.get(), ns, gu_.get(), false);
-    kernels::glu(gu_.get(), ns, F_,
-                 spec_.arch.ffn_act == model::FfnActivation::GeluTanh ? kernels::GluActivation::GeluTanh
-                                                                       : kernels::GluActivation::SiLU,
-                 hff_.get(), s);
-    project_residual(L.wdown.get(), F_, hff_.get(), ns, L.post_ffn_norm.get());  // x += ffn
 }
 
-void CudaBackend::Impl::project_residual(const __half* w, int32_t k, const __half* in, int32_t ns,
-                                         const float* post_norm) {
-    if (!post_norm) {
-        gemm_rows(blas_.h, stream_.s, w, E_, k, in, ns, x_.get(), true);
+void CudaBackend::Impl::zero_head(int32_t head) {
+    LMSCOPE_CUDA_CHECK(cudaMemset2DAsync(att_.get() + size_t(head) * size_t(hd_), size_t(QD_) * sizeof(__half), 0,
+                                         size_t(hd_) * sizeof(__half), size_t(ns_), stream_.s));
+}
+
+CudaBackend::Impl::ProjectionArgs CudaBackend::Impl::projection(int32_t l, engine::Projection which) const {
+    const DeviceLayer& L = w_.layers[size_t(l)];
+    if (which == engine::Projection::Attn) return {L.wo.get(), QD_, att_.get(), L.post_attn_norm.get()};
+    return {L.wdown.get(), F_, hff_.get(), L.post_ffn_norm.get()};
+}
+
+void CudaBackend::Impl::project(int32_t l, engine::Projection which) {
+    const ProjectionArgs p = projection(l, which);
+    gemm_rows(blas_.h, stream_.s, p.w, E_, p.k, p.in, ns_, proj_.get(), false);
+}
+
+void CudaBackend::Impl::post_norm(int32_t l, engine::Projection which) {
+    kernels::rmsnorm_f32(proj_.get(), projection(l, which).post_norm, eps_, ns_, E_, proj_.get(), stream_.s);
+}
+
+void CudaBackend::Impl::add_out() { kernels::add(x_.get(), proj_.get(), int64_t(ns_) * E_, stream_.s); }
+
+void CudaBackend::Impl::project_add(int32_t l, engine::Projection which, bool post) {
+    const ProjectionArgs p = projection(l, which);
+    if (!post) {  // the GEMM accumulates into x
+        gemm_rows(blas_.h, stream_.s, p.w, E_, p.k, p.in, ns_, x_.get(), true);
         return;
     }
-    gemm_rows(blas_.h, stream_.s, w, E_, k, in, ns, proj_.get(), false);
-    kernels::rmsnorm_add(x_.get(), proj_.get(), post_norm, eps_, ns, E_, stream_.s);
+    gemm_rows(blas_.h, stream_.s, p.w, E_, p.k, p.in, ns_, proj_.get(), false);
+    kernels::rmsnorm_add(x_.get(), proj_.get(), p.post_norm, eps_, ns_, E_, stream_.s);
+}
+
+void CudaBackend::Impl::gate_up(int32_t l, model::FfnActivation act) {
+    const DeviceLayer& L = w_.layers[size_t(l)];
+    gemm_rows(blas_.h, stream_.s, L.wgu.get(), 2 * F_, E_, xn_.get(), ns_, gu_.get(), false);
+    kernels::glu(gu_.get(), ns_, F_,
+                 act == model::FfnActivation::GeluTanh ? kernels::GluActivation::GeluTanh : kernels::GluActivation::SiLU,
+                 hff_.get(), stream_.s);
 }
 
 void CudaBackend::Impl::head(int32_t rows, float* out) {

@@ -1,6 +1,7 @@
 // CudaBackend's implementation (internal to gpu/; CUDA types inside).
 #pragma once
 
+#include "engine/block.h"
 #include "gpu/cuda_backend.h"
 #include "gpu/cublas_loader.h"
 #include "gpu/device_kv.h"
@@ -41,7 +42,8 @@ struct EventHandles {
     ~EventHandles() { for (cudaEvent_t x : e) if (x) cudaEventDestroy(x); }
 };
 
-class CudaBackend::Impl {
+// The block's operations (engine/block.h) on the device, over one segment's rows.
+class CudaBackend::Impl final : private engine::BlockOps {
 public:
     Impl(std::shared_ptr<const engine::Model> model, const engine::BackendOptions& o, const CudaOptions& c);
     ~Impl();
@@ -74,10 +76,30 @@ private:
 
     void ensure_buffers(const Step& st);
     void segment(Step& st, int32_t s0, int32_t ns, const CancelToken* cancel);
-    void layer(Step& st, int32_t l, int32_t s0, int32_t ns);
-    // x += W . in, rows [0, ns): straight into x, or through proj_ and the post-norm when the
-    // recipe has one (post_norm not null)
-    void project_residual(const __half* w, int32_t k, const __half* in, int32_t ns, const float* post_norm);
+    // BlockOps over rows [0, ns_) of segment s0_ of step *st_
+    void norm_in(int32_t layer, engine::BlockNorm which) override;
+    void qkv(int32_t layer) override;
+    void qk_norm(int32_t layer) override;
+    void rope(int32_t table) override;
+    void store_kv(int32_t layer) override;
+    void attention(int32_t layer, int32_t window) override;
+    void zero_head(int32_t head) override;
+    void project(int32_t layer, engine::Projection which) override;
+    void post_norm(int32_t layer, engine::Projection which) override;
+    void add_out() override;
+    void project_add(int32_t layer, engine::Projection which, bool post_norm) override;
+    void gate_up(int32_t layer, model::FfnActivation act) override;
+    // hook points are captured by the CPU backend only (forward refuses a request for them)
+    bool wants(trace::Hook, int32_t) const override { return false; }
+    void hook(trace::Hook, int32_t) override {}
+    // The weights and input of a projection: Wo over z, or Wdown over act(gate) * up.
+    struct ProjectionArgs {
+        const __half* w;   // [E][k]
+        int32_t k;         // its input width
+        const __half* in;  // [ns][k]
+        const float* post_norm;  // [E], null when the recipe has none
+    };
+    ProjectionArgs projection(int32_t layer, engine::Projection which) const;
     // logits of `rows` rows of xn_ into out (the head, then the recipe's soft-cap)
     void head(int32_t rows, float* out);
     void lens_layer(int32_t l, int32_t last_row);
@@ -107,7 +129,7 @@ private:
     DeviceArray<float> qkv_{"q/k/v rows"};     // [ns][QD + 2 KD]
     DeviceArray<__half> att_{"attention output"};  // [ns][QD]
     DeviceArray<float> gu_{"gate/up rows"};    // [ns][2 F]
-    DeviceArray<float> proj_{"block output rows"};  // [ns][E] attention / FFN output before its post-norm (post_norms only)
+    DeviceArray<float> proj_{"block output rows"};  // [ns][E] attention / FFN output before it is added
     DeviceArray<__half> hff_{"gated activation rows"};  // [ns][F] act(gate) * up
     DeviceArray<float> logits_{"logits"};      // [ns or 1][V]
     DeviceArray<float> probs_{"attention weights scratch"};  // [n_head][chunk rows][n keys]
@@ -119,6 +141,10 @@ private:
     PinnedArray<float> planes_host_{"attention planes (host)"};    // [plane][n][n keys]
     PinnedArray<HeadSummary> summaries_host_{"attention summaries (host)"};  // [layer][head][n]
     PinnedArray<float> lens_host_{"logit lens (host)"};            // [layer][V]
+    // the segment in progress (BlockOps)
+    Step* st_ = nullptr;
+    int32_t s0_ = 0, ns_ = 0;  // its first row in the step, its rows
+
     // host scratch
     std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1
     KvTraffic last_traffic_, total_traffic_;

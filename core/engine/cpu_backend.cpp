@@ -2,6 +2,7 @@
 
 #include "analysis/distribution.h"
 #include "engine/attention.h"
+#include "engine/block.h"
 #include "engine/cpu_weights.h"
 #include "engine/kernels.h"
 #include "engine/matmul.h"
@@ -33,7 +34,8 @@ std::vector<int32_t> layer_windows(const model::ModelSpec& spec) {
     return w;
 }
 
-class CpuBackend final : public Backend {
+// The CPU backend: the reference implementation of the block's operations (block.h).
+class CpuBackend final : public Backend, private BlockOps {
 public:
     CpuBackend(std::shared_ptr<const Model> model, const BackendOptions& o);
 
@@ -48,14 +50,28 @@ public:
 private:
     void prepare_capture(const trace::CapturePolicy& policy, trace::StepCapture& c, int32_t n_rows,
                          int32_t pos0, int32_t n_out);
-    void layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap, std::span<const LayerHead> ablate);
     // The buffer of hook (h, layer) in this step's capture, or null when it was not asked for.
     float* hook_out(trace::Hook h, int32_t layer) const;
-    // Copies count floats of src into hook (h, layer) at float offset `at`, when asked for.
-    void hook_copy(trace::Hook h, int32_t layer, const float* src, size_t count, size_t at = 0) const;
-    // x += tmp (rows [0, n)), after an RMSNorm of tmp with post_norm when it is not empty;
-    // the added rows go to hook `out` of layer l, x afterwards to hook `sum`
-    void add_residual(int32_t l, int32_t n, const std::vector<float>& post_norm, trace::Hook out, trace::Hook sum);
+    // Copies count floats of src into hook (h, layer), when asked for.
+    void hook_copy(trace::Hook h, int32_t layer, const float* src, size_t count) const;
+
+    // BlockOps over rows [0, n_rows_) of this step's buffers
+    void norm_in(int32_t layer, BlockNorm which) override;
+    void qkv(int32_t layer) override;
+    void qk_norm(int32_t layer) override;
+    void rope(int32_t table) override;
+    void store_kv(int32_t layer) override;
+    void attention(int32_t layer, int32_t window) override;
+    void zero_head(int32_t head) override;
+    void project(int32_t layer, Projection which) override;
+    void post_norm(int32_t layer, Projection which) override;
+    void add_out() override;
+    void project_add(int32_t layer, Projection which, bool post_norm) override;
+    void gate_up(int32_t layer, model::FfnActivation act) override;
+    bool wants(trace::Hook h, int32_t layer) const override { return hook_out(h, layer) != nullptr; }
+    void hook(trace::Hook h, int32_t layer) override;
+    // rms_norm of each row of `rows` ([n_rows_][n_embd]) with weight w, into dst (may be rows)
+    void norm_rows(const float* rows, const std::vector<float>& w, float* dst);
     // logits of rows [r0, r0 + n_out) of x (final norm + head) into out [n_out][n_vocab]
     void head(const float* x_rows, int32_t n_out, float* out);
     // logits = c * tanh(logits / c) when the model soft-caps them
@@ -74,9 +90,12 @@ private:
     int32_t n_embd_, n_head_, n_kv_, hd_, n_ff_, n_vocab_, n_layer_, n_rot_;
     float eps_;
     bool neox_;
-    model::FfnActivation act_;
 
     std::shared_ptr<const CpuWeights> w_;  // shared by every CPU backend on this model
+
+    // the step in progress
+    int32_t n_rows_ = 0, pos0_ = 0;  // rows fed, position of the first
+    AttentionCapture cap_;           // this layer's attention capture
 
     // activations of one step (n = rows fed)
     std::vector<float> x_;     // [n][n_embd] residual stream
@@ -117,7 +136,6 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
     n_rot_ = s.n_rot();
     eps_ = float(s.hp.rms_eps);
     neox_ = s.neox();
-    act_ = s.arch.ffn_act;
 
     w_ = CpuWeights::of(model_);
 }
@@ -191,8 +209,8 @@ float* CpuBackend::hook_out(trace::Hook h, int32_t layer) const {
     return i < 0 ? nullptr : hooks_capture_->hooks[size_t(i)].data.data();
 }
 
-void CpuBackend::hook_copy(trace::Hook h, int32_t layer, const float* src, size_t count, size_t at) const {
-    if (float* dst = hook_out(h, layer)) std::memcpy(dst + at, src, count * sizeof(float));
+void CpuBackend::hook_copy(trace::Hook h, int32_t layer, const float* src, size_t count) const {
+    if (float* dst = hook_out(h, layer)) std::memcpy(dst, src, count * sizeof(float));
 }
 
 void CpuBackend::forward(const ForwardRequest& r) {
@@ -204,6 +222,8 @@ void CpuBackend::forward(const ForwardRequest& r) {
     trace::StepCapture* capture = r.capture;
     const auto t_start = Clock::now();
     const int32_t n = int32_t(tokens.size());
+    n_rows_ = n;
+    pos0_ = pos0;
     if (!cache_.resumable(pos0))
         throw UsageError("cpu backend: the sliding-window layers no longer hold the " +
                          std::to_string(spec_.hp.sliding_window) + " positions before position " +
@@ -244,15 +264,15 @@ void CpuBackend::forward(const ForwardRequest& r) {
             throw CancelledError();
         }
         const auto t_layer = Clock::now();
-        AttentionCapture cap;
+        cap_ = {};
         if (capture) {
-            cap.capture = capture;
-            cap.summaries = policy.wants_summary();
+            cap_.capture = capture;
+            cap_.summaries = policy.wants_summary();
             plane_index_.assign(plane_of_head_.begin() + size_t(l) * size_t(n_head_),
                                 plane_of_head_.begin() + size_t(l + 1) * size_t(n_head_));
-            cap.plane_of_head = &plane_index_;
+            cap_.plane_of_head = &plane_index_;
         }
-        layer(l, n, pos0, cap, r.ablate);
+        run_block(*this, spec_, l, r.ablate);
         if (lens_k > 0)
             logit_lens(x_.data() + size_t(n - 1) * size_t(n_embd_), lens_k,
                        capture->lens.data() + size_t(l) * size_t(lens_k));
@@ -269,101 +289,130 @@ void CpuBackend::forward(const ForwardRequest& r) {
     if (capture) capture->total_ms = ms_since(t_start);
 }
 
-void CpuBackend::layer(int32_t l, int32_t n, int32_t pos0, AttentionCapture cap,
-                       std::span<const LayerHead> ablate) {
-    using trace::Hook;
-    const CpuLayerWeights& L = w_->layers[size_t(l)];
+void CpuBackend::norm_rows(const float* rows, const std::vector<float>& w, float* dst) {
     const size_t E = size_t(n_embd_);
-    const size_t QD = size_t(n_head_) * size_t(hd_), KD = size_t(n_kv_) * size_t(hd_);
-    const size_t rows = size_t(n);
-
-    // attention block
-    hook_copy(Hook::ResidPre, l, x_.data(), rows * E);
-    pool_->parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
-        for (int64_t t = t0; t < t1; ++t)
-            ops::rms_norm(x_.data() + t * E, L.attn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
+    pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
+        for (int64_t t = t0; t < t1; ++t) ops::rms_norm(rows + size_t(t) * E, w.data(), eps_, dst + size_t(t) * E, n_embd_);
     });
-    hook_copy(Hook::AttnIn, l, xn_.data(), rows * E);
-    {
-        const Linear* ws[3] = {&L.wq, &L.wk, &L.wv};
-        float* ys[3] = {q_.data(), k_new_.data(), v_new_.data()};
-        mm_.run(ws, xn_.data(), n, ys);
-    }
-    // biases, QK-norm, RoPE and the cache write, per row (rows write distinct cache positions)
-    const std::vector<float>& rope_cs = rope_cs_[size_t(L.plan.rope_table)];
-    pool_->parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+}
+
+void CpuBackend::norm_in(int32_t l, BlockNorm which) {
+    const CpuLayerWeights& L = w_->layers[size_t(l)];
+    norm_rows(x_.data(), which == BlockNorm::Attn ? L.attn_norm : L.ffn_norm, xn_.data());
+}
+
+void CpuBackend::qkv(int32_t l) {
+    const CpuLayerWeights& L = w_->layers[size_t(l)];
+    const Linear* ws[3] = {&L.wq, &L.wk, &L.wv};
+    float* ys[3] = {q_.data(), k_new_.data(), v_new_.data()};
+    mm_.run(ws, xn_.data(), n_rows_, ys);
+    if (L.bq.empty() && L.bk.empty() && L.bv.empty()) return;
+    const int64_t QD = int64_t(n_head_) * hd_, KD = int64_t(n_kv_) * hd_;
+    pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t) {
-            float* qt = q_.data() + t * QD;
-            float* kt = k_new_.data() + t * KD;
-            float* vt = v_new_.data() + t * KD;
-            if (!L.bq.empty()) ops::add(qt, L.bq.data(), int64_t(QD));
-            if (!L.bk.empty()) ops::add(kt, L.bk.data(), int64_t(KD));
-            if (!L.bv.empty()) ops::add(vt, L.bv.data(), int64_t(KD));
-            if (!L.q_norm.empty()) {
-                for (int32_t h = 0; h < n_head_; ++h)
-                    ops::rms_norm(qt + size_t(h) * size_t(hd_), L.q_norm.data(), eps_, qt + size_t(h) * size_t(hd_), hd_);
-                for (int32_t h = 0; h < n_kv_; ++h)
-                    ops::rms_norm(kt + size_t(h) * size_t(hd_), L.k_norm.data(), eps_, kt + size_t(h) * size_t(hd_), hd_);
-            }
-            hook_copy(Hook::Q, l, qt, QD, size_t(t) * QD);
-            hook_copy(Hook::K, l, kt, KD, size_t(t) * KD);
-            hook_copy(Hook::V, l, vt, KD, size_t(t) * KD);
-            if (L.plan.rope) {
-                const float* cs = rope_cs.data() + t * n_rot_;
-                for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * size_t(hd_), n_rot_, cs, neox_);
-                for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * size_t(hd_), n_rot_, cs, neox_);
-            }
-            hook_copy(Hook::QRot, l, qt, QD, size_t(t) * QD);
-            hook_copy(Hook::KRot, l, kt, KD, size_t(t) * KD);
-            cache_.write(l, pos0 + int32_t(t), kt, vt);
+            if (!L.bq.empty()) ops::add(q_.data() + t * QD, L.bq.data(), QD);
+            if (!L.bk.empty()) ops::add(k_new_.data() + t * KD, L.bk.data(), KD);
+            if (!L.bv.empty()) ops::add(v_new_.data() + t * KD, L.bv.data(), KD);
         }
     });
-    cap.scores = hook_out(Hook::Scores, l);
-    cap.pattern = hook_out(Hook::Pattern, l);
-    attn_.run(cache_, l, q_.data(), n, pos0, L.plan.window, att_.data(), cap);
-    for (const LayerHead& a : ablate)  // switched-off heads contribute nothing to Wo
-        if (a.layer == l)
-            for (size_t t = 0; t < rows; ++t)
-                std::fill_n(att_.data() + t * QD + size_t(a.head) * size_t(hd_), size_t(hd_), 0.0f);
-    hook_copy(Hook::Z, l, att_.data(), rows * QD);
-    mm_.run(L.wo, att_.data(), n, tmp_.data());
-    add_residual(l, n, L.post_attn_norm, Hook::AttnOut, Hook::ResidMid);
+}
 
-    // feed-forward block (SwiGLU or GeGLU)
-    pool_->parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
-        for (int64_t t = t0; t < t1; ++t)
-            ops::rms_norm(x_.data() + t * E, L.ffn_norm.data(), eps_, xn_.data() + t * E, n_embd_);
+void CpuBackend::qk_norm(int32_t l) {
+    const CpuLayerWeights& L = w_->layers[size_t(l)];
+    const size_t hd = size_t(hd_);
+    pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
+        for (int64_t t = t0; t < t1; ++t) {
+            float* qt = q_.data() + size_t(t) * size_t(n_head_) * hd;  // [n_head][hd]
+            float* kt = k_new_.data() + size_t(t) * size_t(n_kv_) * hd;  // [n_kv][hd]
+            for (int32_t h = 0; h < n_head_; ++h) ops::rms_norm(qt + size_t(h) * hd, L.q_norm.data(), eps_, qt + size_t(h) * hd, hd_);
+            for (int32_t h = 0; h < n_kv_; ++h) ops::rms_norm(kt + size_t(h) * hd, L.k_norm.data(), eps_, kt + size_t(h) * hd, hd_);
+        }
     });
-    hook_copy(Hook::MlpIn, l, xn_.data(), rows * E);
-    {
-        const Linear* ws[2] = {&L.gate, &L.up};
-        float* ys[2] = {g_.data(), u_.data()};
-        mm_.run(ws, xn_.data(), n, ys);
-    }
-    pool_->parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
+}
+
+void CpuBackend::rope(int32_t table) {
+    const std::vector<float>& rope_cs = rope_cs_[size_t(table)];
+    const size_t hd = size_t(hd_);
+    pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
+        for (int64_t t = t0; t < t1; ++t) {
+            const float* cs = rope_cs.data() + size_t(t) * size_t(n_rot_);
+            float* qt = q_.data() + size_t(t) * size_t(n_head_) * hd;
+            float* kt = k_new_.data() + size_t(t) * size_t(n_kv_) * hd;
+            for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * hd, n_rot_, cs, neox_);
+            for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * hd, n_rot_, cs, neox_);
+        }
+    });
+}
+
+void CpuBackend::store_kv(int32_t l) {
+    const size_t KD = size_t(n_kv_) * size_t(hd_);
+    pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {  // rows write distinct positions
+        for (int64_t t = t0; t < t1; ++t)
+            cache_.write(l, pos0_ + int32_t(t), k_new_.data() + size_t(t) * KD, v_new_.data() + size_t(t) * KD);
+    });
+}
+
+void CpuBackend::attention(int32_t l, int32_t window) {
+    cap_.scores = hook_out(trace::Hook::Scores, l);
+    cap_.pattern = hook_out(trace::Hook::Pattern, l);
+    attn_.run(cache_, l, q_.data(), n_rows_, pos0_, window, att_.data(), cap_);
+}
+
+void CpuBackend::zero_head(int32_t head) {
+    const size_t QD = size_t(n_head_) * size_t(hd_);
+    for (size_t t = 0; t < size_t(n_rows_); ++t) std::fill_n(att_.data() + t * QD + size_t(head) * size_t(hd_), size_t(hd_), 0.0f);
+}
+
+void CpuBackend::project(int32_t l, Projection which) {
+    const CpuLayerWeights& L = w_->layers[size_t(l)];
+    if (which == Projection::Attn) mm_.run(L.wo, att_.data(), n_rows_, tmp_.data());
+    else mm_.run(L.down, g_.data(), n_rows_, tmp_.data());
+}
+
+void CpuBackend::post_norm(int32_t l, Projection which) {
+    const CpuLayerWeights& L = w_->layers[size_t(l)];
+    norm_rows(tmp_.data(), which == Projection::Attn ? L.post_attn_norm : L.post_ffn_norm, tmp_.data());
+}
+
+void CpuBackend::add_out() { ops::add(x_.data(), tmp_.data(), int64_t(size_t(n_rows_) * size_t(n_embd_))); }
+
+void CpuBackend::project_add(int32_t l, Projection which, bool post) {
+    project(l, which);
+    if (post) post_norm(l, which);
+    add_out();
+}
+
+void CpuBackend::gate_up(int32_t l, model::FfnActivation act) {
+    const CpuLayerWeights& L = w_->layers[size_t(l)];
+    const Linear* ws[2] = {&L.gate, &L.up};
+    float* ys[2] = {g_.data(), u_.data()};
+    mm_.run(ws, xn_.data(), n_rows_, ys);
+    pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
         const size_t F = size_t(n_ff_);
         float* g = g_.data() + size_t(t0) * F;
         const float* u = u_.data() + size_t(t0) * F;
         const int64_t count = int64_t(size_t(t1 - t0) * F);
-        if (act_ == model::FfnActivation::GeluTanh) ops::geglu_tanh(g, u, count);
+        if (act == model::FfnActivation::GeluTanh) ops::geglu_tanh(g, u, count);
         else k_.swiglu(g, u, count);
     });
-    hook_copy(Hook::MlpAct, l, g_.data(), rows * size_t(n_ff_));
-    mm_.run(L.down, g_.data(), n, tmp_.data());
-    add_residual(l, n, L.post_ffn_norm, Hook::MlpOut, Hook::ResidPost);
 }
 
-void CpuBackend::add_residual(int32_t l, int32_t n, const std::vector<float>& post_norm, trace::Hook out,
-                              trace::Hook sum) {
-    const size_t E = size_t(n_embd_);
-    if (!post_norm.empty())
-        pool_->parallel_for(n, 1, [&](int64_t t0, int64_t t1, int) {
-            for (int64_t t = t0; t < t1; ++t)
-                ops::rms_norm(tmp_.data() + t * E, post_norm.data(), eps_, tmp_.data() + t * E, n_embd_);
-        });
-    hook_copy(out, l, tmp_.data(), size_t(n) * E);
-    ops::add(x_.data(), tmp_.data(), int64_t(size_t(n) * E));
-    hook_copy(sum, l, x_.data(), size_t(n) * E);
+void CpuBackend::hook(trace::Hook h, int32_t l) {
+    using trace::Hook;
+    const size_t rows = size_t(n_rows_), E = size_t(n_embd_);
+    const size_t QD = size_t(n_head_) * size_t(hd_), KD = size_t(n_kv_) * size_t(hd_);
+    switch (h) {
+    case Hook::ResidPre: case Hook::ResidMid: case Hook::ResidPost: hook_copy(h, l, x_.data(), rows * E); break;
+    case Hook::AttnIn: case Hook::MlpIn: hook_copy(h, l, xn_.data(), rows * E); break;
+    case Hook::Q: case Hook::QRot: hook_copy(h, l, q_.data(), rows * QD); break;
+    case Hook::K: case Hook::KRot: hook_copy(h, l, k_new_.data(), rows * KD); break;
+    case Hook::V: hook_copy(h, l, v_new_.data(), rows * KD); break;
+    case Hook::Z: hook_copy(h, l, att_.data(), rows * QD); break;
+    case Hook::AttnOut: case Hook::MlpOut: hook_copy(h, l, tmp_.data(), rows * E); break;
+    case Hook::MlpAct: hook_copy(h, l, g_.data(), rows * size_t(n_ff_)); break;
+    case Hook::Scores: case Hook::Pattern: break;  // written by the attention itself
+    case Hook::FinalNorm: case Hook::Logits: break;  // after the last layer (head())
+    }
 }
 
 void CpuBackend::head(const float* x_rows, int32_t n_out, float* out) {

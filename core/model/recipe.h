@@ -1,7 +1,8 @@
 // Architecture recipes: what each architecture lmscope runs changes in the common decoder
 // block (one row of the table in recipe.cpp), and the per-layer plan that a model's metadata
 // makes of its row. Adding an architecture is a new row here (and its tensors, if it has new
-// ones, in spec.cpp's expected_tensors); the backends read only the plan.
+// ones, in spec.cpp's expected_tensors); engine/block.cpp orders a layer's operations by the row
+// and the plan, over the operations both backends implement.
 //
 // The common block (llama), per layer, x the residual stream [n][n_embd]:
 //   h = rmsnorm(x) * attn_norm

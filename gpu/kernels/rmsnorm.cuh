@@ -1,5 +1,6 @@
-// RMS norm of rows: written as half (the input of the next GEMM), or added to the residual
-// stream (a post-norm: gemma3's post_attention_norm and post_ffw_norm).
+// RMS norm of rows: written as half (the input of the next GEMM), as float (a post-norm kept
+// for its hook), or added to the residual stream (a post-norm: gemma3's post_attention_norm
+// and post_ffw_norm).
 #pragma once
 
 #include <cuda_fp16.h>
@@ -13,6 +14,11 @@ namespace lmscope::gpu::kernels {
 //   x: [n_rows][n] float; w: [n] float; out: [n_rows][n] half
 void rmsnorm(const float* x, const float* w, float eps, int32_t n_rows, int32_t n, __half* out,
              cudaStream_t stream);
+
+// out[t][i] = x[t][i] / sqrt(mean_i(x[t]^2) + eps) * w[i]
+//   x, out: [n_rows][n] float (out may be x); w: [n] float
+void rmsnorm_f32(const float* x, const float* w, float eps, int32_t n_rows, int32_t n, float* out,
+                 cudaStream_t stream);
 
 // x[t][i] += y[t][i] / sqrt(mean_i(y[t]^2) + eps) * w[i]
 //   x, y: [n_rows][n] float; w: [n] float
