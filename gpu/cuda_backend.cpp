@@ -107,9 +107,6 @@ void CudaBackend::Impl::ensure_buffers(const Step& st) {
 
 void CudaBackend::Impl::forward(const engine::ForwardRequest& r) {
     engine::check_forward_request(r, *model_, kv_.n_tokens(), kv_.n_ctx());
-    if (r.capture && !r.policy.hooks.empty())
-        throw UnsupportedError("cuda backend: hook points (" + trace::hook_name(r.policy.hooks.front()) +
-                               ", ...) are captured by the CPU backend only; use --backend cpu");
     const std::span<const int32_t> tokens = r.tokens;
     const int32_t pos0 = r.pos0;
     const trace::CapturePolicy& policy = r.policy;
@@ -139,6 +136,7 @@ void CudaBackend::Impl::forward(const engine::ForwardRequest& r) {
     kv_.truncate(pos0);
     kv_.reserve(pos0 + st.n);
     kv_.traffic() = {};
+    hooks_.clear();
     if (capture) prepare_capture(st);
     ensure_buffers(st);
 
@@ -189,6 +187,7 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const CancelTo
     if (st.all_logits) {
         kernels::rmsnorm(x_.get(), w_.output_norm.get(), eps_, ns, E_, xn_.get(), s);
         head(ns, logits_.get());
+        final_hooks(s0, ns);
         LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data() + size_t(s0) * size_t(V_), logits_.get(),
                                            size_t(ns) * size_t(V_) * sizeof(float),
                                            cudaMemcpyDeviceToHost, s));
@@ -196,6 +195,7 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const CancelTo
         kernels::rmsnorm(x_.get() + size_t(ns - 1) * size_t(E_), w_.output_norm.get(), eps_, 1, E_,
                          xn_.get(), s);
         head(1, logits_.get());
+        final_hooks(0, 1);
         LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data(), logits_.get(), size_t(V_) * sizeof(float),
                                            cudaMemcpyDeviceToHost, s));
     }
@@ -248,6 +248,9 @@ void CudaBackend::Impl::attention(int32_t l, int32_t window) {
     a.probs = probs_.get();
     a.summaries = st.summaries ? summaries_.get() + size_t(l) * size_t(n_head_) * size_t(st.n) : nullptr;
     a.out = att_.get();
+    float* scores_hook = hooks_.find(trace::Hook::Scores, l);
+    float* pattern_hook = hooks_.find(trace::Hook::Pattern, l);
+    if (scores_hook) a.scores = scores_.get();
     const int32_t* planes = st.capture ? plane_of_head_.data() + size_t(l) * size_t(n_head_) : nullptr;
     // every head of the layer captured: its planes are consecutive (prepare_capture numbers
     // them layer by layer, head by head), so one 2-D copy per chunk moves them all
@@ -257,6 +260,8 @@ void CudaBackend::Impl::attention(int32_t l, int32_t window) {
         a.row0 = s0_ + c0;
         a.n_rows = std::min(st.chunk_rows, ns_ - c0);
         kernels::attention(a, view, s);
+        if (scores_hook) copy_attention_rows(scores_hook, a.scores, st, a.row0, a.n_rows);
+        if (pattern_hook) copy_attention_rows(pattern_hook, a.probs, st, a.row0, a.n_rows);
         if (!planes) continue;
         // captured heads: rows [row0, row0 + n_rows) of their planes, [n_rows][n_keys] each;
         // the launch's weights are [n_head][n_rows][n_keys]

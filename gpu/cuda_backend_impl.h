@@ -89,9 +89,8 @@ private:
     void add_out() override;
     void project_add(int32_t layer, engine::Projection which, bool post_norm) override;
     void gate_up(int32_t layer, model::FfnActivation act) override;
-    // hook points are captured by the CPU backend only (forward refuses a request for them)
-    bool wants(trace::Hook, int32_t) const override { return false; }
-    void hook(trace::Hook, int32_t) override {}
+    bool wants(trace::Hook h, int32_t layer) const override { return hooks_.find(h, layer) != nullptr; }
+    void hook(trace::Hook h, int32_t layer) override;
     // The weights and input of a projection: Wo over z, or Wdown over act(gate) * up.
     struct ProjectionArgs {
         const __half* w;   // [E][k]
@@ -106,6 +105,15 @@ private:
     // capture (cuda_capture.cpp)
     void prepare_capture(Step& st);
     void finish_capture(Step& st);
+    // Rows [0, rows) of a device matrix, columns [col0, col0 + width) of rows `stride` values
+    // apart, into dst [rows][width] on the host (half values converted to float).
+    void copy_rows(float* dst, const float* src, size_t stride, size_t col0, size_t width, int32_t rows);
+    void copy_rows(float* dst, const __half* src, size_t stride, size_t col0, size_t width, int32_t rows);
+    // A launch's attention rows [row0, row0 + n_rows), [n_head][n_rows][n_keys] on the device,
+    // into a scores or pattern hook [n_head][n][n_keys].
+    void copy_attention_rows(float* hook, const float* rows, const Step& st, int32_t row0, int32_t n_rows);
+    // final_norm and logits hooks: rows [row0, row0 + rows) from xn_ and logits_
+    void final_hooks(int32_t row0, int32_t rows);
 
     std::shared_ptr<const engine::Model> model_;
     const model::ModelSpec& spec_;
@@ -133,6 +141,7 @@ private:
     DeviceArray<__half> hff_{"gated activation rows"};  // [ns][F] act(gate) * up
     DeviceArray<float> logits_{"logits"};      // [ns or 1][V]
     DeviceArray<float> probs_{"attention weights scratch"};  // [n_head][chunk rows][n keys]
+    DeviceArray<float> scores_{"attention scores scratch"};  // [n_head][chunk rows][n keys] (the scores hook)
     DeviceArray<HeadSummary> summaries_{"attention summaries"};  // [layer][head][n]
     DeviceArray<__half> lens_xn_{"logit lens row"};     // [E]
     DeviceArray<float> lens_logits_{"logit lens logits"};  // [layer][V]
@@ -141,6 +150,8 @@ private:
     PinnedArray<float> planes_host_{"attention planes (host)"};    // [plane][n][n keys]
     PinnedArray<HeadSummary> summaries_host_{"attention summaries (host)"};  // [layer][head][n]
     PinnedArray<float> lens_host_{"logit lens (host)"};            // [layer][V]
+    PinnedArray<__half> hook_half_host_{"hook rows (host)"};        // [ns][width] a half hook's rows
+    trace::HookSlots hooks_;  // this step's hook tensors
     // the segment in progress (BlockOps)
     Step* st_ = nullptr;
     int32_t s0_ = 0, ns_ = 0;  // its first row in the step, its rows

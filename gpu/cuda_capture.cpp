@@ -4,6 +4,7 @@
 #include "gpu/cuda_backend_impl.h"
 
 #include "analysis/distribution.h"
+#include "engine/kernels.h"
 #include "engine/ops.h"
 #include "gpu/cuda_check.h"
 
@@ -37,6 +38,11 @@ void CudaBackend::Impl::prepare_capture(Step& st) {
             p.weights.assign(size_t(n) * size_t(st.n_keys), 0.0f);
             c.planes.push_back(std::move(p));
         }
+    hooks_.prepare(policy, c, trace::HookDims{E_, n_head_, n_kv_, hd_, F_, V_}, n_layer_, n, st.n_keys,
+                   st.all_logits ? n : 1);
+    if (std::any_of(policy.hooks.begin(), policy.hooks.end(),
+                    [](const trace::HookPoint& p) { return p.hook == trace::Hook::Scores; }))
+        scores_.ensure(size_t(n_head_) * size_t(st.chunk_rows) * size_t(st.n_keys), true);
     st.lens_k = policy.logit_lens ? std::clamp(policy.lens_top_k, 1, V_) : 0;
     if (st.lens_k > 0) c.lens.assign(size_t(n_layer_) * size_t(st.lens_k), trace::LensEntry{});
 
@@ -87,6 +93,60 @@ void CudaBackend::Impl::finish_capture(Step& st) {
             e.prob = p[size_t(e.token)];
         }
     }
+}
+
+// Hook points of the segment's rows [s0_, s0_ + ns_): the block names them where their value
+// is complete on the device (scores and pattern come from attention(), final_norm and logits
+// from final_hooks()).
+void CudaBackend::Impl::hook(trace::Hook h, int32_t l) {
+    using trace::Hook;
+    float* dst = hooks_.find(h, l);
+    if (!dst) return;
+    const size_t row0 = size_t(s0_), E = size_t(E_), QD = size_t(QD_), KD = size_t(KD_), F = size_t(F_);
+    switch (h) {
+    case Hook::ResidPre: case Hook::ResidMid: case Hook::ResidPost: copy_rows(dst + row0 * E, x_.get(), E, 0, E, ns_); break;
+    case Hook::AttnIn: case Hook::MlpIn: copy_rows(dst + row0 * E, xn_.get(), E, 0, E, ns_); break;
+    case Hook::Q: case Hook::QRot: copy_rows(dst + row0 * QD, qkv_.get(), size_t(QKV_), 0, QD, ns_); break;
+    case Hook::K: case Hook::KRot: copy_rows(dst + row0 * KD, qkv_.get(), size_t(QKV_), QD, KD, ns_); break;
+    case Hook::V: copy_rows(dst + row0 * KD, qkv_.get(), size_t(QKV_), QD + KD, KD, ns_); break;
+    case Hook::Z: copy_rows(dst + row0 * QD, att_.get(), QD, 0, QD, ns_); break;
+    case Hook::AttnOut: case Hook::MlpOut: copy_rows(dst + row0 * E, proj_.get(), E, 0, E, ns_); break;
+    case Hook::MlpAct: copy_rows(dst + row0 * F, hff_.get(), F, 0, F, ns_); break;
+    case Hook::Scores: case Hook::Pattern: case Hook::FinalNorm: case Hook::Logits: break;
+    }
+}
+
+void CudaBackend::Impl::final_hooks(int32_t row0, int32_t rows) {
+    if (float* dst = hooks_.find(trace::Hook::FinalNorm, -1))
+        copy_rows(dst + size_t(row0) * size_t(E_), xn_.get(), size_t(E_), 0, size_t(E_), rows);
+    if (float* dst = hooks_.find(trace::Hook::Logits, -1))
+        copy_rows(dst + size_t(row0) * size_t(V_), logits_.get(), size_t(V_), 0, size_t(V_), rows);
+}
+
+void CudaBackend::Impl::copy_rows(float* dst, const float* src, size_t stride, size_t col0, size_t width, int32_t rows) {
+    // into pageable memory: the copy is complete when the call returns
+    LMSCOPE_CUDA_CHECK(cudaMemcpy2DAsync(dst, width * sizeof(float), src + col0, stride * sizeof(float),
+                                         width * sizeof(float), size_t(rows), cudaMemcpyDeviceToHost, stream_.s));
+    LMSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream_.s));
+}
+
+void CudaBackend::Impl::copy_rows(float* dst, const __half* src, size_t stride, size_t col0, size_t width, int32_t rows) {
+    const size_t count = size_t(rows) * width;
+    hook_half_host_.ensure(count, true);
+    LMSCOPE_CUDA_CHECK(cudaMemcpy2DAsync(hook_half_host_.get(), width * sizeof(__half), src + col0,
+                                         stride * sizeof(__half), width * sizeof(__half), size_t(rows),
+                                         cudaMemcpyDeviceToHost, stream_.s));
+    LMSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream_.s));
+    engine::kernels::best().f16_to_f32(reinterpret_cast<const uint16_t*>(hook_half_host_.get()), dst, int64_t(count));
+}
+
+void CudaBackend::Impl::copy_attention_rows(float* hook, const float* rows, const Step& st, int32_t row0, int32_t n_rows) {
+    const size_t n_keys = size_t(st.n_keys);
+    const size_t rows_floats = size_t(n_rows) * n_keys;  // one head's rows in the launch
+    LMSCOPE_CUDA_CHECK(cudaMemcpy2DAsync(hook + size_t(row0) * n_keys, size_t(st.n) * n_keys * sizeof(float), rows,
+                                         rows_floats * sizeof(float), rows_floats * sizeof(float), size_t(n_head_),
+                                         cudaMemcpyDeviceToHost, stream_.s));
+    LMSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream_.s));
 }
 
 }  // namespace lmscope::gpu

@@ -112,8 +112,7 @@ private:
     std::vector<float> lens_logits_;  // [n_vocab] lens probabilities
     std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1
     std::vector<int32_t> plane_index_;    // [head] -> plane index or -1, the current layer
-    trace::StepCapture* hooks_capture_ = nullptr;  // this step's capture when it asks for hooks
-    std::vector<int32_t> hook_index_;     // [layer + 1][hook] -> index in hooks_capture_->hooks or -1 (slot n_layer: final hooks)
+    trace::HookSlots hooks_;              // this step's hook tensors
 };
 
 CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions& o)
@@ -185,29 +184,11 @@ void CpuBackend::prepare_capture(const trace::CapturePolicy& policy, trace::Step
     const int32_t k = policy.logit_lens ? std::clamp(policy.lens_top_k, 1, n_vocab_) : 0;
     c.lens.resize(size_t(n_layer_) * size_t(k));
 
-    hook_index_.assign(size_t(n_layer_ + 1) * size_t(trace::kHookCount), -1);
-    c.hooks.resize(policy.hooks.size());
-    const trace::HookDims dims{n_embd_, n_head_, n_kv_, hd_, n_ff_, n_vocab_};
-    for (size_t i = 0; i < policy.hooks.size(); ++i) {
-        const trace::HookPoint& at = policy.hooks[i];
-        trace::HookTensor& t = c.hooks[i];
-        t.at = at;
-        t.shape = trace::hook_shape(at.hook, dims, n, pos0 + n, n_out);
-        size_t count = 1;
-        for (int64_t d : t.shape) count *= size_t(d);
-        t.data.assign(count, 0.0f);
-        const int32_t slot = at.layer < 0 ? n_layer_ : at.layer;
-        hook_index_[size_t(slot) * size_t(trace::kHookCount) + size_t(at.hook)] = int32_t(i);
-    }
-    hooks_capture_ = policy.hooks.empty() ? nullptr : &c;
+    hooks_.prepare(policy, c, trace::HookDims{n_embd_, n_head_, n_kv_, hd_, n_ff_, n_vocab_}, n_layer_, n, pos0 + n,
+                   n_out);
 }
 
-float* CpuBackend::hook_out(trace::Hook h, int32_t layer) const {
-    if (!hooks_capture_) return nullptr;
-    const int32_t slot = layer < 0 ? n_layer_ : layer;
-    const int32_t i = hook_index_[size_t(slot) * size_t(trace::kHookCount) + size_t(h)];
-    return i < 0 ? nullptr : hooks_capture_->hooks[size_t(i)].data.data();
-}
+float* CpuBackend::hook_out(trace::Hook h, int32_t layer) const { return hooks_.find(h, layer); }
 
 void CpuBackend::hook_copy(trace::Hook h, int32_t layer, const float* src, size_t count) const {
     if (float* dst = hook_out(h, layer)) std::memcpy(dst, src, count * sizeof(float));
@@ -248,7 +229,7 @@ void CpuBackend::forward(const ForwardRequest& r) {
                              rope_cs_[table].data() + size_t(t) * size_t(n_rot_));
     }
 
-    hooks_capture_ = nullptr;
+    hooks_.clear();
     if (capture) prepare_capture(policy, *capture, n, pos0, r.all_logits ? n : 1);
     const int32_t lens_k = capture && policy.logit_lens ? std::clamp(policy.lens_top_k, 1, n_vocab_) : 0;
 

@@ -26,4 +26,30 @@ CapturePolicy within_budget(const CapturePolicy& asked, int32_t n, int32_t pos0,
     return p;
 }
 
+void HookSlots::prepare(const CapturePolicy& policy, StepCapture& c, const HookDims& d, int32_t n_layer, int64_t n,
+                        int64_t n_keys, int64_t n_out) {
+    n_layer_ = n_layer;
+    index_.assign(size_t(n_layer + 1) * size_t(kHookCount), -1);
+    c.hooks.resize(policy.hooks.size());
+    for (size_t i = 0; i < policy.hooks.size(); ++i) {
+        const HookPoint& at = policy.hooks[i];
+        HookTensor& t = c.hooks[i];
+        t.at = at;
+        t.shape = hook_shape(at.hook, d, n, n_keys, n_out);
+        size_t count = 1;
+        for (int64_t x : t.shape) count *= size_t(x);
+        t.data.assign(count, 0.0f);
+        const int32_t slot = at.layer < 0 ? n_layer : at.layer;
+        index_[size_t(slot) * size_t(kHookCount) + size_t(at.hook)] = int32_t(i);
+    }
+    c_ = policy.hooks.empty() ? nullptr : &c;
+}
+
+float* HookSlots::find(Hook h, int32_t layer) const {
+    if (!c_) return nullptr;
+    const int32_t slot = layer < 0 ? n_layer_ : layer;
+    const int32_t i = index_[size_t(slot) * size_t(kHookCount) + size_t(h)];
+    return i < 0 ? nullptr : c_->hooks[size_t(i)].data.data();
+}
+
 }  // namespace lmscope::trace

@@ -82,4 +82,23 @@ struct StepCapture {
     }
 };
 
+// The hook tensors of one step: laid out from the policy (shapes, zeroed) by prepare, then
+// found by (hook, layer) while the backend fills them. Both backends use it.
+class HookSlots {
+public:
+    // Lays out c.hooks for policy.hooks: n rows with n_keys keys, n_out rows for final_norm and
+    // logits. A policy without hooks leaves every find() null.
+    void prepare(const CapturePolicy& policy, StepCapture& c, const HookDims& d, int32_t n_layer, int64_t n,
+                 int64_t n_keys, int64_t n_out);
+    void clear() { c_ = nullptr; }
+    // The data of hook (h, layer) (layer -1: final_norm, logits), or null when not asked for.
+    float* find(Hook h, int32_t layer) const;
+    bool any() const { return c_ != nullptr; }
+
+private:
+    StepCapture* c_ = nullptr;
+    int32_t n_layer_ = 0;
+    std::vector<int32_t> index_;  // [layer + 1][hook] -> index in c_->hooks or -1 (slot n_layer: final hooks)
+};
+
 }  // namespace lmscope::trace

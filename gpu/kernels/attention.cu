@@ -72,6 +72,11 @@ attention_kernel(AttentionArgs a, KvView kv) {
         argmax_merge(best, best_j, acc, j);
     }
     block_argmax(best, best_j);  // synchronizes the block: p[] is visible to every thread
+    if (a.scores) {  // uniform across the block
+        float* sc = a.scores + (size_t(h) * size_t(a.n_rows) + size_t(rl)) * size_t(n_keys_all);
+        for (int32_t j = tid; j < n_keys_all; j += kThreads) sc[j] = j >= j0 && j < n_keys ? p[j] : __int_as_float(0xff800000);
+        __syncthreads();  // read before step 2 rewrites p[]
+    }
 
     // 2. p[j] = exp(p[j] - max), summed
     float sum = 0.0f;

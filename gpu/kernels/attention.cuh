@@ -32,6 +32,9 @@ struct AttentionArgs {
     // probs: [n_head][n_rows][pos0 + n_step] softmax weights of this launch's rows, zero
     // past each row's last key and before its window.
     float* probs = nullptr;
+    // scores: [n_head][n_rows][pos0 + n_step] the scaled scores q . k * scale before the
+    // softmax, -inf where masked (the scores hook), or null.
+    float* scores = nullptr;
     // summaries: [n_head][n_step] of this layer (row r at h * n_step + r), or null.
     HeadSummary* summaries = nullptr;
     // out: row r, head h at out + (r - q_row0) * n_head * head_dim + h * head_dim (half).

@@ -1,5 +1,6 @@
-// The CUDA backend against the CPU reference backend: logits, attention weights, summaries
-// and logit lens on every fixture model and the sample model; greedy decoding on SmolLM2; the
+// The CUDA backend against the CPU reference backend: logits, attention weights, summaries,
+// logit lens and every hook point (with a head switched off) on every fixture model and the
+// sample model; greedy decoding on SmolLM2; the
 // three KV cache types; KV offload on and off. Every test skips with the reason when this
 // machine has no usable CUDA device.
 #include "core/engine/engine_fixture.h"
@@ -98,6 +99,57 @@ void add_models() {
     for (const char* m : kArchFixtures) QTest::newRow(m) << m;
 }
 
+// Every hook of layers 0 and n_layer - 1, then final_norm and logits.
+trace::CapturePolicy hooks_policy(int32_t n_layer) {
+    trace::CapturePolicy p;
+    p.mode = trace::CaptureMode::None;
+    for (int32_t l : {0, n_layer - 1})
+        for (int h = 0; h <= int(trace::Hook::ResidPost); ++h) p.hooks.push_back({trace::Hook(h), l});
+    p.hooks.push_back({trace::Hook::FinalNorm, -1});
+    p.hooks.push_back({trace::Hook::Logits, -1});
+    return p;
+}
+
+// Each hook of g against c: masked scores (-inf) at the same places, and every other value
+// within `rel` of the hook's largest magnitude on the CPU. Returns the worst relative difference.
+double compare_hooks(const trace::StepCapture& c, const trace::StepCapture& g, double rel, const QString& what) {
+    double worst = 0;
+    if (g.hooks.size() != c.hooks.size()) {
+        QTest::qFail(qPrintable(what + ": hook count differs"), __FILE__, __LINE__);
+        return 1e9;
+    }
+    for (size_t i = 0; i < c.hooks.size(); ++i) {
+        const trace::HookTensor& hc = c.hooks[i];
+        const trace::HookTensor& hg = g.hooks[i];
+        const QString name = what + " " + QString::fromStdString(trace::hook_name(hc.at));
+        if (hg.at != hc.at || hg.shape != hc.shape || hg.data.size() != hc.data.size()) {
+            QTest::qFail(qPrintable(name + ": shape differs"), __FILE__, __LINE__);
+            return 1e9;
+        }
+        double scale = 0, d = 0;
+        for (float v : hc.data)
+            if (std::isfinite(v)) scale = std::max(scale, double(std::fabs(v)));
+        for (size_t j = 0; j < hc.data.size(); ++j) {
+            if (std::isinf(hc.data[j]) || std::isinf(hg.data[j])) {
+                if (hc.data[j] != hg.data[j]) {
+                    QTest::qFail(qPrintable(name + QString(": masked at %1 on one backend only").arg(j)), __FILE__, __LINE__);
+                    return 1e9;
+                }
+                continue;
+            }
+            d = std::max(d, double(std::fabs(hg.data[j] - hc.data[j])));
+        }
+        const double r = scale > 0 ? d / scale : d;
+        worst = std::max(worst, r);
+        if (r > rel) {
+            QTest::qFail(qPrintable(name + QString(": differs by %1 of its largest magnitude (> %2)").arg(r).arg(rel)),
+                         __FILE__, __LINE__);
+            return r;
+        }
+    }
+    return worst;
+}
+
 }  // namespace
 
 class TestCudaParity : public QObject {
@@ -173,6 +225,45 @@ private slots:
         QVERIFY2(d_max <= 0.01, qPrintable(QString("max weight differs by %1").arg(d_max)));
         QCOMPARE(cg.layer_ms.size(), size_t(m->spec().n_layer()));
         QCOMPARE(gpu->kv_tokens(), int32_t(c.tokens.size()));
+    }
+
+    void hooks_match_cpu_data() { add_models(); }
+    // Every hook point of the first and last layer and the final ones, for a teacher-forced
+    // prefill and for a decode step with a head switched off, against the CPU backend.
+    void hooks_match_cpu() {
+        QFETCH(QString, model);
+        REQUIRE_CUDA_DEVICE();
+        const Case c = load_case(model);
+        LMSCOPE_REQUIRE_FILE(c.path, "the model");
+        auto m = engine::Model::load(c.path);
+        auto cpu = engine::make_cpu_backend(m, {});
+        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        const int32_t n_layer = m->spec().n_layer();
+        const trace::CapturePolicy policy = hooks_policy(n_layer);
+        // the CUDA backend rounds GEMM inputs to fp16; 8-bit activations move the CPU further
+        const double rel = bounds_for(model).rms <= 0.01 ? 0.02 : 0.08;
+        const size_t V = size_t(m->spec().n_vocab());
+        const std::vector<int32_t> prompt(c.tokens.begin(), c.tokens.end() - 1);
+        std::vector<float> lc(prompt.size() * V), lg(lc.size());
+        trace::StepCapture cc, cg;
+        cpu->forward({.tokens = prompt, .policy = policy, .capture = &cc, .logits = lc, .all_logits = true});
+        gpu->forward({.tokens = prompt, .policy = policy, .capture = &cg, .logits = lg, .all_logits = true});
+        const double prefill = compare_hooks(cc, cg, rel, model + " prefill");
+        // decode one token with the last layer's head 1 switched off
+        const std::vector<int32_t> one{c.tokens.back()};
+        const LayerHead off{n_layer - 1, 1};
+        std::vector<float> dc(V), dg(V);
+        cpu->forward({.tokens = one, .pos0 = int32_t(prompt.size()), .policy = policy, .capture = &cc, .logits = dc,
+                      .ablate = std::span<const LayerHead>(&off, 1)});
+        gpu->forward({.tokens = one, .pos0 = int32_t(prompt.size()), .policy = policy, .capture = &cg, .logits = dg,
+                      .ablate = std::span<const LayerHead>(&off, 1)});
+        const double decode = compare_hooks(cc, cg, rel, model + " decode, head off");
+        const trace::HookTensor* z = cg.hook({trace::Hook::Z, n_layer - 1});
+        QVERIFY(z);
+        const int64_t hd = z->shape[2];
+        QVERIFY(std::all_of(z->data.begin() + hd, z->data.begin() + 2 * hd, [](float v) { return v == 0.0f; }));
+        qInfo("%s: hooks vs cpu, worst %.3g (prefill) and %.3g (decode, head %d:%d off) of the largest magnitude",
+              qPrintable(model), prefill, decode, off.layer, off.head);
     }
 
     void decode_matches_cpu_data() {
