@@ -48,13 +48,6 @@ QScrollArea* scrolled(QWidget* w) {
     return s;
 }
 
-QLabel* caption() {
-    auto* l = new QLabel;
-    l->setWordWrap(true);
-    l->setTextFormat(Qt::RichText);
-    return l;
-}
-
 }  // namespace
 
 LayerView::LayerView(widgets::TraceModel* trace, QWidget* parent) : QWidget(parent), trace_(trace) {

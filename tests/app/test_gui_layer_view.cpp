@@ -51,8 +51,7 @@ const gui::LayerFigures* shown(SessionView* s) {
     dock->show();
     dock->raise();
     LayerView* v = layer_of(s);
-    QTest::qWaitFor([v] { return v->figures() != nullptr; }, 60000);
-    return v->figures();
+    return QTest::qWaitFor([v] { return v->figures() != nullptr; }, 60000) ? v->figures() : nullptr;
 }
 
 // The hooks of `layer` for each step of the shown path, recomputed on a fresh CPU backend the
