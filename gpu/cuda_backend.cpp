@@ -131,7 +131,7 @@ void CudaBackend::Impl::forward(const engine::ForwardRequest& r) {
     st.capture = capture;
     st.all_logits = all_logits;
     st.logits_out = logits_out;
-    st.ablate = r.ablate;
+    st.interventions = {r.ablate, r.skip};
 
     kv_.truncate(pos0);
     kv_.reserve(pos0 + st.n);
@@ -171,7 +171,7 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const CancelTo
             throw CancelledError();
         }
         if (timing) LMSCOPE_CUDA_CHECK(cudaEventRecord(events_.e[size_t(l)], s));
-        engine::run_block(*this, spec_, l, st.ablate);
+        engine::run_block(*this, spec_, l, st.interventions);
         if (last && st.lens_k > 0) lens_layer(l, ns - 1);
     }
     if (timing) {
@@ -301,6 +301,10 @@ void CudaBackend::Impl::project(int32_t l, engine::Projection which) {
 
 void CudaBackend::Impl::post_norm(int32_t l, engine::Projection which) {
     kernels::rmsnorm_f32(proj_.get(), projection(l, which).post_norm, eps_, ns_, E_, proj_.get(), stream_.s);
+}
+
+void CudaBackend::Impl::clear_out() {
+    LMSCOPE_CUDA_CHECK(cudaMemsetAsync(proj_.get(), 0, size_t(ns_) * size_t(E_) * sizeof(float), stream_.s));
 }
 
 void CudaBackend::Impl::add_out() { kernels::add(x_.get(), proj_.get(), int64_t(ns_) * E_, stream_.s); }

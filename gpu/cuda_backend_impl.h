@@ -71,7 +71,7 @@ private:
         int32_t lens_k = 0;       // logit lens entries per layer; 0: none
         bool all_logits = false;
         std::span<float> logits_out;
-        std::span<const LayerHead> ablate;  // heads whose z is zeroed before Wo
+        engine::Interventions interventions;  // heads whose z is zeroed before Wo, sub-layers skipped
     };
 
     void ensure_buffers(const Step& st);
@@ -87,6 +87,7 @@ private:
     void project(int32_t layer, engine::Projection which) override;
     void post_norm(int32_t layer, engine::Projection which) override;
     void add_out() override;
+    void clear_out() override;
     void project_add(int32_t layer, engine::Projection which, bool post_norm) override;
     void gate_up(int32_t layer, model::FfnActivation act) override;
     bool wants(trace::Hook h, int32_t layer) const override { return hooks_.find(h, layer) != nullptr; }

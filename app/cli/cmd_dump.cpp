@@ -1,11 +1,11 @@
 // lmscope-cli dump MODEL.gguf --ids 1,2,3 [--logits OUT.f32] [--attention OUT.f32]
 //                  [--hooks blk.1.q,blk.1.pattern,logits --out DIR] [--ablate L:H,...]
-//                  [--backend cpu|cuda] [--threads N]
+//                  [--skip L:attn|L:ffn,...] [--backend cpu|cuda] [--threads N]
 // A teacher-forced run over the given ids (one prefill step). Writes little-endian float32
 // logits [n][n_vocab] and attention [n_layer][n_head][n][n] (zeros where masked): the layouts
 // of ../shared/testdata/reference/; and each hook point asked for (trace/hooks.h: names and
 // shapes) as DIR/NAME.npy, which numpy.load reads. --ablate switches those heads off (their z
-// is zero) for the run. The ids must fit the model's context and the outputs this machine's
+// is zero) and --skip skips those sub-layers (attn_out or mlp_out is zero) for the run. The ids must fit the model's context and the outputs this machine's
 // memory; every output is checked before the run and written through a SafeWriter (atomic,
 // never over the model, a device or a folder).
 #include "cli/backend_option.h"
@@ -100,7 +100,7 @@ void write_f32(const std::string& path, const std::vector<float>& data, const st
 
 void add_dump_command(CLI::App& app) {
     struct Options {
-        std::string model, ids, logits, attention, hooks, out, ablate, backend = "cpu";
+        std::string model, ids, logits, attention, hooks, out, ablate, skip, backend = "cpu";
         int threads = 0;
     };
     auto opt = std::make_shared<Options>();
@@ -114,6 +114,8 @@ void add_dump_command(CLI::App& app) {
         ->check(non_empty_list());
     cmd->add_option("--out", opt->out, "Folder for the hooks: one NAME.npy (float32) each")->check(non_empty_path());
     cmd->add_option("--ablate", opt->ablate, "Heads to switch off (their z is zero), as LAYER:HEAD,...")
+        ->check(non_empty_list());
+    cmd->add_option("--skip", opt->skip, "Sub-layers to skip (their output is not added), as LAYER:attn or LAYER:ffn,...")
         ->check(non_empty_list());
     cmd->add_option("--backend", opt->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
     add_number(cmd, "--threads", opt->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
@@ -130,6 +132,8 @@ void add_dump_command(CLI::App& app) {
             opt->hooks.empty() ? std::vector<trace::HookPoint>{} : trace::parse_hook_list(opt->hooks, model->spec().n_layer());
         const std::vector<LayerHead> ablate =
             opt->ablate.empty() ? std::vector<LayerHead>{} : parse_head_list(opt->ablate, model->spec());
+        const std::vector<LayerSkip> skip =
+            opt->skip.empty() ? std::vector<LayerSkip>{} : parse_skip_list(opt->skip, model->spec());
         check_limits(*model, ids.size(), !opt->attention.empty(), hook_bytes(hooks, model->spec(), ids.size()));
         if (!opt->logits.empty()) check_output_path(opt->logits, {opt->model});
         if (!opt->attention.empty()) check_output_path(opt->attention, {opt->model});
@@ -150,7 +154,7 @@ void add_dump_command(CLI::App& app) {
         policy.hooks = hooks;
         trace::StepCapture capture;
         backend->forward({.tokens = ids, .policy = policy, .capture = &capture, .logits = logits, .all_logits = true,
-                          .ablate = ablate});
+                          .ablate = ablate, .skip = skip});
         if (!opt->logits.empty()) write_f32(opt->logits, logits, opt->model);
         for (const trace::HookTensor& t : capture.hooks)
             write_npy_f32(opt->out + "/" + trace::hook_name(t.at) + ".npy", t.shape, t.data, {opt->model});

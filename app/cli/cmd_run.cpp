@@ -1,6 +1,7 @@
 // lmscope-cli run MODEL.gguf (--prompt T | --chat) [-n N] [--temp T] [--top-k K] [--top-p P]
 //             [--min-p P] [--seed S] [--kv-type f16|q8_0|q4_0] [--capture none|summary|full]
 //             [--trace-budget MIB] [--ignore-eos] [--trace OUT] [--jsonl] [--ablate L:H,...]
+//             [--skip L:attn|L:ffn,...]
 // Runs the loop one step at a time. Text mode streams the generated text (not the prompt) to
 // stdout as it is decoded, one line per reply; --chat reads one user turn per line of stdin
 // (until EOF), renders the whole history with the model's chat template, prefills it reusing
@@ -14,7 +15,8 @@
 // run ends there: the text so far, the trace saved, a notice (exit 0), or an error (exit 1)
 // when -n asked for more. When stdout fails (a full disk, a closed pipe) the run stops, the
 // trace is saved, and then the write error is reported (exit 1). --ablate switches heads off
-// for every step (each step's trace records them). A run whose cache at --ctx and trace budget
+// and --skip skips sub-layers (their output is not added) for every step (each step's trace
+// records them). A run whose cache at --ctx and trace budget
 // cannot fit this machine's memory is refused before it starts.
 #include "cli/backend_option.h"
 #include "cli/commands.h"
@@ -69,6 +71,7 @@ struct RunOptions {
     int ctx = 2048;
     std::string backend = "cpu";
     std::string ablate;  // heads switched off, L:H,...
+    std::string skip;    // sub-layers skipped, L:attn,L:ffn,...
 };
 
 // Prints each step as it completes: JSON lines, or the chosen token's text (streamed).
@@ -179,6 +182,7 @@ void run(const RunOptions& o) {
     engine::Session session = with_context(o.model + ": starting the session",
                                            [&] { return engine::Session(*backend, *tokenizer, so); });
     if (!o.ablate.empty()) session.set_ablation(parse_head_list(o.ablate, model->spec()));
+    if (!o.skip.empty()) session.set_skips(parse_skip_list(o.skip, model->spec()));
     Printer out(session, o.jsonl, o.ignore_eos);
 
     const bool fitted = with_context(o.model + ": generating", [&] { return converse(o, session, *tokenizer, out); });
@@ -217,6 +221,8 @@ void add_run_command(CLI::App& app) {
     add_number(cmd, "--ctx", o->ctx, "Context positions the KV cache may hold")->capture_default_str()->check(CLI::Range(1, 1 << 24));
     cmd->add_option("--backend", o->backend, "cpu or cuda")->capture_default_str();
     cmd->add_option("--ablate", o->ablate, "Heads to switch off (their z is zero), as LAYER:HEAD,...")
+        ->check(non_empty_list());
+    cmd->add_option("--skip", o->skip, "Sub-layers to skip (their output is not added), as LAYER:attn or LAYER:ffn,...")
         ->check(non_empty_list());
     cmd->callback([o, n] {
         if (!o->chat && o->prompt.empty()) throw UsageError("run: give --prompt TEXT or --chat");

@@ -27,4 +27,25 @@ std::vector<LayerHead> parse_head_list(const std::string& text, const model::Mod
     return heads;
 }
 
+std::vector<LayerSkip> parse_skip_list(const std::string& text, const model::ModelSpec& s) {
+    std::vector<LayerSkip> skips;
+    size_t i = 0;
+    while (i <= text.size()) {
+        const size_t comma = std::min(text.find(',', i), text.size());
+        const std::string item = text.substr(i, comma - i);
+        const size_t colon = item.find(':');
+        const auto l = colon == std::string::npos ? std::nullopt : parse_number<int32_t>(item.substr(0, colon));
+        const auto part = colon == std::string::npos ? std::nullopt : parse_sublayer(item.substr(colon + 1));
+        if (!l || !part)
+            throw UsageError("--skip: '" + item + "' is not LAYER:attn or LAYER:ffn (expected a list like 1:attn,2:ffn)");
+        if (*l < 0 || *l >= s.n_layer())
+            throw UsageError("--skip: layer " + std::to_string(*l) + " does not exist (layers 0 .. " +
+                             std::to_string(s.n_layer() - 1) + ")");
+        const LayerSkip at{*l, *part};
+        if (std::find(skips.begin(), skips.end(), at) == skips.end()) skips.push_back(at);
+        i = comma + 1;
+    }
+    return skips;
+}
+
 }  // namespace lmscope::cli

@@ -30,6 +30,10 @@ void check_forward_request(const ForwardRequest& r, const Model& model, int32_t 
             throw UsageError("forward: cannot switch off head " + std::to_string(a.layer) + ":" +
                              std::to_string(a.head) + " (the model has " + std::to_string(s.n_layer()) +
                              " layers of " + std::to_string(s.n_head()) + " heads)");
+    for (const LayerSkip& k : r.skip)
+        if (k.layer < 0 || k.layer >= s.n_layer() || (k.part != Sublayer::Attn && k.part != Sublayer::Ffn))
+            throw UsageError("forward: cannot skip " + std::string(sublayer_name(k.part)) + " of layer " +
+                             std::to_string(k.layer) + " (the model has " + std::to_string(s.n_layer()) + " layers)");
     for (const trace::HookPoint& h : r.policy.hooks)
         if (trace::is_layer_hook(h.hook) ? h.layer < 0 || h.layer >= s.n_layer() : h.layer != -1)
             throw UsageError("forward: hook " + trace::hook_name(h) + " does not exist in a model of " +

@@ -58,12 +58,13 @@ struct ForwardRequest {
     const CancelToken* cancel = nullptr;  // checked before each layer; when cancelled, the cache
                                       // is truncated back to pos0 and CancelledError is thrown
     std::span<const LayerHead> ablate;   // heads whose z is zeroed before Wo (head ablation)
+    std::span<const LayerSkip> skip;     // sub-layers whose output is not added (attn_out / mlp_out zero)
     // Called with the number of layers done after each one (the CPU backend; the CUDA backend
     // queues every layer at once and does not call it). Runs on the calling thread.
     std::function<void(int32_t layers_done)> on_layer;
 };
 
-// Throws UsageError on bad ids, positions, buffer sizes, ablated heads or hooks of layers the
+// Throws UsageError on bad ids, positions, buffer sizes, ablated heads, skipped sub-layers or hooks of layers the
 // model does not have (what every backend checks before it changes anything).
 void check_forward_request(const ForwardRequest& r, const Model& model, int32_t kv_tokens, int32_t n_ctx);
 

@@ -51,6 +51,8 @@ public:
     virtual void post_norm(int32_t layer, Projection which) = 0;
     // x += out
     virtual void add_out() = 0;
+    // out = 0 (a skipped sub-layer's output, for its hook)
+    virtual void clear_out() = 0;
     // x += z Wo or act Wdown (post-normed when post_norm) in as few passes as the backend can;
     // out is not kept
     virtual void project_add(int32_t layer, Projection which, bool post_norm) = 0;
@@ -61,8 +63,14 @@ public:
     virtual void hook(trace::Hook h, int32_t layer) = 0;
 };
 
-// One layer of the model over ops, per spec's recipe and layer plan, with the heads of `ablate`
-// that belong to this layer switched off.
-void run_block(BlockOps& ops, const model::ModelSpec& spec, int32_t layer, std::span<const LayerHead> ablate);
+// The interventions of a step (ForwardRequest::ablate, ::skip).
+struct Interventions {
+    std::span<const LayerHead> heads_off;  // their z is zero
+    std::span<const LayerSkip> skipped;    // their output is not added
+};
+
+// One layer of the model over ops, per spec's recipe and layer plan, with this layer's share of
+// the interventions.
+void run_block(BlockOps& ops, const model::ModelSpec& spec, int32_t layer, const Interventions& iv);
 
 }  // namespace lmscope::engine

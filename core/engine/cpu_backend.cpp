@@ -66,6 +66,7 @@ private:
     void project(int32_t layer, Projection which) override;
     void post_norm(int32_t layer, Projection which) override;
     void add_out() override;
+    void clear_out() override;
     void project_add(int32_t layer, Projection which, bool post_norm) override;
     void gate_up(int32_t layer, model::FfnActivation act) override;
     bool wants(trace::Hook h, int32_t layer) const override { return hook_out(h, layer) != nullptr; }
@@ -253,7 +254,7 @@ void CpuBackend::forward(const ForwardRequest& r) {
                                 plane_of_head_.begin() + size_t(l + 1) * size_t(n_head_));
             cap_.plane_of_head = &plane_index_;
         }
-        run_block(*this, spec_, l, r.ablate);
+        run_block(*this, spec_, l, {r.ablate, r.skip});
         if (lens_k > 0)
             logit_lens(x_.data() + size_t(n - 1) * size_t(n_embd_), lens_k,
                        capture->lens.data() + size_t(l) * size_t(lens_k));
@@ -354,6 +355,8 @@ void CpuBackend::post_norm(int32_t l, Projection which) {
     const CpuLayerWeights& L = w_->layers[size_t(l)];
     norm_rows(tmp_.data(), which == Projection::Attn ? L.post_attn_norm : L.post_ffn_norm, tmp_.data());
 }
+
+void CpuBackend::clear_out() { std::fill_n(tmp_.data(), size_t(n_rows_) * size_t(n_embd_), 0.0f); }
 
 void CpuBackend::add_out() { ops::add(x_.data(), tmp_.data(), int64_t(size_t(n_rows_) * size_t(n_embd_))); }
 

@@ -137,6 +137,15 @@ void Session::set_ablation(std::vector<LayerHead> heads) {
     ablation_ = std::move(heads);
 }
 
+void Session::set_skips(std::vector<LayerSkip> skips) {
+    const int32_t n_layer = backend_.model().spec().n_layer();
+    for (const LayerSkip& k : skips)
+        if (k.layer < 0 || k.layer >= n_layer)
+            throw UsageError("cannot skip " + std::string(sublayer_name(k.part)) + " of layer " + std::to_string(k.layer) +
+                             " (the model has " + std::to_string(n_layer) + " layers)");
+    skips_ = std::move(skips);
+}
+
 void Session::restore_cache(std::span<const int32_t> seq, int32_t n) {
     backend_.kv_truncate(std::min(n, backend_.kv_tokens()));
     const int32_t held = backend_.kv_tokens();  // less than asked when a sliding window forgot
@@ -191,6 +200,7 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, Phase phase,
                       .all_logits = !every_row.empty(),
                       .cancel = cancel_,  // a cancelled step leaves the cache at pos0
                       .ablate = ablation_,
+                      .skip = skips_,
                       .on_layer = progress_ ? [&](int32_t done) { progress_({done, backend_.model().spec().n_layer(), int32_t(ids.size())}); }
                                             : std::function<void(int32_t)>()});
     const double forward_ms = ms_since(t0);
@@ -211,6 +221,7 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, Phase phase,
     s.fed_how = fed_how;
     s.reused_tokens = reused;
     s.ablated = ablation_;
+    s.skipped = skips_;
     s.forward_ms = forward_ms;
     s.sample_ms = sample_ms;
     s.layer_ms = capture.layer_ms;

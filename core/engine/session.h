@@ -122,6 +122,10 @@ public:
     // reset to recompute them). Throws UsageError for a head the model does not have.
     void set_ablation(std::vector<LayerHead> heads);
     const std::vector<LayerHead>& ablation() const { return ablation_; }
+    // Sub-layers skipped (their output not added to the residual stream) from the next step on,
+    // recorded like the heads above. Throws UsageError for a layer the model does not have.
+    void set_skips(std::vector<LayerSkip> skips);
+    const std::vector<LayerSkip>& skips() const { return skips_; }
     const trace::CapturePolicy& capture_policy() const { return options_.capture; }
     // The head whose attention rows a step keeps first when full capture of every head would
     // take more than the trace's budget (a long prefill): then the step captures the planes
@@ -178,6 +182,7 @@ private:
 
     std::optional<LayerHead> focus_;
     std::vector<LayerHead> ablation_;  // heads switched off for every step
+    std::vector<LayerSkip> skips_;     // sub-layers skipped in every step
     std::vector<int32_t> tokens_;  // the sequence in the cache, [kv_tokens]
     std::vector<float> logits_;    // [n_vocab] the last row of the latest forward
     int32_t logits_step_ = -1;     // the step whose last row logits_ holds (-1: none, or untraced)

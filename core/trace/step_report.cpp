@@ -47,6 +47,12 @@ json ablated_json(const StepTrace& s) {
     return off;
 }
 
+json skipped_json(const StepTrace& s) {
+    json out = json::array();
+    for (const LayerSkip& k : s.skipped) out.push_back({k.layer, sublayer_name(k.part)});
+    return out;
+}
+
 }  // namespace
 
 json step_report_json(const SessionTrace& trace, const StepTrace& s, size_t top_n) {
@@ -64,6 +70,7 @@ json step_report_json(const SessionTrace& trace, const StepTrace& s, size_t top_
             {"fed_how", choice_name(s.fed_how)},
             {"reused", s.reused_tokens},
             {"ablated", ablated_json(s)},
+            {"skipped", skipped_json(s)},
             {"token", s.logits.chosen},
             {"piece", json_piece(trace.piece(s.logits.chosen))},
             {"prob", s.logits.chosen_prob},
@@ -97,6 +104,16 @@ std::string step_report_text(const SessionTrace& trace, const StepTrace& s, size
             line += std::to_string(a.layer);
             line += ':';
             line += std::to_string(a.head);
+        }
+        line += "]";
+    }
+    if (!s.skipped.empty()) {
+        line += " [skipped:";
+        for (const LayerSkip& k : s.skipped) {
+            line += ' ';
+            line += std::to_string(k.layer);
+            line += ':';
+            line += sublayer_name(k.part);
         }
         line += "]";
     }

@@ -90,7 +90,7 @@ AttentionTrace attention_from_capture(const StepCapture& capture) {
 
 uint64_t StepTrace::held_bytes() const {
     uint64_t n = sizeof(StepTrace);
-    n += vector_bytes(tokens) + vector_bytes(layer_ms) + vector_bytes(lens) + vector_bytes(ablated);
+    n += vector_bytes(tokens) + vector_bytes(layer_ms) + vector_bytes(lens) + vector_bytes(ablated) + vector_bytes(skipped);
     n += vector_bytes(attention.planes) + vector_bytes(attention.weights) +
          vector_bytes(attention.summaries);
     n += vector_bytes(kv.bytes_per_layer);

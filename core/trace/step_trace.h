@@ -98,6 +98,7 @@ struct StepTrace {
     Choice fed_how = Choice::Prompt;  // decode: how the fed token was chosen
     int32_t reused_tokens = 0;   // chat prefill: tokens kept in the cache from the previous sequence
     std::vector<LayerHead> ablated;  // heads switched off for this step (their z zeroed before Wo)
+    std::vector<LayerSkip> skipped;  // sub-layers skipped in this step (their output not added)
 
     double forward_ms = 0.0;      // the forward pass (this phase's compute)
     double sample_ms = 0.0;       // logits to chosen token

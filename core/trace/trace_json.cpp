@@ -140,6 +140,9 @@ json step_to_json(const StepTrace& s) {
     json off = json::array();
     for (const LayerHead& a : s.ablated) off.push_back({a.layer, a.head});
     j["ablated"] = std::move(off);
+    json skipped = json::array();
+    for (const LayerSkip& k : s.skipped) skipped.push_back({k.layer, sublayer_name(k.part)});
+    j["skipped"] = std::move(skipped);
     j["forward_ms"] = s.forward_ms;
     j["sample_ms"] = s.sample_ms;
     j["layer_ms"] = s.layer_ms;
@@ -226,6 +229,21 @@ void ablated_from_json(const JsonReader& r, const json& j, const std::string& pa
             s.ablated.push_back({int32_t(r.integer(off[i][0], p + "[0]", 0, s.attention.n_layer - 1)),
                                  int32_t(r.integer(off[i][1], p + "[1]", 0, s.attention.n_head - 1))});
         }
+    }
+}
+
+// Sub-layers skipped (absent in traces written before this intervention existed).
+void skipped_from_json(const JsonReader& r, const json& j, const std::string& path, StepTrace& s) {
+    if (!j.contains("skipped")) return;
+    const json& skipped = r.array(j, path, "skipped");
+    if (skipped.size() > 2 * size_t(s.attention.n_layer)) r.fail(path + ".skipped", "lists more sub-layers than the model has");
+    for (size_t i = 0; i < skipped.size(); ++i) {
+        const std::string p = path + ".skipped[" + std::to_string(i) + "]";
+        if (!skipped[i].is_array() || skipped[i].size() != 2 || !skipped[i][1].is_string())
+            r.fail(p, "is not a [layer, \"attn\" or \"ffn\"] pair");
+        const std::optional<Sublayer> part = parse_sublayer(skipped[i][1].get<std::string>());
+        if (!part) r.fail(p + "[1]", "is neither \"attn\" nor \"ffn\"");
+        s.skipped.push_back({int32_t(r.integer(skipped[i][0], p + "[0]", 0, s.attention.n_layer - 1)), *part});
     }
 }
 
@@ -325,6 +343,7 @@ StepHeader step_from_json(const JsonReader& r, const json& j, const std::string&
 
     attention_from_json(r, j, path, h);
     ablated_from_json(r, j, path, s);
+    skipped_from_json(r, j, path, s);
     kv_from_json(r, j, path, s);
     logits_from_json(r, j, path, s);
     lens_from_json(r, j, path, s);

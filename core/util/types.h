@@ -51,6 +51,19 @@ struct LayerHead {
     }
 };
 
+// A layer's attention or feed-forward sub-layer.
+enum class Sublayer : uint8_t { Attn, Ffn };
+std::string_view sublayer_name(Sublayer part);                // "attn", "ffn"
+std::optional<Sublayer> parse_sublayer(std::string_view name);
+
+// A sub-layer skipped (an intervention): its output is not added to the residual stream
+// (attn_out or mlp_out is zero, resid_mid = resid_pre or resid_post = resid_mid).
+struct LayerSkip {
+    int32_t layer = 0;
+    Sublayer part = Sublayer::Attn;
+    friend bool operator==(const LayerSkip& a, const LayerSkip& b) { return a.layer == b.layer && a.part == b.part; }
+};
+
 // Per (layer, head, row) summary of an attention row: what is kept of the heads whose full
 // weights are not.
 struct HeadSummary {

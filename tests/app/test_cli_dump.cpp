@@ -202,6 +202,10 @@ private slots:
                                          << "the list is empty";
         QTest::newRow("ablate text") << QStringList{"--ids", "1,2", "--ablate", "1-2"} << 2
                                      << "--ablate: '1-2' is not LAYER:HEAD";
+        QTest::newRow("skip part") << QStringList{"--ids", "1,2", "--skip", "0:mlp"} << 2
+                                   << "--skip: '0:mlp' is not LAYER:attn or LAYER:ffn";
+        QTest::newRow("skip layer") << QStringList{"--ids", "1,2", "--skip", "9:ffn"} << 2
+                                    << "--skip: layer 9 does not exist \\(layers 0 .. 2\\)";
         QTest::newRow("ablate head") << QStringList{"--ids", "1,2", "--ablate", "0:8"} << 2
                                      << "--ablate: head 0:8 does not exist \\(layers 0 .. 2, heads 0 .. 7\\)";
     }

@@ -45,6 +45,7 @@ private slots:
     void greedy_run_matches_engine_argmax();
     void trace_round_trips_through_replay();
     void ablated_heads_are_traced();
+    void skipped_sublayers_are_traced();
     void text_mode_streams_text();
     void chat_reads_turns_from_stdin();
     void errors_data();
@@ -136,6 +137,29 @@ void TestCliRun::ablated_heads_are_traced() {
     const CliRun bad = run_cli(base + QStringList{"--ablate", "5:0"});
     QCOMPARE(bad.code, 2);
     QVERIFY2(bad.err.contains("--ablate: head 5:0 does not exist"), bad.err.constData());
+}
+
+// run --skip: each step's trace records the sub-layers skipped, replay shows them, the greedy
+// text differs from the full model's, and a bad item is a usage error naming it.
+void TestCliRun::skipped_sublayers_are_traced() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("skip.trace");
+    const QStringList base{"run", fx_, "--prompt", "The quick brown fox", "-n", "6", "--temp", "0", "--jsonl"};
+    const CliRun on = run_cli(base);
+    const CliRun off = run_cli(base + QStringList{"--skip", "1:attn,2:ffn", "--trace", path});
+    QCOMPARE(off.code, 0);
+    QVERIFY(off.out != on.out);
+    const trace::SessionTrace t = trace::load_trace(path.toStdString());
+    const std::vector<LayerSkip> want = {{1, Sublayer::Attn}, {2, Sublayer::Ffn}};
+    for (size_t i = 0; i < t.size(); ++i) QCOMPARE(t.step(int32_t(i)).skipped, want);
+    QCOMPARE(run_cli({"replay", path}).out.count("[skipped: 1:attn 2:ffn]"), 6);
+    QCOMPARE(run_cli({"replay", path, "--json"}).out, off.out);
+    const CliRun bad = run_cli(base + QStringList{"--skip", "1:mlp"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.err.contains("--skip: '1:mlp' is not LAYER:attn or LAYER:ffn"), bad.err.constData());
+    const CliRun far = run_cli(base + QStringList{"--skip", "3:attn"});
+    QCOMPARE(far.code, 2);
+    QVERIFY2(far.err.contains("--skip: layer 3 does not exist (layers 0 .. 2)"), far.err.constData());
 }
 
 void TestCliRun::text_mode_streams_text() {

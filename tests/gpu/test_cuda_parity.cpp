@@ -1,7 +1,7 @@
 // The CUDA backend against the CPU reference backend: logits, attention weights, summaries,
-// logit lens and every hook point (with a head switched off) on every fixture model and the
-// sample model; greedy decoding on SmolLM2; the
-// three KV cache types; KV offload on and off. Every test skips with the reason when this
+// logit lens and every hook point (with a head switched off and a sub-layer skipped) on every
+// fixture model and the sample model; greedy decoding on SmolLM2; the three KV cache types;
+// KV offload on and off. Every test skips with the reason when this
 // machine has no usable CUDA device.
 #include "core/engine/engine_fixture.h"
 
@@ -249,21 +249,24 @@ private slots:
         cpu->forward({.tokens = prompt, .policy = policy, .capture = &cc, .logits = lc, .all_logits = true});
         gpu->forward({.tokens = prompt, .policy = policy, .capture = &cg, .logits = lg, .all_logits = true});
         const double prefill = compare_hooks(cc, cg, rel, model + " prefill");
-        // decode one token with the last layer's head 1 switched off
+        // decode one token with the last layer's head 1 switched off and layer 0's FFN skipped
         const std::vector<int32_t> one{c.tokens.back()};
         const LayerHead off{n_layer - 1, 1};
+        const LayerSkip skip{0, Sublayer::Ffn};
         std::vector<float> dc(V), dg(V);
         cpu->forward({.tokens = one, .pos0 = int32_t(prompt.size()), .policy = policy, .capture = &cc, .logits = dc,
-                      .ablate = std::span<const LayerHead>(&off, 1)});
+                      .ablate = std::span<const LayerHead>(&off, 1), .skip = std::span<const LayerSkip>(&skip, 1)});
         gpu->forward({.tokens = one, .pos0 = int32_t(prompt.size()), .policy = policy, .capture = &cg, .logits = dg,
-                      .ablate = std::span<const LayerHead>(&off, 1)});
-        const double decode = compare_hooks(cc, cg, rel, model + " decode, head off");
+                      .ablate = std::span<const LayerHead>(&off, 1), .skip = std::span<const LayerSkip>(&skip, 1)});
+        const double decode = compare_hooks(cc, cg, rel, model + " decode, head off, FFN skipped");
+        const trace::HookTensor* mlp_out = cg.hook({trace::Hook::MlpOut, 0});
+        QVERIFY(mlp_out && std::all_of(mlp_out->data.begin(), mlp_out->data.end(), [](float v) { return v == 0.0f; }));
         const trace::HookTensor* z = cg.hook({trace::Hook::Z, n_layer - 1});
         QVERIFY(z);
         const int64_t hd = z->shape[2];
         QVERIFY(std::all_of(z->data.begin() + hd, z->data.begin() + 2 * hd, [](float v) { return v == 0.0f; }));
-        qInfo("%s: hooks vs cpu, worst %.3g (prefill) and %.3g (decode, head %d:%d off) of the largest magnitude",
-              qPrintable(model), prefill, decode, off.layer, off.head);
+        qInfo("%s: hooks vs cpu, worst %.3g (prefill) and %.3g (decode, head %d:%d off, 0:ffn skipped) of the largest "
+              "magnitude", qPrintable(model), prefill, decode, off.layer, off.head);
     }
 
     void decode_matches_cpu_data() {

@@ -2,8 +2,8 @@
 // an independent float64 forward pass (float64_forward.h) on the float fixtures; on every
 // fixture the hooks agree with each other (pattern = softmax(scores), z = pattern . v,
 // resid_mid = resid_pre + attn_out, resid_post = resid_mid + mlp_out, q_rot = RoPE(q)); a decode
-// step's hooks are the prefill's last row; and switching a head off equals zeroing its columns
-// of Wo in the file.
+// step's hooks are the prefill's last row; switching a head off equals zeroing its columns of
+// Wo in the file, and skipping a sub-layer equals zeroing its output matrix (Wo or Wdown).
 #include "engine_fixture.h"
 #include "float64_forward.h"
 
@@ -45,14 +45,14 @@ struct Captured {
 };
 
 Captured run_hooks(engine::Backend& b, std::span<const int32_t> tokens, int32_t pos0,
-                   std::span<const LayerHead> ablate = {}) {
+                   std::span<const LayerHead> ablate = {}, std::span<const LayerSkip> skip = {}) {
     Captured c;
     trace::CapturePolicy p;
     p.mode = trace::CaptureMode::None;
     p.hooks = every_hook(b.model().spec().n_layer());
     c.logits.resize(tokens.size() * size_t(b.model().spec().n_vocab()));
     b.forward({.tokens = tokens, .pos0 = pos0, .policy = p, .capture = &c.capture, .logits = c.logits,
-               .all_logits = true, .ablate = ablate});
+               .all_logits = true, .ablate = ablate, .skip = skip});
     return c;
 }
 
@@ -314,6 +314,53 @@ private slots:
                     const size_t i = (r * H + h) * hd + d;
                     QCOMPARE(z[i], int(h) == head ? 0.0f : z0[i]);
                 }
+    }
+
+    void skip_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("layer");
+        QTest::addColumn<QString>("part");
+        QTest::newRow("fx-gqa 1:attn") << "fx-gqa" << 1 << "attn";
+        QTest::newRow("fx-gqa 0:ffn") << "fx-gqa" << 0 << "ffn";
+        QTest::newRow("fx-gemma3 2:ffn (post-norm)") << "fx-gemma3" << 2 << "ffn";
+        QTest::newRow("fx-gemma3 1:attn (post-norm, window)") << "fx-gemma3" << 1 << "attn";
+        QTest::newRow("fx-qwen3 0:attn") << "fx-qwen3" << 0 << "attn";
+    }
+    // Skipping layer L's attention (or FFN) gives the logits of the model whose Wo (or Wdown) of
+    // that layer is zero; attn_out (mlp_out) shows zeros and resid_mid = resid_pre (resid_post =
+    // resid_mid) exactly.
+    void skip() {
+        QFETCH(QString, model);
+        QFETCH(int, layer);
+        QFETCH(QString, part);
+        const ReferenceRun ref = load_reference(model.toStdString());
+        LMSCOPE_REQUIRE_FILE(ref.model_path, "the fixture model and its reference");
+        auto m = engine::Model::load(ref.model_path);
+        const std::vector<int32_t> tokens(ref.tokens.begin(), ref.tokens.begin() + 24);
+        const bool attn = part == "attn";
+        const std::string name = "blk." + std::to_string(layer) + (attn ? ".attn_output.weight" : ".ffn_down.weight");
+        const gguf::TensorInfo* t = m->file().find_tensor(name);
+        QCOMPARE(t->type, gguf::TensorType::F32);
+        QTemporaryDir dir;
+        const std::string zeroed = dir.filePath("zeroed.gguf").toStdString();
+        write_file(zeroed, GgufEdit(m->file()).fill_tensor(name, Bytes(gguf::dequantize(*t).size() * sizeof(float), 0)).bytes());
+
+        auto b = engine::make_cpu_backend(m, {});
+        const LayerSkip skip[] = {{layer, attn ? Sublayer::Attn : Sublayer::Ffn}};
+        const Captured skipped = run_hooks(*b, tokens, 0, {}, skip);
+        const Captured plain = run_hooks(*b, tokens, 0);
+        auto bz = engine::make_cpu_backend(engine::Model::load(zeroed), {});
+        const Captured edited = run_hooks(*bz, tokens, 0);
+        const double rms = rms_over_std(skipped.logits, edited.logits);
+        const double moved = rms_over_std(plain.logits, edited.logits);
+        qInfo("%s %d:%s skipped: rms/std vs zeroed %s %.3g (the full model: %.3g)", qPrintable(model), layer,
+              qPrintable(part), name.c_str(), rms, moved);
+        QVERIFY2(rms <= 1e-5, qPrintable(QString("rms/std %1").arg(rms)));
+        QVERIFY2(moved > 1e-4, "skipping the sub-layer changed nothing: the test could not fail");
+        const std::vector<float>& out = hook(skipped, attn ? Hook::AttnOut : Hook::MlpOut, layer).data;
+        QVERIFY(std::all_of(out.begin(), out.end(), [](float v) { return v == 0.0f; }));
+        QVERIFY(hook(skipped, attn ? Hook::ResidMid : Hook::ResidPost, layer).data ==
+                hook(skipped, attn ? Hook::ResidPre : Hook::ResidMid, layer).data);
     }
 
     void bad_requests_data() {

@@ -77,6 +77,7 @@ private slots:
     void greedy_matches_engine_argmax();
     void prefill_returns_every_row();
     void ablation_is_applied_and_traced();
+    void skips_are_applied_and_traced();
     void seeded_sampling_repeats();
     void force_feeds_the_forced_token();
     void rewind_and_force_give_a_branch();
@@ -224,6 +225,34 @@ void TestSession::ablation_is_applied_and_traced() {
     }
     s.set_ablation({});
     QVERIFY(s.decode().ablated.empty());
+}
+
+// Sub-layers skipped in the session: every step records them, and the greedy choices are the
+// engine's own argmax with them skipped (and differ from the full model's).
+void TestSession::skips_are_applied_and_traced() {
+    Loaded l = load(fx_);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    const std::vector<LayerSkip> skips = {{1, Sublayer::Attn}, {0, Sublayer::Ffn}};
+    QVERIFY_THROWS_EXCEPTION(UsageError, s.set_skips({{3, Sublayer::Attn}}));
+    QVERIFY(s.skips().empty());
+    s.set_skips(skips);
+    s.prefill(prompt_);
+    for (int i = 0; i < 5; ++i) s.decode();
+    for (int32_t i : s.trace().path_to(s.head())) QCOMPARE(s.trace().step(i).skipped, skips);
+    const std::vector<int32_t> seq = s.tokens();
+    const std::vector<int32_t> chosen = chosen_ids(s);
+    Loaded ref = load(fx_);
+    const size_t n_vocab = size_t(l.model->spec().n_vocab());
+    std::vector<float> logits(seq.size() * n_vocab), plain(logits.size());
+    ref.backend->forward({.tokens = seq, .logits = logits, .all_logits = true, .skip = skips});
+    ref.backend->forward({.tokens = seq, .logits = plain, .all_logits = true});
+    QVERIFY(logits != plain);
+    for (size_t step = 0; step < chosen.size(); ++step) {
+        const size_t row = prompt_.size() - 1 + step;
+        QCOMPARE(chosen[step], argmax(std::span<const float>(logits).subspan(row * n_vocab, n_vocab)));
+    }
+    s.set_skips({});
+    QVERIFY(s.decode().skipped.empty());
 }
 
 void TestSession::seeded_sampling_repeats() {

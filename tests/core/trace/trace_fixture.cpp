@@ -94,6 +94,7 @@ SessionTrace make_session(int32_t n_layer, int32_t n_head, int32_t prompt, int32
         s.parent = 1;
         s.fed_how = Choice::Forced;
         s.ablated = {{0, 1}, {n_layer - 1, n_head - 1}};  // heads switched off on this branch
+        s.skipped = {{n_layer - 1, Sublayer::Ffn}, {0, Sublayer::Attn}};  // and sub-layers skipped
         t.add(std::move(s));
     }
     return t;
