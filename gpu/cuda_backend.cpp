@@ -244,6 +244,7 @@ void CudaBackend::Impl::attention(int32_t l, int32_t window) {
     a.n_kv = n_kv_;
     a.head_dim = hd_;
     a.scale = scale_;
+    a.softcap = spec_.attn_softcap;
     a.window = window;
     a.probs = probs_.get();
     a.summaries = st.summaries ? summaries_.get() + size_t(l) * size_t(n_head_) * size_t(st.n) : nullptr;

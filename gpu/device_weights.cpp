@@ -132,14 +132,22 @@ DeviceWeights DeviceWeights::upload(const model::ModelSpec& spec, const model::W
         DeviceLayer& L = d.layers[l];
         const std::string blk = "blk." + std::to_string(l) + ".";
         allocate(L.wqkv, (QD + 2 * KD) * E, blk + "attn_q/k/v.weight (fp16)", d.bytes);
-        up.matrix(*lw.wq, QD * E, L.wqkv.get());
-        up.matrix(*lw.wk, KD * E, L.wqkv.get() + QD * E);
-        up.matrix(*lw.wv, KD * E, L.wqkv.get() + (QD + KD) * E);
+        if (lw.wqkv) {  // the file's rows are already q, k, v
+            up.matrix(*lw.wqkv, (QD + 2 * KD) * E, L.wqkv.get());
+        } else {
+            up.matrix(*lw.wq, QD * E, L.wqkv.get());
+            up.matrix(*lw.wk, KD * E, L.wqkv.get() + QD * E);
+            up.matrix(*lw.wv, KD * E, L.wqkv.get() + (QD + KD) * E);
+        }
         allocate(L.wo, E * QD, blk + "attn_output.weight (fp16)", d.bytes);
         up.matrix(*lw.wo, E * QD, L.wo.get());
         allocate(L.wgu, 2 * F * E, blk + "ffn_gate/up.weight (fp16)", d.bytes);
-        up.matrix(*lw.ffn_gate, F * E, L.wgu.get());
-        up.matrix(*lw.ffn_up, F * E, L.wgu.get() + F * E);
+        if (lw.ffn_gate_up) {  // the file's rows are already gate, up
+            up.matrix(*lw.ffn_gate_up, 2 * F * E, L.wgu.get());
+        } else {
+            up.matrix(*lw.ffn_gate, F * E, L.wgu.get());
+            up.matrix(*lw.ffn_up, F * E, L.wgu.get() + F * E);
+        }
         allocate(L.wdown, E * F, blk + "ffn_down.weight (fp16)", d.bytes);
         up.matrix(*lw.ffn_down, E * F, L.wdown.get());
         allocate(L.attn_norm, E, blk + "attn_norm.weight", d.bytes);

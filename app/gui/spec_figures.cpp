@@ -62,6 +62,9 @@ QString SpecText::recipe(const std::vector<model::RecipeFeature>& features) {
         case K::GeGlu: lines << tr("GeGLU feed-forward (GELU, tanh)"); break;
         case K::EmbedScale: lines << tr("embeddings × √%1").arg(n(f.a)); break;
         case K::FinalSoftcap: lines << tr("logits soft-capped at %1").arg(n(f.a)); break;
+        case K::AttnSoftcap: lines << tr("attention scores soft-capped at %1").arg(n(f.a)); break;
+        case K::FusedQkv: lines << tr("fused q/k/v matrix"); break;
+        case K::FusedGateUp: lines << tr("fused gate/up matrix"); break;
         }
     }
     return lines.join(QLatin1Char('\n'));

@@ -10,8 +10,8 @@
 namespace lmscope::engine {
 
 Attention::Attention(ThreadPool& pool, const kernels::Kernels& k, int32_t n_head,
-                     int32_t n_kv_head, int32_t head_dim, float scale)
-    : pool_(pool), k_(k), n_head_(n_head), n_kv_head_(n_kv_head), head_dim_(head_dim), scale_(scale),
+                     int32_t n_kv_head, int32_t head_dim, float scale, float softcap)
+    : pool_(pool), k_(k), n_head_(n_head), n_kv_head_(n_kv_head), head_dim_(head_dim), scale_(scale), softcap_(softcap),
       scores_(size_t(pool.size())), vtmp_(size_t(pool.size())), qq_(size_t(pool.size())) {}
 
 void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows,
@@ -68,6 +68,9 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
                         for (int32_t g = 0; g < group; ++g) w_of(g)[j] = scale_ * dot(kr, qq.data() + g * nb, nb);
                     }
                 }
+                if (softcap_ > 0.0f)  // w = c tanh(w / c) before the mask
+                    for (int32_t g = 0; g < group; ++g)
+                        for (float* w = w_of(g) + j0; w != w_of(g) + n_keys; ++w) *w = softcap_ * std::tanh(*w / softcap_);
                 for (int32_t g = 0; g < group; ++g) {
                     const int32_t h = h0 + g;
                     float* w = w_of(g);

@@ -23,9 +23,9 @@ struct AttentionCapture {
 
 class Attention {
 public:
-    // scale: scores are q . k * scale
+    // scale: scores are q . k * scale; softcap c > 0: then c * tanh(score / c) (gemma2)
     Attention(ThreadPool& pool, const kernels::Kernels& k, int32_t n_head, int32_t n_kv_head,
-              int32_t head_dim, float scale);
+              int32_t head_dim, float scale, float softcap = 0.0f);
 
     // q: [n_rows][n_head][head_dim] (roped). The cache holds this layer's K/V for positions
     // [0, pos0 + n_rows). out: [n_rows][n_head][head_dim]. window: 0 = causal over every
@@ -42,7 +42,7 @@ private:
     ThreadPool& pool_;
     const kernels::Kernels& k_;
     int32_t n_head_, n_kv_head_, head_dim_;
-    float scale_;
+    float scale_, softcap_;
     std::vector<std::vector<float>> scores_;  // [thread][group][n_keys] a group's scores / weights for one row
     std::vector<std::vector<float>> vtmp_;    // [thread][head_dim] a dequantized V row (or its dimension block)
     std::vector<std::vector<kernels::BlockQ8>> qq_;  // [thread][group][head_dim / 32] quantized queries

@@ -124,7 +124,8 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
       mm_(*pool_, k_),
       cache_(KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
              o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train(), layer_windows(spec_)),
-      attn_(*pool_, k_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim(), spec_.attn_scale) {
+      attn_(*pool_, k_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim(), spec_.attn_scale,
+            spec_.attn_softcap) {
     const model::ModelSpec& s = spec_;
     n_embd_ = s.n_embd();
     n_head_ = s.n_head();

@@ -15,6 +15,14 @@ std::vector<float> to_float(const gguf::TensorInfo* t) {
     return gguf::dequantize(*t);
 }
 
+// Rows [r0, r0 + n) of w: one part of a fused matrix (rows are whole blocks, so any row range
+// of any type is a matrix of its own).
+Linear rows_of(Linear w, int64_t r0, int64_t n) {
+    w.data += size_t(r0) * w.row_bytes;
+    w.n_out = n;
+    return w;
+}
+
 }  // namespace
 
 CpuWeights::CpuWeights(std::shared_ptr<const Model> model) : model_(std::move(model)) {
@@ -27,12 +35,26 @@ CpuWeights::CpuWeights(std::shared_ptr<const Model> model) : model_(std::move(mo
     for (size_t l = 0; l < layers.size(); ++l) {
         const model::LayerWeights& lw = w.layers[l];
         CpuLayerWeights& L = layers[l];
-        L.wq = Linear::from(*lw.wq);
-        L.wk = Linear::from(*lw.wk);
-        L.wv = Linear::from(*lw.wv);
+        const int64_t QD = int64_t(s.n_head()) * s.head_dim(), KD = int64_t(s.n_head_kv()) * s.head_dim();
+        if (lw.wqkv) {  // rows: q, then k, then v
+            const Linear qkv = Linear::from(*lw.wqkv);
+            L.wq = rows_of(qkv, 0, QD);
+            L.wk = rows_of(qkv, QD, KD);
+            L.wv = rows_of(qkv, QD + KD, KD);
+        } else {
+            L.wq = Linear::from(*lw.wq);
+            L.wk = Linear::from(*lw.wk);
+            L.wv = Linear::from(*lw.wv);
+        }
         L.wo = Linear::from(*lw.wo);
-        L.gate = Linear::from(*lw.ffn_gate);
-        L.up = Linear::from(*lw.ffn_up);
+        if (lw.ffn_gate_up) {  // rows: gate, then up
+            const Linear gate_up = Linear::from(*lw.ffn_gate_up);
+            L.gate = rows_of(gate_up, 0, s.n_ff());
+            L.up = rows_of(gate_up, s.n_ff(), s.n_ff());
+        } else {
+            L.gate = Linear::from(*lw.ffn_gate);
+            L.up = Linear::from(*lw.ffn_up);
+        }
         L.down = Linear::from(*lw.ffn_down);
         L.attn_norm = to_float(lw.attn_norm);
         L.ffn_norm = to_float(lw.ffn_norm);

@@ -77,6 +77,7 @@ ScoreStages score_stages(const Model& model, const LayerRows& rows, int32_t quer
     for (int32_t j = 0; j < n; ++j) {
         st.dot[size_t(j)] = dot(q, head_row(rows.k_rot, j, n_kv, st.kv_head, hd));
         st.scaled[size_t(j)] = st.dot[size_t(j)] * st.scale;
+        if (s.attn_softcap > 0.0f) st.scaled[size_t(j)] = s.attn_softcap * std::tanh(st.scaled[size_t(j)] / s.attn_softcap);
         st.hidden[size_t(j)] = j > query                               ? KeyHidden::Future
                                : window > 0 && query - j >= window ? KeyHidden::OutsideWindow
                                                                    : KeyHidden::No;
@@ -202,7 +203,8 @@ RopeDemo rope_demo(const Model& model, const LayerRows& rows, int32_t query, int
         double sum = 0.0;
         for (int32_t t = 0; t < samples; ++t) {
             const int32_t m = d + t * kStride;
-            const double score = scale * dot(rope_rotate(model, rows.layer, q, m), rope_rotate(model, rows.layer, k, m - d));
+            double score = scale * dot(rope_rotate(model, rows.layer, q, m), rope_rotate(model, rows.layer, k, m - d));
+            if (s.attn_softcap > 0.0f) score = s.attn_softcap * std::tanh(score / s.attn_softcap);
             o.min = std::min(o.min, score);
             o.max = std::max(o.max, score);
             sum += score;

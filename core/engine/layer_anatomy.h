@@ -27,7 +27,7 @@ struct ScoreStages {
     int32_t query = 0, head = 0, kv_head = 0;
     double scale = 0.0;
     std::vector<double> dot;       // [key] q_rot . k_rot_j, every key of the rows
-    std::vector<double> scaled;    // [key] dot * scale
+    std::vector<double> scaled;    // [key] dot * scale (then c tanh(x / c) where the model soft-caps scores)
     std::vector<KeyHidden> hidden; // [key]
     std::vector<double> masked;    // [key] scaled, or -inf where hidden
     std::vector<double> weights;   // [key] softmax(masked)

@@ -152,6 +152,11 @@ void read_attention_variants(Reader& r, const std::string& a, HParams& hp) {
         if (!(*cap >= 0) || !(*cap < 1e30)) r.problem(a + ".final_logit_softcapping", "must be a finite number >= 0");
         else hp.final_logit_softcap = *cap;
     }
+    const auto attn_cap = r.number(a + ".attn_logit_softcapping");
+    if (attn_cap) {
+        if (!(*attn_cap >= 0) || !(*attn_cap < 1e30)) r.problem(a + ".attn_logit_softcapping", "must be a finite number >= 0");
+        else hp.attn_logit_softcap = *attn_cap;
+    }
 }
 
 }  // namespace

@@ -45,6 +45,7 @@ struct HParams {
     std::optional<uint32_t> sliding_window_pattern;  // {arch}.attention.sliding_window_pattern
     std::optional<double> rope_freq_base_swa;        // {arch}.rope.freq_base_swa (local layers)
     double final_logit_softcap = 0; // {arch}.final_logit_softcapping (0: none)
+    double attn_logit_softcap = 0;  // {arch}.attn_logit_softcapping (0: none)
     std::string tokenizer_model;    // tokenizer.ggml.model ("llama", "gpt2"; may be empty)
     std::string tokenizer_pre;      // tokenizer.ggml.pre (may be empty)
     std::optional<uint32_t> file_type;  // general.file_type (llama.cpp's ftype id)

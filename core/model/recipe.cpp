@@ -18,15 +18,27 @@ constexpr std::array kArchitectures{
     Architecture{.name = "qwen3", .rope_style = RopeStyle::NeoX, .qk_norm = true},
     // Gemma 3: scaled embeddings, QK-norm, four norms per layer, GeGLU, local layers with a
     // sliding window and their own RoPE base (five local layers to one global by default).
+    // Gemma 2: Gemma 3's block without QK-norm, every other layer local (one RoPE base), the
+    // attention scores soft-capped ({arch}.attn_logit_softcapping).
+    Architecture{.name = "gemma2",
+                 .rope_style = RopeStyle::NeoX,
+                 .post_norms = true,
+                 .ffn_act = FfnActivation::GeluTanh,
+                 .embed_scale = true,
+                 .swa_pattern = 2},
     Architecture{.name = "gemma3",
                  .rope_style = RopeStyle::NeoX,
                  .qk_norm = true,
                  .post_norms = true,
                  .ffn_act = FfnActivation::GeluTanh,
                  .embed_scale = true,
-                 .swa_pattern = 6},
+                 .swa_pattern = 6,
+                 .swa_rope_base = true},
     // SmolLM3: the llama block with no RoPE on every fourth layer.
     Architecture{.name = "smollm3", .nope_every = 4},
+    // Phi-3 / Phi-3.5 / Phi-4-mini: fused q/k/v and gate/up matrices, NeoX RoPE (Phi-4-mini
+    // rotates part of each head: rope.dimension_count < head_dim).
+    Architecture{.name = "phi3", .rope_style = RopeStyle::NeoX, .fused_qkv = true, .fused_gate_up = true},
 };
 
 }  // namespace

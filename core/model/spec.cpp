@@ -83,12 +83,15 @@ ModelSpec ModelSpec::from_file(const gguf::File& f) {
     }
     if (!std::isfinite(s.hp.rope_freq_base) || s.hp.rope_freq_base <= 0.0)
         throw FormatError(f.path(), a + "rope.freq_base", "must be a positive finite number");
+    for (const char* name : {"rope_factors_long.weight", "rope_factors_short.weight"})
+        if (f.find_tensor(name))
+            throw UnsupportedError(f.path() + ": " + name + ": long-context RoPE scaling (LongRoPE) is not supported");
     const std::vector<float> factors = read_rope_factors(f, s.n_rot() / 2);
     s.has_rope_freqs = !factors.empty();
     s.rope_inv_freq.push_back(inv_freq_table(s.hp.rope_freq_base, s.n_rot(), linear, factors));
 
-    // The layer plan: sliding windows on the local layers (with their own RoPE base), no RoPE
-    // on the architecture's NoPE layers.
+    // The layer plan: sliding windows on the local layers (with their own RoPE base where the
+    // recipe says so), no RoPE on the architecture's NoPE layers.
     s.layers.assign(size_t(s.n_layer()), LayerPlan{});
     if (s.arch.swa_pattern > 0) {
         const uint32_t pattern = s.hp.sliding_window_pattern.value_or(s.arch.swa_pattern);
@@ -98,20 +101,24 @@ ModelSpec ModelSpec::from_file(const gguf::File& f) {
         if (s.hp.sliding_window > uint32_t(std::numeric_limits<int32_t>::max()))
             throw FormatError(f.path(), a + "attention.sliding_window",
                               "window " + std::to_string(s.hp.sliding_window) + " is too large");
-        s.rope_inv_freq.push_back(inv_freq_table(base_swa, s.n_rot(), linear, factors));
+        if (s.arch.swa_rope_base) s.rope_inv_freq.push_back(inv_freq_table(base_swa, s.n_rot(), linear, factors));
+        const int32_t table = s.arch.swa_rope_base ? 1 : 0;
         for (uint32_t il = 0; il < uint32_t(s.n_layer()); ++il)
-            if (il % pattern < pattern - 1) s.layers[il] = {.rope = true, .rope_table = 1, .window = int32_t(s.hp.sliding_window)};
+            if (il % pattern < pattern - 1)
+                s.layers[il] = {.rope = true, .rope_table = table, .window = int32_t(s.hp.sliding_window)};
     }
     if (s.arch.nope_every > 0)
         for (uint32_t il = 0; il < uint32_t(s.n_layer()); ++il)
             if ((il + 1) % s.arch.nope_every == 0) s.layers[il].rope = false;
 
     s.embed_scale = s.arch.embed_scale ? float(std::sqrt(double(s.n_embd()))) : 1.0f;
-    // Gemma 3 27B (62 layers) scales queries by 1/sqrt(n_embd / n_head), every other model by
-    // 1/sqrt(head_dim).
-    const bool gemma27b = s.hp.architecture == "gemma3" && s.n_layer() == 62;
+    // Gemma 3 27B (62 layers) and Gemma 2 27B (46 layers) scale queries by 1/sqrt(n_embd /
+    // n_head), every other model by 1/sqrt(head_dim).
+    const bool gemma27b = (s.hp.architecture == "gemma3" && s.n_layer() == 62) ||
+                          (s.hp.architecture == "gemma2" && s.n_layer() == 46);
     s.attn_scale = float(1.0 / std::sqrt(double(gemma27b ? s.n_embd() / s.n_head() : s.head_dim())));
     s.final_softcap = float(s.hp.final_logit_softcap);
+    s.attn_softcap = float(s.hp.attn_logit_softcap);
     return s;
 }
 
@@ -135,9 +142,13 @@ std::vector<TensorSpec> ModelSpec::expected_tensors() const {
     for (int32_t l = 0; l < n_layer(); ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
         t.push_back({b + "attn_norm.weight", {E}});
-        t.push_back({b + "attn_q.weight", {E, Q}});
-        t.push_back({b + "attn_k.weight", {E, KV}});
-        t.push_back({b + "attn_v.weight", {E, KV}});
+        if (arch.fused_qkv) {
+            t.push_back({b + "attn_qkv.weight", {E, Q + 2 * KV}});
+        } else {
+            t.push_back({b + "attn_q.weight", {E, Q}});
+            t.push_back({b + "attn_k.weight", {E, KV}});
+            t.push_back({b + "attn_v.weight", {E, KV}});
+        }
         t.push_back({b + "attn_output.weight", {Q, E}});
         if (arch.qkv_bias) {
             t.push_back({b + "attn_q.bias", {Q}});
@@ -150,8 +161,12 @@ std::vector<TensorSpec> ModelSpec::expected_tensors() const {
         }
         if (arch.post_norms) t.push_back({b + "post_attention_norm.weight", {E}});
         t.push_back({b + "ffn_norm.weight", {E}});
-        t.push_back({b + "ffn_gate.weight", {E, F}});
-        t.push_back({b + "ffn_up.weight", {E, F}});
+        if (arch.fused_gate_up) {
+            t.push_back({b + "ffn_up.weight", {E, 2 * F}});
+        } else {
+            t.push_back({b + "ffn_gate.weight", {E, F}});
+            t.push_back({b + "ffn_up.weight", {E, F}});
+        }
         t.push_back({b + "ffn_down.weight", {F, E}});
         if (arch.post_norms) t.push_back({b + "post_ffw_norm.weight", {E}});
     }
@@ -163,6 +178,7 @@ std::vector<RecipeFeature> recipe_features(const ModelSpec& s) {
     std::vector<RecipeFeature> f;
     if (int64_t(s.n_head()) * s.head_dim() != s.n_embd())
         f.push_back({K::WideHeads, double(s.n_head()), double(s.head_dim()), double(s.n_embd())});
+    if (s.arch.fused_qkv) f.push_back({K::FusedQkv});
     if (s.arch.qkv_bias) f.push_back({K::QkvBias});
     if (s.arch.qk_norm) f.push_back({K::QkNorm});
     f.push_back({s.neox() ? K::RopeNeoX : K::RopeNormal, s.hp.rope_freq_base});
@@ -176,6 +192,8 @@ std::vector<RecipeFeature> recipe_features(const ModelSpec& s) {
     if (s.arch.post_norms) f.push_back({K::PostNorms});
     f.push_back({s.arch.ffn_act == FfnActivation::GeluTanh ? K::GeGlu : K::SwiGlu});
     if (s.embed_scale != 1.0f) f.push_back({K::EmbedScale, double(s.n_embd())});
+    if (s.arch.fused_gate_up) f.push_back({K::FusedGateUp});
+    if (s.attn_softcap > 0) f.push_back({K::AttnSoftcap, double(s.attn_softcap)});
     if (s.final_softcap > 0) f.push_back({K::FinalSoftcap, double(s.final_softcap)});
     return f;
 }
@@ -207,6 +225,9 @@ std::string recipe_text(const ModelSpec& s) {
         case K::GeGlu: w = "GeGLU (GELU tanh)"; break;
         case K::EmbedScale: w = "embeddings x sqrt(" + num(f.a) + ")"; break;
         case K::FinalSoftcap: w = "logits soft-capped at " + num(f.a); break;
+        case K::AttnSoftcap: w = "attention scores soft-capped at " + num(f.a); break;
+        case K::FusedQkv: w = "fused q/k/v matrix"; break;
+        case K::FusedGateUp: w = "fused gate/up matrix"; break;
         }
         out += (out.empty() ? "" : ", ") + w;
     }

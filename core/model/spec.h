@@ -34,6 +34,7 @@ struct ModelSpec {
     float embed_scale = 1.0f;   // embeddings are multiplied by it (gemma3: sqrt(n_embd))
     float attn_scale = 1.0f;    // scores are q . k * attn_scale (1 / sqrt(head_dim) unless the recipe says otherwise)
     float final_softcap = 0.0f; // > 0: logits = c * tanh(logits / c)
+    float attn_softcap = 0.0f;  // > 0: attention scores s = c * tanh(s / c) before the mask
 
     RopeStyle rope_style() const { return arch.rope_style; }
     bool neox() const { return arch.rope_style == RopeStyle::NeoX; }
@@ -81,6 +82,9 @@ struct RecipeFeature {
         GeGlu,          // GELU (tanh) gated
         EmbedScale,     // embeddings x sqrt(a)
         FinalSoftcap,   // logits = a tanh(logits / a)
+        AttnSoftcap,    // attention scores = a tanh(scores / a)
+        FusedQkv,       // q, k, v from one matrix
+        FusedGateUp,    // gate and up from one matrix
     };
     Kind kind;
     double a = 0, b = 0, c = 0, d = 0;

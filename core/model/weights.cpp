@@ -40,9 +40,13 @@ Weights Weights::bind(const gguf::File& file, const ModelSpec& spec) {
     w.layers.resize(size_t(spec.n_layer()));
     for (LayerWeights& L : w.layers) {
         L.attn_norm = found[i++];
-        L.wq = found[i++];
-        L.wk = found[i++];
-        L.wv = found[i++];
+        if (spec.arch.fused_qkv) {
+            L.wqkv = found[i++];
+        } else {
+            L.wq = found[i++];
+            L.wk = found[i++];
+            L.wv = found[i++];
+        }
         L.wo = found[i++];
         if (spec.arch.qkv_bias) {
             L.bq = found[i++];
@@ -55,8 +59,12 @@ Weights Weights::bind(const gguf::File& file, const ModelSpec& spec) {
         }
         if (spec.arch.post_norms) L.post_attn_norm = found[i++];
         L.ffn_norm = found[i++];
-        L.ffn_gate = found[i++];
-        L.ffn_up = found[i++];
+        if (spec.arch.fused_gate_up) {
+            L.ffn_gate_up = found[i++];
+        } else {
+            L.ffn_gate = found[i++];
+            L.ffn_up = found[i++];
+        }
         L.ffn_down = found[i++];
         if (spec.arch.post_norms) L.post_ffn_norm = found[i++];
     }

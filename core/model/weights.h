@@ -11,9 +11,11 @@ namespace lmscope::model {
 
 struct LayerWeights {
     const gguf::TensorInfo* attn_norm = nullptr;  // [n_embd]
+    // wq, wk, wv, or (fused_qkv) wqkv, whose rows are wq's, then wk's, then wv's
     const gguf::TensorInfo* wq = nullptr;         // [n_embd] x n_head*head_dim rows
     const gguf::TensorInfo* wk = nullptr;         // [n_embd] x n_head_kv*head_dim rows
     const gguf::TensorInfo* wv = nullptr;         // [n_embd] x n_head_kv*head_dim rows
+    const gguf::TensorInfo* wqkv = nullptr;       // [n_embd] x (n_head + 2 n_head_kv)*head_dim rows
     const gguf::TensorInfo* wo = nullptr;         // [n_head*head_dim] x n_embd rows
     const gguf::TensorInfo* bq = nullptr;         // qkv_bias: [n_head*head_dim]
     const gguf::TensorInfo* bk = nullptr;         // qkv_bias: [n_head_kv*head_dim]
@@ -22,8 +24,10 @@ struct LayerWeights {
     const gguf::TensorInfo* k_norm = nullptr;     // qk_norm: [head_dim], shared by every kv head
     const gguf::TensorInfo* post_attn_norm = nullptr;  // post_norms: [n_embd]
     const gguf::TensorInfo* ffn_norm = nullptr;   // [n_embd]
+    // ffn_gate and ffn_up, or (fused_gate_up) ffn_gate_up, whose rows are ffn_gate's, then ffn_up's
     const gguf::TensorInfo* ffn_gate = nullptr;   // [n_embd] x n_ff rows
     const gguf::TensorInfo* ffn_up = nullptr;     // [n_embd] x n_ff rows
+    const gguf::TensorInfo* ffn_gate_up = nullptr;  // [n_embd] x 2 n_ff rows (the file's ffn_up.weight)
     const gguf::TensorInfo* ffn_down = nullptr;   // [n_ff] x n_embd rows
     const gguf::TensorInfo* post_ffn_norm = nullptr;   // post_norms: [n_embd]
 };

@@ -60,7 +60,8 @@ attention_kernel(AttentionArgs a, KvView kv) {
 
     float* p = a.probs + (size_t(h) * size_t(a.n_rows) + size_t(rl)) * size_t(n_keys_all);
 
-    // 1. scores p[j] = scale * q . K[j]: one warp per key, lanes over the dimensions
+    // 1. scores p[j] = scale * q . K[j] (soft-capped when asked): one warp per key, lanes over
+    //    the dimensions
     float best = __int_as_float(0xff800000);  // -inf
     int best_j = 0x7fffffff;
     for (int32_t j = j0 + warp; j < n_keys; j += kWarps) {
@@ -68,6 +69,7 @@ attention_kernel(AttentionArgs a, KvView kv) {
         float acc = 0.0f;
         for (int32_t d = lane; d < hd; d += 32) acc += qs[d] * load_value(krow, d, kv.type);
         acc = warp_sum(acc) * a.scale;  // every lane holds the sum
+        if (a.softcap > 0.0f) acc = a.softcap * tanhf(acc / a.softcap);
         if (lane == 0) p[j] = acc;
         argmax_merge(best, best_j, acc, j);
     }

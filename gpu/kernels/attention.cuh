@@ -28,6 +28,7 @@ struct AttentionArgs {
     int32_t q_stride = 0;
     int32_t n_head = 0, n_kv = 0, head_dim = 0;
     float scale = 1.0f;  // the recipe's attention scale (1 / sqrt(head_dim) unless it says otherwise)
+    float softcap = 0.0f;  // > 0: scores = softcap * tanh(scores / softcap) before the mask (gemma2)
     int32_t window = 0;   // 0: every earlier key; W > 0: the last W keys
     // probs: [n_head][n_rows][pos0 + n_step] softmax weights of this launch's rows, zero
     // past each row's last key and before its window.

@@ -1234,6 +1234,18 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <source>lmscope runs %1 models with complete metadata</source>
         <translation>lmscope 可运行元数据完整的 %1 模型</translation>
     </message>
+    <message>
+        <source>attention scores soft-capped at %1</source>
+        <translation>注意力分数软上限为 %1</translation>
+    </message>
+    <message>
+        <source>fused q/k/v matrix</source>
+        <translation>q/k/v 合并为一个矩阵</translation>
+    </message>
+    <message>
+        <source>fused gate/up matrix</source>
+        <translation>gate/up 合并为一个矩阵</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::StepControls</name>

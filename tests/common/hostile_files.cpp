@@ -96,6 +96,27 @@ GgufEdit& GgufEdit::erase_tensor(const std::string& name) {
     return *this;
 }
 
+GgufEdit& GgufEdit::rename_keys(const std::string& from, const std::string& to) {
+    for (auto& [k, v] : kv_)
+        if (k.rfind(from, 0) == 0) k = to + k.substr(from.size());
+    return *this;
+}
+
+GgufEdit& GgufEdit::fuse_tensors(const std::vector<std::string>& parts, const std::string& name) {
+    Tensor fused{name, tensor(parts.front()).type, tensor(parts.front()).ne, {}};
+    fused.ne.back() = 0;
+    for (const std::string& p : parts) {
+        const Tensor& t = tensor(p);
+        if (t.type != fused.type || t.ne.size() != 2 || t.ne[0] != fused.ne[0])
+            throw Error("fuse_tensors: " + p + " does not match " + parts.front());
+        fused.ne[1] += t.ne[1];
+        fused.data.insert(fused.data.end(), t.data.begin(), t.data.end());
+    }
+    for (const std::string& p : parts) erase_tensor(p);
+    tensors_.push_back(std::move(fused));
+    return *this;
+}
+
 Bytes GgufEdit::bytes() const {
     gguf::Writer w;
     if (alignment_ != 32) w.set_alignment(alignment_);

@@ -35,6 +35,11 @@ public:
     // Replaces tensor `name` by zeros of shape `ne` and the same type.
     GgufEdit& reshape(const std::string& name, std::vector<int64_t> ne);
     GgufEdit& erase_tensor(const std::string& name);
+    // Renames every key that starts with `from` to start with `to` instead.
+    GgufEdit& rename_keys(const std::string& from, const std::string& to);
+    // Replaces the tensors `parts` (one type and row length) by one tensor `name` holding their
+    // rows in that order (a fused matrix).
+    GgufEdit& fuse_tensors(const std::vector<std::string>& parts, const std::string& name);
     // Overwrites the data of tensor `name` with `pattern`, repeated (same type and shape).
     GgufEdit& fill_tensor(const std::string& name, const Bytes& pattern);
     Bytes bytes() const;

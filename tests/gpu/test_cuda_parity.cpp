@@ -1,8 +1,9 @@
 // The CUDA backend against the CPU reference backend: logits, attention weights, summaries,
 // logit lens and every hook point (with a head switched off and a sub-layer skipped) on every
-// fixture model and the sample model; greedy decoding on SmolLM2; the three KV cache types;
+// fixture model, gemma2 and phi3 made from fixtures (arch_variants.h), and the sample model; greedy decoding on SmolLM2; the three KV cache types;
 // KV offload on and off. Every test skips with the reason when this
 // machine has no usable CUDA device.
+#include "core/engine/arch_variants.h"
 #include "core/engine/engine_fixture.h"
 
 #include "engine/cpu_backend.h"
@@ -10,6 +11,7 @@
 #include "gpu/devices.h"
 #include "util/error.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
@@ -267,6 +269,43 @@ private slots:
         QVERIFY(std::all_of(z->data.begin() + hd, z->data.begin() + 2 * hd, [](float v) { return v == 0.0f; }));
         qInfo("%s: hooks vs cpu, worst %.3g (prefill) and %.3g (decode, head %d:%d off, 0:ffn skipped) of the largest "
               "magnitude", qPrintable(model), prefill, decode, off.layer, off.head);
+    }
+
+    void variants_match_cpu_data() {
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<QString>("from");
+        QTest::newRow("phi3 (fx-gqa's weights)") << "phi3" << "fx-gqa";
+        QTest::newRow("gemma2 (fx-gemma3's)") << "gemma2" << "fx-gemma3";
+    }
+    // The recipes the testdata has no file of (fused matrices; soft-capped scores, every other
+    // layer local): logits, attention and every hook of the first and last layer vs the CPU.
+    void variants_match_cpu() {
+        QFETCH(QString, variant);
+        QFETCH(QString, from);
+        REQUIRE_CUDA_DEVICE();
+        const ReferenceRun ref = load_reference(from.toStdString());
+        LMSCOPE_REQUIRE_FILE(ref.model_path, "the fixture model");
+        auto base = engine::Model::load(ref.model_path);
+        const int32_t n_layer = base->spec().n_layer();
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(variant + ".gguf").toStdString();
+        hostile::write_file(path, variant == "phi3" ? phi3_from_llama(base->file(), n_layer)
+                                                    : gemma2_from_gemma3(base->file(), n_layer, 1.5f));
+        auto m = engine::Model::load(path);
+        auto cpu = engine::make_cpu_backend(m, {});
+        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        trace::CapturePolicy policy = hooks_policy(n_layer);
+        policy.mode = trace::CaptureMode::Full;
+        const size_t V = size_t(m->spec().n_vocab());
+        std::vector<float> lc(ref.tokens.size() * V), lg(lc.size());
+        trace::StepCapture cc, cg;
+        cpu->forward({.tokens = ref.tokens, .policy = policy, .capture = &cc, .logits = lc, .all_logits = true});
+        gpu->forward({.tokens = ref.tokens, .policy = policy, .capture = &cg, .logits = lg, .all_logits = true});
+        const double rms = rms_over_std(lg, lc), da = max_abs_diff(attention_cube(cg), attention_cube(cc));
+        const double worst = compare_hooks(cc, cg, 0.02, variant);
+        qInfo("%s: vs cpu rms/std %.3g, max |d attention| %.3g, hooks worst %.3g", qPrintable(variant), rms, da, worst);
+        QVERIFY2(rms <= 0.01, qPrintable(QString("rms/std %1").arg(rms)));
+        QVERIFY2(da <= 0.01, qPrintable(QString("attention %1").arg(da)));
     }
 
     void decode_matches_cpu_data() {

@@ -66,7 +66,10 @@ inline Float64Run float64_forward(const engine::Model& m, const std::vector<int3
     const size_t n = tokens.size(), E = size_t(s.n_embd()), H = size_t(s.n_head()), KV = size_t(s.n_head_kv());
     const size_t HD = size_t(s.head_dim()), F = size_t(s.n_ff()), V = size_t(s.n_vocab()), NR = size_t(s.n_rot());
     const double eps = hp.rms_eps;
-    const bool gemma = arch == "gemma3", neox = arch == "qwen2" || arch == "qwen3" || gemma;
+    // gemma2: gemma3 without QK-norm, scores soft-capped, every other layer local on one RoPE base;
+    // phi3: fused q/k/v and gate/up matrices, NeoX RoPE
+    const bool gemma = arch == "gemma3" || arch == "gemma2";
+    const bool neox = arch == "qwen2" || arch == "qwen3" || gemma || arch == "phi3";
 
     // RoPE: angle of pair i at position p = p * base^(-2i/n_rot) / f_i / linear factor
     const Vec factors = tensor(file.find_tensor("rope_freqs.weight"));
@@ -78,8 +81,9 @@ inline Float64Run float64_forward(const engine::Model& m, const std::vector<int3
         return f;
     };
     const Vec freq_global = inv_freq(hp.rope_freq_base);
-    const Vec freq_local = inv_freq(hp.rope_freq_base_swa.value_or(10000.0));
-    const uint32_t pattern = hp.sliding_window_pattern.value_or(6);
+    const Vec freq_local = arch == "gemma2" ? freq_global : inv_freq(hp.rope_freq_base_swa.value_or(10000.0));
+    const uint32_t pattern = arch == "gemma2" ? 2 : hp.sliding_window_pattern.value_or(6);
+    const double attn_cap = hp.attn_logit_softcap;
     auto rope = [&](double* v, double pos, const Vec& freq) {
         for (size_t i = 0; i < NR / 2; ++i) {
             const size_t a = neox ? i : 2 * i, b = neox ? i + NR / 2 : 2 * i + 1;
@@ -110,7 +114,15 @@ inline Float64Run float64_forward(const engine::Model& m, const std::vector<int3
         const Vec attn_norm = tensor(L.attn_norm);
         for (size_t t = 0; t < n; ++t) rms_norm(&h[t * E], attn_norm, eps, E);
         put(Hook::AttnIn, l, h);
-        const Vec wq = tensor(L.wq), wk = tensor(L.wk), wv = tensor(L.wv), wo = tensor(L.wo);
+        // a fused matrix's rows: q, then k, then v
+        const Vec wqkv = tensor(L.wqkv);
+        auto part = [](const Vec& mat, size_t r0, size_t rows, size_t cols) {
+            return Vec(mat.begin() + std::ptrdiff_t(r0 * cols), mat.begin() + std::ptrdiff_t((r0 + rows) * cols));
+        };
+        const Vec wq = L.wqkv ? part(wqkv, 0, H * HD, E) : tensor(L.wq);
+        const Vec wk = L.wqkv ? part(wqkv, H * HD, KV * HD, E) : tensor(L.wk);
+        const Vec wv = L.wqkv ? part(wqkv, (H + KV) * HD, KV * HD, E) : tensor(L.wv);
+        const Vec wo = tensor(L.wo);
         const Vec bq = tensor(L.bq), bk = tensor(L.bk), bv = tensor(L.bv);
         const Vec qn = tensor(L.q_norm), kn = tensor(L.k_norm);
         Vec q(n * H * HD), k(n * KV * HD), v(n * KV * HD);
@@ -150,7 +162,7 @@ inline Float64Run float64_forward(const engine::Model& m, const std::vector<int3
                     if (window > 0 && int64_t(i) - int64_t(j) >= window) continue;
                     double d = 0;
                     for (size_t c = 0; c < HD; ++c) d += q[(i * H + hh) * HD + c] * k[(j * KV + g) * HD + c];
-                    sr[j] = d * scale;
+                    sr[j] = attn_cap > 0 ? attn_cap * std::tanh(d * scale / attn_cap) : d * scale;
                     mx = std::max(mx, sr[j]);
                 }
                 double sum = 0;
@@ -178,7 +190,11 @@ inline Float64Run float64_forward(const engine::Model& m, const std::vector<int3
         const Vec ffn_norm = tensor(L.ffn_norm);
         for (size_t t = 0; t < n; ++t) rms_norm(&h[t * E], ffn_norm, eps, E);
         put(Hook::MlpIn, l, h);
-        const Vec wg = tensor(L.ffn_gate), wu = tensor(L.ffn_up), wd = tensor(L.ffn_down);
+        // a fused gate/up matrix's rows: gate, then up
+        const Vec wgu = tensor(L.ffn_gate_up);
+        const Vec wg = L.ffn_gate_up ? part(wgu, 0, F, E) : tensor(L.ffn_gate);
+        const Vec wu = L.ffn_gate_up ? part(wgu, F, F, E) : tensor(L.ffn_up);
+        const Vec wd = tensor(L.ffn_down);
         Vec act(n * F), mo(n * E);
         for (size_t t = 0; t < n; ++t) {
             const Vec g = matvec(wg, &h[t * E], F, E), u = matvec(wu, &h[t * E], F, E);

@@ -4,6 +4,9 @@
 // resid_mid = resid_pre + attn_out, resid_post = resid_mid + mlp_out, q_rot = RoPE(q)); a decode
 // step's hooks are the prefill's last row; switching a head off equals zeroing its columns of
 // Wo in the file, and skipping a sub-layer equals zeroing its output matrix (Wo or Wdown).
+// gemma2 and phi3, which the testdata has no file of, are made from fixtures that it has
+// (arch_variants.h) and held to the float64 pass too.
+#include "arch_variants.h"
 #include "engine_fixture.h"
 #include "float64_forward.h"
 
@@ -156,6 +159,62 @@ private slots:
               qPrintable(worst_name), worst);
         // the logits hook is the step's logits
         QCOMPARE(hook(c, Hook::Logits, -1).data, c.logits);
+    }
+
+    void variants_match_float64_data() {
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<QString>("from");
+        QTest::newRow("phi3 (fx-gqa's weights)") << "phi3" << "fx-gqa";
+        QTest::newRow("phi3 (fx-llama3's: rope_freqs)") << "phi3" << "fx-llama3";
+        QTest::newRow("gemma2 (fx-gemma3's)") << "gemma2" << "fx-gemma3";
+    }
+    // gemma2 and phi3 made from a fixture: every hook within 5e-3 of its largest magnitude of
+    // the float64 pass; gemma2's local layers are every other one on the global RoPE base, and
+    // its soft-capping changes the logits (the cap is small enough to bite on random weights).
+    void variants_match_float64() {
+        QFETCH(QString, variant);
+        QFETCH(QString, from);
+        const ReferenceRun ref = load_reference(from.toStdString());
+        LMSCOPE_REQUIRE_FILE(ref.model_path, "the fixture model and its reference");
+        auto base = engine::Model::load(ref.model_path);
+        const int32_t n_layer = base->spec().n_layer();
+        QTemporaryDir dir;
+        auto write_variant = [&](float cap) {
+            const std::string path = dir.filePath(variant + QString::number(cap) + ".gguf").toStdString();
+            write_file(path, variant == "phi3" ? phi3_from_llama(base->file(), n_layer)
+                                               : gemma2_from_gemma3(base->file(), n_layer, cap));
+            return engine::Model::load(path);
+        };
+        auto m = write_variant(1.5f);
+        const model::ModelSpec& s = m->spec();
+        QCOMPARE(QString::fromStdString(s.hp.architecture), variant);
+        if (variant == "gemma2") {
+            QCOMPARE(s.attn_softcap, 1.5f);
+            QCOMPARE(s.rope_inv_freq.size(), size_t(1));
+            for (int32_t l = 0; l < n_layer; ++l) QCOMPARE(s.layers[size_t(l)].window > 0, l % 2 == 0);
+        } else {
+            QVERIFY(s.arch.fused_qkv && s.arch.fused_gate_up && s.neox());
+        }
+        auto b = engine::make_cpu_backend(m, {});
+        const Captured c = run_hooks(*b, ref.tokens, 0);
+        const Float64Run exact = float64_forward(*m, ref.tokens);
+        double worst = 0;
+        for (const trace::HookTensor& t : c.capture.hooks) {
+            const std::vector<double>& e = exact.at(t.at.hook, t.at.layer);
+            const double rel = max_diff(t.data, e) / std::max(max_abs(e), 1e-30);
+            worst = std::max(worst, rel);
+            QVERIFY2(rel <= 5e-3, qPrintable(QString("%1 %2: %3 of its largest magnitude off the float64 pass")
+                                                 .arg(variant, QString::fromStdString(trace::hook_name(t.at)))
+                                                 .arg(rel)));
+        }
+        qInfo("%s from %s: %zu hooks, worst at %.3g of its largest magnitude", qPrintable(variant), qPrintable(from),
+              c.capture.hooks.size(), worst);
+        if (variant == "gemma2") {
+            auto uncapped = engine::make_cpu_backend(write_variant(0.0f), {});
+            const double moved = rms_over_std(run_hooks(*uncapped, ref.tokens, 0).logits, c.logits);
+            qInfo("gemma2: the soft-cap moves the logits by rms/std %.3g", moved);
+            QVERIFY2(moved > 1e-3, "the attention soft-cap changed nothing: the test could not fail");
+        }
     }
 
     void agree_with_each_other_data() {

@@ -31,6 +31,7 @@ struct Tiny {
     std::map<std::string, std::vector<int64_t>> shape;
     std::map<std::string, TensorType> type;
     std::vector<std::string> drop;
+    std::vector<std::string> extra;  // more [head_dim / 2] tensors (rope_factors_long.weight, ...)
     uint32_t head_kv = kKv;
     int n_layer = kLayer;
     std::map<std::string, Value> keys;  // extra metadata ({arch}. is prefixed)
@@ -52,18 +53,24 @@ std::vector<uint8_t> build(const Tiny& t) {
     w.set(a + ".rope.freq_base", Value(Value::Scalar(10000.0f)));
     w.set(a + ".vocab_size", u32(kVocab));
     for (const auto& [k, v] : t.keys) w.set(a + "." + k, v);
-    const bool qk_norm = a == "qwen3" || a == "gemma3", post_norms = a == "gemma3";
+    const bool qk_norm = a == "qwen3" || a == "gemma3", post_norms = a == "gemma3" || a == "gemma2";
+    const bool fused = a == "phi3";
 
     std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {
         {"token_embd.weight", {kEmbd, kVocab}}, {"output_norm.weight", {kEmbd}}};
     if (!t.tied) tensors.push_back({"output.weight", {kEmbd, kVocab}});
     if (t.rope_freqs) tensors.push_back({"rope_freqs.weight", {kHd / 2}});
+    for (const std::string& name : t.extra) tensors.push_back({name, {kHd / 2}});
     for (int l = 0; l < t.n_layer; ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
         tensors.push_back({b + "attn_norm.weight", {kEmbd}});
-        tensors.push_back({b + "attn_q.weight", {kEmbd, kHead * kHd}});
-        tensors.push_back({b + "attn_k.weight", {kEmbd, kKv * kHd}});
-        tensors.push_back({b + "attn_v.weight", {kEmbd, kKv * kHd}});
+        if (fused) {
+            tensors.push_back({b + "attn_qkv.weight", {kEmbd, (kHead + 2 * kKv) * kHd}});
+        } else {
+            tensors.push_back({b + "attn_q.weight", {kEmbd, kHead * kHd}});
+            tensors.push_back({b + "attn_k.weight", {kEmbd, kKv * kHd}});
+            tensors.push_back({b + "attn_v.weight", {kEmbd, kKv * kHd}});
+        }
         tensors.push_back({b + "attn_output.weight", {kHead * kHd, kEmbd}});
         if (a == "qwen2") {
             tensors.push_back({b + "attn_q.bias", {kHead * kHd}});
@@ -76,8 +83,12 @@ std::vector<uint8_t> build(const Tiny& t) {
         }
         if (post_norms) tensors.push_back({b + "post_attention_norm.weight", {kEmbd}});
         tensors.push_back({b + "ffn_norm.weight", {kEmbd}});
-        tensors.push_back({b + "ffn_gate.weight", {kEmbd, kFf}});
-        tensors.push_back({b + "ffn_up.weight", {kEmbd, kFf}});
+        if (fused) {
+            tensors.push_back({b + "ffn_up.weight", {kEmbd, 2 * kFf}});
+        } else {
+            tensors.push_back({b + "ffn_gate.weight", {kEmbd, kFf}});
+            tensors.push_back({b + "ffn_up.weight", {kEmbd, kFf}});
+        }
         tensors.push_back({b + "ffn_down.weight", {kFf, kEmbd}});
         if (post_norms) tensors.push_back({b + "post_ffw_norm.weight", {kEmbd}});
     }
@@ -194,6 +205,73 @@ private slots:
         });
     }
 
+    void phi3_fused_matrices() {
+        Tiny t;
+        t.arch = "phi3";
+        with_file(t, [](const gguf::File& f) {
+            const model::ModelSpec s = model::ModelSpec::from_file(f);
+            QVERIFY(s.arch.fused_qkv && s.arch.fused_gate_up && s.neox());
+            const model::Weights w = model::Weights::bind(f, s);
+            QCOMPARE(w.layers[1].wqkv->name, std::string("blk.1.attn_qkv.weight"));
+            QCOMPARE(w.layers[1].ffn_gate_up->name, std::string("blk.1.ffn_up.weight"));
+            QVERIFY(w.layers[0].wq == nullptr && w.layers[0].ffn_gate == nullptr);
+            const std::string text = model::recipe_text(s);
+            QVERIFY2(text.find("fused q/k/v matrix") != std::string::npos && text.find("fused gate/up matrix") != std::string::npos,
+                     text.c_str());
+        });
+        Tiny wrong = t;
+        wrong.shape["blk.0.ffn_up.weight"] = {kEmbd, kFf};  // an unfused up matrix
+        with_file(wrong, [](const gguf::File& f) {
+            try {
+                model::Weights::bind(f, model::ModelSpec::from_file(f));
+                QFAIL("phi3's up matrix without its gate rows was accepted");
+            } catch (const FormatError& e) {
+                QCOMPARE(e.field(), std::string("blk.0.ffn_up.weight"));
+                QVERIFY2(QString(e.what()).contains("expected [64, 192]"), e.what());
+            }
+        });
+        Tiny longrope = t;
+        longrope.extra = {"rope_factors_long.weight"};
+        with_file(longrope, [](const gguf::File& f) {
+            try {
+                (void)model::ModelSpec::from_file(f);
+                QFAIL("LongRoPE factors were accepted");
+            } catch (const UnsupportedError& e) {
+                QVERIFY2(QString(e.what()).contains("rope_factors_long.weight: long-context RoPE scaling (LongRoPE) is not supported"),
+                         e.what());
+            }
+        });
+    }
+
+    void gemma2_softcap_and_windows() {
+        Tiny t;
+        t.arch = "gemma2";
+        t.n_layer = 3;
+        t.keys["attention.sliding_window"] = Value(Value::Scalar(uint32_t(8)));
+        t.keys["attn_logit_softcapping"] = Value(Value::Scalar(50.0f));
+        with_file(t, [](const gguf::File& f) {
+            const model::ModelSpec s = model::ModelSpec::from_file(f);
+            QCOMPARE(s.attn_softcap, 50.0f);
+            QCOMPARE(s.rope_inv_freq.size(), size_t(1));  // local layers rotate like the global ones
+            QCOMPARE(s.layers[0].window, 8);
+            QCOMPARE(s.layers[1].window, 0);
+            QCOMPARE(s.layers[2].window, 8);
+            QCOMPARE(s.layers[2].rope_table, 0);
+            QVERIFY(model::Weights::bind(f, s).layers[0].q_norm == nullptr);
+            const std::string text = model::recipe_text(s);
+            QVERIFY2(text.find("attention scores soft-capped at 50") != std::string::npos, text.c_str());
+        });
+        t.keys["attn_logit_softcapping"] = Value(Value::Scalar(-1.0f));
+        with_file(t, [](const gguf::File& f) {
+            try {
+                (void)model::ModelSpec::from_file(f);
+                QFAIL("a negative soft-cap was accepted");
+            } catch (const FormatError& e) {
+                QVERIFY2(QString(e.what()).contains("gemma2.attn_logit_softcapping"), e.what());
+            }
+        });
+    }
+
     void gemma3_layer_plan_data() {
         QTest::addColumn<int>("pattern");  // 0: the key absent (the recipe's 6)
         QTest::addColumn<QString>("plan");  // per layer: L local (window, table 1), G global
@@ -264,7 +342,7 @@ private slots:
                 QFAIL("mamba was accepted");
             } catch (const UnsupportedError& e) {
                 QVERIFY2(QString(e.what()).contains("general.architecture: unsupported architecture 'mamba'"), e.what());
-                QVERIFY2(QString(e.what()).contains("llama, qwen2, qwen3, gemma3 and smollm3"), e.what());
+                QVERIFY2(QString(e.what()).contains("llama, qwen2, qwen3, gemma2, gemma3, smollm3 and phi3"), e.what());
             }
         });
     }
