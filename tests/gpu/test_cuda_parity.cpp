@@ -54,6 +54,19 @@ Case load_case(const QString& model) {
     return c;
 }
 
+// A model and a backend of each kind on it.
+struct BothBackends {
+    std::shared_ptr<const engine::Model> model;
+    std::unique_ptr<engine::Backend> cpu, gpu;
+};
+BothBackends both_backends(const std::string& path) {
+    BothBackends b;
+    b.model = engine::Model::load(path);
+    b.cpu = engine::make_cpu_backend(b.model, {});
+    b.gpu = gpu::make_cuda_backend(b.model, {}, 0);
+    return b;
+}
+
 int32_t argmax(std::span<const float> v) {
     return int32_t(std::max_element(v.begin(), v.end()) - v.begin());
 }
@@ -182,9 +195,7 @@ private slots:
         REQUIRE_CUDA_DEVICE();
         const Case c = load_case(model);
         LMSCOPE_REQUIRE_FILE(c.path, "the model");
-        auto m = engine::Model::load(c.path);
-        auto cpu = engine::make_cpu_backend(m, {});
-        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        auto [m, cpu, gpu] = both_backends(c.path);
         const size_t V = size_t(m->spec().n_vocab());
         std::vector<float> lc(c.tokens.size() * V), lg(lc.size());
         trace::StepCapture cc, cg;
@@ -237,9 +248,7 @@ private slots:
         REQUIRE_CUDA_DEVICE();
         const Case c = load_case(model);
         LMSCOPE_REQUIRE_FILE(c.path, "the model");
-        auto m = engine::Model::load(c.path);
-        auto cpu = engine::make_cpu_backend(m, {});
-        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        auto [m, cpu, gpu] = both_backends(c.path);
         const int32_t n_layer = m->spec().n_layer();
         const trace::CapturePolicy policy = hooks_policy(n_layer);
         // the CUDA backend rounds GEMM inputs to fp16; 8-bit activations move the CPU further
@@ -291,9 +300,7 @@ private slots:
         const std::string path = dir.filePath(variant + ".gguf").toStdString();
         hostile::write_file(path, variant == "phi3" ? phi3_from_llama(base->file(), n_layer)
                                                     : gemma2_from_gemma3(base->file(), n_layer, 1.5f));
-        auto m = engine::Model::load(path);
-        auto cpu = engine::make_cpu_backend(m, {});
-        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        auto [m, cpu, gpu] = both_backends(path);
         trace::CapturePolicy policy = hooks_policy(n_layer);
         policy.mode = trace::CaptureMode::Full;
         const size_t V = size_t(m->spec().n_vocab());
@@ -359,9 +366,7 @@ private slots:
         REQUIRE_CUDA_DEVICE();
         const Case c = load_case("SmolLM2");
         LMSCOPE_REQUIRE_FILE(c.path, "the sample model");
-        auto m = engine::Model::load(c.path);
-        auto cpu = engine::make_cpu_backend(m, {});
-        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        auto [m, cpu, gpu] = both_backends(c.path);
         const std::vector<int32_t> tc = greedy(*cpu, c.tokens, 32), tg = greedy(*gpu, c.tokens, 32);
         QString a, b;
         for (size_t i = 0; i < tc.size(); ++i) {
@@ -436,9 +441,7 @@ private slots:
         REQUIRE_CUDA_DEVICE();
         const ReferenceRun ref = load_reference("fx-gqa");
         LMSCOPE_REQUIRE_FILE(ref.model_path, "the fixture model and its reference");
-        auto m = engine::Model::load(ref.model_path);
-        auto cpu = engine::make_cpu_backend(m, {});
-        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        auto [m, cpu, gpu] = both_backends(ref.model_path);
         trace::CapturePolicy p;
         p.mode = trace::CaptureMode::Summary;
         p.full_pairs = {{1, 3}};
