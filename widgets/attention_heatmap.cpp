@@ -195,7 +195,7 @@ void AttentionHeatmap::buildPlot() {
 
     QCPAxis* bar_keys = row_rect_->axis(QCPAxis::atBottom);
     QCPAxis* bar_values = row_rect_->axis(QCPAxis::atLeft);
-    bar_values->ticker()->setTickCount(3);  // the bars are short: few ticks, never touching
+    bar_values->ticker()->setTickCount(2);  // the bars are short: few ticks, never touching
     bar_values->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
     bar_keys->setTickLabelRotation(-60);
     bar_keys->grid()->setVisible(false);
