@@ -1,5 +1,5 @@
 // The CPU backend's form of a model's weights: the matmul operands (quantized matrices repacked
-// once into the x4 layout the kernels read), the norm and bias vectors as float, and each
+// once into the x16 layout the kernels read), the norm and bias vectors as float, and each
 // layer's plan. Built once per loaded model and shared by every CPU backend on it (the
 // step-through session's and each lab's), so a lab run neither repacks nor copies weights.
 #pragma once
@@ -43,7 +43,7 @@ public:
 
 private:
     std::shared_ptr<const Model> model_;  // the mapping the Linears point into
-    PackedWeights packed_;                // the x4 copies layers and output point into
+    PackedWeights packed_;                // the x16 copies layers and output point into
 };
 
 }  // namespace lmscope::engine

@@ -52,24 +52,31 @@ struct Kernels {
     float (*dot_q4_0)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q4_1)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q8_0)(const void* w, const BlockQ8* a, int64_t nb);
-    // A group of 4 packed weight rows (nb x4 chunks, layout below) against n_act (1..kMaxActs)
-    // activation rows a + j * a_stride (blocks): out[i * n_act + j] = dot(weight row i, row j).
-    // Each weight chunk is decoded once for all activation rows.
-    void (*packed_q4_0)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, float* out);
-    void (*packed_q4_1)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, float* out);
-    void (*packed_q8_0)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, float* out);
+    // A group of 16 packed weight rows (nb x16 chunks, layout below) against n_act (1..kMaxActs)
+    // activation rows a + j * a_stride (blocks): y[j * y_stride + i] = dot(weight row i, row j)
+    // for the group's first `rows` rows (1..16; the others are padding). Each weight chunk is
+    // decoded once for all activation rows, and a row's result has the same bits for any n_act.
+    void (*packed_q4_0)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows, float* y,
+                        int64_t y_stride);
+    void (*packed_q4_1)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows, float* y,
+                        int64_t y_stride);
+    void (*packed_q8_0)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows, float* y,
+                        int64_t y_stride);
 };
 
 constexpr int kMaxActs = 8;  // n_act limit of the packed_* kernels
 
-// Weights repacked 4 rows at a time (x4 layouts; matmul.h packs them at load). Block b of rows
-// 4g .. 4g+3 becomes one chunk: the 4 rows' f16 scales, then their quants as in the GGUF block
-// (Q4: element j in the low nibble of byte j, element j + 16 in its high nibble).
-//   Q4_0x4 (72 bytes):  f16 d[4];           u8 qs[4][16]
-//   Q4_1x4 (80 bytes):  f16 d[4]; f16 m[4]; u8 qs[4][16]
-//   Q8_0x4 (136 bytes): f16 d[4];           i8 qs[4][32]
-constexpr int kPackRows = 4;
-constexpr int kChunkQ4_0 = 72, kChunkQ4_1 = 80, kChunkQ8_0 = 136;
+// Weights repacked 16 rows at a time (x16 layouts; matmul.h packs them at load). Block b of rows
+// 16g .. 16g+15 becomes one chunk: the 16 rows' f16 scales (Q4_1: then their f16 minima), then
+// their quants in 4-byte words interleaved row by row, so that one 512-bit register holds the
+// same 4 bytes of each of the 16 rows (one VNNI instruction: 16 rows x 4 products):
+//   Q4_0x16 (288 bytes): f16 d[16];            u8 qs[4][16][4]   (word k of row r: qs[k][r])
+//   Q4_1x16 (320 bytes): f16 d[16]; f16 m[16]; u8 qs[4][16][4]
+//   Q8_0x16 (544 bytes): f16 d[16];            i8 qs[8][16][4]
+// The words are the GGUF block's bytes in order: Q4 byte j holds element j in its low nibble and
+// element j + 16 in its high one, so word k of a Q4 row holds elements 4k..4k+3 and 16+4k..16+4k+3.
+constexpr int kPackRows = 16;
+constexpr int kChunkQ4_0 = 288, kChunkQ4_1 = 320, kChunkQ8_0 = 544;
 
 const Kernels& portable();
 // Every variant this CPU can run, fastest first (the portable one last).

@@ -133,13 +133,15 @@ float dot_q8_0(const void* w, const BlockQ8* a, int64_t nb) {
     return s;
 }
 
-// One x4 chunk group (kernels.h) against n_act activation rows. Q4 types store unsigned
+// One x16 chunk group (kernels.h) against n_act activation rows. Q4 types store unsigned
 // nibbles: value = d * q + m (Q4_0: m = -8 d); Q8_0 stores signed bytes: value = d * q.
 template <int Chunk, bool Nibbles, bool HasMin>
-void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, float* out) {
+void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows, float* y,
+            int64_t y_stride) {
     const uint8_t* base = static_cast<const uint8_t*>(w);
-    constexpr int kQs = HasMin ? 16 : 8;  // offset of the quants in a chunk
-    for (int i = 0; i < kPackRows; ++i)
+    constexpr int kQs = HasMin ? 64 : 32;  // offset of the quants in a chunk
+    constexpr int kWord = 4 * kPackRows;   // bytes of one word of every row
+    for (int i = 0; i < rows; ++i)
         for (int j = 0; j < n_act; ++j) {
             float s = 0.0f;
             for (int64_t b = 0; b < nb; ++b) {
@@ -147,17 +149,18 @@ void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n
                 const BlockQ8& ab = a[j * a_stride + b];
                 const float d = half(load_u16(c + 2 * i));
                 int isum = 0;
-                if (Nibbles) {
-                    const uint8_t* qs = c + kQs + 16 * i;
-                    for (int e = 0; e < 16; ++e) isum += (qs[e] & 0x0F) * ab.q[e] + (qs[e] >> 4) * ab.q[e + 16];
-                } else {
-                    const int8_t* qs = reinterpret_cast<const int8_t*>(c + kQs + 32 * i);
-                    for (int e = 0; e < 32; ++e) isum += qs[e] * ab.q[e];
-                }
-                const float m = HasMin ? half(load_u16(c + 8 + 2 * i)) : Nibbles ? -8.0f * d : 0.0f;
+                for (int k = 0; k < (Nibbles ? 4 : 8); ++k)
+                    for (int e = 0; e < 4; ++e) {
+                        const uint8_t q = c[kQs + k * kWord + 4 * i + e];
+                        if (Nibbles)
+                            isum += (q & 0x0F) * ab.q[4 * k + e] + (q >> 4) * ab.q[16 + 4 * k + e];
+                        else
+                            isum += int8_t(q) * ab.q[4 * k + e];
+                    }
+                const float m = HasMin ? half(load_u16(c + 32 + 2 * i)) : Nibbles ? -8.0f * d : 0.0f;
                 s += d * (ab.d * float(isum)) + m * ab.s;
             }
-            out[i * n_act + j] = s;
+            y[j * y_stride + i] = s;
         }
 }
 

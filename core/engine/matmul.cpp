@@ -23,12 +23,6 @@ constexpr int64_t kBlasMinRows = 16;  // from this many activation rows, dequant
 constexpr int64_t kTileRows = 128;  // weight rows dequantized per sgemm call
 
 constexpr size_t kHugePage = size_t(2) << 20;
-// Decode streams every weight from L3 or DRAM once per token and is bound by its latency:
-// each thread prefetches its packed rows this far ahead into L2. Measured on SmolLM2 Q4_1,
-// 1 thread: 78 -> 105-114 tok/s of CPU time (8-48 KiB all similar; none: the stream stalls).
-constexpr int64_t kPrefetchBytes = 12 * 1024;
-
-inline void prefetch_l2(const uint8_t* p) { __builtin_prefetch(p, 0, 2); }  // x86: prefetcht1
 
 bool is_q8_dot_type(TensorType t) {
     return t == TensorType::Q4_0 || t == TensorType::Q4_1 || t == TensorType::Q8_0;
@@ -63,22 +57,23 @@ Linear Linear::from(const gguf::TensorInfo& t) {
     return l;
 }
 
-// A GGUF block is f16 d, (Q4_1: f16 m,) quants.
-void pack_x4(const Linear& w, uint8_t* dst) {
+// A GGUF block is f16 d, (Q4_1: f16 m,) quants; its quant bytes go to the chunk in 4-byte words.
+void pack_x16(const Linear& w, uint8_t* dst) {
+    constexpr int64_t R = kernels::kPackRows;
     const int64_t nb = w.n_in / kernels::kQ8Block;
     const size_t chunk = w.chunk_bytes();
     const bool has_min = w.type == TensorType::Q4_1;
     const size_t block = w.type == TensorType::Q4_0 ? 18 : w.type == TensorType::Q4_1 ? 20 : 34;
     const size_t head = has_min ? 4 : 2, qs = block - head;  // block header, quant bytes
-    const size_t qs0 = has_min ? 16 : 8;                     // chunk offset of the quants
+    const size_t qs0 = 2 * R * (has_min ? 2 : 1);            // chunk offset of the quants
     for (int64_t n = 0; n < w.n_out; ++n) {
-        const int64_t g = n / kernels::kPackRows, i = n % kernels::kPackRows;
+        const int64_t g = n / R, i = n % R;
         for (int64_t b = 0; b < nb; ++b) {
             const uint8_t* src = w.row(n) + size_t(b) * block;
             uint8_t* c = dst + (size_t(g) * size_t(nb) + size_t(b)) * chunk;
             std::memcpy(c + 2 * i, src, 2);
-            if (has_min) std::memcpy(c + 8 + 2 * i, src + 2, 2);
-            std::memcpy(c + qs0 + size_t(i) * qs, src + head, qs);
+            if (has_min) std::memcpy(c + 2 * R + 2 * i, src + 2, 2);
+            for (size_t k = 0; k < qs / 4; ++k) std::memcpy(c + qs0 + k * 4 * R + 4 * size_t(i), src + head + 4 * k, 4);
         }
     }
 }
@@ -116,7 +111,7 @@ void PackedWeights::pack(std::span<Linear* const> ws) {
     for (Linear* w : ws) {
         const size_t n = w->packed_bytes();
         if (n == 0) continue;
-        pack_x4(*w, base_ + off);
+        pack_x16(*w, base_ + off);
         w->packed = base_ + off;
         release_pages(w->data, w->row_bytes * size_t(w->n_out));
         off += (n + 63) & ~size_t(63);
@@ -167,32 +162,27 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
     pool_.parallel_for(n_rows, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t) k_.quantize_q8(x + t * n_in, xq_.data() + t * nb, n_in);
     });
-    int64_t total = 0;  // the matrices' groups of 4 rows, one after another, split over the threads
-    for (const Linear* w : ws) total += (w->n_out + kernels::kPackRows - 1) / kernels::kPackRows;
+    constexpr int64_t R = kernels::kPackRows;
+    int64_t total = 0;  // the matrices' groups of 16 rows, one after another, split over the threads
+    for (const Linear* w : ws) total += (w->n_out + R - 1) / R;
     const kernels::BlockQ8* xq = xq_.data();
-    pool_.parallel_for(total, 4, [&](int64_t g0, int64_t g1, int) {
+    pool_.parallel_for(total, 1, [&](int64_t g0, int64_t g1, int) {
         int64_t first = 0;  // global index of matrix i's group 0
         for (size_t i = 0; i < ws.size(); ++i) {
             const Linear& w = *ws[i];
-            const int64_t n_groups = (w.n_out + kernels::kPackRows - 1) / kernels::kPackRows;
+            const int64_t n_groups = (w.n_out + R - 1) / R;
             const int64_t q0 = std::max<int64_t>(g0 - first, 0), q1 = std::min<int64_t>(g1 - first, n_groups);
             first += n_groups;
             if (q0 >= q1) continue;
             auto kernel = w.type == TensorType::Q4_0 ? k_.packed_q4_0 : w.type == TensorType::Q4_1 ? k_.packed_q4_1 : k_.packed_q8_0;
             const size_t group_bytes = size_t(nb) * w.chunk_bytes();
             float* y = ys[i];
-            const int64_t ahead = std::max<int64_t>(1, kPrefetchBytes / int64_t(group_bytes));  // groups
             for (int64_t g = q0; g < q1; ++g) {
                 const uint8_t* wg = w.packed + size_t(g) * group_bytes;
-                if (g + ahead < q1)  // into L2, some KiB ahead of the kernel
-                    for (size_t off = 0; off < group_bytes; off += 64) prefetch_l2(wg + size_t(ahead) * group_bytes + off);
-                const int64_t rows = std::min<int64_t>(kernels::kPackRows, w.n_out - g * kernels::kPackRows);
+                const int rows = int(std::min<int64_t>(R, w.n_out - g * R));
                 for (int64_t t = 0; t < n_rows; t += kernels::kMaxActs) {
                     const int na = int(std::min<int64_t>(kernels::kMaxActs, n_rows - t));
-                    float out[kernels::kPackRows * kernels::kMaxActs];  // [weight row][activation row]
-                    kernel(wg, nb, xq + t * nb, nb, na, out);
-                    for (int j = 0; j < na; ++j)
-                        for (int64_t r = 0; r < rows; ++r) y[(t + j) * w.n_out + g * kernels::kPackRows + r] = out[r * na + j];
+                    kernel(wg, nb, xq + t * nb, nb, na, rows, y + t * w.n_out + g * R, w.n_out);
                 }
             }
         }

@@ -1,13 +1,15 @@
 // y = x W^T for one weight matrix, on the CPU, keeping quantized weights quantized.
 //
 // Paths (picked per call):
-//   - Q4_0 / Q4_1 / Q8_0 weights: repacked at load, 4 rows interleaved per block (the x4
+//   - Q4_0 / Q4_1 / Q8_0 weights: repacked at load, 16 rows interleaved per block (the x16
 //     layouts of kernels.h) into one block of memory on transparent huge pages (a contiguous
 //     stream per thread, no TLB miss every 4 KiB); the activation rows are quantized to 8-bit
 //     blocks (as llama.cpp does) and fused dequantize-and-dot kernels read the chunks directly,
-//     4 weight rows against up to 4 activation rows at once (prefill reuses each decoded chunk
-//     4 times). Measured faster than dequantize + sgemm here: Debian's OpenBLAS 0.3.21
-//     does not recognise this CPU and falls back to its SSE3 (Prescott) sgemm kernel;
+//     16 weight rows per VNNI instruction against up to 8 activation rows at once (prefill
+//     decodes each chunk once for 8 rows). Measured faster than dequantize + sgemm here: Debian's
+//     OpenBLAS 0.3.21 does not recognise this CPU and falls back to its SSE3 (Prescott) sgemm
+//     kernel. Decode reads them without software prefetch (measured faster: the hardware
+//     prefetchers follow the 16-row groups);
 //   - F32 / F16 weights, few rows: float dot products (F16 converted in registers);
 //   - other supported types (K-quants, Q5_x, BF16), few rows: each weight row dequantized
 //     into a per-thread buffer, then float dot products;
@@ -33,14 +35,14 @@ struct Linear {
     int64_t n_out = 0;
     size_t row_bytes = 0;
     const uint8_t* data = nullptr;  // [n_out][row_bytes]
-    // The same rows in an x4 layout (kernels.h), rows past n_out zero; null: not packed.
-    const uint8_t* packed = nullptr;  // [ceil(n_out / 4)][n_in / 32][chunk bytes]
+    // The same rows in an x16 layout (kernels.h), rows past n_out zero; null: not packed.
+    const uint8_t* packed = nullptr;  // [ceil(n_out / 16)][n_in / 32][chunk bytes]
 
     static Linear from(const gguf::TensorInfo& t);
     const uint8_t* row(int64_t n) const { return data + size_t(n) * row_bytes; }
-    // Bytes of the x4 chunks of this matrix; 0 when its type has no x4 layout.
+    // Bytes of the x16 chunks of this matrix; 0 when its type has no x16 layout.
     size_t packed_bytes() const;
-    // Bytes of one x4 chunk (type Q4_0, Q4_1 or Q8_0).
+    // Bytes of one x16 chunk (type Q4_0, Q4_1 or Q8_0).
     size_t chunk_bytes() const;
 };
 
@@ -54,7 +56,7 @@ public:
     PackedWeights(const PackedWeights&) = delete;
     PackedWeights& operator=(const PackedWeights&) = delete;
 
-    // Packs every matrix of ws that has an x4 layout and points its `packed` at the copy.
+    // Packs every matrix of ws that has an x16 layout and points its `packed` at the copy.
     void pack(std::span<Linear* const> ws);
     size_t bytes() const { return bytes_; }
 
@@ -87,9 +89,9 @@ private:
     std::vector<std::vector<float>> thread_buf_; // [thread] -> dequantized row or tile
 };
 
-// Writes w's rows as x4 chunks (kernels.h) to dst [ceil(n_out / 4)][n_in / 32][chunk], which
+// Writes w's rows as x16 chunks (kernels.h) to dst [ceil(n_out / 16)][n_in / 32][chunk], which
 // holds w.packed_bytes() zeroed bytes (rows past n_out stay zero). w.packed_bytes() != 0.
-void pack_x4(const Linear& w, uint8_t* dst);
+void pack_x16(const Linear& w, uint8_t* dst);
 
 // Dequantizes rows [r0, r1) of w into dst ([r1 - r0][n_in] float).
 void dequantize_rows(const kernels::Kernels& k, const Linear& w, int64_t r0, int64_t r1, float* dst);
