@@ -4,19 +4,77 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <numeric>
 
 namespace lmscope::engine {
 
+namespace {
+
+constexpr int32_t kTiledMinRows = 16;  // rows from which a step goes in tiles
+constexpr int32_t kTileRows = 32;      // query rows of a tiled task
+constexpr int32_t kTileKeys = 64;      // keys converted at a time (a [head_dim][64] float tile stays in L1)
+
+// The index of the first largest of x[0, n) (n >= 1): the maximum over 8 lanes, then its
+// first occurrence (0 when there is none: NaNs).
+int32_t first_max(const float* x, int32_t n) {
+    float lane[8];
+    std::fill_n(lane, 8, x[0]);
+    int32_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int l = 0; l < 8; ++l) lane[l] = std::max(lane[l], x[i + l]);
+    float m = *std::max_element(lane, lane + 8);
+    for (; i < n; ++i) m = std::max(m, x[i]);
+    const int32_t at = int32_t(std::find(x, x + n, m) - x);
+    return at < n ? at : 0;
+}
+
+}  // namespace
+
 Attention::Attention(ThreadPool& pool, const kernels::Kernels& k, int32_t n_head,
                      int32_t n_kv_head, int32_t head_dim, float scale, float softcap)
     : pool_(pool), k_(k), n_head_(n_head), n_kv_head_(n_kv_head), head_dim_(head_dim), scale_(scale), softcap_(softcap),
-      scores_(size_t(pool.size())), vtmp_(size_t(pool.size())), qq_(size_t(pool.size())) {}
+      scores_(size_t(pool.size())), vtmp_(size_t(pool.size())), qq_(size_t(pool.size())), keys_t_(size_t(pool.size())) {}
+
+void Attention::weigh(const AttentionCapture& cap, int32_t layer, int32_t h, int32_t t, int32_t n_rows,
+                      int32_t n_keys_all, int32_t j0, int32_t n_keys, float* w, bool capture) const {
+    const int32_t n_vis = n_keys - j0;
+    if (softcap_ > 0.0f)  // w = c tanh(w / c) before the mask
+        for (float* x = w; x != w + n_vis; ++x) *x = softcap_ * std::tanh(*x / softcap_);
+    // hook rows of this (head, row): [n_keys_all] at h, t
+    const size_t hook_row = (size_t(h) * size_t(n_rows) + size_t(t)) * size_t(n_keys_all);
+    if (cap.scores && capture) {
+        float* r = cap.scores + hook_row;
+        std::fill(r, r + n_keys_all, -INFINITY);
+        std::copy(w, w + n_vis, r + j0);
+    }
+    const float entropy = k_.softmax(w, n_vis);
+    if (!capture) return;
+    // a row of weights [n_keys_all]: zero outside the window and past the query position
+    auto write_row = [&](float* r) {
+        std::fill(r, r + j0, 0.0f);
+        std::copy(w, w + n_vis, r + j0);
+        std::fill(r + n_keys, r + n_keys_all, 0.0f);
+    };
+    if (cap.pattern) write_row(cap.pattern + hook_row);
+    if (!cap.capture) return;
+    trace::StepCapture& c = *cap.capture;
+    if (cap.summaries) {
+        HeadSummary s;
+        const int32_t i = first_max(w, n_vis);
+        s.max_weight = w[i];
+        s.argmax_key = j0 + i;
+        s.entropy = entropy;
+        c.summaries[(size_t(layer) * size_t(n_head_) + size_t(h)) * size_t(n_rows) + size_t(t)] = s;
+    }
+    const int32_t pi = cap.plane_of_head ? (*cap.plane_of_head)[size_t(h)] : -1;
+    if (pi >= 0) write_row(c.planes[size_t(pi)].weights.data() + size_t(t) * size_t(n_keys_all));  // [n_rows][n_keys_all]
+}
 
 void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows,
                     int32_t pos0, int32_t window, float* out, const AttentionCapture& cap) {
     const KvType type = cache.shape().type;
+    if (n_rows >= kTiledMinRows && type == KvType::F16 && head_dim_ % 8 == 0)
+        return run_tiled(cache, layer, q, n_rows, pos0, window, out, cap);
     const int32_t group = n_head_ / n_kv_head_;  // query heads per kv head
     const int32_t n_keys_all = pos0 + n_rows;
     const int64_t hd = head_dim_;
@@ -30,7 +88,6 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
     // thread count; many rows are tasks enough
     const int32_t n_thr = pool_.size();
     const int32_t n_dsplit = n_rows > 1 ? 1 : int32_t(std::min<int64_t>(n_thr / std::gcd(n_kv_head_, n_thr), n_units));
-    const bool summarise = cap.capture && cap.summaries;
 
     // task (kv head, row t, d): out[t][h][d0, d0 + nd) for the group's heads h
     pool_.parallel_for(int64_t(n_kv_head_) * n_rows * n_dsplit, 1, [&](int64_t b, int64_t e, int ti) {
@@ -48,7 +105,6 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
             const int32_t n_keys = pos0 + t + 1;  // causal: keys 0 .. query position
             // keys [j0, n_keys) are visible: all of them, or the last `window` on a local layer
             const int32_t j0 = window > 0 ? std::max(0, n_keys - window) : 0;
-            const int32_t n_vis = n_keys - j0;
             const float* qt = q + (int64_t(t) * n_head_ + h0) * hd;  // [group][head_dim]
             if (task == b || d == 0) {  // the group's weights, once per (kv head, row) on this thread
                 // w_g[j] = q_g . K[j] * scale
@@ -68,48 +124,8 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
                         for (int32_t g = 0; g < group; ++g) w_of(g)[j] = scale_ * dot(kr, qq.data() + g * nb, nb);
                     }
                 }
-                if (softcap_ > 0.0f)  // w = c tanh(w / c) before the mask
-                    for (int32_t g = 0; g < group; ++g)
-                        for (float* w = w_of(g) + j0; w != w_of(g) + n_keys; ++w) *w = softcap_ * std::tanh(*w / softcap_);
-                for (int32_t g = 0; g < group; ++g) {
-                    const int32_t h = h0 + g;
-                    float* w = w_of(g);
-                    // hook rows of this (head, row): [n_keys_all] at h, t
-                    const size_t hook_row = (size_t(h) * size_t(n_rows) + size_t(t)) * size_t(n_keys_all);
-                    if (cap.scores && d == 0) {
-                        float* r = cap.scores + hook_row;
-                        std::fill(r, r + n_keys_all, -INFINITY);
-                        std::copy(w + j0, w + n_keys, r + j0);
-                    }
-                    const float entropy = k_.softmax(w + j0, n_vis);
-                    std::fill(w, w + j0, 0.0f);  // masked: outside the window
-                    if (d != 0) continue;  // the row's first dimension block captures
-                    if (cap.pattern) {
-                        float* r = cap.pattern + hook_row;
-                        std::copy(w, w + n_keys, r);
-                        std::fill(r + n_keys, r + n_keys_all, 0.0f);
-                    }
-                    if (!cap.capture) continue;
-                    trace::StepCapture& c = *cap.capture;
-                    if (summarise) {
-                        HeadSummary s;
-                        for (int32_t j = j0; j < n_keys; ++j) {
-                            if (w[j] > s.max_weight) {
-                                s.max_weight = w[j];
-                                s.argmax_key = j;
-                            }
-                        }
-                        s.entropy = entropy;
-                        c.summaries[(size_t(layer) * size_t(n_head_) + size_t(h)) * size_t(n_rows) + size_t(t)] = s;
-                    }
-                    const int32_t pi = cap.plane_of_head ? (*cap.plane_of_head)[size_t(h)] : -1;
-                    if (pi >= 0) {
-                        // plane weights [n_rows][n_keys_all], zero past the query position
-                        float* row = c.planes[size_t(pi)].weights.data() + size_t(t) * size_t(n_keys_all);
-                        std::memcpy(row, w, size_t(n_keys) * sizeof(float));
-                        std::memset(row + n_keys, 0, size_t(n_keys_all - n_keys) * sizeof(float));
-                    }
-                }
+                for (int32_t g = 0; g < group; ++g)
+                    weigh(cap, layer, h0 + g, t, n_rows, n_keys_all, j0, n_keys, w_of(g) + j0, d == 0);
             }
             // out[t][h0 + g][d0, d0 + nd) = sum_j w_g[j] V[j][d0, d0 + nd)
             const int64_t blk0 = n_units * d / n_dsplit, blk1 = n_units * (d + 1) / n_dsplit;  // units [blk0, blk1)
@@ -127,6 +143,73 @@ void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t
                 for (int32_t j = j0; j < n_keys; ++j) {
                     gguf::dequantize_row(st, cache.v_row(layer, j, kvh) + size_t(blk0) * block_bytes, vt.data(), nd);
                     for (int32_t g = 0; g < group; ++g) k_.axpy_f32(w_of(g)[j], vt.data(), o + g * hd, nd);
+                }
+            }
+        }
+    });
+}
+
+void Attention::run_tiled(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows, int32_t pos0,
+                          int32_t window, float* out, const AttentionCapture& cap) {
+    const int32_t group = n_head_ / n_kv_head_;  // query heads per kv head
+    const int32_t n_keys_all = pos0 + n_rows;
+    const int64_t hd = head_dim_;
+    const size_t f16_stride = size_t(head_dim_);
+    const int64_t n_tiles = (n_rows + kTileRows - 1) / kTileRows;
+    const int64_t n_tasks = int64_t(n_kv_head_) * n_tiles;
+    auto n_keys_of = [&](int32_t t) { return pos0 + t + 1; };  // causal: keys 0 .. query position
+    auto j0_of = [&](int32_t t) { return window > 0 ? std::max(0, n_keys_of(t) - window) : 0; };
+    // A tile's later rows see more keys: the tasks go round the threads, each taking every
+    // n-th, so that every thread gets early and late tiles alike.
+    pool_.run([&](int ti, int nt) {
+        std::vector<float>& sc = scores_[size_t(ti)];   // [kTileRows][group][ld] scores of keys jlo.., then weights
+        std::vector<float>& kt = keys_t_[size_t(ti)];   // [hd][kTileKeys]
+        kt.resize(size_t(hd) * kTileKeys);
+        for (int64_t task = ti; task < n_tasks; task += nt) {
+            const int32_t kvh = int32_t(task % n_kv_head_), h0 = kvh * group;
+            const int32_t t0 = int32_t(task / n_kv_head_) * kTileRows, t1 = std::min(n_rows, t0 + kTileRows);
+            const int32_t jlo = j0_of(t0), jhi = n_keys_of(t1 - 1);  // the keys any row of the tile sees
+            const size_t ld = size_t(jhi - jlo);
+            sc.resize(size_t(t1 - t0) * size_t(group) * ld);
+            auto w_of = [&](int32_t t) { return sc.data() + size_t(t - t0) * size_t(group) * ld; };  // [group][ld] of row t
+            for (int32_t kb = jlo; kb < jhi; kb += kTileKeys) {
+                const int32_t ke = std::min(jhi, kb + kTileKeys);
+                for (int32_t j = kb, run = 0; j < ke; j += run) {  // a local layer's ring wraps once at most
+                    run = std::min(ke - j, cache.contiguous(layer, j));
+                    k_.f16_to_f32_t(reinterpret_cast<const uint16_t*>(cache.k_row(layer, j, kvh)), f16_stride, run, hd,
+                                    kt.data() + (j - kb), kTileKeys);
+                }
+                for (int32_t t = t0; t < t1; ++t) {
+                    const int32_t e = std::min(ke, n_keys_of(t)), b = std::max(kb, j0_of(t));
+                    if (b >= e) continue;  // the row sees none of these keys
+                    // w_g[j] = q_g . K[j], keys [b, e) of the tile
+                    k_.dot_cols_f32(q + (int64_t(t) * n_head_ + h0) * hd, group, hd, kt.data() + (b - kb), kTileKeys, e - b,
+                                    w_of(t) + (b - jlo), ld);
+                }
+            }
+            for (int32_t t = t0; t < t1; ++t) {
+                const int32_t j0 = j0_of(t), n_keys = n_keys_of(t);
+                const float* qt = q + (int64_t(t) * n_head_ + h0) * hd;  // [group][head_dim]
+                // the row alone (run()) scores each run's last run % 4 keys as dot_f16 does: so here
+                for (int32_t j = j0, run = 0; j < n_keys; j += run) {
+                    run = std::min(n_keys - j, cache.contiguous(layer, j));
+                    for (int32_t i = j + run / 4 * 4; i < j + run; ++i)
+                        for (int32_t g = 0; g < group; ++g)
+                            w_of(t)[size_t(g) * ld + size_t(i - jlo)] =
+                                k_.dot_f16(reinterpret_cast<const uint16_t*>(cache.k_row(layer, i, kvh)), qt + g * hd, hd);
+                }
+                float* o = out + (int64_t(t) * n_head_ + h0) * hd;  // [group][head_dim]
+                for (int32_t g = 0; g < group; ++g) {
+                    float* w = w_of(t) + size_t(g) * ld + (j0 - jlo);  // keys [j0, n_keys)
+                    for (float* x = w; x != w + (n_keys - j0); ++x) *x *= scale_;
+                    weigh(cap, layer, h0 + g, t, n_rows, n_keys_all, j0, n_keys, w, true);
+                    std::fill_n(o + g * hd, size_t(hd), 0.0f);
+                }
+                // out[t][h0 + g] = sum_j w_g[j] V[j], keys in order
+                for (int32_t j = j0, run = 0; j < n_keys; j += run) {
+                    run = std::min(n_keys - j, cache.contiguous(layer, j));
+                    k_.axpy_f16_rows(w_of(t) + (j - jlo), ld, group, reinterpret_cast<const uint16_t*>(cache.v_row(layer, j, kvh)),
+                                     f16_stride, run, o, size_t(hd), hd);
                 }
             }
         }

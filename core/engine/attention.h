@@ -35,10 +35,22 @@ public:
     // the softmax for all the query heads of its group at once, each K and V row read and
     // converted once for them all; one row (decode) splits the dimensions so that n_kv_head x
     // blocks is a multiple of the thread count, each thread weighing a group once.
+    // Many rows on an f16 cache (head_dim a multiple of 8) go in tiles instead (run_tiled), with
+    // the same bits as those rows fed one at a time.
     void run(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows, int32_t pos0,
              int32_t window, float* out, const AttentionCapture& cap);
 
 private:
+    // Tasks (kv head, tile of kTileRows rows): each tile of kTileKeys keys is converted to float
+    // once, turned into columns, and scored against the tile's query vectors (dot_cols_f32);
+    // then each row's softmax, and its weighted sum of values in key order.
+    void run_tiled(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows, int32_t pos0,
+                   int32_t window, float* out, const AttentionCapture& cap);
+    // The weights of head h at row t from its scores w of keys [j0, n_keys) (in place): soft-cap,
+    // the scores hook, softmax, then, when `capture`, the pattern hook, summary and plane.
+    void weigh(const AttentionCapture& cap, int32_t layer, int32_t h, int32_t t, int32_t n_rows, int32_t n_keys_all,
+               int32_t j0, int32_t n_keys, float* w, bool capture) const;
+
     ThreadPool& pool_;
     const kernels::Kernels& k_;
     int32_t n_head_, n_kv_head_, head_dim_;
@@ -46,6 +58,7 @@ private:
     std::vector<std::vector<float>> scores_;  // [thread][group][n_keys] a group's scores / weights for one row
     std::vector<std::vector<float>> vtmp_;    // [thread][head_dim] a dequantized V row (or its dimension block)
     std::vector<std::vector<kernels::BlockQ8>> qq_;  // [thread][group][head_dim / 32] quantized queries
+    std::vector<std::vector<float>> keys_t_;  // [thread][head_dim][kTileKeys] a key tile, keys as columns
 };
 
 }  // namespace lmscope::engine

@@ -31,7 +31,8 @@ struct Kernels {
     void (*axpy_f16)(float alpha, const uint16_t* x, float* y, int64_t n);
     // out[q * out_stride + r] = sum_i half(a[r * stride + i]) * b[q * n + i], r < rows, q < nq
     // (attention scores: cached keys against the nq query heads of their group, each row read
-    // once for them all). A row's sums have the same bits for any nq and out_stride.
+    // once for them all). A row's sums have the same bits for any nq and out_stride; the rows go
+    // in fours, and the last rows % 4 each as dot_f16 does it (whose bits may differ).
     void (*dot_f16_rows)(const uint16_t* a, size_t stride, const float* b, int nq, int64_t n, int64_t rows,
                          float* out, size_t out_stride);
     // y[q * y_stride + i] += sum_r w[q * w_stride + r] * half(x[r * stride + i]), i < n, q < nq
@@ -40,6 +41,14 @@ struct Kernels {
     void (*axpy_f16_rows)(const float* w, size_t w_stride, int nq, const uint16_t* x, size_t stride, int64_t rows,
                           float* y, size_t y_stride, int64_t n);
     void (*f16_to_f32)(const uint16_t* src, float* dst, int64_t n);
+    // dst[i * dst_stride + r] = half(src[r * src_stride + i]), r < rows, i < n (a tile of
+    // cached keys converted with its rows turned into columns, for dot_cols_f32)
+    void (*f16_to_f32_t)(const uint16_t* src, size_t src_stride, int64_t rows, int64_t n, float* dst, size_t dst_stride);
+    // out[q * out_stride + c] = sum_i a[q * n + i] * bt[i * bt_stride + c], c < cols, q < na,
+    // n a multiple of 8 (attention scores of a prefill tile: query vectors against keys stored as
+    // columns). Each sum has the bits dot_f16_rows gives for the same key among its fours.
+    void (*dot_cols_f32)(const float* a, int na, int64_t n, const float* bt, size_t bt_stride, int64_t cols, float* out,
+                         size_t out_stride);
     void (*f32_to_f16)(const float* src, uint16_t* dst, int64_t n);  // round to nearest even
     // g[i] = silu(g[i]) * u[i] = g[i] / (1 + exp(-g[i])) * u[i]  (SwiGLU)
     void (*swiglu)(float* g, const float* u, int64_t n);

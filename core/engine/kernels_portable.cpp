@@ -51,6 +51,22 @@ void f16_to_f32(const uint16_t* src, float* dst, int64_t n) {
     for (int64_t i = 0; i < n; ++i) dst[i] = half(src[i]);
 }
 
+void f16_to_f32_t(const uint16_t* src, size_t src_stride, int64_t rows, int64_t n, float* dst, size_t dst_stride) {
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t i = 0; i < n; ++i) dst[size_t(i) * dst_stride + size_t(r)] = half(src[size_t(r) * src_stride + size_t(i)]);
+}
+
+// In dot_f16's order: one running sum over the dimensions.
+void dot_cols_f32(const float* a, int na, int64_t n, const float* bt, size_t bt_stride, int64_t cols, float* out,
+                  size_t out_stride) {
+    for (int q = 0; q < na; ++q)
+        for (int64_t c = 0; c < cols; ++c) {
+            float s = 0.0f;
+            for (int64_t i = 0; i < n; ++i) s += bt[size_t(i) * bt_stride + size_t(c)] * a[q * n + i];
+            out[size_t(q) * out_stride + size_t(c)] = s;
+        }
+}
+
 void f32_to_f16(const float* src, uint16_t* dst, int64_t n) {
     for (int64_t i = 0; i < n; ++i) dst[i] = gguf::fp32_to_fp16(src[i]);
 }
@@ -168,7 +184,7 @@ void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n
 
 const Kernels& portable() {
     static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, dot_f16_rows, axpy_f16_rows, f16_to_f32,
-                           f32_to_f16, swiglu,      softmax,     quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
+                           f16_to_f32_t, dot_cols_f32, f32_to_f16, swiglu,      softmax,     quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
                            packed<kChunkQ4_0, true, false>, packed<kChunkQ4_1, true, true>,
                            packed<kChunkQ8_0, false, false>};
     return k;

@@ -55,7 +55,8 @@ private slots:
         QTest::newRow("hd 32, q8_0, window 4") << 32 << 2 << 2 << 2 << 4 << q8;
     }
 
-    // A prefill of 7 rows, then two decode rows; each step's output and hooks against float64.
+    // A prefill of 7 rows, a decode row, a prefill of 70 rows (in tiles: more rows than a tile,
+    // more keys than a key tile), a decode row; each step's output and hooks against float64.
     void matches_float64() {
         QFETCH(int, head_dim);
         QFETCH(int, n_head);
@@ -68,11 +69,11 @@ private slots:
         const float scale = 1.0f / std::sqrt(float(hd));
         ThreadPool pool(threads);
         Attention att(pool, kernels::best(), n_head, n_kv_head, hd, scale);
-        KvCache cache(KvShape{1, n_kv_head, hd, kv_type}, 64, {window});
+        KvCache cache(KvShape{1, n_kv_head, hd, kv_type}, 128, {window});
         std::mt19937 rng(uint32_t(hd * 131 + n_head * 7 + threads));
 
         int32_t pos0 = 0;
-        for (const int32_t n_rows : {7, 1, 1}) {
+        for (const int32_t n_rows : {7, 1, 70, 1}) {
             cache.reserve(pos0, n_rows);
             for (int32_t t = 0; t < n_rows; ++t) {
                 const std::vector<float> k = random_floats(size_t(n_kv_head) * size_t(hd), rng);
@@ -137,6 +138,74 @@ private slots:
             }
             pos0 += n_rows;
             cache.set_n_tokens(pos0);
+        }
+    }
+
+    void prefill_is_decode_data() {
+        QTest::addColumn<int>("head_dim");
+        QTest::addColumn<int>("n_head");
+        QTest::addColumn<int>("n_kv_head");
+        QTest::addColumn<int>("window");
+        QTest::addColumn<float>("softcap");
+        //                                          hd  heads kv window cap
+        QTest::newRow("hd 64, GQA 3") << 64 << 9 << 3 << 0 << 0.0f;
+        QTest::newRow("hd 32, MHA") << 32 << 4 << 4 << 0 << 0.0f;
+        QTest::newRow("hd 48, GQA 4, window 20") << 48 << 8 << 2 << 20 << 0.0f;
+        QTest::newRow("hd 128, MQA, soft-cap") << 128 << 5 << 1 << 0 << 30.0f;
+        QTest::newRow("hd 8, GQA 2, window 70") << 8 << 4 << 2 << 70 << 0.0f;
+    }
+    // Rows fed at once (in tiles) give the bits of the same rows fed one at a time, output and
+    // hooks, on every kernel variant: after a first prefill, a second one of more rows than a
+    // tile over more keys than a key tile (a local layer's ring wrapping).
+    void prefill_is_decode() {
+        QFETCH(int, head_dim);
+        QFETCH(int, n_head);
+        QFETCH(int, n_kv_head);
+        QFETCH(int, window);
+        QFETCH(float, softcap);
+        const int32_t hd = head_dim;
+        const float scale = 1.0f / std::sqrt(float(hd));
+        std::mt19937 rng(uint32_t(hd * 17 + n_head));
+        for (const kernels::Kernels* k : kernels::available()) {
+            ThreadPool pool(2);
+            Attention att(pool, *k, n_head, n_kv_head, hd, scale, softcap);
+            KvCache cache(KvShape{1, n_kv_head, hd, KvType::F16}, 256, {window});
+            int32_t pos0 = 0;
+            for (const int32_t n_rows : {50, 90}) {
+                cache.reserve(pos0, n_rows);
+                for (int32_t t = 0; t < n_rows; ++t) {
+                    const std::vector<float> kv = random_floats(size_t(n_kv_head) * size_t(hd), rng);
+                    const std::vector<float> vv = random_floats(size_t(n_kv_head) * size_t(hd), rng);
+                    cache.write(0, pos0 + t, kv.data(), vv.data());
+                }
+                const std::vector<float> q = random_floats(size_t(n_rows) * size_t(n_head) * size_t(hd), rng);
+                const int32_t n_keys_all = pos0 + n_rows;
+                const size_t QD = size_t(n_head) * size_t(hd);
+                std::vector<float> out(q.size()), scores(size_t(n_head) * size_t(n_rows) * size_t(n_keys_all));  // [n_rows][n_head][hd], [n_head][n_rows][n_keys_all]
+                std::vector<float> pattern(scores.size());
+                AttentionCapture cap;
+                cap.scores = scores.data();
+                cap.pattern = pattern.data();
+                att.run(cache, 0, q.data(), n_rows, pos0, window, out.data(), cap);
+                for (int32_t t = 0; t < n_rows; ++t) {
+                    std::vector<float> o1(QD), s1(size_t(n_head) * size_t(pos0 + t + 1)), p1(s1.size());  // [n_head][hd], [n_head][pos0 + t + 1]
+                    AttentionCapture c1;
+                    c1.scores = s1.data();
+                    c1.pattern = p1.data();
+                    att.run(cache, 0, q.data() + size_t(t) * QD, 1, pos0 + t, window, o1.data(), c1);
+                    const QString at = QString("%1, rows %2, row %3").arg(k->name).arg(n_rows).arg(t);
+                    QVERIFY2(std::memcmp(o1.data(), out.data() + size_t(t) * QD, QD * sizeof(float)) == 0, qPrintable(at + ": out"));
+                    for (int32_t h = 0; h < n_head; ++h) {
+                        const size_t n_keys = size_t(pos0 + t + 1), row = (size_t(h) * size_t(n_rows) + size_t(t)) * size_t(n_keys_all);
+                        QVERIFY2(std::memcmp(s1.data() + size_t(h) * n_keys, scores.data() + row, n_keys * sizeof(float)) == 0,
+                                 qPrintable(at + QString(": scores of head %1").arg(h)));
+                        QVERIFY2(std::memcmp(p1.data() + size_t(h) * n_keys, pattern.data() + row, n_keys * sizeof(float)) == 0,
+                                 qPrintable(at + QString(": pattern of head %1").arg(h)));
+                    }
+                }
+                pos0 += n_rows;
+                cache.set_n_tokens(pos0);
+            }
         }
     }
 };

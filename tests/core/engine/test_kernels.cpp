@@ -153,6 +153,10 @@ private slots:
                             const float want = ref.dot_f16(ah.data() + size_t(r) * stride, bq, n);
                             QVERIFY2(close(out[q][r], want, 1e-5f), qPrintable(QString("%1 dot nq %2 rows %3 [%4][%5]: %6 vs %7").arg(k->name).arg(nq).arg(rows).arg(q).arg(r).arg(out[q][r]).arg(want)));
                             QVERIFY2(std::memcmp(&out[q][r], &alone[r], sizeof(float)) == 0, qPrintable(QString("%1 dot nq %2 [%3][%4] differs from nq 1").arg(k->name).arg(nq).arg(q).arg(r)));
+                            if (r >= rows / 4 * 4) {  // past the fours: dot_f16's bits
+                                const float tail = k->dot_f16(ah.data() + size_t(r) * stride, bq, n);
+                                QVERIFY2(std::memcmp(&tail, &alone[r], sizeof(float)) == 0, qPrintable(QString("%1 dot row %2 of %3 is not dot_f16's").arg(k->name).arg(r).arg(rows)));
+                            }
                         }
                         const float* wq = w.data() + size_t(q) * kMaxRows;
                         float* yq = y_ref.data() + size_t(q) * size_t(2 * n);
@@ -170,6 +174,45 @@ private slots:
                         }
                     }
                 }
+    }
+
+    // The prefill attention's key tiles: f16 rows converted into columns (exactly), and query
+    // vectors against those columns with the bits dot_f16_rows gives for the rows in its fours,
+    // for column counts around the register width and head dims (multiples of 8) around the blocks.
+    void key_columns_data() {
+        QTest::addColumn<int>("n");
+        for (int n : {8, 16, 24, 48, 64, 80, 128}) QTest::newRow(qPrintable(QString::number(n))) << n;
+    }
+    void key_columns() {
+        QFETCH(int, n);
+        const kernels::Kernels& ref = kernels::portable();
+        constexpr int kMaxRows = 37, kMaxQ = 5;
+        const size_t stride = size_t(n) + 8;  // halves from one key row to the next
+        const std::vector<float> a = random_floats(stride * kMaxRows, 13);
+        const std::vector<float> b = random_floats(size_t(n) * kMaxQ, 14);  // [q][n]
+        std::vector<uint16_t> ah(a.size());  // [row][stride]
+        ref.f32_to_f16(a.data(), ah.data(), int64_t(a.size()));
+        for (const kernels::Kernels* k : kernels::available())
+            for (int rows : {1, 5, 8, 16, 17, 37}) {
+                const size_t ld = size_t(rows) + 3;  // floats from one column row to the next
+                std::vector<float> cols(size_t(n) * ld, NAN), cols_ref(cols.size(), NAN);  // [n][ld]
+                k->f16_to_f32_t(ah.data(), stride, rows, n, cols.data(), ld);
+                ref.f16_to_f32_t(ah.data(), stride, rows, n, cols_ref.data(), ld);
+                QVERIFY2(std::memcmp(cols.data(), cols_ref.data(), cols.size() * sizeof(float)) == 0,
+                         qPrintable(QString("%1 f16_to_f32_t rows %2").arg(k->name).arg(rows)));
+                for (int nq : {1, 2, 3, 4, 5}) {
+                    std::vector<float> got(size_t(nq) * size_t(rows + 1), NAN), want(size_t(nq) * size_t(rows));  // [q][rows (+1)]
+                    k->dot_cols_f32(b.data(), nq, n, cols.data(), ld, rows, got.data(), size_t(rows + 1));
+                    k->dot_f16_rows(ah.data(), stride, b.data(), nq, n, rows, want.data(), size_t(rows));
+                    for (int q = 0; q < nq; ++q) {
+                        for (int r = 0; r < rows / 4 * 4; ++r)
+                            QVERIFY2(std::memcmp(&got[size_t(q * (rows + 1) + r)], &want[size_t(q * rows + r)], sizeof(float)) == 0,
+                                     qPrintable(QString("%1 nq %2 rows %3 [%4][%5]: %6 vs %7").arg(k->name).arg(nq).arg(rows).arg(q).arg(r)
+                                                    .arg(got[size_t(q * (rows + 1) + r)]).arg(want[size_t(q * rows + r)])));
+                        QVERIFY2(std::isnan(got[size_t(q * (rows + 1) + rows)]), qPrintable(QString("%1 wrote past the columns").arg(k->name)));
+                    }
+                }
+            }
     }
 
     void quantized_dots_data() {
