@@ -13,6 +13,7 @@ namespace {
 constexpr int32_t kTiledMinRows = 16;  // rows from which a step goes in tiles
 constexpr int32_t kTileRows = 32;      // query rows of a tiled task
 constexpr int32_t kTileKeys = 64;      // keys converted at a time (a [head_dim][64] float tile stays in L1)
+constexpr int32_t kMaxVectors = 6;     // query vectors axpy_f32_rows takes in one pass
 
 // The index of the first largest of x[0, n) (n >= 1): the maximum over 8 lanes, then its
 // first occurrence (0 when there is none: NaNs).
@@ -33,7 +34,8 @@ int32_t first_max(const float* x, int32_t n) {
 Attention::Attention(ThreadPool& pool, const kernels::Kernels& k, int32_t n_head,
                      int32_t n_kv_head, int32_t head_dim, float scale, float softcap)
     : pool_(pool), k_(k), n_head_(n_head), n_kv_head_(n_kv_head), head_dim_(head_dim), scale_(scale), softcap_(softcap),
-      scores_(size_t(pool.size())), vtmp_(size_t(pool.size())), qq_(size_t(pool.size())), keys_t_(size_t(pool.size())) {}
+      scores_(size_t(pool.size())), vtmp_(size_t(pool.size())), qq_(size_t(pool.size())), keys_t_(size_t(pool.size())),
+      values_(size_t(pool.size())), z_(size_t(pool.size())) {}
 
 void Attention::weigh(const AttentionCapture& cap, int32_t layer, int32_t h, int32_t t, int32_t n_rows,
                       int32_t n_keys_all, int32_t j0, int32_t n_keys, float* w, bool capture) const {
@@ -164,7 +166,11 @@ void Attention::run_tiled(const KvCache& cache, int32_t layer, const float* q, i
     pool_.run([&](int ti, int nt) {
         std::vector<float>& sc = scores_[size_t(ti)];   // [kTileRows][group][ld] scores of keys jlo.., then weights
         std::vector<float>& kt = keys_t_[size_t(ti)];   // [hd][kTileKeys]
+        std::vector<float>& vt = values_[size_t(ti)];   // [kTileKeys][hd]
+        std::vector<float>& z = z_[size_t(ti)];         // [kTileRows][group][hd]
         kt.resize(size_t(hd) * kTileKeys);
+        vt.resize(size_t(hd) * kTileKeys);
+        z.resize(size_t(kTileRows) * size_t(group) * size_t(hd));
         for (int64_t task = ti; task < n_tasks; task += nt) {
             const int32_t kvh = int32_t(task % n_kv_head_), h0 = kvh * group;
             const int32_t t0 = int32_t(task / n_kv_head_) * kTileRows, t1 = std::min(n_rows, t0 + kTileRows);
@@ -198,20 +204,47 @@ void Attention::run_tiled(const KvCache& cache, int32_t layer, const float* q, i
                             w_of(t)[size_t(g) * ld + size_t(i - jlo)] =
                                 k_.dot_f16(reinterpret_cast<const uint16_t*>(cache.k_row(layer, i, kvh)), qt + g * hd, hd);
                 }
-                float* o = out + (int64_t(t) * n_head_ + h0) * hd;  // [group][head_dim]
                 for (int32_t g = 0; g < group; ++g) {
                     float* w = w_of(t) + size_t(g) * ld + (j0 - jlo);  // keys [j0, n_keys)
                     for (float* x = w; x != w + (n_keys - j0); ++x) *x *= scale_;
                     weigh(cap, layer, h0 + g, t, n_rows, n_keys_all, j0, n_keys, w, true);
-                    std::fill_n(o + g * hd, size_t(hd), 0.0f);
-                }
-                // out[t][h0 + g] = sum_j w_g[j] V[j], keys in order
-                for (int32_t j = j0, run = 0; j < n_keys; j += run) {
-                    run = std::min(n_keys - j, cache.contiguous(layer, j));
-                    k_.axpy_f16_rows(w_of(t) + (j - jlo), ld, group, reinterpret_cast<const uint16_t*>(cache.v_row(layer, j, kvh)),
-                                     f16_stride, run, o, size_t(hd), hd);
                 }
             }
+            // z[t][g] = sum_j w_g[j] V[j], each row's keys in order, a tile of values converted
+            // once for the tile's rows; rows go in twos (or more when the group is small) over
+            // the keys they all see, their first and last keys added alone
+            std::fill_n(z.data(), size_t(t1 - t0) * size_t(group) * size_t(hd), 0.0f);
+            auto z_of = [&](int32_t t) { return z.data() + size_t(t - t0) * size_t(group) * size_t(hd); };  // [group][hd] of row t
+            const int32_t per = std::max(1, kMaxVectors / group);  // rows at a time
+            for (int32_t kb = jlo; kb < jhi; kb += kTileKeys) {
+                const int32_t ke = std::min(jhi, kb + kTileKeys);
+                for (int32_t j = kb, run = 0; j < ke; j += run) {
+                    run = std::min(ke - j, cache.contiguous(layer, j));
+                    k_.f16_to_f32(reinterpret_cast<const uint16_t*>(cache.v_row(layer, j, kvh)), vt.data() + size_t(j - kb) * size_t(hd),
+                                  int64_t(run) * hd);
+                }
+                auto b_of = [&](int32_t t) { return std::max(kb, j0_of(t)); };   // row t's first key of the tile
+                auto e_of = [&](int32_t t) { return std::min(ke, n_keys_of(t)); };  // and its end
+                // rows [r0, r1) add keys [from, to) of the tile
+                auto add = [&](int32_t r0, int32_t r1, int32_t from, int32_t to) {
+                    if (from < to)
+                        k_.axpy_f32_rows(w_of(r0) + (from - jlo), ld, (r1 - r0) * group, vt.data() + size_t(from - kb) * size_t(hd),
+                                         size_t(hd), to - from, z_of(r0), size_t(hd), hd);
+                };
+                for (int32_t r0 = t0; r0 < t1; r0 += per) {
+                    const int32_t r1 = std::min(t1, r0 + per);
+                    const int32_t b = b_of(r1 - 1), e = e_of(r0);  // the keys every row of them sees
+                    if (b >= e) {
+                        for (int32_t t = r0; t < r1; ++t) add(t, t + 1, b_of(t), e_of(t));
+                        continue;
+                    }
+                    for (int32_t t = r0; t < r1; ++t) add(t, t + 1, b_of(t), b);
+                    add(r0, r1, b, e);
+                    for (int32_t t = r0; t < r1; ++t) add(t, t + 1, e, e_of(t));
+                }
+            }
+            for (int32_t t = t0; t < t1; ++t)
+                std::copy_n(z_of(t), size_t(group) * size_t(hd), out + (int64_t(t) * n_head_ + h0) * hd);
         }
     });
 }

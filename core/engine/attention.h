@@ -43,7 +43,8 @@ public:
 private:
     // Tasks (kv head, tile of kTileRows rows): each tile of kTileKeys keys is converted to float
     // once, turned into columns, and scored against the tile's query vectors (dot_cols_f32);
-    // then each row's softmax, and its weighted sum of values in key order.
+    // then each row's softmax, and its weighted sum of values in key order, each tile of values
+    // converted once and shared by rows in twos (axpy_f32_rows).
     void run_tiled(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows, int32_t pos0,
                    int32_t window, float* out, const AttentionCapture& cap);
     // The weights of head h at row t from its scores w of keys [j0, n_keys) (in place): soft-cap,
@@ -59,6 +60,8 @@ private:
     std::vector<std::vector<float>> vtmp_;    // [thread][head_dim] a dequantized V row (or its dimension block)
     std::vector<std::vector<kernels::BlockQ8>> qq_;  // [thread][group][head_dim / 32] quantized queries
     std::vector<std::vector<float>> keys_t_;  // [thread][head_dim][kTileKeys] a key tile, keys as columns
+    std::vector<std::vector<float>> values_;  // [thread][kTileKeys][head_dim] a value tile
+    std::vector<std::vector<float>> z_;       // [thread][kTileRows][group][head_dim] a tile's weighted values
 };
 
 }  // namespace lmscope::engine

@@ -41,6 +41,12 @@ struct Kernels {
     void (*axpy_f16_rows)(const float* w, size_t w_stride, int nq, const uint16_t* x, size_t stride, int64_t rows,
                           float* y, size_t y_stride, int64_t n);
     void (*f16_to_f32)(const uint16_t* src, float* dst, int64_t n);
+    // y[q * y_stride + i] += sum_r w[q * w_stride + r] * x[r * x_stride + i], i < n, q < nq:
+    // axpy_f16_rows on float rows (a prefill tile's values, converted once for its query rows:
+    // up to 6 vectors share each row's loads), with the bits axpy_f16_rows gives for the same
+    // values.
+    void (*axpy_f32_rows)(const float* w, size_t w_stride, int nq, const float* x, size_t x_stride, int64_t rows,
+                          float* y, size_t y_stride, int64_t n);
     // dst[i * dst_stride + r] = half(src[r * src_stride + i]), r < rows, i < n (a tile of
     // cached keys converted with its rows turned into columns, for dot_cols_f32)
     void (*f16_to_f32_t)(const uint16_t* src, size_t src_stride, int64_t rows, int64_t n, float* dst, size_t dst_stride);

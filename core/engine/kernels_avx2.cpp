@@ -16,7 +16,7 @@ namespace {
 
 const Kernels* avx2_kernels() {
     static const Kernels k{"avx2", dot_f32,    dot_f16,     axpy_f32, axpy_f16, dot_f16_rows, axpy_f16_rows, f16_to_f32,
-                           f16_to_f32_t, dot_cols_f32, f32_to_f16, swiglu,      softmax,     quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
+                           axpy_f32_rows, f16_to_f32_t, dot_cols_f32, f32_to_f16, swiglu,      softmax,     quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
                            packed<Q4_0P>, packed<Q4_1P>, packed<Q8_0P>};
     const CpuFeatures& f = cpu_features();
     return (f.avx2 && f.fma && f.f16c) ? &k : nullptr;

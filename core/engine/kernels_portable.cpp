@@ -51,6 +51,12 @@ void f16_to_f32(const uint16_t* src, float* dst, int64_t n) {
     for (int64_t i = 0; i < n; ++i) dst[i] = half(src[i]);
 }
 
+void axpy_f32_rows(const float* w, size_t w_stride, int nq, const float* x, size_t x_stride, int64_t rows, float* y,
+                   size_t y_stride, int64_t n) {
+    for (int q = 0; q < nq; ++q)
+        for (int64_t r = 0; r < rows; ++r) axpy_f32(w[size_t(q) * w_stride + size_t(r)], x + size_t(r) * x_stride, y + size_t(q) * y_stride, n);
+}
+
 void f16_to_f32_t(const uint16_t* src, size_t src_stride, int64_t rows, int64_t n, float* dst, size_t dst_stride) {
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t i = 0; i < n; ++i) dst[size_t(i) * dst_stride + size_t(r)] = half(src[size_t(r) * src_stride + size_t(i)]);
@@ -184,7 +190,7 @@ void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n
 
 const Kernels& portable() {
     static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, dot_f16_rows, axpy_f16_rows, f16_to_f32,
-                           f16_to_f32_t, dot_cols_f32, f32_to_f16, swiglu,      softmax,     quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
+                           axpy_f32_rows, f16_to_f32_t, dot_cols_f32, f32_to_f16, swiglu,      softmax,     quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
                            packed<kChunkQ4_0, true, false>, packed<kChunkQ4_1, true, true>,
                            packed<kChunkQ8_0, false, false>};
     return k;

@@ -129,15 +129,17 @@ private slots:
     void f16_rows() {
         QFETCH(int, n);
         const kernels::Kernels& ref = kernels::portable();
-        constexpr int kMaxRows = 9, kMaxQ = 5;
+        constexpr int kMaxRows = 9, kMaxQ = 7;
         const size_t stride = size_t(n) + 3;  // halves from one row to the next
         const std::vector<float> a = random_floats(stride * kMaxRows, 7);
         const std::vector<float> b = random_floats(size_t(n) * kMaxQ, 8);  // [q][n]
         const std::vector<float> w = random_floats(size_t(kMaxQ) * kMaxRows, 9);  // [q][kMaxRows]
         std::vector<uint16_t> ah(a.size());  // [row][stride]
         ref.f32_to_f16(a.data(), ah.data(), int64_t(a.size()));
+        std::vector<float> af(a.size());  // [row][stride] the halves' values
+        ref.f16_to_f32(ah.data(), af.data(), int64_t(a.size()));
         for (const kernels::Kernels* k : kernels::available())
-            for (int nq : {1, 2, 3, 4, 5})
+            for (int nq : {1, 2, 3, 4, 5, 7})
                 for (int rows : {1, 3, 4, 5, 8, 9}) {
                     float out[kMaxQ][kMaxRows + 1];  // [q][row], one spare column: out_stride != rows
                     k->dot_f16_rows(ah.data(), stride, b.data(), nq, n, rows, out[0], kMaxRows + 1);
@@ -145,6 +147,10 @@ private slots:
                     for (size_t i = 0; i < y.size(); ++i) y[i] = b[i % b.size()];
                     y_ref = y;
                     k->axpy_f16_rows(w.data(), kMaxRows, nq, ah.data(), stride, rows, y.data(), size_t(2 * n), n);
+                    std::vector<float> y32 = y_ref;  // the float kernel on the same values: the same bits
+                    k->axpy_f32_rows(w.data(), kMaxRows, nq, af.data(), stride, rows, y32.data(), size_t(2 * n), n);
+                    QVERIFY2(std::memcmp(y32.data(), y.data(), y.size() * sizeof(float)) == 0,
+                             qPrintable(QString("%1 axpy_f32_rows nq %2 rows %3 differs from axpy_f16_rows").arg(k->name).arg(nq).arg(rows)));
                     for (int q = 0; q < nq; ++q) {
                         const float* bq = b.data() + size_t(q) * size_t(n);
                         float alone[kMaxRows];
