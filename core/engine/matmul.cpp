@@ -177,10 +177,18 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
             auto kernel = w.type == TensorType::Q4_0 ? k_.packed_q4_0 : w.type == TensorType::Q4_1 ? k_.packed_q4_1 : k_.packed_q8_0;
             const size_t group_bytes = size_t(nb) * w.chunk_bytes();
             float* y = ys[i];
+            const int64_t n_chunks = (n_rows + kernels::kMaxActs - 1) / kernels::kMaxActs;
             for (int64_t g = q0; g < q1; ++g) {
                 const uint8_t* wg = w.packed + size_t(g) * group_bytes;
                 const int rows = int(std::min<int64_t>(R, w.n_out - g * R));
-                for (int64_t t = 0; t < n_rows; t += kernels::kMaxActs) {
+                for (int64_t t = 0, c = 0; t < n_rows; t += kernels::kMaxActs, ++c) {
+                    // prefill: the next group's lines into L1, a share per chunk of activation rows
+                    // (the stream from DRAM stalls the kernel's first chunk otherwise); decode's
+                    // single chunk is left to the hardware prefetchers
+                    if (n_chunks > 1 && g + 1 < q1)
+                        for (size_t off = group_bytes * size_t(c) / size_t(n_chunks) / 64 * 64;
+                             off < group_bytes * size_t(c + 1) / size_t(n_chunks); off += 64)
+                            __builtin_prefetch(wg + group_bytes + off, 0, 3);
                     const int na = int(std::min<int64_t>(kernels::kMaxActs, n_rows - t));
                     kernel(wg, nb, xq + t * nb, nb, na, rows, y + t * w.n_out + g * R, w.n_out);
                 }
