@@ -124,10 +124,15 @@ void KvCache::reserve(int32_t pos0, int32_t n) {
     step_end_ = end;
 }
 
-void KvCache::write(int32_t layer, int32_t pos, const float* k, const float* v) {
+void KvCache::write(int32_t layer, int32_t pos, const float* k, const float* v, ToF16 to_f16) {
     const gguf::TensorType st = kv_storage_type(shape_.type);
     for (int32_t h = 0; h < shape_.n_kv_head; ++h) {
         const size_t off = offset(layer, pos, h);
+        if (to_f16 && shape_.type == KvType::F16) {
+            to_f16(k + size_t(h) * size_t(shape_.head_dim), reinterpret_cast<uint16_t*>(k_[size_t(layer)].data() + off), shape_.head_dim);
+            to_f16(v + size_t(h) * size_t(shape_.head_dim), reinterpret_cast<uint16_t*>(v_[size_t(layer)].data() + off), shape_.head_dim);
+            continue;
+        }
         gguf::quantize_row(st, k + size_t(h) * size_t(shape_.head_dim), k_[size_t(layer)].data() + off,
                            shape_.head_dim);
         gguf::quantize_row(st, v + size_t(h) * size_t(shape_.head_dim), v_[size_t(layer)].data() + off,

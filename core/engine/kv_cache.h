@@ -71,7 +71,10 @@ public:
     void reserve(int32_t pos0, int32_t n);
     // Stores K and V of one layer at one position of the reserved step.
     //   k, v: [n_kv_head][head_dim] float
-    void write(int32_t layer, int32_t pos, const float* k, const float* v);
+    // to_f16: how an f16 cache converts them (a vectorised kernel with gguf's round-to-nearest-
+    // even bits, kernels.h f32_to_f16); null: gguf::quantize_row.
+    using ToF16 = void (*)(const float* src, uint16_t* dst, int64_t n);
+    void write(int32_t layer, int32_t pos, const float* k, const float* v, ToF16 to_f16 = nullptr);
     // Marks positions [0, n) as fed (after every layer has written them); local layers give back
     // the room a long step took.
     void set_n_tokens(int32_t n);

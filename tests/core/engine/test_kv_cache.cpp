@@ -6,11 +6,16 @@
 #include "engine_fixture.h"
 #include "float64_forward.h"
 
+#include "engine/kernels.h"
 #include "engine/kv_cache.h"
 #include "gguf/quant.h"
 #include "util/error.h"
 
 #include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <random>
 
 using namespace lmscope;
 using namespace lmscope::testing;
@@ -221,6 +226,27 @@ private slots:
         QCOMPARE(b->kv_tokens(), 0);
         b->forward({.tokens = std::span(ids).first(101), .logits = again});
         QVERIFY(max_abs_diff(again, std::span(first).subspan(100 * V, V)) < 1e-3);
+    }
+
+    // An f16 cache written through a kernel's f32_to_f16 holds the bytes gguf's rounding gives,
+    // for every kernel variant (random values, tiny, huge, negative zero, infinities).
+    void kernel_conversion_is_gguf_rounding() {
+        std::mt19937 rng(5);
+        std::normal_distribution<float> d(0.0f, 30.0f);
+        std::vector<float> k(size_t(2) * kHd), v(k.size());  // [2 heads][kHd]
+        for (size_t i = 0; i < k.size(); ++i) k[i] = d(rng), v[i] = d(rng) * 1e-6f;
+        k[3] = -0.0f, k[5] = 70000.0f, v[7] = -INFINITY, v[9] = 3e-8f;
+        for (const engine::kernels::Kernels* kn : engine::kernels::available()) {
+            KvCache plain(engine::KvShape{1, 2, kHd, KvType::F16}, 8), fast(engine::KvShape{1, 2, kHd, KvType::F16}, 8);
+            plain.reserve(0, 1);
+            fast.reserve(0, 1);
+            plain.write(0, 0, k.data(), v.data());
+            fast.write(0, 0, k.data(), v.data(), kn->f32_to_f16);
+            for (int32_t h = 0; h < 2; ++h) {
+                QVERIFY2(std::memcmp(plain.k_row(0, 0, h), fast.k_row(0, 0, h), size_t(kHd) * 2) == 0, kn->name);
+                QVERIFY2(std::memcmp(plain.v_row(0, 0, h), fast.v_row(0, 0, h), size_t(kHd) * 2) == 0, kn->name);
+            }
+        }
     }
 };
 
