@@ -22,6 +22,16 @@ std::vector<float> random_floats(size_t n, std::mt19937& rng) {
     return v;
 }
 
+// Writes random keys and values for positions [pos0, pos0 + n_rows) of layer 0 ([n_kv_head][hd] each).
+void write_random_rows(KvCache& cache, int32_t pos0, int32_t n_rows, int32_t n_kv_head, int32_t hd, std::mt19937& rng) {
+    cache.reserve(pos0, n_rows);
+    for (int32_t t = 0; t < n_rows; ++t) {
+        const std::vector<float> k = random_floats(size_t(n_kv_head) * size_t(hd), rng);
+        const std::vector<float> v = random_floats(size_t(n_kv_head) * size_t(hd), rng);
+        cache.write(0, pos0 + t, k.data(), v.data());
+    }
+}
+
 // The values the cache gives back for one stored row: [head_dim]
 std::vector<double> stored(const uint8_t* row, KvType type, int32_t hd) {
     std::vector<float> f(static_cast<size_t>(hd));
@@ -74,12 +84,7 @@ private slots:
 
         int32_t pos0 = 0;
         for (const int32_t n_rows : {7, 1, 70, 1}) {
-            cache.reserve(pos0, n_rows);
-            for (int32_t t = 0; t < n_rows; ++t) {
-                const std::vector<float> k = random_floats(size_t(n_kv_head) * size_t(hd), rng);
-                const std::vector<float> v = random_floats(size_t(n_kv_head) * size_t(hd), rng);
-                cache.write(0, pos0 + t, k.data(), v.data());
-            }
+            write_random_rows(cache, pos0, n_rows, n_kv_head, hd, rng);
             const std::vector<float> q = random_floats(size_t(n_rows) * size_t(n_head) * size_t(hd), rng);
             const int32_t n_keys_all = pos0 + n_rows;
             std::vector<float> out(q.size(), NAN);                 // [n_rows][n_head][hd]
@@ -172,12 +177,7 @@ private slots:
             KvCache cache(KvShape{1, n_kv_head, hd, KvType::F16}, 256, {window});
             int32_t pos0 = 0;
             for (const int32_t n_rows : {50, 90}) {
-                cache.reserve(pos0, n_rows);
-                for (int32_t t = 0; t < n_rows; ++t) {
-                    const std::vector<float> kv = random_floats(size_t(n_kv_head) * size_t(hd), rng);
-                    const std::vector<float> vv = random_floats(size_t(n_kv_head) * size_t(hd), rng);
-                    cache.write(0, pos0 + t, kv.data(), vv.data());
-                }
+                write_random_rows(cache, pos0, n_rows, n_kv_head, hd, rng);
                 const std::vector<float> q = random_floats(size_t(n_rows) * size_t(n_head) * size_t(hd), rng);
                 const int32_t n_keys_all = pos0 + n_rows;
                 const size_t QD = size_t(n_head) * size_t(hd);
