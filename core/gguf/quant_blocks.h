@@ -91,6 +91,24 @@ struct BlockQ6_K {
     uint8_t d[2];               // f16 super-block scale
 };
 
+// Non-linear 4-bit: x[j] = d * kIQ4Values[q[j]], nibble order as Q4_0.
+struct BlockIQ4_NL {
+    uint8_t d[2];        // f16 scale
+    uint8_t qs[kQK / 2]; // [16] codebook indices: byte k holds element k (low), k+16 (high)
+};
+// 8 groups of 32 sharing the codebook: x = d * (ls[g] - 32) * kIQ4Values[q], ls 6 bits =
+// low 4 bits from scales_l (nibble g % 2 of byte g / 2), high 2 bits from scales_h bits 2g..2g+1.
+struct BlockIQ4_XS {
+    uint8_t d[2];            // f16 super-block scale
+    uint8_t scales_h[2];     // u16 LE: 2 high bits of each group's scale
+    uint8_t scales_l[4];     // [4] low 4 bits of the scales, two groups a byte
+    uint8_t qs[kQK_K / 2];   // [128] group g: 16 bytes, element j low nibble, j + 16 high
+};
+// The IQ4 codebook (16 signed levels, denser near zero).
+inline constexpr int8_t kIQ4Values[16] = {-127, -104, -83, -65, -49, -35, -22, -10,
+                                          1,    13,   25,  38,  53,  69,  89,  113};
+
+static_assert(sizeof(BlockIQ4_NL) == 18 && sizeof(BlockIQ4_XS) == 136);
 static_assert(sizeof(BlockQ4_0) == 18 && sizeof(BlockQ4_1) == 20 && sizeof(BlockQ5_0) == 22 &&
               sizeof(BlockQ5_1) == 24 && sizeof(BlockQ8_0) == 34);
 static_assert(sizeof(BlockQ2_K) == 84 && sizeof(BlockQ3_K) == 110 && sizeof(BlockQ4_K) == 144 &&
