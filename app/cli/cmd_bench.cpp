@@ -22,6 +22,7 @@
 #include "engine/model.h"
 #include "kv/kv_math.h"
 #include "trace/session_trace.h"
+#include "util/clock.h"
 #include "util/cpu_info.h"
 #include "util/error.h"
 
@@ -43,11 +44,6 @@ namespace lmscope::cli {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 int32_t argmax(const std::vector<float>& v) {
     return int32_t(std::max_element(v.begin(), v.end()) - v.begin());
@@ -55,7 +51,28 @@ int32_t argmax(const std::vector<float>& v) {
 
 struct Run {
     double prefill_s = 0, decode_s = 0;
+    engine::PartTimes decode_parts;  // where the decode steps' time went
 };
+
+// Milliseconds a decoded token spends in each part (attention, each weight type's matmuls,
+// the output head) and in the rest, over every run; empty when the backend keeps no record.
+nlohmann::json decode_breakdown(const std::vector<Run>& runs) {
+    engine::PartTimes sum;
+    for (const Run& r : runs) {
+        for (const auto& [name, s] : r.decode_parts.parts) sum.add(name, s);
+        sum.total_s += r.decode_parts.total_s;
+        sum.steps += r.decode_parts.steps;
+    }
+    nlohmann::json j = nlohmann::json::object();
+    if (sum.steps == 0 || sum.parts.empty()) return j;
+    double parts = 0;
+    for (const auto& [name, s] : sum.parts) {
+        j[name] = 1e3 * s / double(sum.steps);
+        parts += s;
+    }
+    j["rest"] = 1e3 * std::max(0.0, sum.total_s - parts) / double(sum.steps);
+    return j;
+}
 
 struct BenchOptions {
     std::string model, capture = "none", backend = "cpu", kv = "f16";
@@ -141,6 +158,14 @@ void print_bench_text(const nlohmann::json& j, const BenchOptions& o) {
                     "of every head)\n",
                     (unsigned long long)j["planes_kept"].get<uint64_t>(), (unsigned long long)j["planes_total"].get<uint64_t>(),
                     double(j["trace_budget_bytes"].get<uint64_t>()) / 1048576.0);
+    if (j.contains("decode_breakdown_ms") && !j["decode_breakdown_ms"].empty()) {
+        double total = 0;
+        for (const auto& [name, ms] : j["decode_breakdown_ms"].items()) total += ms.get<double>();
+        std::printf("decode   a token's %.2f ms:", total);
+        for (const auto& [name, ms] : j["decode_breakdown_ms"].items())
+            std::printf(" %s %.3f ms (%.0f%%),", name.c_str(), ms.get<double>(), 100.0 * ms.get<double>() / total);
+        std::printf("\n");
+    }
     std::printf("kv       %d tokens, %llu bytes\n", j["kv_tokens"].get<int>(), (unsigned long long)j["kv_bytes"].get<uint64_t>());
     std::printf("peak rss %.1f MiB (model file %.1f MiB)\n", double(j["peak_rss_bytes"].get<uint64_t>()) / 1048576.0,
                 double(j["model_file_bytes"].get<uint64_t>()) / 1048576.0);
@@ -188,6 +213,7 @@ void run_bench(const BenchOptions& o) {
         if (full) order = analysis::top_k(logits, 10), backend->kv_stats();  // what a front end keeps
         r.prefill_s = seconds_since(t0);
         int32_t tok = argmax(logits);
+        backend->clear_part_times();
         t0 = Clock::now();
         for (int i = 0; i < n_decode; ++i) {
             const int32_t id[1] = {tok};
@@ -196,6 +222,7 @@ void run_bench(const BenchOptions& o) {
             tok = argmax(logits);
         }
         r.decode_s = seconds_since(t0);
+        r.decode_parts = backend->part_times();
         return r;
     };
 
@@ -229,6 +256,7 @@ void run_bench(const BenchOptions& o) {
         j["planes_kept"] = prefill_policy.mode == trace::CaptureMode::Full ? planes : prefill_policy.full_pairs.size();
         j["trace_budget_bytes"] = o.trace_budget_mib << 20;
     }
+    if (o.n > 0) j["decode_breakdown_ms"] = decode_breakdown(runs);
     j["kv_tokens"] = kv.n_tokens;
     j["kv_bytes"] = kv.total_bytes;
     j["model_file_bytes"] = model->file().file_size();

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "engine/kv_cache.h"
+#include "engine/part_times.h"
 #include "trace/capture.h"
 #include "util/cancel.h"
 
@@ -87,6 +88,11 @@ public:
     // then 0) when they no longer hold the window before n: the caller feeds them again.
     virtual void kv_truncate(int32_t n) = 0;
     virtual KvStats kv_stats() const = 0;
+
+    // Where the forward passes since the last clear_part_times() spent their time
+    // (part_times.h); empty parts when this backend keeps no such record.
+    virtual PartTimes part_times() const { return {}; }
+    virtual void clear_part_times() {}
 };
 
 }  // namespace lmscope::engine

@@ -13,6 +13,8 @@
 #include "util/cpu_info.h"
 #include "util/error.h"
 
+#include "util/clock.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,11 +24,6 @@ namespace lmscope::engine {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 std::vector<int32_t> layer_windows(const model::ModelSpec& spec) {
     std::vector<int32_t> w;
@@ -46,8 +43,13 @@ public:
     int32_t kv_tokens() const override { return cache_.n_tokens(); }
     void kv_truncate(int32_t n) override { cache_.truncate(n); }
     KvStats kv_stats() const override;
+    PartTimes part_times() const override { return times_; }
+    void clear_part_times() override { times_.clear(); }
 
 private:
+    // mm_.run on this step's rows, its time shared among the matrices' types ("matmul Q4_K")
+    // by the bytes each reads
+    void matmul(std::span<const Linear* const> ws, const float* x, std::span<float* const> ys);
     void prepare_capture(const trace::CapturePolicy& policy, trace::StepCapture& c, int32_t n_rows,
                          int32_t pos0, int32_t n_out);
     // The buffer of hook (h, layer) in this step's capture, or null when it was not asked for.
@@ -114,6 +116,7 @@ private:
     std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1
     std::vector<int32_t> plane_index_;    // [head] -> plane index or -1, the current layer
     trace::HookSlots hooks_;              // this step's hook tensors
+    PartTimes times_;                     // where the steps' time went, since clear_part_times()
 };
 
 CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions& o)
@@ -269,6 +272,8 @@ void CpuBackend::forward(const ForwardRequest& r) {
     } else {
         head(x_.data() + size_t(n - 1) * size_t(n_embd_), 1, r.logits.data());
     }
+    times_.total_s += seconds_since(t_start);
+    ++times_.steps;
     if (capture) capture->total_ms = ms_since(t_start);
 }
 
@@ -288,7 +293,7 @@ void CpuBackend::qkv(int32_t l) {
     const CpuLayerWeights& L = w_->layers[size_t(l)];
     const Linear* ws[3] = {&L.wq, &L.wk, &L.wv};
     float* ys[3] = {q_.data(), k_new_.data(), v_new_.data()};
-    mm_.run(ws, xn_.data(), n_rows_, ys);
+    matmul(ws, xn_.data(), ys);
     if (L.bq.empty() && L.bk.empty() && L.bv.empty()) return;
     const int64_t QD = int64_t(n_head_) * hd_, KD = int64_t(n_kv_) * hd_;
     pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
@@ -338,7 +343,9 @@ void CpuBackend::store_kv(int32_t l) {
 void CpuBackend::attention(int32_t l, int32_t window) {
     cap_.scores = hook_out(trace::Hook::Scores, l);
     cap_.pattern = hook_out(trace::Hook::Pattern, l);
+    const auto t0 = Clock::now();
     attn_.run(cache_, l, q_.data(), n_rows_, pos0_, window, att_.data(), cap_);
+    times_.add("attention", seconds_since(t0));
 }
 
 void CpuBackend::zero_head(int32_t head) {
@@ -348,8 +355,9 @@ void CpuBackend::zero_head(int32_t head) {
 
 void CpuBackend::project(int32_t l, Projection which) {
     const CpuLayerWeights& L = w_->layers[size_t(l)];
-    if (which == Projection::Attn) mm_.run(L.wo, att_.data(), n_rows_, tmp_.data());
-    else mm_.run(L.down, g_.data(), n_rows_, tmp_.data());
+    const Linear* w[1] = {which == Projection::Attn ? &L.wo : &L.down};
+    float* y[1] = {tmp_.data()};
+    matmul(w, which == Projection::Attn ? att_.data() : g_.data(), y);
 }
 
 void CpuBackend::post_norm(int32_t l, Projection which) {
@@ -371,7 +379,7 @@ void CpuBackend::gate_up(int32_t l, model::FfnActivation act) {
     const CpuLayerWeights& L = w_->layers[size_t(l)];
     const Linear* ws[2] = {&L.gate, &L.up};
     float* ys[2] = {g_.data(), u_.data()};
-    mm_.run(ws, xn_.data(), n_rows_, ys);
+    matmul(ws, xn_.data(), ys);
     pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
         const size_t F = size_t(n_ff_);
         float* g = g_.data() + size_t(t0) * F;
@@ -406,9 +414,25 @@ void CpuBackend::head(const float* x_rows, int32_t n_out, float* out) {
     for (int32_t t = 0; t < n_out; ++t)
         ops::rms_norm(x_rows + t * E, w_->output_norm.data(), eps_, xn.data() + t * E, n_embd_);
     hook_copy(trace::Hook::FinalNorm, -1, xn.data(), size_t(n_out) * E);
+    const auto t0 = Clock::now();
     mm_.run(w_->output, xn.data(), n_out, out);
+    times_.add("output head", seconds_since(t0));
     softcap(out, int64_t(n_out) * n_vocab_);
     hook_copy(trace::Hook::Logits, -1, out, size_t(n_out) * size_t(n_vocab_));
+}
+
+void CpuBackend::matmul(std::span<const Linear* const> ws, const float* x, std::span<float* const> ys) {
+    const auto t0 = Clock::now();
+    mm_.run(ws, x, n_rows_, ys);
+    const double s = seconds_since(t0);
+    size_t total = 0;
+    for (const Linear* w : ws) total += w->row_bytes * size_t(w->n_out);
+    for (const Linear* w : ws) {
+        const std::string_view type = gguf::type_name(w->type);
+        char name[32] = "matmul ";
+        type.copy(name + 7, std::min(type.size(), sizeof(name) - 8));
+        times_.add(name, total ? s * double(w->row_bytes * size_t(w->n_out)) / double(total) : 0.0);
+    }
 }
 
 void CpuBackend::softcap(float* logits, int64_t n) const {

@@ -14,10 +14,12 @@ namespace lmscope::engine::kernels {
 constexpr int kQ8Block = 32;
 
 // One block of 32 activation values quantized to 8 bits (the activation side of every
-// quantized weight dot product): value[i] = d * q[i]; s = d * sum(q); sum[h] = the sum of
-// q[16 h .. 16 h + 15] (the offsets and minima of types with scales per 16 elements).
+// quantized weight dot product), a scale for each half: value[i] = d[i / 16] * q[i];
+// sum[h] = the sum of q[16 h .. 16 h + 15]; s = fma(d[0], sum[0], d[1] * sum[1]) (the block's
+// sum, for the weights' minima and offsets). Two scales of 16 rather than one of 32 halve the
+// values an outlier coarsens (Gemma's normed activations hold channels 30x their median).
 struct BlockQ8 {
-    float d;
+    float d[2];
     float s;
     int16_t sum[2];
     int8_t q[kQ8Block];

@@ -87,20 +87,21 @@ float softmax(float* x, int64_t n) { return ops::softmax_entropy(x, n); }
 void quantize_q8(const float* x, BlockQ8* out, int64_t n) {
     for (int64_t b = 0; b < n / kQ8Block; ++b) {
         const float* xb = x + b * kQ8Block;
-        float amax = 0.0f;
-        for (int i = 0; i < kQ8Block; ++i) amax = std::max(amax, std::fabs(xb[i]));
-        const float d = amax / 127.0f;
-        const float id = d != 0.0f ? 1.0f / d : 0.0f;
         int sum[2] = {0, 0};
-        for (int i = 0; i < kQ8Block; ++i) {
-            const int q = int(std::nearbyint(xb[i] * id));
-            out[b].q[i] = int8_t(q);
-            sum[i / 16] += q;
+        for (int h = 0; h < 2; ++h) {
+            float amax = 0.0f;
+            for (int i = 16 * h; i < 16 * h + 16; ++i) amax = std::max(amax, std::fabs(xb[i]));
+            const float d = amax / 127.0f;
+            const float id = d != 0.0f ? 1.0f / d : 0.0f;
+            for (int i = 16 * h; i < 16 * h + 16; ++i) {
+                const int q = int(std::nearbyint(xb[i] * id));
+                out[b].q[i] = int8_t(q);
+                sum[h] += q;
+            }
+            out[b].d[h] = d;
+            out[b].sum[h] = int16_t(sum[h]);
         }
-        out[b].d = d;
-        out[b].s = d * float(sum[0] + sum[1]);
-        out[b].sum[0] = int16_t(sum[0]);
-        out[b].sum[1] = int16_t(sum[1]);
+        out[b].s = std::fma(out[b].d[0], float(sum[0]), out[b].d[1] * float(sum[1]));
     }
 }
 
@@ -118,12 +119,12 @@ float dot_q4_0(const void* w, const BlockQ8* a, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, p += 18) {
         const float d = half(load_u16(p));
         const uint8_t* qs = p + 2;
-        int isum = 0;
+        int isum[2] = {0, 0};  // [half]
         for (int j = 0; j < 16; ++j) {
-            isum += (qs[j] & 0x0F) * a[b].q[j];
-            isum += (qs[j] >> 4) * a[b].q[j + 16];
+            isum[0] += (qs[j] & 0x0F) * a[b].q[j];
+            isum[1] += (qs[j] >> 4) * a[b].q[j + 16];
         }
-        s += d * (a[b].d * float(isum)) - 8.0f * d * a[b].s;
+        s += d * (a[b].d[0] * float(isum[0])) + d * (a[b].d[1] * float(isum[1])) - 8.0f * d * a[b].s;
     }
     return s;
 }
@@ -135,12 +136,12 @@ float dot_q4_1(const void* w, const BlockQ8* a, int64_t nb) {
         const float d = half(load_u16(p));
         const float m = half(load_u16(p + 2));
         const uint8_t* qs = p + 4;
-        int isum = 0;
+        int isum[2] = {0, 0};  // [half]
         for (int j = 0; j < 16; ++j) {
-            isum += (qs[j] & 0x0F) * a[b].q[j];
-            isum += (qs[j] >> 4) * a[b].q[j + 16];
+            isum[0] += (qs[j] & 0x0F) * a[b].q[j];
+            isum[1] += (qs[j] >> 4) * a[b].q[j + 16];
         }
-        s += d * (a[b].d * float(isum)) + m * a[b].s;
+        s += d * (a[b].d[0] * float(isum[0])) + d * (a[b].d[1] * float(isum[1])) + m * a[b].s;
     }
     return s;
 }
@@ -151,9 +152,9 @@ float dot_q8_0(const void* w, const BlockQ8* a, int64_t nb) {
     for (int64_t b = 0; b < nb; ++b, p += 34) {
         const float d = half(load_u16(p));
         const int8_t* qs = reinterpret_cast<const int8_t*>(p + 2);
-        int isum = 0;
-        for (int j = 0; j < 32; ++j) isum += qs[j] * a[b].q[j];
-        s += d * a[b].d * float(isum);
+        int isum[2] = {0, 0};
+        for (int j = 0; j < 32; ++j) isum[j / 16] += qs[j] * a[b].q[j];
+        s += d * (a[b].d[0] * float(isum[0])) + d * (a[b].d[1] * float(isum[1]));
     }
     return s;
 }
@@ -173,26 +174,28 @@ void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n
                 const uint8_t* c = base + b * Chunk;
                 const BlockQ8& ab = a[j * a_stride + b];
                 const float d = half(load_u16(c + 2 * i));
-                int isum = 0;
+                int isum[2] = {0, 0};  // [half]
                 for (int k = 0; k < (Nibbles ? 4 : 8); ++k)
                     for (int e = 0; e < 4; ++e) {
                         const uint8_t q = c[kQs + k * kWord + 4 * i + e];
-                        if (Nibbles)
-                            isum += (q & 0x0F) * ab.q[4 * k + e] + (q >> 4) * ab.q[16 + 4 * k + e];
-                        else
-                            isum += int8_t(q) * ab.q[4 * k + e];
+                        if (Nibbles) {
+                            isum[0] += (q & 0x0F) * ab.q[4 * k + e];
+                            isum[1] += (q >> 4) * ab.q[16 + 4 * k + e];
+                        } else {
+                            isum[k / 4] += int8_t(q) * ab.q[4 * k + e];
+                        }
                     }
                 const float m = HasMin ? half(load_u16(c + 32 + 2 * i)) : Nibbles ? -8.0f * d : 0.0f;
-                s += d * (ab.d * float(isum)) + m * ab.s;
+                s += d * (ab.d[0] * float(isum[0])) + d * (ab.d[1] * float(isum[1])) + m * ab.s;
             }
             y[j * y_stride + i] = s;
         }
 }
 
 
-// The x formats (pack_formats.h), element by element: per row, sub-block and half,
-// I += sc * (sum q * a - offset * sum a); s += I * (D * a.d) and the minima as the vector
-// kernels add them.
+// The x formats (pack_formats.h), element by element: per row, sub-block and half h,
+// s += sc * (sum q * a - offset * sum a) * (D * a.d[h]), and the minima as the vector kernels
+// add them.
 template <PackFormat F>
 void xpacked(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows, float* y,
              int64_t y_stride) {
@@ -219,17 +222,16 @@ void xpacked(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int 
                     const int8_t* sc = reinterpret_cast<const int8_t*>(sub);
                     const int8_t* mn = sc + L.sc_bytes();
                     const uint8_t* planes = sub + L.sc_bytes() + L.mn_bytes();
-                    int I = 0;
                     for (int h = 0; h < 2; ++h) {
                         int dot = 0;
                         for (int e = 16 * h; e < 16 * h + 16; ++e) dot += q_of(planes, i, e) * ab.q[e];
-                        I += (L.scale == XScale::Per16 ? sc[16 * h + i] : L.scale == XScale::Per32 ? sc[i] : 1) * dot;
+                        const int I = (L.scale == XScale::Per16 ? sc[16 * h + i] : L.scale == XScale::Per32 ? sc[i] : 1) * dot;
+                        s += float(I) * (D * ab.d[h]);
                     }
-                    s += float(I) * (D * ab.d);
                     if (L.min == XMin::Block) s += M * ab.s;
                     if (L.min == XMin::Per32) s -= M * float(mn[i]) * ab.s;
                     if (L.min == XMin::Per16)
-                        for (int h = 0; h < 2; ++h) s -= M * float(mn[16 * h + i]) * (ab.d * float(ab.sum[h]));
+                        for (int h = 0; h < 2; ++h) s -= M * float(mn[16 * h + i]) * (ab.d[h] * float(ab.sum[h]));
                 }
             }
             y[j * y_stride + i] = s;

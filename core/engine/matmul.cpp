@@ -90,9 +90,16 @@ void PackedWeights::pack(std::span<Linear* const> ws) {
     for (Linear* w : ws) {
         const size_t n = w->packed_bytes();
         if (n == 0) continue;
-        pack_rows(*w->pack_format(), w->data, w->row_bytes, w->n_out, w->n_in, base_ + off);
+        // in slices of 1024 rows, each slice's file pages released once packed, so a large matrix
+        // (a tied embedding) is never held twice
+        constexpr int64_t kSlice = 64 * kernels::kPackRows;
+        for (int64_t r0 = 0; r0 < w->n_out; r0 += kSlice) {
+            const int64_t n = std::min(kSlice, w->n_out - r0);
+            pack_rows(*w->pack_format(), w->row(r0), w->row_bytes, n, w->n_in,
+                      base_ + off + size_t(r0 / kernels::kPackRows) * w->group_bytes());
+            release_pages(w->row(r0), w->row_bytes * size_t(n));
+        }
         w->packed = base_ + off;
-        release_pages(w->data, w->row_bytes * size_t(w->n_out));
         off += (n + 63) & ~size_t(63);
     }
 }

@@ -7,6 +7,8 @@
 #include "trace/sha256.h"
 #include "util/error.h"
 
+#include "util/clock.h"
+
 #include <algorithm>
 #include <cmath>
 #include <chrono>
@@ -16,11 +18,6 @@ namespace lmscope::engine {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 nlohmann::json sampling_json(const SamplerSettings& s) {
     return {{"temperature", s.temperature}, {"top_k", s.top_k},         {"top_p", s.top_p},

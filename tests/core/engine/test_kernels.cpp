@@ -263,7 +263,7 @@ private slots:
             std::vector<kernels::BlockQ8> xq(size_t(nb) * kRows);
             k->quantize_q8(x.data(), xq.data(), int64_t(n) * kRows);
             for (size_t i = 0; i < xq.size(); ++i) {
-                QVERIFY2(xq[i].d == xq_ref[i].d && xq[i].s == xq_ref[i].s, k->name);
+                QVERIFY2(xq[i].d[0] == xq_ref[i].d[0] && xq[i].d[1] == xq_ref[i].d[1] && xq[i].s == xq_ref[i].s, k->name);
                 QVERIFY2(xq[i].sum[0] == xq_ref[i].sum[0] && xq[i].sum[1] == xq_ref[i].sum[1], k->name);
                 QVERIFY2(std::equal(xq[i].q, xq[i].q + kernels::kQ8Block, xq_ref[i].q), k->name);
             }
@@ -318,7 +318,7 @@ private slots:
                 for (int i = 0; i < n_in; ++i) {
                     const kernels::BlockQ8& ab = xq[size_t(j * nb + i / 32)];
                     const double w = wd[size_t(r) * size_t(n_in) + size_t(i)];
-                    e += w * double(ab.d) * double(ab.q[i % 32]);
+                    e += w * double(ab.d[i % 32 / 16]) * double(ab.q[i % 32]);
                     ex += w * double(x[size_t(j) * size_t(n_in) + size_t(i)]);
                     m += std::fabs(w * double(x[size_t(j) * size_t(n_in) + size_t(i)]));
                 }
