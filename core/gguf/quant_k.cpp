@@ -3,31 +3,6 @@
 #include "gguf/quant_blocks.h"
 
 namespace lmscope::gguf::detail {
-namespace {
-
-// Q4_K / Q5_K: scale and min of group g (0..7) from the 12 packed bytes.
-// Groups 0..3: low 6 bits of bytes g (scale) and g+4 (min).
-// Groups 4..7: low nibble (scale) / high nibble (min) of byte g+4, with the top two bits of
-// bytes g-4 (scale) and g (min) as bits 4..5.
-inline void scale_min_k4(const uint8_t* s, int g, int& sc, int& mn) {
-    if (g < 4) {
-        sc = s[g] & 63;
-        mn = s[g + 4] & 63;
-    } else {
-        sc = (s[g + 4] & 0x0f) | ((s[g - 4] >> 6) << 4);
-        mn = (s[g + 4] >> 4) | ((s[g] >> 6) << 4);
-    }
-}
-
-// Q3_K: signed scale of group g (0..15) from the 12 packed bytes: low 4 bits in byte g
-// (g < 8, low nibble) or g-8 (high nibble); bits 4..5 in byte 8 + g%4 at bit 2*(g/4).
-inline int scale_q3_k(const uint8_t* s, int g) {
-    const int lo = g < 8 ? (s[g] & 0x0f) : (s[g - 8] >> 4);
-    const int hi = (s[8 + g % 4] >> (2 * (g / 4))) & 3;
-    return (lo | (hi << 4)) - 32;
-}
-
-}  // namespace
 
 // Two halves of 128; each half: 4 shifts x (16 from qs[0..16) + 16 from qs[16..32)).
 void dequant_q2_k(const BlockQ2_K* src, float* __restrict dst, int64_t nb) {
