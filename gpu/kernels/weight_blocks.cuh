@@ -7,6 +7,9 @@
 // Host and device code (__host__ __device__): tests/gpu/test_weight_blocks.cpp runs them on the
 // host against gguf::dequantize_row.
 //
+// The scale unpackers are quant_blocks.h's own (constexpr: device code calls them under nvcc's
+// --expt-relaxed-constexpr).
+//
 // Alignment: a block passed to decode8 sits at an address that is a multiple of the largest
 // power of two dividing its size, up to 16 (Q4_K: 16, Q5_1: 8, Q2_K: 4, Q6_K: 2; F16, BF16 and
 // F32 chunks: 16). The device matrices guarantee it: every part starts 256-byte aligned and
@@ -74,24 +77,6 @@ constexpr uint64_t kIQ4Lo = iq4_pack(0), kIQ4Hi = iq4_pack(8);
 LMSCOPE_HD float iq4_value(uint32_t q) {  // q in 0..15
     const uint64_t v = q < 8 ? kIQ4Lo : kIQ4Hi;
     return float(int8_t(uint8_t(v >> (8 * (q & 7)))));
-}
-
-// Q4_K / Q5_K: scale and min of group g (0..7), as gguf's scale_min_k4.
-LMSCOPE_HD void scale_min_k4(const uint8_t* s, int g, int& sc, int& mn) {
-    if (g < 4) {
-        sc = s[g] & 63;
-        mn = s[g + 4] & 63;
-    } else {
-        sc = (s[g + 4] & 0x0f) | ((s[g - 4] >> 6) << 4);
-        mn = (s[g + 4] >> 4) | ((s[g] >> 6) << 4);
-    }
-}
-
-// Q3_K: signed scale of group g (0..15), as gguf's scale_q3_k.
-LMSCOPE_HD int scale_q3_k(const uint8_t* s, int g) {
-    const int lo = g < 8 ? (s[g] & 0x0f) : (s[g - 8] >> 4);
-    const int hi = (s[8 + g % 4] >> (2 * (g / 4))) & 3;
-    return (lo | (hi << 4)) - 32;
 }
 
 }  // namespace blocks
@@ -251,7 +236,7 @@ struct DecodeQ3_K {
         using B = gguf::detail::BlockQ3_K;
         const int e0 = kChunk * c, h = e0 >> 7, r = e0 & 127, s = r >> 5, bit = 4 * h + s;
         const float d = blocks::f16_at(b + offsetof(B, d));
-        const float dl = d * float(blocks::scale_q3_k(b + offsetof(B, scales), e0 >> 4));
+        const float dl = d * float(gguf::detail::scale_q3_k(b + offsetof(B, scales), e0 >> 4));
         const blocks::Bytes8 q = blocks::bytes8_a2(b + offsetof(B, qs) + 32 * h + (r & 31));
         const blocks::Bytes8 hm = blocks::bytes8_a2(b + offsetof(B, hmask) + (r & 31));
         for (int i = 0; i < kChunk; ++i) {
@@ -273,7 +258,7 @@ struct DecodeQ4_K {
         const float d = blocks::f16_at(b + offsetof(B, d));
         const float dmin = blocks::f16_at(b + offsetof(B, dmin));
         int sc, mn;
-        blocks::scale_min_k4(b + offsetof(B, scales), grp, sc, mn);
+        gguf::detail::scale_min_k4(b + offsetof(B, scales), grp, sc, mn);
         const float dl = d * float(sc), ml = dmin * float(mn);
         const blocks::Bytes8 q = blocks::bytes8_a4(b + offsetof(B, qs) + 32 * (grp >> 1) + (e0 & 31));
         const int shift = 4 * (grp & 1);
@@ -291,7 +276,7 @@ struct DecodeQ5_K {
         const float d = blocks::f16_at(b + offsetof(B, d));
         const float dmin = blocks::f16_at(b + offsetof(B, dmin));
         int sc, mn;
-        blocks::scale_min_k4(b + offsetof(B, scales), grp, sc, mn);
+        gguf::detail::scale_min_k4(b + offsetof(B, scales), grp, sc, mn);
         const float dl = d * float(sc), ml = dmin * float(mn);
         const blocks::Bytes8 q = blocks::bytes8_a4(b + offsetof(B, qs) + 32 * (grp >> 1) + (e0 & 31));
         const blocks::Bytes8 qh = blocks::bytes8_a4(b + offsetof(B, qh) + (e0 & 31));
@@ -322,7 +307,7 @@ struct DecodeQ6_K {
 };
 
 // IQ4_XS (136 bytes, 8-aligned). Group g = e / 32, j = e % 32: nibble j / 16 of
-// qs[16 g + j % 16]; x = d (ls - 32) kIQ4Values[q], ls from scales_l and scales_h.
+// qs[16 g + j % 16]; x = d scale(g) kIQ4Values[q].
 struct DecodeIQ4_XS {
     static constexpr gguf::TensorType kType = gguf::TensorType::IQ4_XS;
     static constexpr int kBlock = gguf::detail::kQK_K, kBytes = sizeof(gguf::detail::BlockIQ4_XS);
@@ -330,10 +315,7 @@ struct DecodeIQ4_XS {
         using B = gguf::detail::BlockIQ4_XS;
         const int e0 = kChunk * c, grp = e0 >> 5, j0 = e0 & 31;
         const float d = blocks::f16_at(b + offsetof(B, d));
-        const uint32_t sh = blocks::load<uint16_t>(b + offsetof(B, scales_h));
-        const int ls = int((b[offsetof(B, scales_l) + grp / 2] >> (4 * (grp % 2))) & 0x0f) |
-                       int(((sh >> (2 * grp)) & 3u) << 4);
-        const float dl = d * float(ls - 32);
+        const float dl = d * float(gguf::detail::scale_iq4_xs(*reinterpret_cast<const B*>(b), grp));
         const blocks::Bytes8 q = blocks::bytes8_a4(b + offsetof(B, qs) + 16 * grp + (j0 & 15));
         const int shift = j0 < 16 ? 0 : 4;
         for (int i = 0; i < kChunk; ++i) v[i] = dl * blocks::iq4_value((q[i] >> shift) & 0x0f);
