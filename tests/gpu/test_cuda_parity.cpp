@@ -1,10 +1,13 @@
 // The CUDA backend against the CPU reference backend: logits, attention weights, summaries,
 // logit lens and every hook point (with a head switched off and a sub-layer skipped) on every
-// fixture model, gemma2 and phi3 made from fixtures (arch_variants.h), and the sample model; greedy decoding on SmolLM2; the three KV cache types;
+// fixture model, gemma2 and phi3 made from fixtures (arch_variants.h), and the sample model;
+// fx-gqa re-encoded in every weight type the device decodes (typed_weights.h), and in a mix of
+// types within one fused matrix; greedy decoding on SmolLM2; the three KV cache types;
 // KV offload on and off. Every test skips with the reason when this
 // machine has no usable CUDA device.
 #include "core/engine/arch_variants.h"
 #include "core/engine/engine_fixture.h"
+#include "gpu/typed_weights.h"
 
 #include "engine/cpu_backend.h"
 #include "gpu/cuda_backend.h"
@@ -313,6 +316,64 @@ private slots:
         qInfo("%s: vs cpu rms/std %.3g, max |d attention| %.3g, hooks worst %.3g", qPrintable(variant), rms, da, worst);
         QVERIFY2(rms <= 0.01, qPrintable(QString("rms/std %1").arg(rms)));
         QVERIFY2(da <= 0.01, qPrintable(QString("attention %1").arg(da)));
+    }
+
+    void weight_types_match_cpu_data() {
+        QTest::addColumn<QString>("types");
+        for (gguf::TensorType t : device_weight_types()) {
+            const QString name = QString::fromStdString(std::string(gguf::type_name(t)));
+            QTest::newRow(qPrintable(name)) << name;
+        }
+        // q, k and v of one type each (a fused matrix of three parts), gate Q4_K and up Q5_0
+        QTest::newRow("mixed") << "mixed";
+    }
+    // fx-gqa with its weight matrices re-encoded: a teacher-forced prefill (tiles decoded for
+    // cuBLAS) and the same tokens one decode step at a time (the GEMV), each against the CPU.
+    void weight_types_match_cpu() {
+        QFETCH(QString, types);
+        REQUIRE_CUDA_DEVICE();
+        const ReferenceRun ref = load_reference("fx-gqa");
+        LMSCOPE_REQUIRE_FILE(ref.model_path, "the fixture model");
+        auto base = engine::Model::load(ref.model_path);
+        using T = gguf::TensorType;
+        const TypeOf type_of = [&](const std::string& name) {
+            if (types != "mixed") return *gguf::type_from_name(types.toStdString());
+            if (name.ends_with("attn_q.weight")) return T::Q4_K;
+            if (name.ends_with("attn_k.weight")) return T::Q8_0;
+            if (name.ends_with("attn_v.weight")) return T::Q6_K;
+            if (name.ends_with("ffn_gate.weight")) return T::Q4_K;
+            if (name.ends_with("ffn_up.weight")) return T::Q5_0;
+            return T::Q5_K;
+        };
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(types + ".gguf").toStdString();
+        hostile::write_file(path, retyped_model(base->file(), type_of, 7));
+        std::shared_ptr<const engine::Model> m;
+        try {
+            m = engine::Model::load(path);
+        } catch (const UnsupportedError& e) {
+            QSKIP(qPrintable(QString("the CPU backend cannot run %1 yet: %2").arg(types, e.what())));
+        }
+        auto cpu = engine::make_cpu_backend(m, {});
+        auto gpu = gpu::make_cuda_backend(m, {}, 0);
+        const size_t V = size_t(m->spec().n_vocab());
+        // float weights: fp16 rounding only; quantized: the CPU may multiply with 8-bit activations
+        const bool floats = types == "F32" || types == "F16" || types == "BF16";
+        const Bounds bound = floats ? Bounds{0.01, 1e-3, 0.01} : Bounds{0.06, 1e-2, 0.025};
+        std::vector<float> lc(ref.tokens.size() * V), lg(lc.size());
+        trace::StepCapture cc, cg;
+        cpu->forward({.tokens = ref.tokens, .policy = full_policy(), .capture = &cc, .logits = lc, .all_logits = true});
+        gpu->forward({.tokens = ref.tokens, .policy = full_policy(), .capture = &cg, .logits = lg, .all_logits = true});
+        const double rms = rms_over_std(lg, lc), kl = mean_kl_rows(lg, lc, V);
+        const double da = max_abs_diff(attention_cube(cg), attention_cube(cc));
+        const std::vector<float> dg = run_logits(*gpu::make_cuda_backend(m, {}, 0), ref.tokens, true);
+        const double drms = rms_over_std(dg, lc);
+        qInfo("%s (%s): prefill vs cpu rms/std %.3g, KL %.3g, max |d attention| %.3g; decode rms/std %.3g",
+              qPrintable(types), gpu->name().c_str(), rms, kl, da, drms);
+        QVERIFY2(rms <= bound.rms, qPrintable(QString("prefill rms/std %1 > %2").arg(rms).arg(bound.rms)));
+        QVERIFY2(kl <= bound.kl, qPrintable(QString("KL %1 > %2").arg(kl).arg(bound.kl)));
+        QVERIFY2(da <= bound.attn, qPrintable(QString("attention %1 > %2").arg(da).arg(bound.attn)));
+        QVERIFY2(drms <= bound.rms, qPrintable(QString("decode rms/std %1 > %2").arg(drms).arg(bound.rms)));
     }
 
     void decode_matches_cpu_data() {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -47,22 +48,26 @@ inline std::vector<size_t> f16_fields(gguf::TensorType type) {
     }
 }
 
-// Largest magnitude the device decoder gives for the block at b.
+// Largest magnitude and mean of the values the device decoder gives for the block at b.
 template <class D>
-float block_absmax(const uint8_t* b) {
-    float m = 0;
+void block_stats(const uint8_t* b, float& absmax, float& mean) {
+    absmax = 0;
+    double sum = 0;
     for (int c = 0; c < D::kBlock / gpu::kernels::kChunk; ++c) {
         float v[gpu::kernels::kChunk];
         D::decode8(b, c, v);
-        for (float x : v) m = std::max(m, std::fabs(x));
+        for (float x : v) {
+            absmax = std::max(absmax, std::fabs(x));
+            sum += x;
+        }
     }
-    return m;
+    mean = float(sum / D::kBlock);
 }
 
 // n values of `type` (n a multiple of its block) with random contents. Float types: normal
 // values times amax[i / 32]. Block types: random quant and scale bytes, then the f16 scale
-// fields set so that block i's largest magnitude is about amax[i] (the decoded values are
-// linear in those fields).
+// fields set so that block i's largest magnitude is about amax[i] and, for the types with a
+// minimum, its mean about 0 (the decoded values are linear in those fields).
 inline hostile::Bytes random_weights(gguf::TensorType type, int64_t n, const std::vector<float>& amax,
                                      std::mt19937& rng) {
     const gguf::TypeTraits tr = gguf::traits(type);
@@ -77,29 +82,46 @@ inline hostile::Bytes random_weights(gguf::TensorType type, int64_t n, const std
         return out;
     }
     for (uint8_t& x : out) x = uint8_t(byte(rng));
-    std::uniform_real_distribution<float> spread(0.5f, 1.0f);
+    const std::vector<size_t> fields = f16_fields(type);
     for (int64_t b = 0; b < nb; ++b) {
         uint8_t* blk = out.data() + size_t(b) * tr.type_size;
-        const std::vector<size_t> fields = f16_fields(type);
-        for (size_t f : fields) gguf::detail::store_u16(blk + f, gguf::fp32_to_fp16(spread(rng)));
-        float m = 0;
-        gpu::kernels::visit_decoder(type, [&](auto dec) { m = block_absmax<decltype(dec)>(blk); });
+        auto set = [&](size_t field, float v) { gguf::detail::store_u16(blk + field, gguf::fp32_to_fp16(v)); };
+        auto stats = [&](float& absmax, float& mean) {
+            gpu::kernels::visit_decoder(type, [&](auto dec) { block_stats<decltype(dec)>(blk, absmax, mean); });
+        };
+        float m = 0, mean = 0;
+        set(fields[0], 1.0f);
+        if (fields.size() == 2) {  // d and a minimum: choose the minimum's scale so the block's mean is 0
+            float m1, mean1, m2, mean2;
+            set(fields[1], 0.0f);
+            stats(m1, mean1);
+            set(fields[0], 0.0f);
+            set(fields[1], 1.0f);
+            stats(m2, mean2);
+            set(fields[0], 1.0f);
+            set(fields[1], mean2 != 0.0f ? -mean1 / mean2 : 0.0f);
+        }
+        stats(m, mean);
         const float scale = m > 0 ? amax[size_t(b) % amax.size()] / m : 0.0f;
-        for (size_t f : fields)
-            gguf::detail::store_u16(blk + f, gguf::fp32_to_fp16(gguf::fp16_to_fp32(gguf::detail::load_u16(blk + f)) * scale));
+        for (size_t f : fields) set(f, gguf::fp16_to_fp32(gguf::detail::load_u16(blk + f)) * scale);
     }
     return out;
 }
 
+// Which type a weight matrix (by tensor name) gets in a re-encoded model.
+using TypeOf = std::function<gguf::TensorType(const std::string& name)>;
+
 // The file with every 2-D weight matrix (embeddings included; norms stay F32) re-encoded as
-// `type`: through gguf::quantize_row where it can make the type, else random blocks whose
-// magnitudes follow the original's blocks.
-inline hostile::Bytes retyped_model(const gguf::File& f, gguf::TensorType type, uint32_t seed) {
+// type_of(name): through gguf::quantize_row where it can make the type, else random blocks
+// whose magnitudes follow the original's blocks.
+inline hostile::Bytes retyped_model(const gguf::File& f, const TypeOf& type_of, uint32_t seed) {
     hostile::GgufEdit e(f);
     std::mt19937 rng(seed);
-    const int64_t block = int64_t(gguf::traits(type).block_size);
     for (const gguf::TensorInfo& t : f.tensors()) {
-        if (t.n_dims != 2 || t.ne[0] % block != 0) continue;
+        if (t.n_dims != 2) continue;
+        const gguf::TensorType type = type_of(t.name);
+        const int64_t block = int64_t(gguf::traits(type).block_size);
+        if (t.ne[0] % block != 0) continue;
         const std::vector<float> v = gguf::dequantize(t);
         const int64_t n = int64_t(v.size());
         hostile::Bytes data(gguf::row_bytes(type, n));
