@@ -89,19 +89,19 @@ std::vector<int32_t> greedy(engine::Backend& b, const std::vector<int32_t>& prom
     return out;
 }
 
-// How close the CUDA backend must come to the CPU. For Q4_0/Q4_1/Q8_0 weights the CPU
-// multiplies with 8-bit-quantized activations, which alone moves it up to rms/std 0.03 and
-// |d attention| 0.025 from exact arithmetic (../shared/testdata/README.md); the CUDA backend
-// multiplies fp16 weights with fp16 activations. So those models get the bounds the engine's
-// own tests use for quantized weights; float weights (and K-quants, which the CPU multiplies
-// in float) must agree to 0.01.
+// How close the CUDA backend must come to the CPU. For quantized weights the CPU multiplies
+// with 8-bit-quantized activations (every type of issue 32's int8-dot path), which alone moves
+// it up to rms/std 0.03 and |d attention| 0.025 from exact arithmetic
+// (../shared/testdata/README.md); the CUDA backend multiplies the weights (fp16 tiles in
+// prefill, decoded to float in decode) with fp16 activations. So quantized models get the
+// bounds the engine's own tests use for quantized weights; float weights must agree to 0.01.
 struct Bounds {
     double rms, kl, attn;
 };
+constexpr Bounds kFloatBounds{0.01, 1e-3, 0.01}, kQuantizedBounds{0.06, 1e-2, 0.025};
 
 Bounds bounds_for(const QString& model) {
-    const bool q8_activations = model == "fx-gqa-Q8_0" || model == "fx-gqa-Q4_1" || model == "SmolLM2";
-    return q8_activations ? Bounds{0.06, 1e-2, 0.025} : Bounds{0.01, 1e-3, 0.01};
+    return model.contains("-Q") || model == "SmolLM2" ? kQuantizedBounds : kFloatBounds;
 }
 
 // Every recipe: qwen2, qwen3 (QK-norm), gemma3 (post-norms, GeGLU, windows, two RoPE bases,
@@ -357,9 +357,8 @@ private slots:
         auto cpu = engine::make_cpu_backend(m, {});
         auto gpu = gpu::make_cuda_backend(m, {}, 0);
         const size_t V = size_t(m->spec().n_vocab());
-        // float weights: fp16 rounding only; quantized: the CPU may multiply with 8-bit activations
         const bool floats = types == "F32" || types == "F16" || types == "BF16";
-        const Bounds bound = floats ? Bounds{0.01, 1e-3, 0.01} : Bounds{0.06, 1e-2, 0.025};
+        const Bounds bound = floats ? kFloatBounds : kQuantizedBounds;
         std::vector<float> lc(ref.tokens.size() * V), lg(lc.size());
         trace::StepCapture cc, cg;
         cpu->forward({.tokens = ref.tokens, .policy = full_policy(), .capture = &cc, .logits = lc, .all_logits = true});
