@@ -8,6 +8,7 @@
 #include "gpu/kernels/add.cuh"
 #include "gpu/kernels/add_bias.cuh"
 #include "gpu/kernels/embed.cuh"
+#include "gpu/kernels/gemv.cuh"
 #include "gpu/kernels/glu.cuh"
 #include "gpu/kernels/head_rmsnorm.cuh"
 #include "gpu/kernels/kv_store.cuh"
@@ -102,7 +103,8 @@ void CudaBackend::Impl::ensure_buffers(const Step& st) {
     proj_.ensure(seg * size_t(E_));
     hff_.ensure(seg * size_t(F_));
     logits_.ensure((st.all_logits ? seg : 1) * size_t(V_));
-    if (seg > 1) tile_.ensure(size_t(tile_values_for(w_.max_decoded, std::max({E_, QD_, F_}))));
+    if (st.seg_rows > kernels::kMaxGemvRows)
+        tile_.ensure(size_t(tile_values_for(w_.max_decoded, std::max({E_, QD_, F_}))));
     probs_.ensure(size_t(n_head_) * size_t(st.chunk_rows) * size_t(st.n_keys), true);
 }
 

@@ -38,8 +38,8 @@ void gemm_rows(const GemmContext& c, const DeviceMatrix& w, const __half* x, int
     for (const DeviceMatrix::Part& p : w.parts) {
         const uint8_t* data = p.data.get();
         float* yp = y + p.row0;
-        if (n == 1) {
-            kernels::gemv(data, p.type, p.rows, k, x, yp, accumulate, c.stream);
+        if (n <= kernels::kMaxGemvRows) {
+            kernels::gemv(data, p.type, p.rows, k, x, n, yp, w.rows, accumulate, c.stream);
         } else if (p.type == gguf::TensorType::F16) {
             blas_rows(c, reinterpret_cast<const __half*>(data), p.rows, k, x, n, yp, w.rows, accumulate);
         } else {

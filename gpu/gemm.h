@@ -15,7 +15,7 @@ namespace lmscope::gpu {
 struct GemmContext {
     cublasHandle_t blas = nullptr;  // its stream is `stream`
     cudaStream_t stream = nullptr;
-    __half* tile = nullptr;         // [tile_values] fp16 scratch (n > 1 on a matrix not all F16)
+    __half* tile = nullptr;         // [tile_values] fp16 scratch (n > kMaxGemvRows, a matrix not all F16)
     int64_t tile_values = 0;        // at least one row of the widest matrix
 };
 
@@ -25,9 +25,10 @@ int64_t tile_values_for(int64_t max_decoded, int32_t max_k);
 
 // y[n][w.rows] = x[n][w.k] . W^T, or y += that when accumulate (the residual add).
 //   x: [n][w.k] half (16-byte aligned); y: [n][w.rows] float.
-// n == 1 (decode): kernels::gemv per part, the weights decoded in registers. n > 1 (prefill):
-// cuBLAS (fp16 inputs, fp32 accumulation and output) per part, on the part itself when it is
-// F16, else on tiles of its rows decoded to fp16 into c.tile (kernels::dequant_rows). In
+// n <= kernels::kMaxGemvRows (decode, short steps): kernels::gemv per part, the weights decoded
+// in registers and read once. Longer prefill: cuBLAS (fp16 inputs, fp32 accumulation and
+// output) per part, on the part itself when it is F16, else on tiles of its rows decoded to
+// fp16 into c.tile (kernels::dequant_rows). In
 // cuBLAS's column-major terms, per part or tile of r rows from row r0:
 // C(r x n, ldc w.rows) at y + r0 = op_T(A: k x r, lda k) . B(k x n, ldb k).
 void gemm_rows(const GemmContext& c, const DeviceMatrix& w, const __half* x, int32_t n, float* y, bool accumulate);
