@@ -3,6 +3,8 @@
 // AVX-512 (F, BW, VL, VNNI), AVX2 + FMA + F16C, and portable C++ (the reference for the others).
 #pragma once
 
+#include "engine/pack_formats.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -11,13 +13,23 @@ namespace lmscope::engine::kernels {
 
 constexpr int kQ8Block = 32;
 
-// One block of 32 activation values quantized to 8 bits (the activation side of the
-// Q4_0 / Q4_1 / Q8_0 weight dot products): value[i] = d * q[i]; s = d * sum(q).
+// One block of 32 activation values quantized to 8 bits (the activation side of every
+// quantized weight dot product): value[i] = d * q[i]; s = d * sum(q); sum[h] = the sum of
+// q[16 h .. 16 h + 15] (the offsets and minima of types with scales per 16 elements).
 struct BlockQ8 {
     float d;
     float s;
+    int16_t sum[2];
     int8_t q[kQ8Block];
 };
+
+// A group of 16 packed weight rows (one chunk per elements_per_chunk(format) inputs, layouts in
+// pack_formats.h) against n_act (1..kMaxActs) activation rows a + j * a_stride (blocks of 32):
+// y[j * y_stride + i] = dot(weight row i, activation row j) for the group's first `rows` rows
+// (1..16; the others are padding); nb = inputs / 32. Each chunk is decoded once for all
+// activation rows, and a row's result has the same bits for any n_act.
+using PackedKernel = void (*)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows,
+                              float* y, int64_t y_stride);
 
 struct Kernels {
     const char* name;
@@ -67,21 +79,12 @@ struct Kernels {
     float (*dot_q4_0)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q4_1)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q8_0)(const void* w, const BlockQ8* a, int64_t nb);
-    // A group of 16 packed weight rows (nb x16 chunks, layout below) against n_act (1..kMaxActs)
-    // activation rows a + j * a_stride (blocks): y[j * y_stride + i] = dot(weight row i, row j)
-    // for the group's first `rows` rows (1..16; the others are padding). Each weight chunk is
-    // decoded once for all activation rows, and a row's result has the same bits for any n_act.
-    void (*packed_q4_0)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows, float* y,
-                        int64_t y_stride);
-    void (*packed_q4_1)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows, float* y,
-                        int64_t y_stride);
-    void (*packed_q8_0)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows, float* y,
-                        int64_t y_stride);
+    PackedKernel packed[kNumPackFormats];  // [PackFormat]
 };
 
 constexpr int kMaxActs = 8;  // n_act limit of the packed_* kernels
 
-// Weights repacked 16 rows at a time (x16 layouts; matmul.h packs them at load). Block b of rows
+// Weights repacked 16 rows at a time (x16 layouts; repack.h packs them at load). Block b of rows
 // 16g .. 16g+15 becomes one chunk: the 16 rows' f16 scales (Q4_1: then their f16 minima), then
 // their quants in 4-byte words interleaved row by row, so that one 512-bit register holds the
 // same 4 bytes of each of the 16 rows (one VNNI instruction: 16 rows x 4 products):

@@ -1,6 +1,8 @@
 // AVX2 + FMA + F16C kernels (this file is compiled with -mavx2 -mfma -mf16c).
 #include "engine/kernels_variants.h"
 
+#include "gguf/quant_blocks.h"
+
 #include "util/cpu_info.h"
 
 #include <algorithm>
@@ -15,9 +17,7 @@ namespace {
 }  // namespace
 
 const Kernels* avx2_kernels() {
-    static const Kernels k{"avx2", dot_f32,    dot_f16,     axpy_f32, axpy_f16, dot_f16_rows, axpy_f16_rows, f16_to_f32,
-                           axpy_f32_rows, f16_to_f32_t, dot_cols_f32, f32_to_f16, swiglu,      softmax,     quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
-                           packed<Q4_0P>, packed<Q4_1P>, packed<Q8_0P>};
+    static const Kernels k = make_kernels("avx2");
     const CpuFeatures& f = cpu_features();
     return (f.avx2 && f.fma && f.f16c) ? &k : nullptr;
 }

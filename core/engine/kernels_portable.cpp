@@ -3,6 +3,7 @@
 #include "engine/kernels_variants.h"
 
 #include "engine/ops.h"
+#include "gguf/quant_blocks.h"
 #include "gguf/quant.h"
 
 #include <cmath>
@@ -90,14 +91,16 @@ void quantize_q8(const float* x, BlockQ8* out, int64_t n) {
         for (int i = 0; i < kQ8Block; ++i) amax = std::max(amax, std::fabs(xb[i]));
         const float d = amax / 127.0f;
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        int sum = 0;
+        int sum[2] = {0, 0};
         for (int i = 0; i < kQ8Block; ++i) {
             const int q = int(std::nearbyint(xb[i] * id));
             out[b].q[i] = int8_t(q);
-            sum += q;
+            sum[i / 16] += q;
         }
         out[b].d = d;
-        out[b].s = d * float(sum);
+        out[b].s = d * float(sum[0] + sum[1]);
+        out[b].sum[0] = int16_t(sum[0]);
+        out[b].sum[1] = int16_t(sum[1]);
     }
 }
 
@@ -186,13 +189,66 @@ void packed(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n
         }
 }
 
+
+// The x formats (pack_formats.h), element by element: per row, sub-block and half,
+// I += sc * (sum q * a - offset * sum a); s += I * (D * a.d) and the minima as the vector
+// kernels add them.
+template <PackFormat F>
+void xpacked(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows, float* y,
+             int64_t y_stride) {
+    constexpr XLayout L = x_layout(F);
+    const uint8_t* base = static_cast<const uint8_t*>(w);
+    auto q_of = [&](const uint8_t* planes, int i, int e) {  // element e (0..31) of row i
+        const uint8_t* row = planes + 4 * i;
+        int q = 0, plane = 0;
+        if (L.nibble) q = (row[64 * (e % 16 / 4) + e % 4] >> (4 * (e / 16))) & 15, plane = 4;
+        if (L.two) q |= ((row[64 * (plane + e / 16) + e % 4] >> (2 * (e % 16 / 4))) & 3) << L.two_shift, plane += 2;
+        if (L.one) q |= ((row[64 * plane + e % 4] >> (e / 4)) & 1) << L.one_shift;
+        return L.codebook ? int(gguf::detail::kIQ4Values[q]) : q - L.offset;
+    };
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < n_act; ++j) {
+            float s = 0.0f;
+            for (int64_t cb = 0; cb < nb / L.n_sub(); ++cb) {
+                const uint8_t* c = base + cb * L.chunk_bytes();
+                const float D = half(load_u16(c + 2 * i));
+                const float M = L.min != XMin::None ? half(load_u16(c + 32 + 2 * i)) : 0.0f;
+                const uint8_t* sub = c + L.head_bytes();
+                for (int sb = 0; sb < L.n_sub(); ++sb, sub += L.sub_bytes()) {
+                    const BlockQ8& ab = a[j * a_stride + cb * L.n_sub() + sb];
+                    const int8_t* sc = reinterpret_cast<const int8_t*>(sub);
+                    const int8_t* mn = sc + L.sc_bytes();
+                    const uint8_t* planes = sub + L.sc_bytes() + L.mn_bytes();
+                    int I = 0;
+                    for (int h = 0; h < 2; ++h) {
+                        int dot = 0;
+                        for (int e = 16 * h; e < 16 * h + 16; ++e) dot += q_of(planes, i, e) * ab.q[e];
+                        I += (L.scale == XScale::Per16 ? sc[16 * h + i] : L.scale == XScale::Per32 ? sc[i] : 1) * dot;
+                    }
+                    s += float(I) * (D * ab.d);
+                    if (L.min == XMin::Block) s += M * ab.s;
+                    if (L.min == XMin::Per32) s -= M * float(mn[i]) * ab.s;
+                    if (L.min == XMin::Per16)
+                        for (int h = 0; h < 2; ++h) s -= M * float(mn[16 * h + i]) * (ab.d * float(ab.sum[h]));
+                }
+            }
+            y[j * y_stride + i] = s;
+        }
+}
+
 }  // namespace
 
 const Kernels& portable() {
-    static const Kernels k{"portable", dot_f32,    dot_f16,     axpy_f32, axpy_f16, dot_f16_rows, axpy_f16_rows, f16_to_f32,
-                           axpy_f32_rows, f16_to_f32_t, dot_cols_f32, f32_to_f16, swiglu,      softmax,     quantize_q8, dot_q4_0,   dot_q4_1, dot_q8_0,
-                           packed<kChunkQ4_0, true, false>, packed<kChunkQ4_1, true, true>,
-                           packed<kChunkQ8_0, false, false>};
+    static const Kernels k{.name = "portable", .dot_f32 = dot_f32, .dot_f16 = dot_f16, .axpy_f32 = axpy_f32,
+                           .axpy_f16 = axpy_f16, .dot_f16_rows = dot_f16_rows, .axpy_f16_rows = axpy_f16_rows,
+                           .f16_to_f32 = f16_to_f32, .axpy_f32_rows = axpy_f32_rows, .f16_to_f32_t = f16_to_f32_t,
+                           .dot_cols_f32 = dot_cols_f32, .f32_to_f16 = f32_to_f16, .swiglu = swiglu, .softmax = softmax,
+                           .quantize_q8 = quantize_q8, .dot_q4_0 = dot_q4_0, .dot_q4_1 = dot_q4_1, .dot_q8_0 = dot_q8_0,
+                           .packed = {packed<kChunkQ4_0, true, false>, packed<kChunkQ4_1, true, true>,
+                                      packed<kChunkQ8_0, false, false>, xpacked<PackFormat::Q2_K>,
+                                      xpacked<PackFormat::Q3_K>, xpacked<PackFormat::Q4_K>, xpacked<PackFormat::Q5_K>,
+                                      xpacked<PackFormat::Q6_K>, xpacked<PackFormat::Q5_0>, xpacked<PackFormat::Q5_1>,
+                                      xpacked<PackFormat::IQ4_NL>, xpacked<PackFormat::IQ4_XS>}};
     return k;
 }
 

@@ -1,5 +1,7 @@
 #include "engine/matmul.h"
 
+#include "engine/repack.h"
+
 #include "gguf/quant.h"
 
 #include "util/error.h"
@@ -23,10 +25,6 @@ constexpr int64_t kBlasMinRows = 16;  // from this many activation rows, dequant
 constexpr int64_t kTileRows = 128;  // weight rows dequantized per sgemm call
 
 constexpr size_t kHugePage = size_t(2) << 20;
-
-bool is_q8_dot_type(TensorType t) {
-    return t == TensorType::Q4_0 || t == TensorType::Q4_1 || t == TensorType::Q8_0;
-}
 
 // Drops the whole pages of [p, p + n) from this process (a read-only file mapping: they are
 // read again from the page cache if touched later).
@@ -57,35 +55,16 @@ Linear Linear::from(const gguf::TensorInfo& t) {
     return l;
 }
 
-// A GGUF block is f16 d, (Q4_1: f16 m,) quants; its quant bytes go to the chunk in 4-byte words.
-void pack_x16(const Linear& w, uint8_t* dst) {
-    constexpr int64_t R = kernels::kPackRows;
-    const int64_t nb = w.n_in / kernels::kQ8Block;
-    const size_t chunk = w.chunk_bytes();
-    const bool has_min = w.type == TensorType::Q4_1;
-    const size_t block = w.type == TensorType::Q4_0 ? 18 : w.type == TensorType::Q4_1 ? 20 : 34;
-    const size_t head = has_min ? 4 : 2, qs = block - head;  // block header, quant bytes
-    const size_t qs0 = 2 * R * (has_min ? 2 : 1);            // chunk offset of the quants
-    for (int64_t n = 0; n < w.n_out; ++n) {
-        const int64_t g = n / R, i = n % R;
-        for (int64_t b = 0; b < nb; ++b) {
-            const uint8_t* src = w.row(n) + size_t(b) * block;
-            uint8_t* c = dst + (size_t(g) * size_t(nb) + size_t(b)) * chunk;
-            std::memcpy(c + 2 * i, src, 2);
-            if (has_min) std::memcpy(c + 2 * R + 2 * i, src + 2, 2);
-            for (size_t k = 0; k < qs / 4; ++k) std::memcpy(c + qs0 + k * 4 * R + 4 * size_t(i), src + head + 4 * k, 4);
-        }
-    }
-}
+std::optional<kernels::PackFormat> Linear::pack_format() const { return kernels::pack_format(type); }
 
-size_t Linear::chunk_bytes() const {
-    return type == TensorType::Q4_0 ? kernels::kChunkQ4_0 : type == TensorType::Q4_1 ? kernels::kChunkQ4_1 : kernels::kChunkQ8_0;
+size_t Linear::group_bytes() const {
+    const auto f = pack_format();
+    if (!f || n_in % kernels::elements_per_chunk(*f) != 0) return 0;
+    return size_t(n_in / kernels::elements_per_chunk(*f)) * size_t(kernels::chunk_bytes(*f));
 }
 
 size_t Linear::packed_bytes() const {
-    if (!is_q8_dot_type(type) || n_in % kernels::kQ8Block != 0) return 0;
-    const size_t groups = size_t((n_out + kernels::kPackRows - 1) / kernels::kPackRows);
-    return groups * size_t(n_in / kernels::kQ8Block) * chunk_bytes();
+    return size_t((n_out + kernels::kPackRows - 1) / kernels::kPackRows) * group_bytes();
 }
 
 PackedWeights::~PackedWeights() {
@@ -111,7 +90,7 @@ void PackedWeights::pack(std::span<Linear* const> ws) {
     for (Linear* w : ws) {
         const size_t n = w->packed_bytes();
         if (n == 0) continue;
-        pack_x16(*w, base_ + off);
+        pack_rows(*w->pack_format(), w->data, w->row_bytes, w->n_out, w->n_in, base_ + off);
         w->packed = base_ + off;
         release_pages(w->data, w->row_bytes * size_t(w->n_out));
         off += (n + 63) & ~size_t(63);
@@ -147,7 +126,9 @@ void MatMul::run(std::span<const Linear* const> ws, const float* x, int64_t n_ro
         fused = fused && w->packed && w->n_in == ws[0]->n_in;
     if (fused) return run_q8(ws, x, n_rows, ys);
     for (size_t i = 0; i < ws.size(); ++i) {
-        if (n_rows >= kBlasMinRows)
+        if (ws[i]->type == TensorType::F16)
+            run_f16(*ws[i], x, n_rows, ys[i]);
+        else if (n_rows >= kBlasMinRows)
             run_blas(*ws[i], x, n_rows, ys[i]);
         else
             run_float(*ws[i], x, n_rows, ys[i]);
@@ -174,8 +155,8 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
             const int64_t q0 = std::max<int64_t>(g0 - first, 0), q1 = std::min<int64_t>(g1 - first, n_groups);
             first += n_groups;
             if (q0 >= q1) continue;
-            auto kernel = w.type == TensorType::Q4_0 ? k_.packed_q4_0 : w.type == TensorType::Q4_1 ? k_.packed_q4_1 : k_.packed_q8_0;
-            const size_t group_bytes = size_t(nb) * w.chunk_bytes();
+            const kernels::PackedKernel kernel = k_.packed[int(*w.pack_format())];
+            const size_t group_bytes = w.group_bytes();
             float* y = ys[i];
             const int64_t n_chunks = (n_rows + kernels::kMaxActs - 1) / kernels::kMaxActs;
             for (int64_t g = q0; g < q1; ++g) {
@@ -197,20 +178,31 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
     });
 }
 
+void MatMul::run_f16(const Linear& w, const float* x, int64_t n_rows, float* y) {
+    constexpr int64_t kRowStep = 4;  // weight rows in fours (dot_f16_rows' unit)
+    const int64_t steps = (w.n_out + kRowStep - 1) / kRowStep;
+    pool_.parallel_for(steps, 1, [&](int64_t s0, int64_t s1, int) {
+        const int64_t r0 = s0 * kRowStep, r1 = std::min(w.n_out, s1 * kRowStep);
+        const auto* rows = reinterpret_cast<const uint16_t*>(w.row(r0));  // [r1 - r0][n_in]
+        for (int64_t t = 0; t < n_rows; t += kernels::kMaxActs) {  // each weight row read once per 8 inputs
+            const int nq = int(std::min<int64_t>(kernels::kMaxActs, n_rows - t));
+            k_.dot_f16_rows(rows, size_t(w.n_in), x + t * w.n_in, nq, w.n_in, r1 - r0, y + t * w.n_out + r0, size_t(w.n_out));
+        }
+    });
+}
+
 void MatMul::run_float(const Linear& w, const float* x, int64_t n_rows, float* y) {
     pool_.run([&](int ti, int nt) {
         const int64_t per = (w.n_out + nt - 1) / nt;
         const int64_t n0 = std::min(w.n_out, int64_t(ti) * per), n1 = std::min(w.n_out, n0 + per);
         std::vector<float>& buf = thread_buf_[size_t(ti)];  // [n_in] one dequantized row
-        if (w.type != TensorType::F32 && w.type != TensorType::F16) buf.resize(size_t(w.n_in));
+        if (w.type != TensorType::F32) buf.resize(size_t(w.n_in));
         for (int64_t n = n0; n < n1; ++n) {
             for (int64_t t = 0; t < n_rows; ++t) {
                 const float* xt = x + t * w.n_in;
                 float v;
                 if (w.type == TensorType::F32) {
                     v = k_.dot_f32(reinterpret_cast<const float*>(w.row(n)), xt, w.n_in);
-                } else if (w.type == TensorType::F16) {
-                    v = k_.dot_f16(reinterpret_cast<const uint16_t*>(w.row(n)), xt, w.n_in);
                 } else {
                     if (t == 0) gguf::dequantize_row(w.type, w.row(n), buf.data(), w.n_in);
                     v = k_.dot_f32(buf.data(), xt, w.n_in);

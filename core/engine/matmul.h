@@ -1,21 +1,21 @@
 // y = x W^T for one weight matrix, on the CPU, keeping quantized weights quantized.
 //
 // Paths (picked per call):
-//   - Q4_0 / Q4_1 / Q8_0 weights: repacked at load, 16 rows interleaved per block (the x16
-//     layouts of kernels.h) into one block of memory on transparent huge pages (a contiguous
-//     stream per thread, no TLB miss every 4 KiB); the activation rows are quantized to 8-bit
-//     blocks (as llama.cpp does) and fused dequantize-and-dot kernels read the chunks directly,
-//     16 weight rows per VNNI instruction against up to 8 activation rows at once (prefill
-//     decodes each chunk once for 8 rows). Measured faster than dequantize + sgemm here: Debian's
-//     OpenBLAS 0.3.21 does not recognise this CPU and falls back to its SSE3 (Prescott) sgemm
-//     kernel. Decode reads them without software prefetch (measured faster: the hardware
-//     prefetchers follow the 16-row groups);
-//   - F32 / F16 weights, few rows: float dot products (F16 converted in registers);
-//   - other supported types (K-quants, Q5_x, BF16), few rows: each weight row dequantized
-//     into a per-thread buffer, then float dot products;
-//   - those types with many rows (prefill): each thread dequantizes tiles of its weight rows
-//     to float32 and multiplies them with OpenBLAS sgemm (single-threaded per call, the pool
-//     splits the rows).
+//   - every quantized type (Q4_0 / Q4_1 / Q5_0 / Q5_1 / Q8_0, the K-quants, IQ4_NL / IQ4_XS):
+//     repacked at load, 16 rows interleaved per block or super-block (the x16 layouts of
+//     pack_formats.h, written by repack.h) into one block of memory on transparent huge pages
+//     (a contiguous stream per thread, no TLB miss every 4 KiB); the activation rows are
+//     quantized to 8-bit blocks of 32 once for all matrices of the same input (as llama.cpp
+//     does), and fused dequantize-and-dot kernels read the chunks directly, 16 weight rows per
+//     VNNI instruction against up to 8 activation rows at once (prefill decodes each chunk once
+//     for 8 rows). Measured faster than dequantize + sgemm here: Debian's OpenBLAS 0.3.21 does
+//     not recognise this CPU and falls back to its SSE3 (Prescott) sgemm kernel. Decode reads
+//     them without software prefetch (the hardware prefetchers follow the 16-row groups);
+//   - F16 weights: float dot products (F16 converted in registers), several activation rows per
+//     weight row in prefill (dot_f16_rows);
+//   - F32 and BF16 weights, few rows: float dot products (BF16 rows converted first); many rows
+//     (prefill): tiles of weight rows as float32 through OpenBLAS sgemm (single-threaded per
+//     call, the pool splits the rows).
 #pragma once
 
 #include "engine/kernels.h"
@@ -23,6 +23,7 @@
 #include "gguf/gguf.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -35,15 +36,16 @@ struct Linear {
     int64_t n_out = 0;
     size_t row_bytes = 0;
     const uint8_t* data = nullptr;  // [n_out][row_bytes]
-    // The same rows in an x16 layout (kernels.h), rows past n_out zero; null: not packed.
-    const uint8_t* packed = nullptr;  // [ceil(n_out / 16)][n_in / 32][chunk bytes]
+    // The same rows in an x16 layout (pack_formats.h), rows past n_out zero; null: not packed.
+    const uint8_t* packed = nullptr;  // [ceil(n_out / 16)][n_in / elements_per_chunk][chunk bytes]
 
     static Linear from(const gguf::TensorInfo& t);
     const uint8_t* row(int64_t n) const { return data + size_t(n) * row_bytes; }
-    // Bytes of the x16 chunks of this matrix; 0 when its type has no x16 layout.
+    // The x16 format of this matrix, nullopt when its type has none.
+    std::optional<kernels::PackFormat> pack_format() const;
+    // Bytes of one group of 16 packed rows, and of them all; 0 when there is no x16 format.
+    size_t group_bytes() const;
     size_t packed_bytes() const;
-    // Bytes of one x16 chunk (type Q4_0, Q4_1 or Q8_0).
-    size_t chunk_bytes() const;
 };
 
 // Packed copies of weight matrices, in one block of anonymous memory on transparent huge
@@ -80,6 +82,7 @@ public:
 
 private:
     void run_q8(std::span<const Linear* const> ws, const float* x, int64_t n_rows, std::span<float* const> ys);
+    void run_f16(const Linear& w, const float* x, int64_t n_rows, float* y);
     void run_float(const Linear& w, const float* x, int64_t n_rows, float* y);
     void run_blas(const Linear& w, const float* x, int64_t n_rows, float* y);
 
@@ -88,10 +91,6 @@ private:
     std::vector<kernels::BlockQ8> xq_;           // [n_rows][n_in / 32]
     std::vector<std::vector<float>> thread_buf_; // [thread] -> dequantized row or tile
 };
-
-// Writes w's rows as x16 chunks (kernels.h) to dst [ceil(n_out / 16)][n_in / 32][chunk], which
-// holds w.packed_bytes() zeroed bytes (rows past n_out stay zero). w.packed_bytes() != 0.
-void pack_x16(const Linear& w, uint8_t* dst);
 
 // Dequantizes rows [r0, r1) of w into dst ([r1 - r0][n_in] float).
 void dequantize_rows(const kernels::Kernels& k, const Linear& w, int64_t r0, int64_t r1, float* dst);

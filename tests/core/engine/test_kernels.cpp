@@ -3,6 +3,8 @@
 // packing with the packed dot kernels.
 #include "engine/kernels.h"
 #include "engine/matmul.h"
+#include "engine/repack.h"
+#include "gguf/quant_blocks.h"
 #include "gguf/quant.h"
 
 #include <QtTest>
@@ -262,6 +264,7 @@ private slots:
             k->quantize_q8(x.data(), xq.data(), int64_t(n) * kRows);
             for (size_t i = 0; i < xq.size(); ++i) {
                 QVERIFY2(xq[i].d == xq_ref[i].d && xq[i].s == xq_ref[i].s, k->name);
+                QVERIFY2(xq[i].sum[0] == xq_ref[i].sum[0] && xq[i].sum[1] == xq_ref[i].sum[1], k->name);
                 QVERIFY2(std::equal(xq[i].q, xq[i].q + kernels::kQ8Block, xq_ref[i].q), k->name);
             }
             for (int r = 0; r < kRows; ++r) {
@@ -271,69 +274,69 @@ private slots:
         }
     }
 
-    // The x16 packed kernels of every variant: weight rows packed 16 at a time (the last group
-    // padded with zero rows), against 1..kMaxActs activation rows at once; each product agrees
-    // with the portable one-row dot and, loosely, with a float dot of the dequantized row, has
-    // the same bits as that activation row alone, and rows past the group's are not written.
+    // The x16 packed kernels of every variant and format: random GGUF rows (any bytes are valid
+    // quants and scales; the f16 scales are set to moderate values) packed 16 at a time (the last
+    // group padded with zero rows), against 1..kMaxActs activation rows at once. Each product
+    // equals the exact dot of the stored weights with the quantized activations up to float
+    // rounding, has the same bits as that activation row alone, and rows past the group's are
+    // not written. The error of the 8-bit activations against the float input is reported and
+    // bounded per format.
     void packed_dots_data() {
-        QTest::addColumn<int>("type");
+        QTest::addColumn<int>("format");
         QTest::addColumn<int>("n_in");
         QTest::addColumn<int>("n_out");
-        for (gguf::TensorType t : {gguf::TensorType::Q4_0, gguf::TensorType::Q4_1, gguf::TensorType::Q8_0})
-            for (int n_in : {32, 96, 576, 1536})
+        for (int f = 0; f < kernels::kNumPackFormats; ++f) {
+            const int per = kernels::elements_per_chunk(kernels::PackFormat(f));
+            for (int n_in : {per, 3 * per, per == 32 ? 576 : 1536})
                 for (int n_out : {7, 16, 37})
-                    QTest::newRow(qPrintable(QString("%1 %2 x %3").arg(QString::fromUtf8(gguf::type_name(t).data(), int(gguf::type_name(t).size()))).arg(n_out).arg(n_in)))
-                        << int(t) << n_in << n_out;
+                    QTest::newRow(qPrintable(QString("%1 %2 x %3").arg(format_name(f)).arg(n_out).arg(n_in))) << f << n_in << n_out;
+        }
     }
     void packed_dots() {
-        QFETCH(int, type);
+        QFETCH(int, format);
         QFETCH(int, n_in);
         QFETCH(int, n_out);
-        const auto t = gguf::TensorType(type);
-        const kernels::Kernels& ref = kernels::portable();
+        const auto f = kernels::PackFormat(format);
         const int nb = n_in / kernels::kQ8Block;
         constexpr int kActs = kernels::kMaxActs;
-        const std::vector<float> w = random_floats(size_t(n_in) * size_t(n_out), 5, 0.1f);
-        const std::vector<float> x = random_floats(size_t(n_in) * kActs, 6);
-        engine::Linear lin;
-        lin.type = t;
-        lin.n_in = n_in;
-        lin.n_out = n_out;
-        lin.row_bytes = gguf::row_bytes(t, n_in);
-        std::vector<uint8_t> wq(lin.row_bytes * size_t(n_out));  // [n_out][row_bytes]
-        for (int r = 0; r < n_out; ++r)
-            gguf::quantize_row(t, w.data() + size_t(r) * size_t(n_in), wq.data() + size_t(r) * lin.row_bytes, n_in);
-        lin.data = wq.data();
+        engine::Linear lin = random_linear(f, n_in, n_out, 5);
         const int n_groups = (n_out + kernels::kPackRows - 1) / kernels::kPackRows;
-        QCOMPARE(lin.packed_bytes(), size_t(n_groups) * size_t(nb) * lin.chunk_bytes());
-        QCOMPARE(lin.packed_bytes(), size_t(n_groups) * kernels::kPackRows * lin.row_bytes);  // same bytes as the rows
-        std::vector<uint8_t> packed(lin.packed_bytes(), 0);  // [group][nb][chunk]
-        engine::pack_x16(lin, packed.data());
+        QCOMPARE(lin.packed_bytes(), size_t(n_groups) * lin.group_bytes());
+        std::vector<uint8_t> packed(lin.packed_bytes(), 0);  // [group][chunks][chunk bytes]
+        engine::pack_rows(f, lin.data, lin.row_bytes, n_out, n_in, packed.data());
 
-        std::vector<kernels::BlockQ8> xq(size_t(nb) * kActs);  // [act][nb]
-        ref.quantize_q8(x.data(), xq.data(), int64_t(n_in) * kActs);
-        auto dot_of = [&](const kernels::Kernels& k) {
-            return t == gguf::TensorType::Q4_0 ? k.dot_q4_0 : t == gguf::TensorType::Q4_1 ? k.dot_q4_1 : k.dot_q8_0;
-        };
-        auto packed_of = [&](const kernels::Kernels& k) {
-            return t == gguf::TensorType::Q4_0 ? k.packed_q4_0 : t == gguf::TensorType::Q4_1 ? k.packed_q4_1 : k.packed_q8_0;
-        };
-        std::vector<float> wd(static_cast<size_t>(n_in));
-        for (int r = 0; r < n_out; ++r) {  // the q8 dot against the float dot, loosely
-            gguf::dequantize_row(t, lin.row(r), wd.data(), n_in);
-            const float exact = ref.dot_f32(wd.data(), x.data(), n_in);
-            const float q = dot_of(ref)(lin.row(r), xq.data(), nb);
-            QVERIFY2(std::fabs(q - exact) <= 0.02f * std::sqrt(float(n_in)) * 0.1f + 1e-3f,
-                     qPrintable(QString("row %1: q8 dot %2 vs float %3").arg(r).arg(q).arg(exact)));
-        }
+        const std::vector<float> x = random_floats(size_t(n_in) * kActs, 6);  // [act][n_in]
+        std::vector<kernels::BlockQ8> xq(size_t(nb) * kActs);                  // [act][nb]
+        kernels::portable().quantize_q8(x.data(), xq.data(), int64_t(n_in) * kActs);
+        // the exact dots (double) of the stored weights with the quantized activations, and
+        // with the float activations; the sums of |products| scale the tolerances
+        std::vector<double> exact(size_t(n_out) * kActs), exact_x(exact.size()), mag(exact.size());
+        const std::vector<float> wd = stored_values(f, lin);  // [n_out][n_in]
+        for (int r = 0; r < n_out; ++r)
+            for (int j = 0; j < kActs; ++j) {
+                double e = 0.0, ex = 0.0, m = 0.0;
+                for (int i = 0; i < n_in; ++i) {
+                    const kernels::BlockQ8& ab = xq[size_t(j * nb + i / 32)];
+                    const double w = wd[size_t(r) * size_t(n_in) + size_t(i)];
+                    e += w * double(ab.d) * double(ab.q[i % 32]);
+                    ex += w * double(x[size_t(j) * size_t(n_in) + size_t(i)]);
+                    m += std::fabs(w * double(x[size_t(j) * size_t(n_in) + size_t(i)]));
+                }
+                exact[size_t(r * kActs + j)] = e, exact_x[size_t(r * kActs + j)] = ex, mag[size_t(r * kActs + j)] = m;
+            }
+        double worst_act = 0.0;  // the activations' rounding, relative to sum |w x|
+        for (size_t i = 0; i < exact.size(); ++i) worst_act = std::max(worst_act, std::fabs(exact[i] - exact_x[i]) / mag[i]);
+        qInfo("%s: 8-bit activations move a dot by at most %.2e of sum |w x|", qPrintable(format_name(format)), worst_act);
+        QVERIFY2(worst_act < 2e-2, "the 8-bit activation path is far from the float path");
+
         for (const kernels::Kernels* k : kernels::available())
             for (int na = 1; na <= kActs; ++na)
                 for (int g = 0; g < n_groups; ++g) {
                     const int rows = std::min(kernels::kPackRows, n_out - g * kernels::kPackRows);
+                    const uint8_t* wg = packed.data() + size_t(g) * lin.group_bytes();
                     float out[kActs][kernels::kPackRows];  // [activation row][weight row]
                     std::fill(&out[0][0], &out[0][0] + kActs * kernels::kPackRows, NAN);
-                    packed_of(*k)(packed.data() + size_t(g) * size_t(nb) * lin.chunk_bytes(), nb, xq.data(), nb, na, rows,
-                                  &out[0][0], kernels::kPackRows);
+                    k->packed[format](wg, nb, xq.data(), nb, na, rows, &out[0][0], kernels::kPackRows);
                     for (int j = 0; j < kActs; ++j)
                         for (int i = 0; i < kernels::kPackRows; ++i) {
                             const int r = g * kernels::kPackRows + i;
@@ -341,19 +344,90 @@ private slots:
                                 QVERIFY2(std::isnan(out[j][i]), qPrintable(QString("%1 wrote row %2 act %3").arg(k->name).arg(r).arg(j)));
                                 continue;
                             }
-                            const float want = dot_of(ref)(lin.row(r), xq.data() + size_t(j) * size_t(nb), nb);
-                            QVERIFY2(close(out[j][i], want, 1e-4f),
-                                     qPrintable(QString("%1 n_act %2 row %3 act %4: %5 vs %6").arg(k->name).arg(na).arg(r).arg(j)
+                            const double want = exact[size_t(r * kActs + j)];
+                            QVERIFY2(std::fabs(out[j][i] - want) <= 1e-5 * mag[size_t(r * kActs + j)] + 1e-6,
+                                     qPrintable(QString("%1 n_act %2 row %3 act %4: %5 vs exact %6").arg(k->name).arg(na).arg(r).arg(j)
                                                     .arg(out[j][i]).arg(want)));
                         }
                     for (int j = 0; j < na; ++j) {  // each row alone: the same bits
                         float alone[kernels::kPackRows];
-                        packed_of(*k)(packed.data() + size_t(g) * size_t(nb) * lin.chunk_bytes(), nb,
-                                      xq.data() + size_t(j) * size_t(nb), nb, 1, rows, alone, kernels::kPackRows);
+                        k->packed[format](wg, nb, xq.data() + size_t(j) * size_t(nb), nb, 1, rows, alone, kernels::kPackRows);
                         QVERIFY2(std::memcmp(alone, out[j], size_t(rows) * sizeof(float)) == 0,
                                  qPrintable(QString("%1 n_act %2 act %3 differs from n_act 1").arg(k->name).arg(na).arg(j)));
                     }
                 }
+    }
+
+private:
+    std::vector<uint8_t> rows_store_;  // the rows random_linear made
+
+    static QString format_name(int f) {
+        static const char* names[] = {"Q4_0", "Q4_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q5_0", "Q5_1", "IQ4_NL", "IQ4_XS"};
+        static_assert(sizeof(names) / sizeof(names[0]) == kernels::kNumPackFormats);
+        return names[f];
+    }
+
+    static gguf::TensorType type_of(kernels::PackFormat f) {
+        for (uint32_t id = 0; id < 64; ++id)
+            if (gguf::type_traits(id) && kernels::pack_format(gguf::TensorType(id)) == f) return gguf::TensorType(id);
+        qFatal("no GGUF type packs to format %d", int(f));
+    }
+
+    // n_out random rows of format f's GGUF type: random bytes with the f16 scales (d, and
+    // dmin / m where the type has one) set to small positive values.
+    engine::Linear random_linear(kernels::PackFormat f, int n_in, int n_out, uint32_t seed) {
+        const gguf::TensorType t = type_of(f);
+        const gguf::TypeTraits tr = gguf::traits(t);
+        engine::Linear lin;
+        lin.type = t;
+        lin.n_in = n_in;
+        lin.n_out = n_out;
+        lin.row_bytes = gguf::row_bytes(t, n_in);
+        rows_store_.assign(lin.row_bytes * size_t(n_out), 0);
+        std::mt19937 rng(seed);
+        for (uint8_t& b : rows_store_) b = uint8_t(rng());
+        // byte offsets of the f16 scales in one block, by type
+        std::vector<int> halves;
+        switch (t) {
+        case gguf::TensorType::Q2_K: halves = {80, 82}; break;
+        case gguf::TensorType::Q3_K: halves = {108}; break;
+        case gguf::TensorType::Q6_K: halves = {208}; break;
+        case gguf::TensorType::Q4_1: case gguf::TensorType::Q5_1: case gguf::TensorType::Q4_K: case gguf::TensorType::Q5_K:
+            halves = {0, 2}; break;
+        default: halves = {0}; break;
+        }
+        std::uniform_real_distribution<float> scale(0.001f, 0.02f);
+        for (size_t b = 0; b < rows_store_.size() / tr.type_size; ++b)
+            for (int off : halves) {
+                const uint16_t h = gguf::fp32_to_fp16(scale(rng));
+                std::memcpy(rows_store_.data() + b * tr.type_size + size_t(off), &h, 2);
+            }
+        lin.data = rows_store_.data();
+        return lin;
+    }
+
+    // The values lin's rows store: GGUF's own dequantizer where it has one, else the
+    // repacker's integer form (engine::XBlock) evaluated by the formula of pack_formats.h.
+    static std::vector<float> stored_values(kernels::PackFormat f, const engine::Linear& lin) {
+        std::vector<float> v(size_t(lin.n_out) * size_t(lin.n_in));  // [n_out][n_in]
+        for (int64_t r = 0; r < lin.n_out; ++r) {
+            float* out = v.data() + size_t(r) * size_t(lin.n_in);
+            if (gguf::is_supported(lin.type)) {
+                gguf::dequantize_row(lin.type, lin.row(r), out, lin.n_in);
+                continue;
+            }
+            const kernels::XLayout& L = kernels::x_layout(f);
+            const size_t block = lin.row_bytes / size_t(lin.n_in / L.super);
+            for (int64_t c = 0; c < lin.n_in / L.super; ++c) {
+                engine::XBlock xb;
+                engine::unpack_x_block(f, lin.row(r) + size_t(c) * block, xb);
+                for (int e = 0; e < L.super; ++e) {
+                    const int q = L.codebook ? int(gguf::detail::kIQ4Values[xb.q[e]]) : xb.q[e] - L.offset;
+                    out[c * L.super + e] = gguf::fp16_to_fp32(xb.d) * float(xb.sc[e / 16]) * float(q);
+                }
+            }
+        }
+        return v;
     }
 };
 
