@@ -337,7 +337,8 @@ private slots:
             const QString name = QString::fromStdString(std::string(gguf::type_name(t)));
             QTest::newRow(qPrintable(name)) << name;
         }
-        // q, k and v of one type each (a fused matrix of three parts), gate Q4_K and up Q5_0
+        // q, k and v of one type each (a fused matrix of three parts: Q4_K, F16, Q6_K), gate Q4_K
+        // and up Q5_0, attn_output BF16, the rest Q5_K
         QTest::newRow("mixed") << "mixed";
     }
     // fx-gqa with its weight matrices re-encoded: a teacher-forced prefill (tiles decoded for
@@ -353,8 +354,9 @@ private slots:
         const TypeOf type_of = [&](const std::string& name) {
             if (types != "mixed") return *gguf::type_from_name(types.toStdString());
             if (name.ends_with("attn_q.weight")) return T::Q4_K;
-            if (name.ends_with("attn_k.weight")) return T::Q8_0;
+            if (name.ends_with("attn_k.weight")) return T::F16;  // cuBLAS on the part itself, mid-matrix
             if (name.ends_with("attn_v.weight")) return T::Q6_K;
+            if (name.ends_with("attn_output.weight")) return T::BF16;
             if (name.ends_with("ffn_gate.weight")) return T::Q4_K;
             if (name.ends_with("ffn_up.weight")) return T::Q5_0;
             return T::Q5_K;
