@@ -8,6 +8,7 @@
 #include "gpu/kernels/add.cuh"
 #include "gpu/kernels/add_bias.cuh"
 #include "gpu/kernels/embed.cuh"
+#include "gpu/kernels/gemv.cuh"
 #include "gpu/kernels/glu.cuh"
 #include "gpu/kernels/head_rmsnorm.cuh"
 #include "gpu/kernels/kv_store.cuh"
@@ -102,6 +103,8 @@ void CudaBackend::Impl::ensure_buffers(const Step& st) {
     proj_.ensure(seg * size_t(E_));
     hff_.ensure(seg * size_t(F_));
     logits_.ensure((st.all_logits ? seg : 1) * size_t(V_));
+    if (st.seg_rows > kernels::kMaxGemvRows)
+        tile_.ensure(size_t(tile_values_for(w_.max_decoded, std::max({E_, QD_, F_}))));
     probs_.ensure(size_t(n_head_) * size_t(st.chunk_rows) * size_t(st.n_keys), true);
 }
 
@@ -160,7 +163,8 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const CancelTo
     const bool last = s0 + ns == st.n;
     const bool timing = st.capture != nullptr;
     cudaStream_t s = stream_.s;
-    kernels::embed(w_.token_embd.get(), ids_.get() + s0, ns, E_, spec_.embed_scale, x_.get(), s);
+    const DeviceMatrix::Part& embd = w_.token_embd.parts.front();
+    kernels::embed(embd.data.get(), embd.type, ids_.get() + s0, ns, E_, spec_.embed_scale, x_.get(), s);
     kv_.begin_segment(st.pos0 + s0, ns);
     st_ = &st;
     s0_ = s0;
@@ -209,7 +213,7 @@ void CudaBackend::Impl::norm_in(int32_t l, engine::BlockNorm which) {
 
 void CudaBackend::Impl::qkv(int32_t l) {
     const DeviceLayer& L = w_.layers[size_t(l)];
-    gemm_rows(blas_.h, stream_.s, L.wqkv.get(), QKV_, E_, xn_.get(), ns_, qkv_.get(), false);
+    gemm(L.wqkv, xn_.get(), ns_, qkv_.get(), false);
     if (L.bqkv.get()) kernels::add_bias(qkv_.get(), L.bqkv.get(), ns_, QKV_, stream_.s);
 }
 
@@ -291,13 +295,18 @@ void CudaBackend::Impl::zero_head(int32_t head) {
 
 CudaBackend::Impl::ProjectionArgs CudaBackend::Impl::projection(int32_t l, engine::Projection which) const {
     const DeviceLayer& L = w_.layers[size_t(l)];
-    if (which == engine::Projection::Attn) return {L.wo.get(), QD_, att_.get(), L.post_attn_norm.get()};
-    return {L.wdown.get(), F_, hff_.get(), L.post_ffn_norm.get()};
+    if (which == engine::Projection::Attn) return {&L.wo, att_.get(), L.post_attn_norm.get()};
+    return {&L.wdown, hff_.get(), L.post_ffn_norm.get()};
+}
+
+void CudaBackend::Impl::gemm(const DeviceMatrix& w, const __half* in, int32_t rows, float* y, bool accumulate) {
+    const GemmContext c{blas_.h, stream_.s, tile_.get(), int64_t(tile_.capacity())};
+    gemm_rows(c, w, in, rows, y, accumulate);
 }
 
 void CudaBackend::Impl::project(int32_t l, engine::Projection which) {
     const ProjectionArgs p = projection(l, which);
-    gemm_rows(blas_.h, stream_.s, p.w, E_, p.k, p.in, ns_, proj_.get(), false);
+    gemm(*p.w, p.in, ns_, proj_.get(), false);
 }
 
 void CudaBackend::Impl::post_norm(int32_t l, engine::Projection which) {
@@ -313,23 +322,23 @@ void CudaBackend::Impl::add_out() { kernels::add(x_.get(), proj_.get(), int64_t(
 void CudaBackend::Impl::project_add(int32_t l, engine::Projection which, bool post) {
     const ProjectionArgs p = projection(l, which);
     if (!post) {  // the GEMM accumulates into x
-        gemm_rows(blas_.h, stream_.s, p.w, E_, p.k, p.in, ns_, x_.get(), true);
+        gemm(*p.w, p.in, ns_, x_.get(), true);
         return;
     }
-    gemm_rows(blas_.h, stream_.s, p.w, E_, p.k, p.in, ns_, proj_.get(), false);
+    gemm(*p.w, p.in, ns_, proj_.get(), false);
     kernels::rmsnorm_add(x_.get(), proj_.get(), p.post_norm, eps_, ns_, E_, stream_.s);
 }
 
 void CudaBackend::Impl::gate_up(int32_t l, model::FfnActivation act) {
     const DeviceLayer& L = w_.layers[size_t(l)];
-    gemm_rows(blas_.h, stream_.s, L.wgu.get(), 2 * F_, E_, xn_.get(), ns_, gu_.get(), false);
+    gemm(L.wgu, xn_.get(), ns_, gu_.get(), false);
     kernels::glu(gu_.get(), ns_, F_,
                  act == model::FfnActivation::GeluTanh ? kernels::GluActivation::GeluTanh : kernels::GluActivation::SiLU,
                  hff_.get(), stream_.s);
 }
 
 void CudaBackend::Impl::head(int32_t rows, float* out) {
-    gemm_rows(blas_.h, stream_.s, w_.output, V_, E_, xn_.get(), rows, out, false);
+    gemm(w_.output(), xn_.get(), rows, out, false);
     if (spec_.final_softcap > 0.0f)
         kernels::softcap(out, int64_t(rows) * V_, spec_.final_softcap, stream_.s);
 }
@@ -338,7 +347,7 @@ void CudaBackend::Impl::lens_layer(int32_t l, int32_t last_row) {
     kernels::rmsnorm(x_.get() + size_t(last_row) * size_t(E_), w_.output_norm.get(), eps_, 1, E_,
                      lens_xn_.get(), stream_.s);
     float* out = lens_logits_.get() + size_t(l) * size_t(V_);
-    gemm_rows(blas_.h, stream_.s, w_.output, V_, E_, lens_xn_.get(), 1, out, false);
+    gemm(w_.output(), lens_xn_.get(), 1, out, false);
     if (spec_.final_softcap > 0.0f) kernels::softcap(out, V_, spec_.final_softcap, stream_.s);
 }
 

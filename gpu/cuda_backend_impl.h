@@ -7,6 +7,7 @@
 #include "gpu/device_kv.h"
 #include "gpu/device_memory.h"
 #include "gpu/device_weights.h"
+#include "gpu/gemm.h"
 #include "gpu/kernels/attention.cuh"
 
 #include <cublas_v2.h>
@@ -94,12 +95,13 @@ private:
     void hook(trace::Hook h, int32_t layer) override;
     // The weights and input of a projection: Wo over z, or Wdown over act(gate) * up.
     struct ProjectionArgs {
-        const __half* w;   // [E][k]
-        int32_t k;         // its input width
-        const __half* in;  // [ns][k]
+        const DeviceMatrix* w;  // [E][k]
+        const __half* in;  // [ns][w->k]
         const float* post_norm;  // [E], null when the recipe has none
     };
     ProjectionArgs projection(int32_t layer, engine::Projection which) const;
+    // y[ns][w.rows] = in[ns][w.k] W^T (+= when accumulate), through gemm_rows
+    void gemm(const DeviceMatrix& w, const __half* in, int32_t rows, float* y, bool accumulate);
     // logits of `rows` rows of xn_ into out (the head, then the recipe's soft-cap)
     void head(int32_t rows, float* out);
     void lens_layer(int32_t l, int32_t last_row);
@@ -141,6 +143,7 @@ private:
     DeviceArray<float> proj_{"block output rows"};  // [ns][E] attention / FFN output before it is added
     DeviceArray<__half> hff_{"gated activation rows"};  // [ns][F] act(gate) * up
     DeviceArray<float> logits_{"logits"};      // [ns or 1][V]
+    DeviceArray<__half> tile_{"weight tiles"};  // [tile_values_for(..)] prefill's decoded weight rows
     DeviceArray<float> probs_{"attention weights scratch"};  // [n_head][chunk rows][n keys]
     DeviceArray<float> scores_{"attention scores scratch"};  // [n_head][chunk rows][n keys] (the scores hook)
     DeviceArray<HeadSummary> summaries_{"attention summaries"};  // [layer][head][n]

@@ -4,7 +4,8 @@
 #   2. lmscope-cli bench --backend cuda: prefill(512) and decode tok/s with capture none and
 #      full, on the sample model (SmolLM2 Q4_1) and on random-weight models made here with
 #      make_shape_model: SmolLM2's shapes in Q8_0 and Llama 3.2 1B's shapes in F16 (and the
-#      CPU on the sample model for comparison, short).
+#      CPU on the sample model for comparison, short);
+#   3. the same per weight type (LMSCOPE_GPU_TYPES: SHAPE:TYPE pairs), capture none, one run.
 # Results (test log, bench JSON) go to $OUT when set (the device tool), else ./gpu-results.
 #
 # Two ways to get the programs:
@@ -86,6 +87,22 @@ for shape in "smollm2-135m q8_0" "llama-3.2-1b f16"; do
     timeout 120 "$cli" bench "$file" --backend cuda -p 512 -n 128 -r 3 --capture "$capture" --json \
       | tee "$out/bench-cuda-$1-$2-$capture.json"
   done
+  rm -f "$file"
+done
+
+# decode and prefill per weight type, weights decoded on the device (random weights with
+# published shapes): the 32-element block types on SmolLM2's shapes, the 256-element ones on
+# Llama 3.2 1B's (576 is no multiple of 256). Types the quantizer cannot make yet are skipped.
+for shape_type in ${LMSCOPE_GPU_TYPES:-smollm2-135m:q4_0 smollm2-135m:q5_0 smollm2-135m:q5_1 smollm2-135m:bf16 \
+                  smollm2-135m:iq4_nl llama-3.2-1b:q4_k llama-3.2-1b:q6_k llama-3.2-1b:q5_k llama-3.2-1b:iq4_xs}; do
+  shape=${shape_type%%:*}
+  type=${shape_type#*:}
+  file=$stage/$shape-$type.gguf
+  echo "== make $shape $type"
+  timeout 120 "$maker" "$file" "$shape" "$type" || continue
+  echo "== bench cuda $shape $type, capture none"
+  timeout 90 "$cli" bench "$file" --backend cuda -p 512 -n 128 -r 1 --capture none --json \
+    | tee "$out/bench-cuda-$shape-$type.json"
   rm -f "$file"
 done
 date -u

@@ -12,7 +12,7 @@ constexpr int kQK = 32;    // elements per block of the simple types
 constexpr int kQK_K = 256; // elements per super-block of the K types
 
 // IEEE half stored little-endian.
-inline uint16_t load_u16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
+constexpr uint16_t load_u16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
 inline uint32_t load_u32(const uint8_t* p) {
     return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
 }
@@ -118,7 +118,7 @@ static_assert(sizeof(BlockQ2_K) == 84 && sizeof(BlockQ3_K) == 110 && sizeof(Bloc
 // Groups 0..3: low 6 bits of bytes g (scale) and g+4 (min).
 // Groups 4..7: low nibble (scale) / high nibble (min) of byte g+4, with the top two bits of
 // bytes g-4 (scale) and g (min) as bits 4..5.
-inline void scale_min_k4(const uint8_t* s, int g, int& sc, int& mn) {
+constexpr void scale_min_k4(const uint8_t* s, int g, int& sc, int& mn) {
     if (g < 4) {
         sc = s[g] & 63;
         mn = s[g + 4] & 63;
@@ -130,14 +130,14 @@ inline void scale_min_k4(const uint8_t* s, int g, int& sc, int& mn) {
 
 // Q3_K: signed scale of group g (0..15) from the 12 packed bytes: low 4 bits in byte g
 // (g < 8, low nibble) or g-8 (high nibble); bits 4..5 in byte 8 + g%4 at bit 2*(g/4).
-inline int scale_q3_k(const uint8_t* s, int g) {
+constexpr int scale_q3_k(const uint8_t* s, int g) {
     const int lo = g < 8 ? (s[g] & 0x0f) : (s[g - 8] >> 4);
     const int hi = (s[8 + g % 4] >> (2 * (g / 4))) & 3;
     return (lo | (hi << 4)) - 32;
 }
 
 // IQ4_XS: signed scale of group g (0..7): 4 low bits from scales_l, 2 high from scales_h, - 32.
-inline int scale_iq4_xs(const BlockIQ4_XS& b, int g) {
+constexpr int scale_iq4_xs(const BlockIQ4_XS& b, int g) {
     const int lo = (b.scales_l[g / 2] >> (4 * (g % 2))) & 0x0f;
     const int hi = (load_u16(b.scales_h) >> (2 * g)) & 3;
     return (lo | (hi << 4)) - 32;

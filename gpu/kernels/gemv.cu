@@ -2,6 +2,10 @@
 
 #include "gpu/cuda_check.h"
 #include "gpu/kernels/reduce.cuh"
+#include "gpu/kernels/weight_blocks.cuh"
+#include "util/error.h"
+
+#include <string>
 
 namespace lmscope::gpu::kernels {
 
@@ -10,54 +14,64 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kRowsPerBlock = kThreads / 32;  // one warp per output row
 
-// k % 8 == 0 and 16-byte aligned w and x: lanes read 8 halves (16 bytes) at a time.
-__global__ void gemv8_kernel(const __half* __restrict__ w, int32_t m, int32_t k,
-                             const __half* __restrict__ x, float* __restrict__ y, bool accumulate) {
+// N: the most activation rows this instance takes (1: decode; kMaxGemvRows: n rows, n <= N).
+template <class D, int N>
+__global__ void gemv_kernel(const uint8_t* __restrict__ w, size_t row_bytes, int32_t m, int32_t k,
+                            const __half* __restrict__ x, int32_t n, float* __restrict__ y, int32_t ldy,
+                            bool accumulate) {
+    constexpr int kChunks = D::kBlock / kChunk;  // chunks per block
     const int32_t row = int32_t(blockIdx.x) * kRowsPerBlock + int32_t(threadIdx.x >> 5);
     const int32_t lane = int32_t(threadIdx.x) & 31;
     if (row >= m) return;  // the whole warp leaves together
-    const uint4* wr = reinterpret_cast<const uint4*>(w + size_t(row) * size_t(k));  // [k / 8]
-    const uint4* xv = reinterpret_cast<const uint4*>(x);                           // [k / 8]
-    float s = 0.0f;
-    for (int32_t i = lane; i < k / 8; i += 32) {
-        const uint4 a = wr[i], b = xv[i];
-        const __half2* a2 = reinterpret_cast<const __half2*>(&a);
-        const __half2* b2 = reinterpret_cast<const __half2*>(&b);
+    const uint8_t* wr = w + size_t(row) * row_bytes;  // [k / kBlock] blocks
+    const int32_t row_chunks = k / kChunk;
+    float s[N] = {};  // [activation row]
+    for (int32_t i = lane; i < row_chunks; i += 32) {
+        float v[kChunk];
+        D::decode8(wr + size_t(i / kChunks) * D::kBytes, i % kChunks, v);
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            const float2 fa = __half22float2(a2[j]), fb = __half22float2(b2[j]);
-            s += fa.x * fb.x + fa.y * fb.y;
+        for (int r = 0; r < N; ++r) {
+            if (r >= n) break;  // the same for the whole warp
+            const uint4 b = reinterpret_cast<const uint4*>(x + size_t(r) * size_t(k))[i];
+            const __half2* b2 = reinterpret_cast<const __half2*>(&b);
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const float2 fb = __half22float2(b2[j]);
+                s[r] += v[2 * j] * fb.x + v[2 * j + 1] * fb.y;
+            }
         }
     }
-    s = warp_sum(s);
-    if (lane == 0) y[row] = accumulate ? y[row] + s : s;
+#pragma unroll
+    for (int r = 0; r < N; ++r) {
+        if (r >= n) break;
+        const float t = warp_sum(s[r]);
+        if (lane == 0) {
+            float* out = y + size_t(r) * size_t(ldy) + row;
+            *out = accumulate ? *out + t : t;
+        }
+    }
 }
-
-// Any k and alignment: one half at a time.
-__global__ void gemv1_kernel(const __half* __restrict__ w, int32_t m, int32_t k,
-                             const __half* __restrict__ x, float* __restrict__ y, bool accumulate) {
-    const int32_t row = int32_t(blockIdx.x) * kRowsPerBlock + int32_t(threadIdx.x >> 5);
-    const int32_t lane = int32_t(threadIdx.x) & 31;
-    if (row >= m) return;
-    const __half* wr = w + size_t(row) * size_t(k);
-    float s = 0.0f;
-    for (int32_t i = lane; i < k; i += 32) s += __half2float(wr[i]) * __half2float(x[i]);
-    s = warp_sum(s);
-    if (lane == 0) y[row] = accumulate ? y[row] + s : s;
-}
-
-bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
 
 }  // namespace
 
-void gemv(const __half* w, int32_t m, int32_t k, const __half* x, float* y, bool accumulate,
-          cudaStream_t stream) {
+void gemv(const uint8_t* w, gguf::TensorType type, int32_t m, int32_t k, const __half* x, int32_t n, float* y,
+          int32_t ldy, bool accumulate, cudaStream_t stream) {
     if (m <= 0) return;
+    if (n < 1 || n > kMaxGemvRows || ldy < m)
+        throw UsageError("gemv: " + std::to_string(n) + " rows of " + std::to_string(ldy) + " outputs for " +
+                         std::to_string(m) + " (1 to " + std::to_string(kMaxGemvRows) + " rows)");
+    if (k % kChunk != 0 || (reinterpret_cast<uintptr_t>(x) & 15u) != 0)
+        throw UsageError("gemv: row length " + std::to_string(k) + " not a multiple of 8 or input not 16-byte aligned");
     const unsigned blocks = unsigned((int64_t(m) + kRowsPerBlock - 1) / kRowsPerBlock);
-    if (k % 8 == 0 && aligned16(w) && aligned16(x))
-        gemv8_kernel<<<blocks, kThreads, 0, stream>>>(w, m, k, x, y, accumulate);
-    else
-        gemv1_kernel<<<blocks, kThreads, 0, stream>>>(w, m, k, x, y, accumulate);
+    const size_t rb = gguf::row_bytes(type, k);
+    const bool known = visit_decoder(type, [&](auto dec) {
+        using D = decltype(dec);
+        if (n == 1)
+            gemv_kernel<D, 1><<<blocks, kThreads, 0, stream>>>(w, rb, m, k, x, 1, y, ldy, accumulate);
+        else
+            gemv_kernel<D, kMaxGemvRows><<<blocks, kThreads, 0, stream>>>(w, rb, m, k, x, n, y, ldy, accumulate);
+    });
+    if (!known) throw UnsupportedError("cuda: no GEMV for tensor type " + std::string(gguf::type_name(type)));
     LMSCOPE_CUDA_LAUNCHED();
 }
 

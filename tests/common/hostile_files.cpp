@@ -90,6 +90,18 @@ GgufEdit& GgufEdit::fill_tensor(const std::string& name, const Bytes& pattern) {
     return *this;
 }
 
+GgufEdit& GgufEdit::retype_tensor(const std::string& name, gguf::TensorType type, Bytes data) {
+    Tensor& t = tensor(name);
+    int64_t n = 1;
+    for (int64_t e : t.ne) n *= e;
+    if (data.size() != gguf::row_bytes(type, n))
+        throw UsageError("hostile: " + std::to_string(data.size()) + " bytes for " + name + " as " +
+                         std::string(gguf::type_name(type)));
+    t.type = type;
+    t.data = std::move(data);
+    return *this;
+}
+
 GgufEdit& GgufEdit::erase_tensor(const std::string& name) {
     tensor(name);  // must exist
     std::erase_if(tensors_, [&](const Tensor& t) { return t.name == name; });

@@ -42,6 +42,8 @@ public:
     GgufEdit& fuse_tensors(const std::vector<std::string>& parts, const std::string& name);
     // Overwrites the data of tensor `name` with `pattern`, repeated (same type and shape).
     GgufEdit& fill_tensor(const std::string& name, const Bytes& pattern);
+    // Replaces the type and data of tensor `name` (same shape; data: row_bytes(type, ...) of it).
+    GgufEdit& retype_tensor(const std::string& name, gguf::TensorType type, Bytes data);
     Bytes bytes() const;
 
 private:

@@ -2,7 +2,9 @@
 // and a published model's shapes, for timing the backends on model sizes the repository does
 // not ship (speed does not depend on the weights' values). No tokenizer: the vocabulary size
 // comes from token_embd.weight, so `lmscope-cli bench` runs it (with pseudo-random ids).
-//   SHAPE: llama-3.2-1b | smollm2-135m        TYPE: f16 (default) | q8_0 | q4_1
+//   SHAPE: llama-3.2-1b | smollm2-135m
+//   TYPE: f16 (default), or any type gguf::quantize_row makes (q8_0, q4_1, bf16, ...) whose
+//   block divides the shape's rows (smollm2's 576 takes no 256-element K-quant).
 // A tool for scripts/gpu_check.sh, built with the cuda tests.
 #include "gguf/gguf.h"
 #include "gguf/quant.h"
@@ -11,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,7 +66,7 @@ void add_ones(gguf::Writer& w, const std::string& name, int64_t n) {
 
 int run(int argc, char** argv) {
     if (argc < 3 || argc > 4) {
-        std::fprintf(stderr, "usage: make_shape_model OUT.gguf llama-3.2-1b|smollm2-135m [f16|q8_0|q4_1]\n");
+        std::fprintf(stderr, "usage: make_shape_model OUT.gguf llama-3.2-1b|smollm2-135m [TYPE (f16)]\n");
         return 2;
     }
     const Shape* s = nullptr;
@@ -71,10 +74,13 @@ int run(int argc, char** argv) {
         if (std::strcmp(c.name, argv[2]) == 0) s = &c;
     if (!s) throw UsageError(std::string("unknown shape ") + argv[2]);
     const std::string t = argc == 4 ? argv[3] : "f16";
-    const gguf::TensorType type = t == "f16" ? gguf::TensorType::F16
-                                  : t == "q8_0" ? gguf::TensorType::Q8_0
-                                  : t == "q4_1" ? gguf::TensorType::Q4_1
-                                                : throw UsageError("unknown type " + t);
+    const std::optional<gguf::TensorType> parsed = gguf::type_from_name(t);
+    if (!parsed) throw UsageError("unknown type " + t);
+    const gguf::TensorType type = *parsed;
+    if (!gguf::can_quantize(type)) throw UnsupportedError("cannot make type " + t + " (no quantizer for it)");
+    const uint32_t block = gguf::traits(type).block_size;
+    if (s->n_embd % block != 0 || s->n_ff % block != 0)
+        throw UnsupportedError(std::string(s->name) + "'s rows are not whole " + t + " blocks");
 
     gguf::Writer w;
     const std::string a = "llama";
