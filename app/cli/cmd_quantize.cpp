@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 
 namespace lmscope::cli {
 
@@ -30,17 +31,28 @@ std::string mib(uint64_t bytes) {
     return buf;
 }
 
+// One line per kind of fallback (row length, wanted type, type given), then the counts.
 void print_summary(const gguf::RequantizeResult& r, const std::string& out, const gguf::QuantTarget& target,
                    double seconds) {
+    struct Fallback {
+        int count = 0;
+        std::string example;  // the first tensor
+    };
+    std::map<std::tuple<int64_t, std::string, std::string>, Fallback> fallbacks;
     std::map<std::string, int> per_type;  // type name -> weight matrices
     int copied = 0;
     for (const gguf::TensorPlan& p : r.plan) {
         if (p.weight) ++per_type[std::string(gguf::type_name(p.to))];
         else ++copied;
-        if (p.fallback)
-            std::cout << "fallback: " << p.name << ": rows of " << p.row << " do not fit "
-                      << gguf::type_name(p.wanted) << " blocks of " << gguf::traits(p.wanted).block_size << ": "
-                      << gguf::type_name(p.to) << "\n";
+        if (!p.fallback) continue;
+        Fallback& f = fallbacks[{p.row, std::string(gguf::type_name(p.wanted)), std::string(gguf::type_name(p.to))}];
+        if (f.count++ == 0) f.example = p.name;
+    }
+    for (const auto& [key, f] : fallbacks) {
+        const auto& [row, wanted, to] = key;
+        std::cout << "fallback: " << f.count << (f.count == 1 ? " matrix" : " matrices") << " with rows of " << row
+                  << " (" << f.example << (f.count > 1 ? ", ..." : "") << ") do not fit " << wanted << " blocks of "
+                  << gguf::traits(*gguf::type_from_name(wanted)).block_size << ": " << to << "\n";
     }
     std::cout << "weight matrices:";
     for (const auto& [type, n] : per_type) std::cout << " " << n << " " << type;
