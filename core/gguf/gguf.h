@@ -190,7 +190,7 @@ private:
     };
     std::vector<uint8_t> header_bytes() const;  // up to the data section, padded
     template <class Sink>
-    void emit(Sink&& sink) const;  // sink(const uint8_t*, size_t) gets the file in order
+    void stream_to(Sink&& sink) const;  // sink(const uint8_t*, size_t) gets the file in order
     uint32_t alignment_ = 32;
     std::vector<std::pair<std::string, Value>> kv_;
     std::vector<PendingTensor> tensors_;

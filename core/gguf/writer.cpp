@@ -143,7 +143,7 @@ std::vector<uint8_t> Writer::header_bytes() const {
 }
 
 template <class Sink>
-void Writer::emit(Sink&& sink) const {
+void Writer::stream_to(Sink&& sink) const {
     const std::vector<uint8_t> header = header_bytes();
     sink(header.data(), header.size());
     const std::vector<uint8_t> zeros(alignment_, 0);
@@ -155,13 +155,13 @@ void Writer::emit(Sink&& sink) const {
 
 std::vector<uint8_t> Writer::to_bytes() const {
     std::vector<uint8_t> out;
-    emit([&out](const uint8_t* p, size_t n) { out.insert(out.end(), p, p + n); });
+    stream_to([&out](const uint8_t* p, size_t n) { out.insert(out.end(), p, p + n); });
     return out;
 }
 
 void Writer::write(const std::string& path, const std::vector<std::string>& inputs) const {
     SafeWriter w(path, inputs);
-    emit([&w](const uint8_t* p, size_t n) {
+    stream_to([&w](const uint8_t* p, size_t n) {
         if (n > 0) w.write(p, n);
     });
     w.commit();
