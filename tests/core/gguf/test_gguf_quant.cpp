@@ -499,6 +499,8 @@ private slots:
         // Student t(3): Q8_0 8.4e-3 / 0.125, Q4_0 0.129 / 1.82, Q6_K 0.0245 / 0.46,
         // Q5_K 0.0462 / 0.53, Q4_K 0.0920 / 1.08, IQ4_XS 0.100 / 1.4, IQ4_NL 0.0989 / 1.4,
         // Q3_K 0.184 / 2.46, Q2_K 0.299 / 2.95.
+        // The data are fixed, so the K and IQ4 bounds on normal data sit 2% above the measured
+        // errors: a scale search switched off (IQ4_NL 0.0763, Q4_K 0.0750) fails them.
         auto row = [](const char* name, TensorType t, bool heavy, double rel, double abs) {
             QTest::newRow(name) << t << heavy << rel << abs;
         };
@@ -510,13 +512,13 @@ private slots:
         row("Q5_0", TensorType::Q5_0, false, 0.05, 0.22);
         row("Q4_1", TensorType::Q4_1, false, 0.09, 0.28);
         row("Q4_0", TensorType::Q4_0, false, 0.10, 0.45);
-        row("Q6_K", TensorType::Q6_K, false, 0.0175, 0.08);
-        row("Q5_K", TensorType::Q5_K, false, 0.037, 0.19);
-        row("Q4_K", TensorType::Q4_K, false, 0.075, 0.35);
-        row("IQ4_XS", TensorType::IQ4_XS, false, 0.078, 0.45);
-        row("IQ4_NL", TensorType::IQ4_NL, false, 0.077, 0.45);
-        row("Q3_K", TensorType::Q3_K, false, 0.151, 0.85);
-        row("Q2_K", TensorType::Q2_K, false, 0.28, 1.7);
+        row("Q6_K", TensorType::Q6_K, false, 0.0171, 0.08);
+        row("Q5_K", TensorType::Q5_K, false, 0.036, 0.19);
+        row("Q4_K", TensorType::Q4_K, false, 0.0725, 0.35);
+        row("IQ4_XS", TensorType::IQ4_XS, false, 0.0753, 0.45);
+        row("IQ4_NL", TensorType::IQ4_NL, false, 0.0747, 0.45);
+        row("Q3_K", TensorType::Q3_K, false, 0.147, 0.85);
+        row("Q2_K", TensorType::Q2_K, false, 0.273, 1.7);
         row("Q8_0 t3", TensorType::Q8_0, true, 8.8e-3, 0.15);
         row("Q4_0 t3", TensorType::Q4_0, true, 0.135, 2.1);
         row("Q6_K t3", TensorType::Q6_K, true, 0.026, 0.53);
