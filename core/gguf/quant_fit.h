@@ -37,16 +37,16 @@ struct IntLevels {
     float high() const { return float(qmax); }
 };
 
-// A range of candidate inverse scales: the block's value of largest magnitude is put at
-// end * (1 + step * k) for k in [-steps, steps], for each end of the levels.
+// Candidate scales of a group: the exact fit (the group's extreme value, or its range, onto
+// the end of the levels) stretched by (1 + step * k) for k in [-steps, steps].
 struct ScaleSearch {
     int steps;   // candidates on each side of the exact fit
     float step;  // relative stretch between candidates
 };
 
-// The scale s for x[0..n) ~ s * L.value(q[j]) (q the nearest level of x[j] / s) with the least
-// squared error among the candidates of `search`: each candidate's levels get their least
-// squares scale sum(x v) / sum(v v). 0 when x is all zero.
+// A scale s for x[0..n) ~ s * L.value(q[j]). Each candidate of `search`, for each end of the
+// levels (the value of largest magnitude put there), picks the nearest levels v; their least
+// squares scale sum(x v) / sum(v v) with the least squared error wins. 0 when x is all zero.
 template <class Levels>
 float fit_symmetric(const float* x, int n, const Levels& L, ScaleSearch search) {
     float amax = 0.0f, vmax = 0.0f;  // largest magnitude, with its sign
