@@ -800,6 +800,47 @@ private slots:
         QVERIFY2(hi <= ratio, qPrintable(QString("ours %1 x the reference's error > %2").arg(hi).arg(ratio)));
     }
 
+    // Trained weights: SmolLM2's ffn_down matrices of layers 0, 14 and 29 (rows of 1536, as the
+    // sample model stores them: Q4_1, decoded) quantized again to each type.
+    void sample_model_weights_data() {
+        QTest::addColumn<TensorType>("type");
+        QTest::addColumn<double>("max_rel_rms");
+        // Measured (max over the three, 3% margin in the bounds): Q8_0 0.0057, Q6_K 0.0163,
+        // Q5_K 0.0167, Q5_0 0.0454, Q4_K 0.0171, IQ4_XS 0.0663, IQ4_NL 0.0653, Q4_0 0.0900,
+        // Q3_K 0.149, Q2_K 0.276. Q4_K and Q5_K come out close because the values already sit on
+        // Q4_1's grid (a scale and a minimum per 32), which their groups of 32 can hold.
+        QTest::newRow("Q8_0") << TensorType::Q8_0 << 0.0059;
+        QTest::newRow("Q6_K") << TensorType::Q6_K << 0.0168;
+        QTest::newRow("Q5_K") << TensorType::Q5_K << 0.0172;
+        QTest::newRow("Q5_0") << TensorType::Q5_0 << 0.0468;
+        QTest::newRow("Q4_K") << TensorType::Q4_K << 0.0176;
+        QTest::newRow("IQ4_XS") << TensorType::IQ4_XS << 0.0683;
+        QTest::newRow("IQ4_NL") << TensorType::IQ4_NL << 0.0673;
+        QTest::newRow("Q4_0") << TensorType::Q4_0 << 0.0927;
+        QTest::newRow("Q3_K") << TensorType::Q3_K << 0.154;
+        QTest::newRow("Q2_K") << TensorType::Q2_K << 0.284;
+    }
+    void sample_model_weights() {
+        QFETCH(TensorType, type);
+        QFETCH(double, max_rel_rms);
+        const std::string path = testing::sample_model();
+        LMSCOPE_REQUIRE_FILE(path, "the sample model");
+        const File f = File::open(path);
+        double worst = 0;
+        for (const char* name : {"blk.0.ffn_down.weight", "blk.14.ffn_down.weight", "blk.29.ffn_down.weight"}) {
+            const TensorInfo& t = f.tensor(name);
+            const std::vector<float> x = dequantize(t);  // [rows][ne0]
+            const int64_t n = int64_t(x.size());
+            std::vector<uint8_t> q(row_bytes(type, n));
+            quantize_row(type, x.data(), q.data(), n);
+            std::vector<float> y(x.size());
+            dequantize_row(type, q.data(), y.data(), n);
+            worst = std::max(worst, rel_rms(y, x));
+        }
+        qInfo("%s: relative rms error %.4g", type_name(type).data(), worst);
+        QVERIFY2(worst <= max_rel_rms, qPrintable(QString("relative rms error %1 > %2").arg(worst).arg(max_rel_rms)));
+    }
+
     // A decode with a known bug exceeds the bound above by a wide margin on every tensor.
     void fixture_broken_decode_fails_data() {
         QTest::addColumn<QString>("file");
