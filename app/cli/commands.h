@@ -13,5 +13,6 @@ void add_bench_command(CLI::App& app);
 void add_tokenize_command(CLI::App& app);
 void add_replay_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_quantize_command(CLI::App& app);
 
 }  // namespace lmscope::cli

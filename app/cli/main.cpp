@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
     lmscope::cli::add_tokenize_command(app);
     lmscope::cli::add_replay_command(app);
     lmscope::cli::add_run_command(app);
+    lmscope::cli::add_quantize_command(app);
 
     // A closed pipe (run ... | head) is a write error, reported once the trace is saved.
     std::signal(SIGPIPE, SIG_IGN);

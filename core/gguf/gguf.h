@@ -174,10 +174,12 @@ public:
     // Adds a tensor; `data` must hold row_bytes(type, ne[0]) * rows bytes.
     void add_tensor(std::string name, TensorType type, std::vector<int64_t> ne,
                     const void* data, size_t n_bytes);
+    // The same, taking the bytes over (no copy).
+    void add_tensor(std::string name, TensorType type, std::vector<int64_t> ne, std::vector<uint8_t> data);
     std::vector<uint8_t> to_bytes() const;
-    // Through a SafeWriter (util/safe_writer.h): atomic, never over a device or a folder.
-    // Throws IoError.
-    void write(const std::string& path) const;
+    // The bytes of to_bytes(), streamed through a SafeWriter (util/safe_writer.h): atomic, never
+    // over a device, a folder or one of `inputs`. Throws IoError (UsageError for an input).
+    void write(const std::string& path, const std::vector<std::string>& inputs = {}) const;
 
 private:
     struct PendingTensor {
@@ -186,6 +188,9 @@ private:
         std::vector<int64_t> ne;
         std::vector<uint8_t> data;
     };
+    std::vector<uint8_t> header_bytes() const;  // up to the data section, padded
+    template <class Sink>
+    void stream_to(Sink&& sink) const;  // sink(const uint8_t*, size_t) gets the file in order
     uint32_t alignment_ = 32;
     std::vector<std::pair<std::string, Value>> kv_;
     std::vector<PendingTensor> tensors_;

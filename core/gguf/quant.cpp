@@ -45,6 +45,8 @@ void dequantize_row(TensorType type, const void* src, float* dst, int64_t n) {
         case TensorType::Q4_K: return dequant_q4_k(reinterpret_cast<const BlockQ4_K*>(bytes), dst, nb);
         case TensorType::Q5_K: return dequant_q5_k(reinterpret_cast<const BlockQ5_K*>(bytes), dst, nb);
         case TensorType::Q6_K: return dequant_q6_k(reinterpret_cast<const BlockQ6_K*>(bytes), dst, nb);
+        case TensorType::IQ4_NL: return dequant_iq4_nl(reinterpret_cast<const BlockIQ4_NL*>(bytes), dst, nb);
+        case TensorType::IQ4_XS: return dequant_iq4_xs(reinterpret_cast<const BlockIQ4_XS*>(bytes), dst, nb);
         default: throw_unsupported(type);
     }
 }
@@ -81,16 +83,7 @@ std::vector<float> dequantize(const TensorInfo& tensor) {
     return out;
 }
 
-bool can_quantize(TensorType type) {
-    switch (type) {
-        case TensorType::F32: case TensorType::F16: case TensorType::BF16:
-        case TensorType::Q4_0: case TensorType::Q4_1: case TensorType::Q5_0:
-        case TensorType::Q5_1: case TensorType::Q8_0:
-            return true;
-        default:
-            return false;
-    }
-}
+bool can_quantize(TensorType type) { return is_supported(type); }
 
 void quantize_row(TensorType type, const float* src, void* dst, int64_t n) {
     using namespace detail;
@@ -106,6 +99,13 @@ void quantize_row(TensorType type, const float* src, void* dst, int64_t n) {
         case TensorType::Q5_0: return quant_q5_0(src, reinterpret_cast<BlockQ5_0*>(bytes), nb);
         case TensorType::Q5_1: return quant_q5_1(src, reinterpret_cast<BlockQ5_1*>(bytes), nb);
         case TensorType::Q8_0: return quant_q8_0(src, reinterpret_cast<BlockQ8_0*>(bytes), nb);
+        case TensorType::Q2_K: return quant_q2_k(src, reinterpret_cast<BlockQ2_K*>(bytes), nb);
+        case TensorType::Q3_K: return quant_q3_k(src, reinterpret_cast<BlockQ3_K*>(bytes), nb);
+        case TensorType::Q4_K: return quant_q4_k(src, reinterpret_cast<BlockQ4_K*>(bytes), nb);
+        case TensorType::Q5_K: return quant_q5_k(src, reinterpret_cast<BlockQ5_K*>(bytes), nb);
+        case TensorType::Q6_K: return quant_q6_k(src, reinterpret_cast<BlockQ6_K*>(bytes), nb);
+        case TensorType::IQ4_NL: return quant_iq4_nl(src, reinterpret_cast<BlockIQ4_NL*>(bytes), nb);
+        case TensorType::IQ4_XS: return quant_iq4_xs(src, reinterpret_cast<BlockIQ4_XS*>(bytes), nb);
         default: throw_unsupported(type);
     }
 }

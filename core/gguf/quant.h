@@ -20,11 +20,13 @@ void dequantize_row(TensorType type, const void* src, float* dst, int64_t n);
 // FormatError(field "tensor NAME") when its shape and n_bytes disagree.
 std::vector<float> dequantize(const TensorInfo& tensor);
 
-// True when quantize_row() can produce this type (F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0).
+// True when quantize_row() can produce this type: every type dequantize_row() reads.
 bool can_quantize(TensorType type);
-// dst receives row_bytes(type, n) bytes: the reference round-to-nearest encoding of the
-// format (the reference quantizers' rounding). Throws UnsupportedError for other
-// types, UsageError for a partial block. NaN inputs never cause undefined behaviour.
+// dst receives row_bytes(type, n) bytes. Q4_0 .. Q8_0: the reference round-to-nearest
+// encoding (the reference quantizers' rounding); the K-quants and IQ4 types: scales searched
+// for the least squared error (gguf/quant_fit.h). Deterministic. Throws UnsupportedError for
+// other types, UsageError for a partial block. NaN or inf inputs never cause undefined
+// behaviour (their blocks decode to garbage, the others are unaffected).
 void quantize_row(TensorType type, const float* src, void* dst, int64_t n);
 
 // IEEE half and bfloat16 conversions: exact widening; narrowing rounds to nearest even,

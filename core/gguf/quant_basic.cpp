@@ -2,6 +2,7 @@
 // (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0). Plain loops over fixed-size blocks that compilers vectorize.
 #include "gguf/half.h"
 #include "gguf/quant_blocks.h"
+#include "gguf/quant_fit.h"
 
 #include <cmath>
 
@@ -81,11 +82,6 @@ void dequant_q8_0(const BlockQ8_0* src, float* __restrict dst, int64_t nb) {
 
 // ---- encoders ------------------------------------------------------------------------------
 namespace {
-
-// Selects written so that NaN gives the bound (no undefined float-to-int conversion) and
-// loops of them vectorize (no library calls).
-inline float clamp_low(float v, float lo) { return v > lo ? v : lo; }
-inline float clamp_high(float v, float hi) { return v < hi ? v : hi; }
 
 // Reductions over a block keep 8 independent partial results, so the dependency chain is
 // 4 long instead of 32 (float max reductions do not vectorize without fast-math).

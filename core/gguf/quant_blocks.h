@@ -156,8 +156,12 @@ void dequant_q3_k(const BlockQ3_K* src, float* dst, int64_t nb);
 void dequant_q4_k(const BlockQ4_K* src, float* dst, int64_t nb);
 void dequant_q5_k(const BlockQ5_K* src, float* dst, int64_t nb);
 void dequant_q6_k(const BlockQ6_K* src, float* dst, int64_t nb);
+void dequant_iq4_nl(const BlockIQ4_NL* src, float* dst, int64_t nb);
+void dequant_iq4_xs(const BlockIQ4_XS* src, float* dst, int64_t nb);
 
-// Encoders (reference round-to-nearest): nb blocks from src[0 .. nb * 32).
+// Encoders: nb blocks from src[0 .. nb * block size). The 32-element types round to nearest
+// under the block's extreme (the reference encoders' rounding); the K and IQ4 types search
+// their scales for the least squared error (quant_fit.h).
 void quant_f16(const float* src, uint8_t* dst, int64_t n);
 void quant_bf16(const float* src, uint8_t* dst, int64_t n);
 void quant_q4_0(const float* src, BlockQ4_0* dst, int64_t nb);
@@ -165,5 +169,12 @@ void quant_q4_1(const float* src, BlockQ4_1* dst, int64_t nb);
 void quant_q5_0(const float* src, BlockQ5_0* dst, int64_t nb);
 void quant_q5_1(const float* src, BlockQ5_1* dst, int64_t nb);
 void quant_q8_0(const float* src, BlockQ8_0* dst, int64_t nb);
+void quant_q2_k(const float* src, BlockQ2_K* dst, int64_t nb);
+void quant_q3_k(const float* src, BlockQ3_K* dst, int64_t nb);
+void quant_q4_k(const float* src, BlockQ4_K* dst, int64_t nb);
+void quant_q5_k(const float* src, BlockQ5_K* dst, int64_t nb);
+void quant_q6_k(const float* src, BlockQ6_K* dst, int64_t nb);
+void quant_iq4_nl(const float* src, BlockIQ4_NL* dst, int64_t nb);
+void quant_iq4_xs(const float* src, BlockIQ4_XS* dst, int64_t nb);
 
 }  // namespace lmscope::gguf::detail

@@ -37,7 +37,7 @@ std::string_view type_name(TensorType type);
 std::optional<TensorType> type_from_name(std::string_view name);
 
 // True when dequantize_row() implements this type:
-// F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K.
+// F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, IQ4_NL, IQ4_XS.
 bool is_supported(TensorType type);
 
 // Bytes of a row of n elements; n must be a multiple of the block size (checked by callers).

@@ -1,6 +1,6 @@
 // GGUF writer (version 3): header, metadata, tensor infos, padding to the alignment, data
-// (each tensor padded to the alignment). write() goes through a SafeWriter (atomic: a
-// temporary file in the same folder, flushed, then renamed over the target).
+// (each tensor padded to the alignment). write() streams the same bytes through a SafeWriter
+// (atomic: a temporary file in the same folder, flushed, then renamed over the target).
 #include "gguf/gguf.h"
 
 #include "util/error.h"
@@ -89,6 +89,12 @@ void Writer::set_alignment(uint32_t alignment) {
 
 void Writer::add_tensor(std::string name, TensorType type, std::vector<int64_t> ne, const void* data,
                         size_t n_bytes) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    add_tensor(std::move(name), type, std::move(ne), std::vector<uint8_t>(p, p + n_bytes));
+}
+
+void Writer::add_tensor(std::string name, TensorType type, std::vector<int64_t> ne, std::vector<uint8_t> data) {
+    const size_t n_bytes = data.size();
     const std::string what = "gguf writer: tensor '" + name + "': ";
     if (name.empty()) throw UsageError("gguf writer: empty tensor name");
     for (const auto& t : tensors_)
@@ -110,11 +116,10 @@ void Writer::add_tensor(std::string name, TensorType type, std::vector<int64_t> 
         throw UsageError(what + "size overflows");
     if (expected != n_bytes)
         throw UsageError(what + "got " + std::to_string(n_bytes) + " bytes, the shape needs " + std::to_string(expected));
-    const auto* p = static_cast<const uint8_t*>(data);
-    tensors_.push_back({std::move(name), type, std::move(ne), std::vector<uint8_t>(p, p + n_bytes)});
+    tensors_.push_back({std::move(name), type, std::move(ne), std::move(data)});
 }
 
-std::vector<uint8_t> Writer::to_bytes() const {
+std::vector<uint8_t> Writer::header_bytes() const {
     Bytes b;
     b.put<uint32_t>(0x46554747u);  // "GGUF"
     b.put<uint32_t>(kVersion);
@@ -134,16 +139,32 @@ std::vector<uint8_t> Writer::to_bytes() const {
         offset += padded(t.data.size(), alignment_);
     }
     b.pad_to(alignment_);
-    for (const auto& t : tensors_) {
-        b.put_raw(t.data);
-        b.pad_to(alignment_);
-    }
     return b.take();
 }
 
-void Writer::write(const std::string& path) const {
-    const std::vector<uint8_t> bytes = to_bytes();
-    write_file_safely(path, bytes.data(), bytes.size());
+template <class Sink>
+void Writer::stream_to(Sink&& sink) const {
+    const std::vector<uint8_t> header = header_bytes();
+    sink(header.data(), header.size());
+    const std::vector<uint8_t> zeros(alignment_, 0);
+    for (const auto& t : tensors_) {
+        sink(t.data.data(), t.data.size());
+        sink(zeros.data(), padded(t.data.size(), alignment_) - t.data.size());
+    }
+}
+
+std::vector<uint8_t> Writer::to_bytes() const {
+    std::vector<uint8_t> out;
+    stream_to([&out](const uint8_t* p, size_t n) { out.insert(out.end(), p, p + n); });
+    return out;
+}
+
+void Writer::write(const std::string& path, const std::vector<std::string>& inputs) const {
+    SafeWriter w(path, inputs);
+    stream_to([&w](const uint8_t* p, size_t n) {
+        if (n > 0) w.write(p, n);
+    });
+    w.commit();
 }
 
 }  // namespace lmscope::gguf
