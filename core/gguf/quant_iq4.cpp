@@ -43,14 +43,6 @@ struct IQ4Levels {
 // the codebook.
 constexpr ScaleSearch kSearch{8, 0.02f};
 
-// IQ4_XS group scale g: low 4 bits in nibble g % 2 of scales_l[g / 2], high 2 bits at bits
-// 2g..2g+1 of scales_h.
-int iq4_xs_scale(const BlockIQ4_XS& blk, int g) {
-    const int lo = (blk.scales_l[g / 2] >> (4 * (g % 2))) & 0x0f;
-    const int hi = (load_u16(blk.scales_h) >> (2 * g)) & 3;
-    return (lo | (hi << 4)) - 32;
-}
-
 }  // namespace
 
 void dequant_iq4_nl(const BlockIQ4_NL* src, float* __restrict dst, int64_t nb) {
@@ -69,7 +61,7 @@ void dequant_iq4_xs(const BlockIQ4_XS* src, float* __restrict dst, int64_t nb) {
         const BlockIQ4_XS& blk = src[b];
         const float d = half_to_float(load_u16(blk.d));
         for (int g = 0; g < kQK_K / kGroupXS; ++g, dst += kGroupXS) {
-            const float dl = d * float(iq4_xs_scale(blk, g));
+            const float dl = d * float(scale_iq4_xs(blk, g));
             const uint8_t* q = blk.qs + 16 * g;  // [16]
             for (int j = 0; j < 16; ++j) {
                 dst[j] = dl * float(kIQ4Values[q[j] & 0x0f]);

@@ -4,7 +4,6 @@
 #include "engine/kernels.h"
 #include "engine/matmul.h"
 #include "engine/repack.h"
-#include "gguf/quant_blocks.h"
 #include "gguf/quant.h"
 
 #include <QtTest>
@@ -311,7 +310,7 @@ private slots:
         // the exact dots (double) of the stored weights with the quantized activations, and
         // with the float activations; the sums of |products| scale the tolerances
         std::vector<double> exact(size_t(n_out) * kActs), exact_x(exact.size()), mag(exact.size());
-        const std::vector<float> wd = stored_values(f, lin);  // [n_out][n_in]
+        const std::vector<float> wd = stored_values(lin);  // [n_out][n_in]
         for (int r = 0; r < n_out; ++r)
             for (int j = 0; j < kActs; ++j) {
                 double e = 0.0, ex = 0.0, m = 0.0;
@@ -406,27 +405,11 @@ private:
         return lin;
     }
 
-    // The values lin's rows store: GGUF's own dequantizer where it has one, else the
-    // repacker's integer form (engine::XBlock) evaluated by the formula of pack_formats.h.
-    static std::vector<float> stored_values(kernels::PackFormat f, const engine::Linear& lin) {
+    // The values lin's rows store, by GGUF's own dequantizer.
+    static std::vector<float> stored_values(const engine::Linear& lin) {
         std::vector<float> v(size_t(lin.n_out) * size_t(lin.n_in));  // [n_out][n_in]
-        for (int64_t r = 0; r < lin.n_out; ++r) {
-            float* out = v.data() + size_t(r) * size_t(lin.n_in);
-            if (gguf::is_supported(lin.type)) {
-                gguf::dequantize_row(lin.type, lin.row(r), out, lin.n_in);
-                continue;
-            }
-            const kernels::XLayout& L = kernels::x_layout(f);
-            const size_t block = lin.row_bytes / size_t(lin.n_in / L.super);
-            for (int64_t c = 0; c < lin.n_in / L.super; ++c) {
-                engine::XBlock xb;
-                engine::unpack_x_block(f, lin.row(r) + size_t(c) * block, xb);
-                for (int e = 0; e < L.super; ++e) {
-                    const int q = L.codebook ? int(gguf::detail::kIQ4Values[xb.q[e]]) : xb.q[e] - L.offset;
-                    out[c * L.super + e] = gguf::fp16_to_fp32(xb.d) * float(xb.sc[e / 16]) * float(q);
-                }
-            }
-        }
+        for (int64_t r = 0; r < lin.n_out; ++r)
+            gguf::dequantize_row(lin.type, lin.row(r), v.data() + size_t(r) * size_t(lin.n_in), lin.n_in);
         return v;
     }
 };
