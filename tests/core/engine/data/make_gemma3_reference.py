@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes gemma3_short.json, gemma3_long.json and gemma3_greedy.json: what an exact float64 forward pass of the
 Gemma 3 270M sample model (sample_models/gemma-3-270m-q4_k_m.gguf) computes for two texts, so
-that test_gemma_sample can hold lmscope's engine to it without the 700 MB of full logits.
+that test_forward_gemma can hold lmscope's engine to it without the 700 MB of full logits.
 
 The float64 pass is ../shared/tools/ref_hooks.py (run from there, weights dequantized with the
 gguf package); the token ids come from an independent tokenizer (Google's sentencepiece, built
