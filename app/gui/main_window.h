@@ -1,5 +1,6 @@
 // lmscope's main window: a model's spec (the "Model" dock) and its tensors and metadata (the
-// central tabs), opened from File > Open, File > Open Recent, a drop, or the command line, and
+// central tabs), opened from File > Open, File > Open Sample Model (the fetched sample models),
+// File > Open Recent, a drop, or the command line, and
 // the step-through panels of the SessionView as docks around the central area. Loading runs
 // off the UI thread; a bad file shows the loader's error in a message box and the previous
 // model stays on screen.
@@ -98,6 +99,7 @@ private:
     void retranslate();
     void showTitles();  // the window title, the spec panel and the status bar's model figures
     void rebuildRecentMenu();
+    void rebuildSampleMenu();  // one entry per sample model; those not fetched say so, greyed
     void rebuildLabsMenu();
     void createLanguageMenu();
     void updateLanguageMenu();
@@ -142,6 +144,7 @@ private:
 
     QMenu* file_menu_ = nullptr;
     QMenu* recent_menu_ = nullptr;
+    QMenu* sample_menu_ = nullptr;
     QMenu* view_menu_ = nullptr;
     QMenu* language_menu_ = nullptr;
     QMenu* help_menu_ = nullptr;

@@ -1,5 +1,5 @@
-// MainWindow's actions and menus (File, View, Labs, Help), the recent-files, labs and language
-// menus.
+// MainWindow's actions and menus (File, View, Labs, Help), the sample-model, recent-files, labs
+// and language menus.
 #include "gui/dock_layout.h"
 #include "gui/help_window.h"
 #include "gui/labs/lab.h"
@@ -10,6 +10,7 @@
 #include "gui/dock_layout.h"
 #include "gui/panel_guide.h"
 #include "gui/recent_files.h"
+#include "gui/sample_model.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -53,6 +54,10 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
     file_menu_ = menuBar()->addMenu(QString());
     file_menu_->addAction(open_action_);
+    sample_menu_ = file_menu_->addMenu(QString());
+    sample_menu_->setObjectName(QStringLiteral("sampleModelMenu"));
+    // a model fetched while the app runs appears the next time the menu opens
+    connect(sample_menu_, &QMenu::aboutToShow, this, &MainWindow::rebuildSampleMenu);
     recent_menu_ = file_menu_->addMenu(QString());
     file_menu_->addSeparator();
     file_menu_->addAction(quit_action_);
@@ -112,6 +117,23 @@ void MainWindow::rebuildRecentMenu() {
     QAction* clear = recent_menu_->addAction(tr("&Clear Menu"));
     clear->setEnabled(!files.isEmpty());
     connect(clear, &QAction::triggered, recent_, &RecentFiles::clear);
+}
+
+void MainWindow::rebuildSampleMenu() {
+    sample_menu_->clear();
+    for (const SampleModel& m : sample_models()) {
+        const QString title = QString::fromUtf8(m.title);
+        const QString path = find_sample_model(m);
+        QAction* a = sample_menu_->addAction(title);
+        a->setStatusTip(sample_model_about(m));
+        if (path.isEmpty()) {
+            a->setText(tr("%1 (not fetched: run sample_models/fetch.sh)").arg(title));
+            a->setEnabled(false);
+            continue;
+        }
+        a->setToolTip(QDir::toNativeSeparators(path));
+        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
+    }
 }
 
 void MainWindow::rebuildLabsMenu() {

@@ -833,6 +833,14 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <source>An 18-minute lesson with the sample model, step by step</source>
         <translation>用示例模型一步一步讲完的 18 分钟课程</translation>
     </message>
+    <message>
+        <source>Open Sa&amp;mple Model</source>
+        <translation>打开示例模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>%1 (not fetched: run sample_models/fetch.sh)</source>
+        <translation>%1（尚未下载：请运行 sample_models/fetch.sh）</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::PanelGuide</name>
@@ -866,6 +874,17 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>Step %1 of %2</source>
         <translation>第 %1 步，共 %2 步</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::SampleModel</name>
+    <message>
+        <source>30 layers, 9 query heads sharing 3 KV heads (GQA): the model the lesson starts with</source>
+        <translation>30 层，9 个查询头共用 3 个 KV 头（GQA）：课程开始时用的模型</translation>
+    </message>
+    <message>
+        <source>18 layers, 4 query heads sharing one KV head, five of every six layers with a 512-token sliding window (Gemma Terms of Use)</source>
+        <translation>18 层，4 个查询头共用一个 KV 头，每六层中有五层使用 512 个词元的滑动窗口（Gemma 使用条款）</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,8 @@
 // The main window on the offscreen platform: opening the fixture models shows their spec and
 // tensor table (checked against the GGUF reader), a bad file gives an error box carrying the
 // loader's message while the previous model stays, drops open files, the newest request
-// wins, settings and recent files are remembered, and the Chinese translation switches live.
+// wins, settings and recent files are remembered, File > Open Sample Model lists and opens both
+// sample models, and the Chinese translation switches live.
 #include "common/testing.h"
 #include "gguf/gguf.h"
 #include "gui/help_window.h"
@@ -31,6 +32,7 @@
 #include <QTextDocument>
 #include <QFile>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QtTest>
 
 using namespace lmscope;
@@ -342,18 +344,68 @@ private slots:
     }
 
     void sampleModelLookup() {
-        const QByteArray saved = qgetenv("LMSCOPE_SAMPLE_MODEL");
+        const gui::SampleModel& smol = gui::sample_models().front();
+        const QByteArray saved = qgetenv(smol.env);
         const QString fx = fixture("fx-gqa.gguf");
         LMSCOPE_REQUIRE_FILE(fx.toStdString(), "the fixture model");
-        qputenv("LMSCOPE_SAMPLE_MODEL", QFile::encodeName(fx));
-        QCOMPARE(gui::sample_model_candidates().front(), fx);
+        qputenv(smol.env, QFile::encodeName(fx));
+        QCOMPARE(gui::sample_model_candidates(smol).front(), fx);
         QCOMPARE(gui::find_sample_model(), QFileInfo(fx).absoluteFilePath());
         const QString absent = QDir::tempPath() + QStringLiteral("/lmscope-absent-sample.gguf");
-        qputenv("LMSCOPE_SAMPLE_MODEL", QFile::encodeName(absent));
+        qputenv(smol.env, QFile::encodeName(absent));
         QVERIFY(gui::find_sample_model() != absent);  // skipped: not a file
-        QVERIFY(gui::sample_model_candidates().size() >= 3);
-        if (saved.isEmpty()) qunsetenv("LMSCOPE_SAMPLE_MODEL");
-        else qputenv("LMSCOPE_SAMPLE_MODEL", saved);
+        QVERIFY(gui::sample_model_candidates(smol).size() >= 3);
+        if (saved.isEmpty()) qunsetenv(smol.env);
+        else qputenv(smol.env, saved);
+    }
+
+    void sampleModelMenu_data() {
+        QTest::addColumn<int>("entry");
+        QTest::addColumn<QString>("copy");  // a file the model's variable names instead; empty: as fetched
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<QString>("layers");
+        QTest::newRow("SmolLM2") << 0 << QString() << "llama" << "30";
+        QTest::newRow("Gemma 3 270M") << 1 << QString() << "gemma3" << "18";
+        QTest::newRow("Gemma 3 270M: LMSCOPE_GEMMA_MODEL names fx-gemma3") << 1 << fixture("fx-gemma3.gguf") << "gemma3" << "4";
+    }
+    // The submenu lists every sample model, SmolLM2 then Gemma 3; an entry opens its model.
+    void sampleModelMenu() {
+        QFETCH(int, entry);
+        QFETCH(QString, copy);
+        QFETCH(QString, arch);
+        QFETCH(QString, layers);
+        const gui::SampleModel& m = gui::sample_models()[size_t(entry)];
+        const QByteArray saved = qgetenv(m.env);
+        const auto restore = qScopeGuard([&] {
+            if (saved.isEmpty()) qunsetenv(m.env);
+            else qputenv(m.env, saved);
+        });
+        if (!copy.isEmpty()) qputenv(m.env, QFile::encodeName(copy));
+        const QString path = gui::find_sample_model(m);
+        gui::Language language;
+        MainWindow w(&language);
+        auto* menu = w.findChild<QMenu*>(QStringLiteral("sampleModelMenu"));
+        QVERIFY(menu);
+        QCOMPARE(menu->title(), QStringLiteral("Open Sa&mple Model"));
+        emit menu->aboutToShow();
+        const QList<QAction*> actions = menu->actions();
+        QCOMPARE(actions.size(), 2);
+        QVERIFY2(actions[0]->text().startsWith(QStringLiteral("SmolLM2-135M")), qPrintable(actions[0]->text()));
+        QVERIFY2(actions[1]->text().startsWith(QStringLiteral("Gemma 3 270M")), qPrintable(actions[1]->text()));
+        QAction* a = actions[entry];
+        QCOMPARE(a->statusTip(), gui::sample_model_about(m));
+        if (path.isEmpty()) {
+            QVERIFY(!a->isEnabled());
+            QVERIFY2(a->text().contains(QStringLiteral("sample_models/fetch.sh")), qPrintable(a->text()));
+            QSKIP(qPrintable(QStringLiteral("%1 is absent: run sample_models/fetch.sh").arg(QLatin1String(m.file))));
+        }
+        QVERIFY(a->isEnabled());
+        QSignalSpy changed(w.document(), &ModelDocument::modelChanged);
+        a->trigger();
+        QVERIFY(changed.wait(60000));
+        QCOMPARE(w.document()->model()->path, path);
+        QCOMPARE(spec_value(w, "layers"), layers);
+        QCOMPARE(QString::fromStdString(w.document()->model()->summary.hparams.architecture), arch);
     }
 
     void switchesLanguageLive() {
@@ -363,6 +415,7 @@ private slots:
         QCOMPARE(file_menu->title(), QStringLiteral("&File"));
         QVERIFY(language.apply(QStringLiteral("zh_CN")));
         QTRY_COMPARE(file_menu->title(), QStringLiteral("文件(&F)"));
+        QCOMPARE(w.findChild<QMenu*>(QStringLiteral("sampleModelMenu"))->title(), QStringLiteral("打开示例模型(&M)"));
         QCOMPARE(gui::Language::saved(), QStringLiteral("zh_CN"));
         QCOMPARE(w.specPanel()->title(), QStringLiteral("未加载模型"));
         QVERIFY(language.apply(QStringLiteral("en")));

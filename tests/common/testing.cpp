@@ -34,11 +34,15 @@ std::string testdata_file(const std::string& relative) {
     return fs::is_regular_file(p, ec) ? p : std::string();
 }
 
-std::string sample_model() {
-    std::string p = env_or("LMSCOPE_SAMPLE_MODEL", "");
+static std::string file_from_env(const char* name) {
+    std::string p = env_or(name, "");
     std::error_code ec;
     return (!p.empty() && fs::is_regular_file(p, ec)) ? p : std::string();
 }
+
+std::string sample_model() { return file_from_env("LMSCOPE_SAMPLE_MODEL"); }
+
+std::string gemma_model() { return file_from_env("LMSCOPE_GEMMA_MODEL"); }
 
 std::string sample_tokenizer(const std::string& name) {
     const std::string dir = env_or("LMSCOPE_SAMPLE_TOKENIZERS", "");

@@ -22,6 +22,8 @@ std::string testdata_dir();
 std::string testdata_file(const std::string& relative);
 // The sample model (SmolLM2-135M Q4_1), or empty when it has not been fetched.
 std::string sample_model();
+// The second sample model (Gemma 3 270M Q4_K_M), or empty when it has not been fetched.
+std::string gemma_model();
 // A tokenizer file fetched beside it (sample_models/tokenizers/NAME: cl100k_base.tiktoken.gz,
 // o200k_base.tiktoken.gz, bert-base-uncased-vocab.txt), or empty when it has not been fetched.
 std::string sample_tokenizer(const std::string& name);

@@ -5,6 +5,9 @@
 #include "engine/backend.h"
 #include "engine/cpu_backend.h"
 #include "engine/model.h"
+#include "trace/capture.h"
+#include "trace/hooks.h"
+#include "util/error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -67,6 +70,42 @@ inline std::vector<float> attention_cube(const trace::StepCapture& c) {
         for (size_t i = 0; i < n * n && i < p.weights.size(); ++i) out[base + i] = p.weights[i];
     }
     return out;
+}
+
+// Every hook of every layer, then final_norm and logits.
+inline std::vector<trace::HookPoint> every_hook(const engine::Backend& b) {
+    std::vector<trace::HookPoint> hooks;
+    for (int32_t l = 0; l < b.model().spec().n_layer(); ++l)
+        for (int i = 0; i < trace::kHookCount; ++i)
+            if (trace::is_layer_hook(trace::Hook(i))) hooks.push_back({trace::Hook(i), l});
+    hooks.push_back({trace::Hook::FinalNorm, -1});
+    hooks.push_back({trace::Hook::Logits, -1});
+    return hooks;
+}
+
+struct Captured {
+    trace::StepCapture capture;
+    std::vector<float> logits;  // [n][n_vocab]
+};
+
+// One step of `tokens` at pos0 that copies out `hooks` (every row) and the logits of every row.
+inline Captured run_hooks(engine::Backend& b, std::span<const int32_t> tokens, int32_t pos0,
+                          std::vector<trace::HookPoint> hooks, std::span<const LayerHead> ablate = {},
+                          std::span<const LayerSkip> skip = {}) {
+    Captured c;
+    trace::CapturePolicy p;
+    p.mode = trace::CaptureMode::None;
+    p.hooks = std::move(hooks);
+    c.logits.resize(tokens.size() * size_t(b.model().spec().n_vocab()));
+    b.forward({.tokens = tokens, .pos0 = pos0, .policy = p, .capture = &c.capture, .logits = c.logits,
+               .all_logits = true, .ablate = ablate, .skip = skip});
+    return c;
+}
+
+inline const trace::HookTensor& hook(const Captured& c, trace::Hook h, int32_t layer) {
+    const trace::HookTensor* t = c.capture.hook({h, layer});
+    if (!t) throw Error("hook " + trace::hook_name({h, layer}) + " was not captured");
+    return *t;
 }
 
 inline double max_abs_diff(std::span<const float> a, std::span<const float> b) {

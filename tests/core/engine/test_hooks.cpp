@@ -31,40 +31,6 @@ constexpr const char* kFloatFixtures[] = {"fx-gqa", "fx-mha-untied", "fx-qwen2",
 constexpr const char* kQuantFixtures[] = {"fx-gqa-Q4_1", "fx-gqa-Q8_0", "fx-qwen3-Q4_K_M", "fx-gemma3-Q4_K_M",
                                           "fx-smollm3-Q4_K_M"};
 
-// Every hook of every layer, then final_norm and logits.
-std::vector<trace::HookPoint> every_hook(int32_t n_layer) {
-    std::vector<trace::HookPoint> hooks;
-    for (int32_t l = 0; l < n_layer; ++l)
-        for (int i = 0; i < trace::kHookCount; ++i)
-            if (trace::is_layer_hook(Hook(i))) hooks.push_back({Hook(i), l});
-    hooks.push_back({Hook::FinalNorm, -1});
-    hooks.push_back({Hook::Logits, -1});
-    return hooks;
-}
-
-struct Captured {
-    trace::StepCapture capture;
-    std::vector<float> logits;
-};
-
-Captured run_hooks(engine::Backend& b, std::span<const int32_t> tokens, int32_t pos0,
-                   std::span<const LayerHead> ablate = {}, std::span<const LayerSkip> skip = {}) {
-    Captured c;
-    trace::CapturePolicy p;
-    p.mode = trace::CaptureMode::None;
-    p.hooks = every_hook(b.model().spec().n_layer());
-    c.logits.resize(tokens.size() * size_t(b.model().spec().n_vocab()));
-    b.forward({.tokens = tokens, .pos0 = pos0, .policy = p, .capture = &c.capture, .logits = c.logits,
-               .all_logits = true, .ablate = ablate, .skip = skip});
-    return c;
-}
-
-const trace::HookTensor& hook(const Captured& c, Hook h, int32_t layer) {
-    const trace::HookTensor* t = c.capture.hook({h, layer});
-    if (!t) throw Error("hook " + trace::hook_name({h, layer}) + " was not captured");
-    return *t;
-}
-
 double max_abs(std::span<const double> v) {
     double m = 0;
     for (double x : v)
@@ -139,9 +105,9 @@ private slots:
         LMSCOPE_REQUIRE_FILE(ref.model_path, "the fixture model and its reference");
         auto m = engine::Model::load(ref.model_path);
         auto b = engine::make_cpu_backend(m, {});
-        const Captured c = run_hooks(*b, ref.tokens, 0);
+        const Captured c = run_hooks(*b, ref.tokens, 0, every_hook(*b));
         const Float64Run exact = float64_forward(*m, ref.tokens);
-        QCOMPARE(c.capture.hooks.size(), every_hook(m->spec().n_layer()).size());
+        QCOMPARE(c.capture.hooks.size(), every_hook(*b).size());
         double worst = 0;
         QString worst_name;
         for (const trace::HookTensor& t : c.capture.hooks) {
@@ -196,7 +162,7 @@ private slots:
             QVERIFY(s.arch.fused_qkv && s.arch.fused_gate_up && s.neox());
         }
         auto b = engine::make_cpu_backend(m, {});
-        const Captured c = run_hooks(*b, ref.tokens, 0);
+        const Captured c = run_hooks(*b, ref.tokens, 0, every_hook(*b));
         const Float64Run exact = float64_forward(*m, ref.tokens);
         double worst = 0;
         for (const trace::HookTensor& t : c.capture.hooks) {
@@ -211,7 +177,7 @@ private slots:
               c.capture.hooks.size(), worst);
         if (variant == "gemma2") {
             auto uncapped = engine::make_cpu_backend(write_variant(0.0f), {});
-            const double moved = rms_over_std(run_hooks(*uncapped, ref.tokens, 0).logits, c.logits);
+            const double moved = rms_over_std(run_hooks(*uncapped, ref.tokens, 0, every_hook(*uncapped)).logits, c.logits);
             qInfo("gemma2: the soft-cap moves the logits by rms/std %.3g", moved);
             QVERIFY2(moved > 1e-3, "the attention soft-cap changed nothing: the test could not fail");
         }
@@ -231,7 +197,7 @@ private slots:
         const model::ModelSpec& s = m->spec();
         auto b = engine::make_cpu_backend(m, {});
         const std::vector<int32_t> tokens(ref.tokens.begin(), ref.tokens.begin() + 40);
-        const Captured c = run_hooks(*b, tokens, 0);
+        const Captured c = run_hooks(*b, tokens, 0, every_hook(*b));
         const size_t n = tokens.size(), H = size_t(s.n_head()), KV = size_t(s.n_head_kv());
         const size_t HD = size_t(s.head_dim()), NR = size_t(s.n_rot());
         const gguf::TensorInfo* rf = m->file().find_tensor("rope_freqs.weight");  // Llama 3.x divisors
@@ -298,9 +264,9 @@ private slots:
         auto b = engine::make_cpu_backend(m, {});
         const size_t n = 30;
         const std::vector<int32_t> tokens(ref.tokens.begin(), ref.tokens.begin() + std::ptrdiff_t(n));
-        const Captured all = run_hooks(*b, tokens, 0);
-        (void)run_hooks(*b, std::span(tokens).first(n - 1), 0);
-        const Captured one = run_hooks(*b, std::span(tokens).subspan(n - 1), int32_t(n - 1));
+        const Captured all = run_hooks(*b, tokens, 0, every_hook(*b));
+        (void)run_hooks(*b, std::span(tokens).first(n - 1), 0, every_hook(*b));
+        const Captured one = run_hooks(*b, std::span(tokens).subspan(n - 1), int32_t(n - 1), every_hook(*b));
         for (const trace::HookTensor& t : one.capture.hooks) {
             const trace::HookTensor& full = hook(all, t.at.hook, t.at.layer);
             const size_t count = t.data.size();
@@ -354,10 +320,10 @@ private slots:
 
         auto b = engine::make_cpu_backend(m, {});
         const LayerHead off[] = {{layer, head}};
-        const Captured ablated = run_hooks(*b, tokens, 0, off);
-        const Captured plain = run_hooks(*b, tokens, 0);
+        const Captured ablated = run_hooks(*b, tokens, 0, every_hook(*b), off);
+        const Captured plain = run_hooks(*b, tokens, 0, every_hook(*b));
         auto bz = engine::make_cpu_backend(engine::Model::load(zeroed), {});
-        const Captured edited = run_hooks(*bz, tokens, 0);
+        const Captured edited = run_hooks(*bz, tokens, 0, every_hook(*bz));
         const double rms = rms_over_std(ablated.logits, edited.logits);
         const double moved = rms_over_std(plain.logits, edited.logits);
         qInfo("%s head %d:%d off: rms/std vs zeroed Wo %.3g (the unablated model: %.3g)", qPrintable(model), layer, head,
@@ -406,10 +372,10 @@ private slots:
 
         auto b = engine::make_cpu_backend(m, {});
         const LayerSkip skip[] = {{layer, attn ? Sublayer::Attn : Sublayer::Ffn}};
-        const Captured skipped = run_hooks(*b, tokens, 0, {}, skip);
-        const Captured plain = run_hooks(*b, tokens, 0);
+        const Captured skipped = run_hooks(*b, tokens, 0, every_hook(*b), {}, skip);
+        const Captured plain = run_hooks(*b, tokens, 0, every_hook(*b));
         auto bz = engine::make_cpu_backend(engine::Model::load(zeroed), {});
-        const Captured edited = run_hooks(*bz, tokens, 0);
+        const Captured edited = run_hooks(*bz, tokens, 0, every_hook(*bz));
         const double rms = rms_over_std(skipped.logits, edited.logits);
         const double moved = rms_over_std(plain.logits, edited.logits);
         qInfo("%s %d:%s skipped: rms/std vs zeroed %s %.3g (the full model: %.3g)", qPrintable(model), layer,

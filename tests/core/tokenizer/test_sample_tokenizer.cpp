@@ -1,7 +1,9 @@
-// The SmolLM2 sample model's tokenizer (byte-level BPE, pre-tokenizer "smollm"): ids equal to
-// an independent implementation's (data/smollm2_crosscheck.jsonl, written by
-// data/make_smollm2_crosscheck.py with the Hugging Face tokenizers package), special tokens
-// from the metadata, and decode(encode(x)) == x for unusual text.
+// The sample models' tokenizers: SmolLM2's (byte-level BPE, pre-tokenizer "smollm") and Gemma 3
+// 270M's (SentencePiece BPE, 262144 pieces, byte fallback): ids equal to an independent
+// implementation's on a table of strings (Chinese and other scripts, misspellings, emoji, code,
+// whitespace runs: data/smollm2_crosscheck.jsonl from the Hugging Face tokenizers package,
+// data/gemma3_crosscheck.jsonl from Google's sentencepiece, written by the make_*.py beside
+// them), special tokens from the metadata, and decode(encode(x)) == x for unusual text.
 #include "common/testing.h"
 
 #include "tokenizer/tokenizer.h"
@@ -15,14 +17,30 @@
 using namespace lmscope;
 using namespace lmscope::tok;
 
+// Skips a row whose sample model ("SmolLM2", "Gemma 3") has not been fetched.
+#define REQUIRE_SAMPLE_MODEL(model)                                                         \
+    do {                                                                                    \
+        if ((model) == QLatin1String("Gemma 3"))                                            \
+            LMSCOPE_REQUIRE_FILE(testing::gemma_model(), "the sample model Gemma 3 270M");  \
+        else                                                                                \
+            LMSCOPE_REQUIRE_FILE(testing::sample_model(), "the sample model");              \
+    } while (0)
+
 class TestSampleTokenizer : public QObject {
     Q_OBJECT
-    std::unique_ptr<Tokenizer> tok_;
+    std::unique_ptr<Tokenizer> tok_;    // SmolLM2's
+    std::unique_ptr<Tokenizer> gemma_;  // Gemma 3's
+
+    const Tokenizer& tokenizer(const QString& model) const {
+        return model == QLatin1String("Gemma 3") ? *gemma_ : *tok_;
+    }
 
 private slots:
     void initTestCase() {
         const std::string model = testing::sample_model();
         if (!model.empty()) tok_ = load_tokenizer(model);
+        const std::string gemma = testing::gemma_model();
+        if (!gemma.empty()) gemma_ = load_tokenizer(gemma);
     }
 
     // SmolLM2's vocabulary has no token for the bytes 0xF5..0xFF (never in UTF-8): such a byte
@@ -49,9 +67,18 @@ private slots:
         QVERIFY(!fffd.empty());
     }
 
+    void matches_independent_implementation_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("table");
+        QTest::newRow("SmolLM2") << "SmolLM2" << "smollm2_crosscheck.jsonl";
+        QTest::newRow("Gemma 3") << "Gemma 3" << "gemma3_crosscheck.jsonl";
+    }
     void matches_independent_implementation() {
-        LMSCOPE_REQUIRE_FILE(testing::sample_model(), "the sample model");
-        QFile f(QStringLiteral(LMSCOPE_TOKENIZER_TEST_DATA "/smollm2_crosscheck.jsonl"));
+        QFETCH(QString, model);
+        QFETCH(QString, table);
+        REQUIRE_SAMPLE_MODEL(model);
+        const Tokenizer& tok = tokenizer(model);
+        QFile f(QStringLiteral(LMSCOPE_TOKENIZER_TEST_DATA "/") + table);
         QVERIFY(f.open(QIODevice::ReadOnly));
         size_t n = 0, matched = 0;
         QString first;
@@ -62,7 +89,7 @@ private slots:
             const std::string text = o["text"].toString().toStdString();
             std::vector<int32_t> expected;
             for (const auto& v : o["ids"].toArray()) expected.push_back(v.toInt());
-            const auto got = tok_->encode_ids(text);
+            const auto got = tok.encode_ids(text);
             ++n;
             if (got == expected) {
                 ++matched;
@@ -73,7 +100,7 @@ private slots:
                 first = QString("'%1': expected [%2], got [%3]").arg(o["text"].toString(), e.join(' '), g.join(' '));
             }
         }
-        qInfo("SmolLM2 cross-check: %zu/%zu strings", matched, n);
+        qInfo("%s cross-check: %zu/%zu strings", qPrintable(model), matched, n);
         QVERIFY(n >= 100);
         QVERIFY2(matched == n, qPrintable(first));
     }
@@ -93,26 +120,53 @@ private slots:
         QCOMPARE(tok_->encode_ids("Hello world"), (std::vector<int32_t>{19556, 905}));
     }
 
+    void gemma_special_tokens() {
+        REQUIRE_SAMPLE_MODEL(QStringLiteral("Gemma 3"));
+        const Tokenizer& g = *gemma_;
+        QCOMPARE(g.family(), Family::SentencePiece);
+        QCOMPARE(g.vocab_size(), 262144);
+        QCOMPARE(g.special().bos, 2);
+        QCOMPARE(g.special().eos, 1);
+        QVERIFY(g.special().add_bos);
+        QCOMPARE(g.piece(105), std::string("<start_of_turn>"));
+        QCOMPARE(g.type(105), TokenType::Control);
+        QCOMPARE(g.encode_ids("<start_of_turn>user\nHi<end_of_turn>", true, true),
+                 (std::vector<int32_t>{2, 105, 2364, 107, 10979, 106}));
+        QVERIFY(g.encode_ids("<start_of_turn>", false, false).size() > 1);
+        // user-defined pieces (newline runs) are whole tokens even without parse_special
+        QCOMPARE(g.encode_ids("\n\n"), (std::vector<int32_t>{108}));
+        // no space is put in front of the text (add_space_prefix is false)
+        QCOMPARE(g.encode_ids("Hello world"), (std::vector<int32_t>{9259, 1902}));
+        QCOMPARE(g.encode_ids(" Hello world"), (std::vector<int32_t>{26352, 1902}));
+    }
+
     void decode_round_trips_data() {
+        QTest::addColumn<QString>("model");
         QTest::addColumn<QByteArray>("text");
-        QTest::newRow("emoji zwj") << QByteArray("\xF0\x9F\x98\xB6\xE2\x80\x8D\xF0\x9F\x8C\xAB\xEF\xB8\x8F and \xF0\x9F\xA6\x99");
-        QTest::newRow("cjk") << QByteArray("\xE4\xBD\xA0\xE5\xA5\xBD\xEF\xBC\x8C\xE4\xB8\x96\xE7\x95\x8C");
-        QTest::newRow("combining") << QByteArray("e\xCC\x81\xCC\x82 a\xCC\x80");
-        QTest::newRow("odd whitespace") << QByteArray("\xC2\xA0\xE2\x80\x83\xE3\x80\x80\x0B\x0C\r\n");
-        QTest::newRow("space run") << QByteArray(500, ' ');
-        QTest::newRow("newline run") << QByteArray(300, '\n');
-        QTest::newRow("mixed runs") << QByteArray(" \t \n\n\t\t   x   \n");
-        QTest::newRow("nul") << QByteArray("a\0b", 3);
-        QTest::newRow("rtl") << QByteArray("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D abc");
+        const std::pair<const char*, QByteArray> texts[] = {
+            {"emoji zwj", QByteArray("\xF0\x9F\x98\xB6\xE2\x80\x8D\xF0\x9F\x8C\xAB\xEF\xB8\x8F and \xF0\x9F\xA6\x99")},
+            {"cjk", QByteArray("\xE4\xBD\xA0\xE5\xA5\xBD\xEF\xBC\x8C\xE4\xB8\x96\xE7\x95\x8C")},
+            {"combining", QByteArray("e\xCC\x81\xCC\x82 a\xCC\x80")},
+            {"odd whitespace", QByteArray("\xC2\xA0\xE2\x80\x83\xE3\x80\x80\x0B\x0C\r\n")},
+            {"space run", QByteArray(500, ' ')},
+            {"newline run", QByteArray(300, '\n')},
+            {"mixed runs", QByteArray(" \t \n\n\t\t   x   \n")},
+            {"nul", QByteArray("a\0b", 3)},
+            {"rtl", QByteArray("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D abc")},
+        };
+        for (const QString model : {"SmolLM2", "Gemma 3"})
+            for (const auto& [name, text] : texts) QTest::newRow(qPrintable(model + ": " + name)) << model << text;
     }
     void decode_round_trips() {
-        LMSCOPE_REQUIRE_FILE(testing::sample_model(), "the sample model");
+        QFETCH(QString, model);
         QFETCH(QByteArray, text);
+        REQUIRE_SAMPLE_MODEL(model);
+        const Tokenizer& tok = tokenizer(model);
         const std::string s(text.constData(), static_cast<size_t>(text.size()));
-        const auto toks = tok_->encode(s);
+        const auto toks = tok.encode(s);
         std::vector<int32_t> ids;
         for (const Token& k : toks) ids.push_back(k.id);
-        QCOMPARE(tok_->decode(ids), s);
+        QCOMPARE(tok.decode(ids), s);
         // The spans tile the text.
         size_t pos = 0;
         for (const Token& k : toks) {
@@ -121,7 +175,7 @@ private slots:
         }
         QCOMPARE(pos, s.size());
         // Streaming gives valid UTF-8 at every step and the same text in the end.
-        StreamDecoder dec(*tok_);
+        StreamDecoder dec(tok);
         std::string streamed;
         for (int32_t id : ids) {
             const std::string part = dec.push(id);
