@@ -280,6 +280,7 @@ void EngineWorker::openTrace(const QString& path) {
     guarded(tr("Opening the trace"), [&] {
         emit progress(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         const trace::SessionTrace t = trace::load_trace(path.toStdString());
+        app::check_sizes(t, path.toStdString());
         auto replay = std::make_shared<TraceReplay>();
         replay->path = path;
         replay->model = app::model_view(t);
