@@ -1,6 +1,7 @@
 #include "widgets/attention_heatmap.h"
 
 #include "widgets/attention_grid.h"
+#include "widgets/format.h"
 #include "widgets/plot_style.h"
 #include "widgets/trace_colors.h"
 
@@ -25,9 +26,7 @@ constexpr qint32 kMaxLabels = 40;  // token labels per axis; longer spans label 
 constexpr qint32 kMaxCells = 512;  // map cells per axis; a longer span in view is pooled into blocks
 
 QString token_label(const TokenView& t) {
-    QString s = display_text(t.text);
-    if (s.size() > 12) s = s.left(11) + QStringLiteral("…");
-    return s;
+    return elided(display_text(t.text), 12);
 }
 
 }  // namespace
@@ -332,7 +331,9 @@ void AttentionHeatmap::fitRange() {
     row_rect_->axis(QCPAxis::atBottom)->setRange(keys->range());
     ranging_ = false;
     const qint32 span = qint32(std::ceil(std::max(keys->range().size(), queries->range().size())));
-    const qint32 block = std::max<qint32>(1, (span + kMaxCells - 1) / kMaxCells);
+    // The smallest block that keeps to kMaxCells, in whole cells of the matrix.
+    const qint32 mb = std::max(matrix_.block, 1);
+    const qint32 block = ((span + kMaxCells - 1) / kMaxCells + mb - 1) / mb * mb;
     if (block != block_) {
         block_ = block;
         fillCells();
@@ -346,35 +347,32 @@ void AttentionHeatmap::setTitle() {
     const qint32 layer = model_->selectedLayer();
     QString text = meanOverHeads() ? tr("Layer %1 · mean over heads").arg(layer)
                                    : tr("Layer %1 · head %2").arg(layer).arg(model_->selectedHead());
-    if (block_ > 1) text += QStringLiteral(" · ") + tr("%1 × %1 tokens a cell (zoom for each)").arg(block_);
+    if (block_ > matrix_.block) text += QStringLiteral(" · ") + tr("%1 × %1 tokens a cell (zoom for each)").arg(block_);
+    else if (block_ > 1)
+        text += QStringLiteral(" · ") + tr("%1 × %1 tokens a cell (the finest the memory budget allows at this length)").arg(block_);
     static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))->setText(text);
 }
 
 void AttentionHeatmap::fillCells() {
-    const qint32 n = matrix_.n, b = block_, m = std::max<qint32>(1, (n + b - 1) / b);
-    const qint32 layer = model_->selectedLayer();
+    // block_ is a whole number f of the matrix's cells: cell i covers positions [i·b, i·b + b − 1].
+    const qint32 b = block_, f = b / std::max(matrix_.block, 1), m = std::max<qint32>(1, (matrix_.n + b - 1) / b);
     QCPColorMapData* cells = map_->data();
     cells->setSize(m, m);
-    // Cell i covers positions [i·b, i·b + b − 1]; its centre is the range's coordinate.
+    // A cell's centre is the range's coordinate.
     const double centre = (b - 1) / 2.0;
     cells->setRange(QCPRange(centre, (m - 1) * double(b) + centre), QCPRange(centre, (m - 1) * double(b) + centre));
-    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // [query block][key block]: the largest weight shown (the matrix holds NaN where masked).
+    std::vector<float> pooled(size_t(m) * m, std::numeric_limits<float>::quiet_NaN());
+    for (qint32 r = 0; r < matrix_.side; ++r)
+        pool_largest(matrix_.weights.constData() + qint64(r) * matrix_.side, matrix_.side, f, pooled.data() + size_t(r / f) * m);
     // Log colours: weights at or below 1e-4 x the largest share the lightest colour (and a zero
     // weight, which has no logarithm, is stored at that floor).
     const double floor = log_box_->isChecked() ? max_w_ * 1e-4 : 0.0;
-    std::vector<double> pooled(size_t(m) * m, nan);  // [query block][key block]: the largest weight shown
-    for (qint32 q = 0; q < n; ++q) {
-        if (!matrix_.captured[q]) continue;
-        double* row = pooled.data() + size_t(q / b) * m;
-        for (qint32 k = 0; k <= q; ++k) {
-            if (model_->model().outside_window(layer, q, k)) continue;
-            const double w = std::max(double(matrix_.at(q, k)), floor);
-            double& cell = row[k / b];
-            if (std::isnan(cell) || w > cell) cell = w;
-        }
-    }
     for (qint32 qb = 0; qb < m; ++qb)
-        for (qint32 kb = 0; kb < m; ++kb) cells->setCell(kb, qb, pooled[size_t(qb) * m + kb]);
+        for (qint32 kb = 0; kb < m; ++kb) {
+            const float w = pooled[size_t(qb) * m + kb];
+            cells->setCell(kb, qb, std::isnan(w) ? double(w) : std::max(double(w), floor));
+        }
 }
 
 QString AttentionHeatmap::missingRowsNote() const {
@@ -403,9 +401,8 @@ void AttentionHeatmap::rebuild() {
     note_->setVisible(!note.isEmpty());
 
     double max_w = 0.0;
-    for (qint32 q = 0; q < n; ++q)
-        if (matrix_.captured[q])
-            for (qint32 k = 0; k <= q; ++k) max_w = std::max(max_w, double(matrix_.at(q, k)));
+    for (float w : matrix_.weights)
+        if (!std::isnan(w)) max_w = std::max(max_w, double(w));
     max_w_ = max_w > 0.0 ? max_w : 1.0;
     const bool log = log_box_->isChecked();
     const double floor = log ? max_w_ * 1e-4 : 0.0;
@@ -447,12 +444,11 @@ void AttentionHeatmap::updateRow() {
     const qint32 n = matrix_.n;
     QVector<double> keys, values;
     double top = 0.0;
-    if (q >= 0 && q < n && matrix_.captured[q]) {
-        for (qint32 k = 0; k <= q; ++k) {
-            keys.push_back(k);
-            values.push_back(matrix_.at(q, k));
-            top = std::max(top, values.back());
-        }
+    const QVector<float> row = rowWeights(q);  // each key's own weight, whatever the map's block
+    for (qint32 k = 0; k < row.size(); ++k) {
+        keys.push_back(k);
+        values.push_back(row[k]);
+        top = std::max(top, values.back());
     }
     bars_->setData(keys, values, true);
     row_rect_->axis(QCPAxis::atLeft)->setRange(0.0, top > 0 ? top * 1.1 : 1.0);
@@ -504,8 +500,14 @@ QString AttentionHeatmap::cellDescription(qint32 query, qint32 key) const {
     if (model_->model().outside_window(layer, query, key))
         return head + QStringLiteral(": ") +
                tr("masked (outside this local layer's window of %1 tokens)").arg(model_->model().window(layer));
-    if (!matrix_.captured[query]) return head + QStringLiteral(": ") + tr("not recorded");
-    return head + QStringLiteral(": ") + QString::number(matrix_.at(query, key), 'g', 4);
+    const QVector<float> row = rowWeights(query);
+    if (row.isEmpty()) return head + QStringLiteral(": ") + tr("not recorded");
+    return head + QStringLiteral(": ") + QString::number(row[key], 'g', 4);
+}
+
+QVector<float> AttentionHeatmap::rowWeights(qint32 query) const {
+    const qint32 layer = model_->selectedLayer();
+    return meanOverHeads() ? model_->meanRow(layer, query) : model_->attentionRow(layer, model_->selectedHead(), query);
 }
 
 QPointF AttentionHeatmap::cellCenter(qint32 query, qint32 key) const {
@@ -550,12 +552,15 @@ ChartTable AttentionHeatmap::table() const {
                               : tr("Attention, layer %1, head %2").arg(model_->selectedLayer()).arg(model_->selectedHead());
     t.columns = {QStringLiteral("query_pos"), QStringLiteral("query_token"), QStringLiteral("key_pos"),
                  QStringLiteral("key_token"), QStringLiteral("weight")};
+    // One row per cell of the matrix (a block's first positions when it pools blocks).
     const QVector<TokenView>& seq = model_->sequence();
-    for (qint32 q = 0; q < matrix_.n && q < seq.size(); ++q) {
-        if (!matrix_.captured[q]) continue;
-        for (qint32 k = 0; k <= q; ++k)
-            t.rows.push_back({q, seq[q].text, k, seq[k].text, double(matrix_.at(q, k))});
-    }
+    const qint32 b = matrix_.block;
+    if (b > 1) t.title += QStringLiteral(" · ") + tr("the largest weight of each %1 × %1 block of tokens").arg(b);
+    for (qint32 qc = 0; qc < matrix_.side && qc * b < seq.size(); ++qc)
+        for (qint32 kc = 0; kc <= qc; ++kc) {
+            const float w = matrix_.weights[qint64(qc) * matrix_.side + kc];
+            if (!std::isnan(w)) t.rows.push_back({qc * b, seq[qc * b].text, kc * b, seq[kc * b].text, double(w)});
+        }
     return t;
 }
 

@@ -4,7 +4,8 @@
 // named when hovered); rows the trace did not capture are grey.
 // Any length stays readable: past 512 positions in view the map is an overview whose cells each
 // hold the largest weight of a b × b block of positions (a thin diagonal never vanishes between
-// pixels); the mouse wheel zooms, dragging pans, a double-click shows everything again, and
+// pixels; a sequence too long for TraceModel::kMatrixBytes stays pooled when zoomed in, the
+// hover text and the row's bars still give each key's own weight); the mouse wheel zooms, dragging pans, a double-click shows everything again, and
 // "Zoom to row" shows the 48 positions around the selected query row at one cell per token.
 // Tokens label both axes; hovering a cell shows "query 'x' (pos) → key 'y' (pos): weight";
 // clicking a cell selects its query row, whose weights are drawn as bars underneath.
@@ -84,7 +85,9 @@ public:
     QString cellDescription(qint32 query, qint32 key) const;
     // Where cell (query, key) is drawn, in plot() pixels.
     QPointF cellCenter(qint32 query, qint32 key) const;
-    ChartTable table() const;  // the shown matrix, one row per (query, key)
+    // The shown matrix, one row per (query, key) cell that is not masked (per block, named by its
+    // first positions, when the matrix pools blocks).
+    ChartTable table() const;
 
     // The map's context menu: the attention grid's head actions (AttentionGrid::fillHeadMenu)
     // for the layer and head shown: turn it off or back on, every head of the layer off, every
@@ -108,7 +111,8 @@ private:
     void rebuild();      // new matrix: steps, current step, layer/head or mean changed
     void updateRow();    // the selected query row changed
     void syncControls();
-    QString missingRowsNote() const;  // for the shown matrix ("" when every row is there)
+    QString missingRowsNote() const;
+    QVector<float> rowWeights(qint32 query) const;  // the query's own weights (head or mean); empty: not recorded  // for the shown matrix ("" when every row is there)
     void setTicks();       // token labels for the positions in view
     void fillCells();      // the map's cells at the resolution the span in view needs
     void setTitle();       // "Layer 3 · head 5", and the overview's block size

@@ -1,6 +1,7 @@
 #include "widgets/chips_row.h"
 
 #include "widgets/chip_flow.h"
+#include "widgets/format.h"
 
 #include <QEvent>
 #include <QHelpEvent>
@@ -23,9 +24,7 @@ const QColor kOutlines[2] = {QColor(0x2f, 0x6d, 0xb5), QColor(0x2e, 0x8b, 0x45)}
 const QColor kByteFill(0xfd, 0xe3, 0xc4);
 const QColor kByteOutline(0xd2, 0x6a, 0x00);
 
-QString shown(const QString& label) {
-    return label.size() > kMaxChipChars ? label.left(kMaxChipChars - 1) + QChar(0x2026) : label;
-}
+QString shown(const QString& label) { return elided(label, kMaxChipChars); }
 
 }  // namespace
 

@@ -1,5 +1,5 @@
-// Number formatting shared by the widgets: byte sizes and counts, in the user's locale; and the
-// names of the shared types (util/types.h) as text.
+// Number formatting shared by the widgets: byte sizes and counts, in the user's locale; the
+// names of the shared types (util/types.h) as text; long texts bounded for labels and tooltips.
 #pragma once
 
 #include <QList>
@@ -19,6 +19,14 @@ QString format_count(qint64 n);
 int count_for_tr(quint64 n);
 // "[576, 49152]": a tensor shape, fastest dimension first (GGUF order).
 QString format_shape(const QList<qint64>& shape);
+// At most max_chars characters (max_chars >= 1): a longer text keeps its start and ends in
+// "…". Every text from a file that a label shows goes through it, so no length widens a window.
+QString elided(const QString& text, qsizetype max_chars);
+// A text for a tooltip, as much as a tooltip can show: lines broken every kTipLineChars
+// characters and the whole cut (elided) at kTipChars, markup escaped. The full name behind an
+// elided label.
+inline constexpr qsizetype kTipLineChars = 100, kTipChars = 2000;
+QString tooltip_text(const QString& text);
 // A shared type's name (kv_type_name, stage_name, ...): "q8_0", "top_k"; not translated.
 QString type_name_text(std::string_view name);
 

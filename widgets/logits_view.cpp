@@ -35,10 +35,7 @@ QString removed_title(Stage stage) {
 
 
 // A candidate's text for its row, at most 16 characters (the table export has it whole).
-QString elide_token(const QString& text) {
-    constexpr qsizetype kMax = 16;
-    return text.size() <= kMax ? text : text.left(kMax - 1) + QStringLiteral("…");
-}
+QString elide_token(const QString& text) { return elided(text, 16); }
 
 QString how_name(Choice how) {
     switch (how) {

@@ -21,6 +21,7 @@ int MetadataModel::columnCount(const QModelIndex& parent) const {
 QVariant MetadataModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rows_.size()) return {};
     const MetadataRow& r = rows_[index.row()];
+    if (role == Qt::ToolTipRole && index.column() == Key && !r.key_tip.isEmpty()) return r.key_tip;
     if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole) {
         switch (index.column()) {
             case Key: return r.key;

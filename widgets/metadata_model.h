@@ -12,6 +12,7 @@ struct MetadataRow {
     QString key;    // "llama.block_count"
     QString type;   // "uint32", "array[string] (49152)"
     QString value;  // "30", "[\"<unk>\", \"<s>\", ...]"
+    QString key_tip;  // the whole key when `key` is elided (tooltip_text), else empty
 };
 
 class MetadataModel : public QAbstractTableModel {

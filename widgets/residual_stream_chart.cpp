@@ -1,5 +1,6 @@
 #include "widgets/residual_stream_chart.h"
 
+#include "widgets/format.h"
 #include "widgets/trace_colors.h"
 
 #include <qcustomplot.h>
@@ -18,10 +19,6 @@ qint32 layer_step(qint32 n, qint32 max_ticks) {
     for (qint32 scale = 1;; scale *= 10)
         for (qint32 m : {1, 2, 5})
             if (qint64(n) <= qint64(m) * scale * max_ticks) return m * scale;
-}
-
-QString elided(const QString& token, qint32 max_chars) {
-    return token.size() > max_chars ? token.left(max_chars - 1) + QChar(0x2026) : token;
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 #include "widgets/spec_panel.h"
 
+#include "widgets/format.h"
+
 #include <QFrame>
 #include <QGridLayout>
 #include <QLabel>
 #include <QScrollBar>
+#include <QStringList>
 #include <QVBoxLayout>
 
 namespace lmscope::widgets {
@@ -15,6 +18,31 @@ static QFont scaled_font(const QFont& base, double scale, bool bold) {
     return f;
 }
 
+namespace {
+
+// Each line of `text` elided to SpecPanel::kMaxLineChars; *cut tells whether any was.
+QString bounded_lines(const QString& text, bool* cut) {
+    QStringList lines = text.split(QLatin1Char('\n'));
+    *cut = false;
+    for (QString& line : lines) {
+        const QString shown = elided(line, SpecPanel::kMaxLineChars);
+        *cut = *cut || shown.size() != line.size();
+        line = shown;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+// Shows `text` bounded, as plain text (a name from a file is never markup), with the whole of
+// it in the tooltip when a line was cut (or `tip` alone when none was).
+void show_bounded(QLabel* label, const QString& text, const QString& tip = {}) {
+    bool cut = false;
+    label->setText(bounded_lines(text, &cut));
+    const QString whole = cut ? (tip.isEmpty() ? text : tip + QLatin1Char('\n') + text) : tip;
+    label->setToolTip(whole.isEmpty() ? QString() : tooltip_text(whole));
+}
+
+}  // namespace
+
 SpecPanel::SpecPanel(QWidget* parent)
     : QScrollArea(parent), title_(new QLabel), subtitle_(new QLabel), grid_(new QGridLayout) {
     auto* inner = new QWidget;
@@ -22,9 +50,11 @@ SpecPanel::SpecPanel(QWidget* parent)
     title_->setFont(scaled_font(font(), 1.9, true));
     title_->setWordWrap(true);
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    title_->setTextFormat(Qt::PlainText);
     subtitle_->setObjectName(QStringLiteral("subtitle"));
     subtitle_->setWordWrap(true);
     subtitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    subtitle_->setTextFormat(Qt::PlainText);
     subtitle_->setForegroundRole(QPalette::PlaceholderText);
 
     auto* line = new QFrame;
@@ -74,8 +104,8 @@ void SpecPanel::clearRows() {
 
 void SpecPanel::setSpec(const QString& title, const QString& subtitle,
                         const QList<SpecFigure>& figures) {
-    title_->setText(title);
-    subtitle_->setText(subtitle);
+    show_bounded(title_, title);
+    show_bounded(subtitle_, subtitle);
     subtitle_->setVisible(!subtitle.isEmpty());
     clearRows();
     figures_ = figures;
@@ -84,14 +114,16 @@ void SpecPanel::setSpec(const QString& title, const QString& subtitle,
     const QFont value_font = scaled_font(font(), 1.6, true);
     int row = 0;
     for (const SpecFigure& f : figures_) {
-        auto* label = new QLabel(f.label);
+        auto* label = new QLabel;
         label->setObjectName(QStringLiteral("label_") + f.id);
         label->setFont(label_font);
-        label->setToolTip(f.tooltip);
-        auto* value = new QLabel(f.value);
+        label->setTextFormat(Qt::PlainText);
+        show_bounded(label, f.label, f.tooltip);
+        auto* value = new QLabel;
         value->setObjectName(QStringLiteral("value_") + f.id);
         value->setFont(value_font);
-        value->setToolTip(f.tooltip);
+        value->setTextFormat(Qt::PlainText);
+        show_bounded(value, f.value, f.tooltip);
         value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
         grid_->addWidget(label, row, 0);

@@ -1,6 +1,8 @@
 // The key figures of a model, large enough to read from the back of a classroom: a title
 // (the model's name), a subtitle, and label/value rows. The caller supplies the (translated)
-// text; each value label is named "value_<id>" so tests and style sheets can find it.
+// text; each value label is named "value_<id>" so tests and style sheets can find it. Every
+// line is shown as plain text of at most kMaxLineChars characters (a name from a hostile file
+// never widens the window); a cut line's whole text is in the label's tooltip.
 #pragma once
 
 #include <QList>
@@ -23,6 +25,7 @@ class SpecPanel : public QScrollArea {
     Q_OBJECT
 public:
     explicit SpecPanel(QWidget* parent = nullptr);
+    static constexpr qsizetype kMaxLineChars = 96;
 
     void setSpec(const QString& title, const QString& subtitle, const QList<SpecFigure>& figures);
     const QList<SpecFigure>& figures() const { return figures_; }

@@ -1,6 +1,7 @@
 #include "widgets/token_strip.h"
 
 #include "widgets/chip_flow.h"
+#include "widgets/format.h"
 #include "widgets/trace_colors.h"
 #include "widgets/trace_model.h"
 
@@ -89,7 +90,7 @@ void TokenStrip::relayout() {
     ids_.resize(keep);
     for (qsizetype i = keep; i < seq.size(); ++i) {
         QString label = display_text(seq[i].text);
-        if (label.size() > kMaxChipChars) label = label.left(kMaxChipChars - 1) + QStringLiteral("…");
+        label = elided(label, kMaxChipChars);
         widths_.push_back(fm.horizontalAdvance(label) + 2 * kPadX);
         labels_.push_back(std::move(label));
         ids_.push_back(seq[i].id);

@@ -1,7 +1,9 @@
 #include "widgets/trace_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace lmscope::widgets {
 
@@ -214,52 +216,93 @@ QVector<AttentionRowRef> TraceModel::attentionRows(qint32 layer, qint32 head, qi
     return rows;
 }
 
+void pool_largest(const float* weights, qint64 count, qint32 block, float* cells) {
+    for (qint64 i = 0; i < count; ++i) {
+        const float w = weights[i];
+        float& cell = cells[i / block];
+        if (!std::isnan(w) && (std::isnan(cell) || w > cell)) cell = w;
+    }
+}
+
+qint32 TraceModel::matrixBlock(qint32 n) {
+    // The longest side of float cells that fits: floor(sqrt(kMatrixBytes / 4)).
+    static const qint64 max_side = qint64(std::sqrt(double(kMatrixBytes / sizeof(float))));
+    return qint32(std::max<qint64>(1, (qint64(n) + max_side - 1) / max_side));
+}
+
 namespace {
 
-AttentionMatrix empty_matrix(qint32 n) {
-    AttentionMatrix m;
-    m.n = n;
-    m.weights.fill(std::numeric_limits<float>::quiet_NaN(), qint64(n) * n);
-    m.captured.fill(false, n);
-    return m;
+// The weights query position q gives keys 0..q, averaged over the heads' rows that hold it
+// (rows: one per head, nullptr plane where not captured), into out[0..q]; `sum` is scratch of
+// at least q + 1. False when no head holds the row.
+bool average_row(const QVector<AttentionRowRef>& rows, qint32 q, QVector<double>& sum, float* out) {
+    const auto count = std::count_if(rows.begin(), rows.end(), [](const AttentionRowRef& r) { return r.plane; });
+    if (count == 0) return false;
+    std::fill(sum.begin(), sum.begin() + q + 1, 0.0);
+    for (const AttentionRowRef& r : rows) {
+        if (!r.plane) continue;
+        const qfloat16* src = r.plane->row(r.row);
+        for (qint32 k = 0; k <= q; ++k) sum[k] += float(src[k]);
+    }
+    for (qint32 k = 0; k <= q; ++k) out[k] = float(sum[k] / double(count));
+    return true;
 }
 
 }  // namespace
 
-AttentionMatrix TraceModel::attentionMatrix(qint32 layer, qint32 head) const {
-    const QVector<AttentionRowRef> rows = attentionRows(layer, head);
-    AttentionMatrix m = empty_matrix(sequenceLength());
-    for (qint32 q = 0; q < m.n; ++q) {
-        if (!rows[q].plane) continue;
+AttentionMatrix TraceModel::assemble(qint32 layer, const QVector<qint32>& heads) const {
+    const qint32 n = sequenceLength();
+    AttentionMatrix m;
+    m.n = n;
+    m.block = matrixBlock(n);
+    m.side = (n + m.block - 1) / m.block;
+    m.weights.fill(std::numeric_limits<float>::quiet_NaN(), qint64(m.side) * m.side);
+    m.captured.fill(false, n);
+    QVector<QVector<AttentionRowRef>> by_head;  // [head][position]
+    for (qint32 h : heads) by_head.push_back(attentionRows(layer, h));
+    QVector<AttentionRowRef> rows(heads.size());  // [head] of the query
+    QVector<double> sum(n);
+    QVector<float> row(n);  // [key] the query's weights, NaN where masked
+    for (qint32 q = 0; q < n; ++q) {
+        for (qsizetype h = 0; h < heads.size(); ++h) rows[h] = by_head[h][q];
+        if (!average_row(rows, q, sum, row.data())) continue;
         m.captured[q] = true;
-        const qfloat16* src = rows[q].plane->row(rows[q].row);
-        float* dst = m.weights.data() + qint64(q) * m.n;
-        for (qint32 k = 0; k < m.n; ++k) dst[k] = k <= q ? float(src[k]) : 0.0f;
+        for (qint32 k = 0; k <= q; ++k)
+            if (model_.outside_window(layer, q, k)) row[k] = std::numeric_limits<float>::quiet_NaN();
+        pool_largest(row.constData(), q + 1, m.block, m.weights.data() + qint64(q / m.block) * m.side);
     }
     return m;
 }
 
-AttentionMatrix TraceModel::meanOverHeads(qint32 layer) const {
-    const qint32 n = sequenceLength();
-    AttentionMatrix m = empty_matrix(n);
-    QVector<qint32> count(n, 0);
-    QVector<double> sum(qint64(n) * n, 0.0);  // [query][key]
-    for (qint32 h = 0; h < model_.n_head; ++h) {
-        const QVector<AttentionRowRef> rows = attentionRows(layer, h);
-        for (qint32 q = 0; q < n; ++q) {
-            if (!rows[q].plane) continue;
-            ++count[q];
-            const qfloat16* src = rows[q].plane->row(rows[q].row);
-            for (qint32 k = 0; k <= q; ++k) sum[qint64(q) * n + k] += float(src[k]);
-        }
-    }
-    for (qint32 q = 0; q < n; ++q) {
-        if (count[q] == 0) continue;
-        m.captured[q] = true;
-        for (qint32 k = 0; k < n; ++k)
-            m.weights[qint64(q) * n + k] = k <= q ? float(sum[qint64(q) * n + k] / count[q]) : 0.0f;
-    }
-    return m;
+QVector<float> TraceModel::rowOf(qint32 layer, const QVector<qint32>& heads, qint32 query) const {
+    if (query < 0 || query >= sequenceLength()) return {};
+    QVector<AttentionRowRef> rows;  // [head]
+    for (qint32 h : heads) rows.push_back(attentionRows(layer, h, query).front());
+    QVector<double> sum(query + 1);
+    QVector<float> out(query + 1);
+    return average_row(rows, query, sum, out.data()) ? out : QVector<float>();
+}
+
+namespace {
+
+QVector<qint32> every_head(qint32 n_head) {
+    QVector<qint32> heads(std::max(0, n_head));
+    std::iota(heads.begin(), heads.end(), 0);
+    return heads;
+}
+
+}  // namespace
+
+AttentionMatrix TraceModel::attentionMatrix(qint32 layer, qint32 head) const { return assemble(layer, {head}); }
+
+AttentionMatrix TraceModel::meanOverHeads(qint32 layer) const { return assemble(layer, every_head(model_.n_head)); }
+
+QVector<float> TraceModel::attentionRow(qint32 layer, qint32 head, qint32 query) const {
+    return rowOf(layer, {head}, query);
+}
+
+QVector<float> TraceModel::meanRow(qint32 layer, qint32 query) const {
+    return rowOf(layer, every_head(model_.n_head), query);
 }
 
 }  // namespace lmscope::widgets

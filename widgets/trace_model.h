@@ -21,13 +21,24 @@ struct AttentionRowRef {
     qint32 row = 0;
 };
 
-// An assembled square attention matrix over the current sequence.
+// An assembled square attention matrix over the current sequence: one cell per position, or,
+// when that would take more than TraceModel::kMatrixBytes, one cell per block x block
+// positions holding the largest weight the block shows (as the heatmap's overview keeps it).
 struct AttentionMatrix {
-    qint32 n = 0;              // query positions = key positions
-    QVector<float> weights;    // [query][key]; 0 where masked (key > query); NaN: row not captured
-    QVector<bool> captured;    // [query]
-    float at(qint32 query, qint32 key) const { return weights[qint64(query) * n + key]; }
+    qint32 n = 0;        // query positions = key positions
+    qint32 block = 1;    // positions per cell along each axis
+    qint32 side = 0;     // cells per axis: n / block, rounded up
+    QVector<float> weights;  // [query cell][key cell]; NaN where masked (the future, or outside a
+                             // local layer's window) or where no row was captured
+    QVector<bool> captured;  // [query position]
+    float at(qint32 query, qint32 key) const { return weights[qint64(query / block) * side + key / block]; }
 };
+
+// Folds `count` weights into cells of `block` consecutive weights each: cells[i] becomes the
+// largest of itself and weights [i * block, i * block + block), NaN (masked) weights and cells
+// left out, so a one-cell diagonal survives any downscale. The attention matrix pools positions
+// with it, and the heatmap pools the matrix's cells for its overview.
+void pool_largest(const float* weights, qint64 count, qint32 block, float* cells);
 
 class TraceModel : public QObject {
     Q_OBJECT
@@ -92,9 +103,19 @@ public:
 
     // The query rows of (layer, head) for positions from..sequenceLength()-1: [position - from].
     QVector<AttentionRowRef> attentionRows(qint32 layer, qint32 head, qint32 from = 0) const;
+    // The most memory an assembled matrix takes: the trace's default memory budget for its
+    // planes (trace::SessionTrace::kDefaultBudget). A longer sequence is pooled into blocks.
+    static constexpr quint64 kMatrixBytes = quint64(512) << 20;
+    // Positions per cell of the matrix of a sequence of n positions: the smallest block that
+    // keeps the matrix within kMatrixBytes.
+    static qint32 matrixBlock(qint32 n);
     AttentionMatrix attentionMatrix(qint32 layer, qint32 head) const;
     // Mean of a layer's captured heads, row by row (rows with no captured head: NaN).
     AttentionMatrix meanOverHeads(qint32 layer) const;
+    // The weights query position `query` gives keys 0..query, as recorded (whatever the matrix's
+    // block); empty when the row was not captured. meanRow: the mean of the layer's captured heads.
+    QVector<float> attentionRow(qint32 layer, qint32 head, qint32 query) const;
+    QVector<float> meanRow(qint32 layer, qint32 query) const;
 
 signals:
     void modelChanged();
@@ -111,6 +132,8 @@ private:
     void fillByteSpans(StepView& step) const;
     void rebuildSequence();
     void moveTo(qint32 current, qint32 leaf);
+    AttentionMatrix assemble(qint32 layer, const QVector<qint32>& heads) const;
+    QVector<float> rowOf(qint32 layer, const QVector<qint32>& heads, qint32 query) const;
 
     ModelView model_;
     QVector<StepView> steps_;

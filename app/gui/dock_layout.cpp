@@ -31,7 +31,29 @@ int needed_height(const QDockWidget* dock, int width) {
     return std::max(h, panel->minimumSizeHint().height()) + dock->fontMetrics().height() + 22;
 }
 
+// Every floating dock of the window fitted to the screen.
+void fit_floating_docks(MainWindow* window) {
+    for (QDockWidget* d : window->findChildren<QDockWidget*>())
+        if (d->isFloating()) fit_to_screen(d);
+}
+
 }  // namespace
+
+bool fit_to_screen(QWidget* window) {
+    const QScreen* screen = window->screen();
+    if (!screen) return false;
+    const QRect room = screen->availableGeometry();
+    const QRect frame = window->frameGeometry(), inner = window->geometry();
+    const QSize chrome = frame.size() - inner.size();  // title bar and borders
+    if (room.contains(frame)) return false;
+    const QSize size = inner.size().boundedTo(room.size() - chrome).expandedTo(QSize(1, 1));
+    window->resize(size);
+    // Then onto the screen: the frame's top left clamped so that the whole frame fits.
+    const QSize outer = size + chrome;
+    window->move(std::clamp(frame.left(), room.left(), std::max(room.left(), room.right() + 1 - outer.width())),
+                 std::clamp(frame.top(), room.top(), std::max(room.top(), room.bottom() + 1 - outer.height())));
+    return true;
+}
 
 DockLayout::DockLayout(MainWindow* window) : QObject(window), window_(window), workspace_action_(new QAction(this)) {
     workspace_action_->setObjectName(QStringLiteral("workspaceAction"));
@@ -156,6 +178,7 @@ QString DockLayout::key(bool presenter) const {
 
 void DockLayout::save(const QString& key) const {
     if (key.isEmpty()) return;
+    fit_floating_docks(window_);
     QSettings().setValue(settings_key(key), window_->saveState(kStateVersion));
     QSettings().setValue(settings_key(key) + QStringLiteral("/workspace"), workspace_action_->isChecked());
 }
@@ -164,6 +187,7 @@ void DockLayout::restoreOrDefault(const QString& key, double font_scale) {
     current_ = key;
     const QByteArray state = QSettings().value(settings_key(key)).toByteArray();
     if (state.isEmpty() || !window_->restoreState(state, kStateVersion)) return applyDefault(font_scale);
+    fit_floating_docks(window_);
     setWorkspaceShown(QSettings().value(settings_key(key) + QStringLiteral("/workspace"), true).toBool());
 }
 

@@ -10,6 +10,9 @@
 // The arrangement the user makes is kept per screen size and mode (QSettings "layout/WxH" or
 // "layout/WxH/presenter", WxH the screen's available size): a screen and mode seen for the first
 // time, and View > Reset Layout, get the default arrangement for the window's present size.
+// Nothing saved or restored goes past the screen: a window (or floating dock) wider or taller
+// than the room the screens leave is shrunk and moved onto it first (a session that once
+// widened the window to millions of pixels must not make every later one paint nothing).
 #pragma once
 
 #include <QObject>
@@ -18,10 +21,15 @@
 
 class QAction;
 class QDockWidget;
+class QWidget;
 
 namespace lmscope::gui {
 
 class MainWindow;
+
+// Shrinks the top-level `window` (its frame included) to the available geometry of its screen
+// and moves it inside it; no change when it fits or there is no screen. True when it changed.
+bool fit_to_screen(QWidget* window);
 
 class DockLayout : public QObject {
     Q_OBJECT

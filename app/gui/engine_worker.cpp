@@ -10,6 +10,7 @@
 #include "tokenizer/tokenizer.h"
 #include "trace/trace_file.h"
 #include "trace_adapter/trace_adapter.h"
+#include "util/cpu_info.h"
 #include "util/error.h"
 #include "util/message.h"
 #include "util/resource_errors.h"
@@ -129,7 +130,7 @@ void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions&
     std::shared_ptr<const engine::Model> model = prepared->model;
     std::shared_ptr<const tok::Tokenizer> tokenizer = prepared->tokenizer;
     engine::BackendOptions bo;
-    bo.n_threads = options.threads;
+    bo.n_threads = std::clamp(options.threads, 0, hardware_threads());  // 0: every core
     bo.kv_type = *kv;
     bo.n_ctx = std::min<int32_t>(options.n_ctx, model->spec().n_ctx_train());
     auto backend = with_context(file + ": starting the backend",
@@ -279,6 +280,7 @@ void EngineWorker::openTrace(const QString& path) {
     guarded(tr("Opening the trace"), [&] {
         emit progress(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         const trace::SessionTrace t = trace::load_trace(path.toStdString());
+        app::check_sizes(t, path.toStdString());
         auto replay = std::make_shared<TraceReplay>();
         replay->path = path;
         replay->model = app::model_view(t);

@@ -2,6 +2,7 @@
 
 #include "engine/prepared_model.h"
 #include "gguf/gguf.h"
+#include "widgets/format.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -11,10 +12,13 @@ namespace lmscope::gui {
 namespace {
 
 constexpr size_t kMaxArrayItems = 8;  // array values show their first items only
+constexpr qsizetype kMaxKeyChars = 120;  // longer keys are elided (the whole key is the tooltip)
 
 widgets::MetadataRow metadata_row(const std::string& key, const gguf::Value& v) {
     widgets::MetadataRow row;
-    row.key = QString::fromStdString(key);
+    const QString whole = QString::fromStdString(key);  // a key may be a megabyte long
+    row.key = widgets::elided(whole, kMaxKeyChars);
+    if (row.key.size() != whole.size()) row.key_tip = widgets::tooltip_text(whole);
     if (!v.is_array()) {
         row.type = QString::fromLatin1(gguf::value_type_name(v.type()));
         row.value = QString::fromStdString(v.to_display());

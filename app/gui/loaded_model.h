@@ -17,7 +17,7 @@ struct LoadedModel {
     QString path;                            // as opened
     model::ModelSummary summary;
     QList<widgets::TensorRow> tensors;       // file order
-    QList<widgets::MetadataRow> metadata;    // file order, long values abbreviated
+    QList<widgets::MetadataRow> metadata;    // file order, long keys and values abbreviated
     qint64 load_ms = 0;                      // wall time of load_model()
     labs::LabModelPtr runnable;              // the engine's Model and Tokenizer, prepared once:
                                              // the step-through session and every lab run them

@@ -37,6 +37,10 @@
 
 namespace lmscope::gui {
 
+namespace {
+constexpr qsizetype kMaxStatusNameChars = 48;  // the model's name in the status bar
+}  // namespace
+
 MainWindow::MainWindow(Language* language, QWidget* parent)
     : QMainWindow(parent),
       language_(language),
@@ -116,6 +120,8 @@ void MainWindow::restoreSettings() {
     QSettings s;
     if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1200, 760);
+    else
+        fit_to_screen(this);  // what was saved, never past the screen
     session_->restoreSettings();
     const bool presenter = s.value(QStringLiteral("view/presenter"), false).toBool();
     presenter_->apply(presenter);
@@ -133,6 +139,7 @@ void MainWindow::say(const QString& text, int timeout_ms) { notice_->show(text, 
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings s;
+    fit_to_screen(this);  // never saved past the screen
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     layout_->save(layout_->currentKey());
     s.setValue(QStringLiteral("view/presenter"), presenter_->isOn());
@@ -262,6 +269,7 @@ void MainWindow::showTitles() {
         setWindowTitle(QStringLiteral("lmscope"));
         spec_->setSpec(tr("No model"), tr("Open a GGUF file (Ctrl+O) or drop one on this window."), {});
         status_name_->setText(tr("No model"));
+        status_name_->setToolTip({});
         status_arch_->clear();
         status_size_->clear();
         return;
@@ -269,7 +277,10 @@ void MainWindow::showTitles() {
     const QString file = QFileInfo(m->path).fileName();
     setWindowTitle(QStringLiteral("%1 — lmscope").arg(file));
     spec_->setSpec(SpecText::title(*m), SpecText::subtitle(*m), SpecText::figures(*m));
-    status_name_->setText(SpecText::title(*m));
+    // The file's base name, bounded: the status bar's fields set the window's minimum width.
+    const QString title = SpecText::title(*m);
+    status_name_->setText(widgets::elided(title, kMaxStatusNameChars));
+    status_name_->setToolTip(title.size() > kMaxStatusNameChars ? widgets::tooltip_text(title) : QString());
     status_arch_->setText(QString::fromStdString(m->summary.hparams.architecture));
     status_size_->setText(widgets::format_bytes(m->summary.file_size));
 }

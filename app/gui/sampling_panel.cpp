@@ -1,5 +1,6 @@
 #include "gui/sampling_panel.h"
 
+#include "util/cpu_info.h"
 #include "widgets/format.h"
 
 #include <QComboBox>
@@ -41,7 +42,7 @@ SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
     context_->setSingleStep(256);
     context_->setGroupSeparatorShown(true);
     threads_->setObjectName(QStringLiteral("threads"));
-    threads_->setRange(0, 1024);
+    threads_->setRange(0, hardware_threads());  // 0: every core; never more than the machine has
     backend_->setObjectName(QStringLiteral("backend"));
     backend_->addItems(backends);
     for (QWidget* w : {static_cast<QWidget*>(temperature_), static_cast<QWidget*>(top_k_),

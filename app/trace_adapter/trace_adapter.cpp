@@ -1,6 +1,7 @@
 #include "trace_adapter/trace_adapter.h"
 
 #include "kv/kv_math.h"
+#include "util/error.h"
 
 #include <QStringDecoder>
 
@@ -9,6 +10,10 @@
 #include <stdexcept>
 
 namespace lmscope::app {
+
+// The matrices the heatmap assembles are bounded by the trace's default budget.
+static_assert(widgets::TraceModel::kMatrixBytes == trace::SessionTrace::kDefaultBudget);
+
 namespace {
 
 bool is_byte_piece(const std::string& piece) {  // "<0xE6>"
@@ -189,6 +194,30 @@ widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, con
     v.kv.formula_bytes = formula_kv_bytes(trace, s.kv.type, s.kv.tokens);
     v.logits = logits_view(trace, s.logits, pieces);
     return v;
+}
+
+void check_sizes(const trace::SessionTrace& trace, const std::string& name) {
+    const widgets::ModelView model = model_view(trace);
+    for (const trace::StepTrace& s : trace.steps()) {
+        const std::string i = std::to_string(s.index);
+        const trace::AttentionTrace& a = s.attention;
+        const int64_t n = int64_t(s.tokens.size()), end = int64_t(s.first_pos) + n;
+        if (a.n_rows != 0 && a.n_rows != n)
+            throw FormatError(name, "steps[" + i + "].attention.n_rows",
+                              std::to_string(a.n_rows) + " rows, but the step feeds " + std::to_string(n) + " tokens");
+        if (a.n_layer != 0 && (a.n_layer != model.n_layer || a.n_head != model.n_head))
+            throw FormatError(name, "steps[" + i + "].attention",
+                              std::to_string(a.n_layer) + " layers of " + std::to_string(a.n_head) + " heads, but the model has " +
+                                  std::to_string(model.n_layer) + " of " + std::to_string(model.n_head));
+        for (size_t k = 0; k < a.planes.size(); ++k) {
+            const trace::PlaneRef& p = a.planes[k];
+            if (p.first_row_pos < s.first_pos || int64_t(p.first_row_pos) + p.n_rows > end)
+                throw FormatError(name, "step." + i + ".planes[" + std::to_string(k) + "]",
+                                  "rows at positions " + std::to_string(p.first_row_pos) + " to " +
+                                      std::to_string(int64_t(p.first_row_pos) + p.n_rows - 1) + ", outside the step's " +
+                                      std::to_string(s.first_pos) + " to " + std::to_string(end - 1));
+        }
+    }
 }
 
 bool load_trace(widgets::TraceModel& model, const trace::SessionTrace& trace, const TokenPieces& pieces) {

@@ -43,6 +43,12 @@ widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, con
 // (2 x layers x kv_heads x head_dim x tokens x bytes per value); 0 when the shape is unknown.
 uint64_t formula_kv_bytes(const trace::SessionTrace& trace, KvType type, int32_t tokens);
 
+// Throws FormatError(name, field, reason) when the trace's sizes disagree in a way the panels
+// could only hide: a step's attention rows not its tokens, a plane's rows outside the step's
+// positions, a step's attention shape not the model's. A trace file passes it before the
+// window shows it.
+void check_sizes(const trace::SessionTrace& trace, const std::string& name);
+
 // Replaces the model's contents with the whole trace (the last step becomes current).
 bool load_trace(widgets::TraceModel& model, const trace::SessionTrace& trace, const TokenPieces& pieces = {});
 // Appends the trace's step `index` (the one the engine just added).

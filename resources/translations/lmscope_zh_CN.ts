@@ -2559,6 +2559,14 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <source>%1 × %1 tokens a cell (zoom for each)</source>
         <translation>每格 %1 × %1 个词元（放大可看单个）</translation>
     </message>
+    <message>
+        <source>%1 × %1 tokens a cell (the finest the memory budget allows at this length)</source>
+        <translation>每格 %1 × %1 个词元（此长度下内存预算允许的最细粒度）</translation>
+    </message>
+    <message>
+        <source>the largest weight of each %1 × %1 block of tokens</source>
+        <translation>每个 %1 × %1 词元块中的最大权重</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::widgets::CacheKlChart</name>

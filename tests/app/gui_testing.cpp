@@ -5,6 +5,7 @@
 #include "gui/step_controls.h"
 
 #include <QApplication>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -17,6 +18,12 @@ void use_test_settings(const char* app_name) {
     QApplication::setOrganizationName(QStringLiteral("lmscope-tests"));
     QApplication::setApplicationName(QString::fromLatin1(app_name));
     QSettings().clear();
+}
+
+bool within_screen(const QWidget& window) {
+    const QSize room = QGuiApplication::primaryScreen()->availableGeometry().size();
+    const QSize bound = room.expandedTo(window.minimumSizeHint()).expandedTo(window.minimumSize());
+    return window.frameGeometry().width() <= bound.width() && window.frameGeometry().height() <= bound.height();
 }
 
 QString fixture_model() { return QString::fromStdString(testdata_file("models/fx-gqa.gguf")); }

@@ -20,6 +20,11 @@ namespace lmscope::testing {
 // "lmscope-tests" and `app_name`, so a suite neither reads nor writes the user's settings.
 void use_test_settings(const char* app_name);
 
+// The window is no larger than the primary screen's available room, or than its own minimum
+// where that is larger (the offscreen screen is 800 x 600); a window grown to millions of pixels
+// fails it.
+bool within_screen(const QWidget& window);
+
 // ../shared/testdata/models/fx-gqa.gguf (empty when the test data is absent).
 QString fixture_model();
 // A shown window with `model` (the fixture model unless given) loaded into the engine and

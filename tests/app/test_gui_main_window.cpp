@@ -4,6 +4,7 @@
 // wins, settings and recent files are remembered, File > Open Sample Model lists and opens both
 // sample models, and the Chinese translation switches live.
 #include "common/testing.h"
+#include "gui_testing.h"
 #include "gguf/gguf.h"
 #include "gui/help_window.h"
 #include "gui/language.h"
@@ -33,6 +34,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QScreen>
 #include <QtTest>
 
 using namespace lmscope;
@@ -330,17 +332,43 @@ private slots:
         QVERIFY(files.files().isEmpty());
     }
 
+    // The window's geometry is remembered; one past the screen (a hostile model once widened
+    // the window to 8,388,828 px, and such a window paints nothing) is saved within the screen.
+    void geometryRemembered_data() {
+        QTest::addColumn<QSize>("size");  // the window's when it closes
+        const QSize room = QGuiApplication::primaryScreen()->availableGeometry().size();
+        QTest::newRow("within the screen") << room - QSize(40, 20);
+        QTest::newRow("8,388,828 px wide") << QSize(8388828, room.height() - 20);
+    }
     void geometryRemembered() {
+        QFETCH(QSize, size);
+        const QSize room = QGuiApplication::primaryScreen()->availableGeometry().size();
         gui::Language language;
         {
             MainWindow w(&language);
             w.show();
-            w.resize(900, 640);
             QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.resize(size);  // closed before it repaints
             w.close();
         }
         MainWindow again(&language);
-        QCOMPARE(again.size(), QSize(900, 640));
+        if (size.width() <= room.width()) QCOMPARE(again.size(), size);
+        QVERIFY2(testing::within_screen(again), qPrintable(QStringLiteral("%1 x %2").arg(again.width()).arg(again.height())));
+    }
+    // A geometry saved past the screen (before the window kept to it) is restored within it,
+    // and the window paints.
+    void savedGeometryPastTheScreenClamped() {
+        const QRect room = QGuiApplication::primaryScreen()->availableGeometry();
+        QWidget probe;  // what a session saved when the window had grown
+        probe.setGeometry(room.left() + 10, room.top() + 10, 8388828, room.height() - 20);
+        QSettings().setValue(QStringLiteral("window/geometry"), probe.saveGeometry());
+        gui::Language language;
+        MainWindow w(&language);
+        QVERIFY2(testing::within_screen(w), qPrintable(QStringLiteral("%1 x %2").arg(w.width()).arg(w.height())));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.width() < 2 * QGuiApplication::primaryScreen()->availableGeometry().width());  // the docks' default may add some
+        QVERIFY(!w.grab().isNull());  // and it paints
     }
 
     void sampleModelLookup() {

@@ -15,6 +15,7 @@
 #include "gui/sampling_panel.h"
 #include "gui/session_view.h"
 #include "gui/step_controls.h"
+#include "util/cpu_info.h"
 #include "widgets/attention_heatmap.h"
 #include "widgets/kv_chart.h"
 #include "widgets/logits_view.h"
@@ -32,6 +33,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -225,6 +227,31 @@ private slots:
         QVERIFY(step_and_wait(s));
         QVERIFY2(s->statusText(gui::StatusField::Tokens).endsWith(QStringLiteral(" / 32 tokens")), qPrintable(s->statusText(gui::StatusField::Tokens)));
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+    }
+
+    // The Threads setting offers no more threads than the machine has (1024 crashed the window
+    // at load): a larger saved value comes back as the machine's count, and the model loads.
+    void threadsBoundedByTheMachine_data() {
+        QTest::addColumn<int>("saved");
+        QTest::newRow("every core (0)") << 0;
+        QTest::newRow("the machine's count") << hardware_threads();
+        QTest::newRow("1024") << 1024;
+    }
+    void threadsBoundedByTheMachine() {
+        QFETCH(int, saved);
+        QSettings().setValue(QStringLiteral("sampling/threads"), saved);
+        auto w = open_window(&language_, QStringLiteral("A B C"));
+        QVERIFY(w);
+        auto* threads = panel_widget<gui::SamplingPanel>(w->session(), gui::Panel::Sampling)->findChild<QSpinBox*>(QStringLiteral("threads"));
+        QVERIFY(threads);
+        QCOMPARE(threads->maximum(), hardware_threads());
+        QCOMPARE(threads->value(), std::min(saved, hardware_threads()));
+        threads->setValue(1024);
+        QCOMPARE(threads->value(), hardware_threads());
+        QVERIFY(step_and_wait(w->session()));
+        QTRY_VERIFY_WITH_TIMEOUT(!w->session()->inFlight(), 60000);
+        w.reset();
+        QSettings().remove(QStringLiteral("sampling/threads"));  // the next cases use every core again
     }
 
     // English plural forms through Qt's %n (the plurals-only lmscope_en translation): one

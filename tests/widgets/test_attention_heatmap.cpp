@@ -311,6 +311,38 @@ private slots:
         QCOMPARE(view.cellBlock(), block);
     }
 
+    // A sequence past the trace's budget (TraceModel::kMatrixBytes): the matrix pools 2 × 2
+    // blocks, the overview blocks are whole numbers of them, zooming in stops at them (the title
+    // says so), and the hover text and the row's bars still give each key's own weight.
+    void sequencePastTheBudget() {
+        const qint32 n = 11586;
+        StepView prefill;  // no rows captured
+        prefill.tokens = QVector<TokenView>(n - 1, token(1000, QStringLiteral(" w"), Choice::Prompt));
+        const auto none = [](qint32, qint32, qint32, qint32) { return 0.0; };
+        StepView last = make_step(1, 0, Phase::Decode, n - 1, {token(1001, QStringLiteral(" x"), Choice::Greedy)}, 1.0, none);
+        QVector<float> row(n, 0.0f);  // [key]: previous-token attention
+        row[n - 2] = 1.0f;
+        last.planes = {AttentionPlaneView::from_matrix(0, 0, n - 1, 1, row)};
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps({prefill, last}));
+        AttentionHeatmap view(&m);
+        view.resize(700, 800);
+        QCOMPARE(view.matrix().block, 2);
+        QCOMPARE(view.cellBlock(), 24);  // 23 positions a cell keep to 512 cells: 12 of the matrix's
+        QVERIFY2(view.title().contains(QStringLiteral("(zoom for each)")), qPrintable(view.title()));
+        view.zoomButton()->setChecked(true);
+        QCOMPARE(view.cellBlock(), 2);
+        QVERIFY2(view.title().contains(QStringLiteral("2 × 2 tokens a cell (the finest the memory budget allows")),
+                 qPrintable(view.title()));
+        const AttentionHeatmap::ViewState shown = view.viewState();
+        QCOMPARE(shown.row.size(), n);
+        QCOMPARE(shown.row[n - 2], 1.0);
+        QVERIFY2(view.cellDescription(n - 1, n - 2).endsWith(QStringLiteral(": 1")), qPrintable(view.cellDescription(n - 1, n - 2)));
+        QVERIFY2(view.cellDescription(n - 1, n - 3).endsWith(QStringLiteral(": 0")), qPrintable(view.cellDescription(n - 1, n - 3)));
+        QCOMPARE(view.table().rows.size(), (n - 1) / 2 + 1);  // the last query's cells
+    }
+
     void uncapturedRowsAndSnapshot() {
         QVector<StepView> steps = sample_steps();
         steps[1].planes.clear();

@@ -9,7 +9,9 @@
 
 using namespace lmscope::widgets;
 using namespace lmscope::test;
+using lmscope::Choice;
 using lmscope::LayerHead;
+using lmscope::Phase;
 
 class TestTraceModel : public QObject {
     Q_OBJECT
@@ -84,9 +86,16 @@ private slots:
         QVERIFY(m.setSteps(sample_steps()));
         const AttentionMatrix a = m.attentionMatrix(1, 2);
         QCOMPARE(a.n, kTokens);
+        QCOMPARE(a.block, 1);
         for (qint32 q = 0; q < kTokens; ++q) {
             QVERIFY(a.captured[q]);
-            for (qint32 k = 0; k < kTokens; ++k) QCOMPARE(a.at(q, k), stored_weight(1, 2, q, k));
+            for (qint32 k = 0; k < kTokens; ++k) {
+                if (k > q) QVERIFY(std::isnan(a.at(q, k)));  // masked
+                else QCOMPARE(a.at(q, k), stored_weight(1, 2, q, k));
+            }
+            const QVector<float> row = m.attentionRow(1, 2, q);  // the same, one query
+            QCOMPARE(row.size(), q + 1);
+            for (qint32 k = 0; k <= q; ++k) QCOMPARE(row[k], stored_weight(1, 2, q, k));
         }
         const AttentionMatrix mean = m.meanOverHeads(0);
         for (qint32 q = 0; q < kTokens; ++q)
@@ -95,6 +104,54 @@ private slots:
                 for (qint32 h = 0; h < kHeads; ++h) sum += stored_weight(0, h, q, k);
                 QVERIFY(std::abs(mean.at(q, k) - sum / kHeads) < 1e-6);
             }
+    }
+
+    // A sequence whose matrix would take more than the trace's budget (a 45,000-token trace asked
+    // 8.1 GB) is pooled into blocks, each its largest weight, within the budget; the rows themselves
+    // stay exact. The last query captured two heads: head 0 on the previous token, head 1 on the first.
+    void longSequenceWithinTheBudget_data() {
+        QTest::addColumn<qint32>("n");
+        QTest::addColumn<qint32>("block");
+        QTest::newRow("11,585 tokens: one cell each") << 11585 << 1;
+        QTest::newRow("11,586 tokens: 2 x 2 blocks") << 11586 << 2;
+        QTest::newRow("45,000 tokens: 4 x 4 blocks") << 45000 << 4;
+    }
+    void longSequenceWithinTheBudget() {
+        QFETCH(qint32, n);
+        QFETCH(qint32, block);
+        StepView prefill;  // no rows captured
+        prefill.tokens = QVector<TokenView>(n - 1, token(1000, QStringLiteral(" w"), Choice::Prompt));
+        const auto none = [](qint32, qint32, qint32, qint32) { return 0.0; };
+        StepView last = make_step(1, 0, Phase::Decode, n - 1, {token(1001, QStringLiteral(" x"), Choice::Greedy)}, 1.0, none);
+        last.planes.clear();
+        for (qint32 h : {0, 1}) {
+            QVector<float> row(n, 0.0f);  // [key]
+            row[h == 0 ? n - 2 : 0] = 1.0f;
+            last.planes.push_back(AttentionPlaneView::from_matrix(0, h, n - 1, 1, row));
+        }
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps({prefill, last}));
+        QCOMPARE(TraceModel::matrixBlock(n), block);
+        for (const bool mean : {false, true}) {
+            const AttentionMatrix a = mean ? m.meanOverHeads(0) : m.attentionMatrix(0, 0);
+            QCOMPARE(a.n, n);
+            QCOMPARE(a.block, block);
+            QCOMPARE(a.side, (n + block - 1) / block);
+            QCOMPARE(a.weights.size(), qsizetype(a.side) * a.side);
+            QVERIFY(quint64(a.weights.size()) * sizeof(float) <= TraceModel::kMatrixBytes);
+            QVERIFY(a.captured[n - 1] && !a.captured[0] && !a.captured[n - 2]);
+            QVERIFY(std::isnan(a.at(0, 0)));  // not captured
+            // The block holding key n - 2 keeps the weight on it: 1, or the mean's 1/2.
+            QCOMPARE(a.at(n - 1, n - 2), mean ? 0.5f : 1.0f);
+            QCOMPARE(a.at(n - 1, 0), mean ? 0.5f : 0.0f);
+        }
+        const QVector<float> row = m.attentionRow(0, 0, n - 1);
+        QCOMPARE(row.size(), n);
+        QCOMPARE(row[n - 2], 1.0f);
+        QCOMPARE(row[n - 3], 0.0f);
+        QCOMPARE(m.meanRow(0, n - 1)[0], 0.5f);
+        QVERIFY(m.attentionRow(0, 0, 0).isEmpty());  // not captured
     }
 
     void uncapturedRowsAreNaN() {

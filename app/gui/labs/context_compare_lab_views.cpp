@@ -5,6 +5,7 @@
 #include "analysis/distribution.h"
 
 #include "tokenizer/tokenizer.h"
+#include "widgets/format.h"
 #include "widgets/head_grid.h"
 #include "widgets/labelled_bars.h"
 #include "widgets/trace_model.h"
@@ -26,9 +27,7 @@ namespace {
 constexpr qsizetype kMaxLabelChars = 12;
 
 QString short_label(const QString& text) {
-    QString s = widgets::display_text(text);
-    if (s.size() > kMaxLabelChars) s = s.left(kMaxLabelChars - 1) + QStringLiteral("…");
-    return s;
+    return widgets::elided(widgets::display_text(text), kMaxLabelChars);
 }
 
 // A candidate's text: its bytes when they are whole UTF-8 characters, else its vocabulary entry.
