@@ -39,6 +39,8 @@ struct Kernels {
     float (*dot_f32)(const float* a, const float* b, int64_t n);
     // sum half(a[i]) * b[i]; a holds IEEE half bits
     float (*dot_f16)(const uint16_t* a, const float* b, int64_t n);
+    // sum bf16(a[i]) * b[i]; a holds bfloat16 bits (BF16 weight rows)
+    float (*dot_bf16)(const uint16_t* a, const float* b, int64_t n);
     // y[i] += alpha * x[i]
     void (*axpy_f32)(float alpha, const float* x, float* y, int64_t n);
     // y[i] += alpha * half(x[i])

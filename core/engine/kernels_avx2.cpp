@@ -1,6 +1,7 @@
 // AVX2 + FMA + F16C kernels (this file is compiled with -mavx2 -mfma -mf16c).
 #include "engine/kernels_variants.h"
 
+#include "gguf/quant.h"
 #include "gguf/quant_blocks.h"
 
 #include "util/cpu_info.h"

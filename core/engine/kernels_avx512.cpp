@@ -2,6 +2,7 @@
 // -mavx512vl -mavx512vnni): 512-bit float loops, VNNI byte dot products.
 #include "engine/kernels_variants.h"
 
+#include "gguf/quant.h"
 #include "gguf/quant_blocks.h"
 
 #include "util/cpu_info.h"

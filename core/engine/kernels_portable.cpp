@@ -21,6 +21,12 @@ float dot_f32(const float* a, const float* b, int64_t n) {
     return s;
 }
 
+float dot_bf16(const uint16_t* a, const float* b, int64_t n) {
+    float s = 0.0f;
+    for (int64_t i = 0; i < n; ++i) s += gguf::bf16_to_fp32(a[i]) * b[i];
+    return s;
+}
+
 float dot_f16(const uint16_t* a, const float* b, int64_t n) {
     float s = 0.0f;
     for (int64_t i = 0; i < n; ++i) s += half(a[i]) * b[i];
@@ -241,7 +247,7 @@ void xpacked(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int 
 }  // namespace
 
 const Kernels& portable() {
-    static const Kernels k{.name = "portable", .dot_f32 = dot_f32, .dot_f16 = dot_f16, .axpy_f32 = axpy_f32,
+    static const Kernels k{.name = "portable", .dot_f32 = dot_f32, .dot_f16 = dot_f16, .dot_bf16 = dot_bf16, .axpy_f32 = axpy_f32,
                            .axpy_f16 = axpy_f16, .dot_f16_rows = dot_f16_rows, .axpy_f16_rows = axpy_f16_rows,
                            .f16_to_f32 = f16_to_f32, .axpy_f32_rows = axpy_f32_rows, .f16_to_f32_t = f16_to_f32_t,
                            .dot_cols_f32 = dot_cols_f32, .f32_to_f16 = f32_to_f16, .swiglu = swiglu, .softmax = softmax,

@@ -203,13 +203,15 @@ void MatMul::run_float(const Linear& w, const float* x, int64_t n_rows, float* y
         const int64_t per = (w.n_out + nt - 1) / nt;
         const int64_t n0 = std::min(w.n_out, int64_t(ti) * per), n1 = std::min(w.n_out, n0 + per);
         std::vector<float>& buf = thread_buf_[size_t(ti)];  // [n_in] one dequantized row
-        if (w.type != TensorType::F32) buf.resize(size_t(w.n_in));
+        if (w.type != TensorType::F32 && w.type != TensorType::BF16) buf.resize(size_t(w.n_in));
         for (int64_t n = n0; n < n1; ++n) {
             for (int64_t t = 0; t < n_rows; ++t) {
                 const float* xt = x + t * w.n_in;
                 float v;
                 if (w.type == TensorType::F32) {
                     v = k_.dot_f32(reinterpret_cast<const float*>(w.row(n)), xt, w.n_in);
+                } else if (w.type == TensorType::BF16) {
+                    v = k_.dot_bf16(reinterpret_cast<const uint16_t*>(w.row(n)), xt, w.n_in);
                 } else {
                     if (t == 0) gguf::dequantize_row(w.type, w.row(n), buf.data(), w.n_in);
                     v = k_.dot_f32(buf.data(), xt, w.n_in);

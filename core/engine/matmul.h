@@ -13,7 +13,7 @@
 //     them without software prefetch (the hardware prefetchers follow the 16-row groups);
 //   - F16 weights: float dot products (F16 converted in registers), several activation rows per
 //     weight row in prefill (dot_f16_rows);
-//   - F32 and BF16 weights, few rows: float dot products (BF16 rows converted first); many rows
+//   - F32 and BF16 weights, few rows: float dot products (BF16 converted in registers); many rows
 //     (prefill): tiles of weight rows as float32 through OpenBLAS sgemm (single-threaded per
 //     call, the pool splits the rows).
 #pragma once

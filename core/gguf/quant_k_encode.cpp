@@ -206,36 +206,30 @@ void quant_q3_k(const float* src, BlockQ3_K* dst, int64_t nb) {
     }
 }
 
-void quant_q4_k(const float* src, BlockQ4_K* dst, int64_t nb) {
-    for (int64_t b = 0; b < nb; ++b, src += kQK_K) {
-        const AsymmetricBlock a = fit_asymmetric(src, kQ4K);
-        BlockQ4_K& blk = dst[b];
-        store_u16(blk.d, float_to_half(a.d));
-        store_u16(blk.dmin, float_to_half(a.dmin));
-        pack_scales_k4(a, blk.scales);
-        for (int c = 0; c < 4; ++c)
-            for (int l = 0; l < 32; ++l)
-                blk.qs[32 * c + l] = static_cast<uint8_t>(a.q[64 * c + l] | (a.q[64 * c + 32 + l] << 4));
+// Q4_K / Q5_K: the fitted block's scales, and its low nibbles as dequant_q4_k reads them; the
+// 5th bits (Q5_K) into qh.
+template <class B>
+void store_k45(const AsymmetricBlock& a, B& blk, uint8_t* qh) {
+    store_u16(blk.d, float_to_half(a.d));
+    store_u16(blk.dmin, float_to_half(a.dmin));
+    pack_scales_k4(a, blk.scales);
+    for (int c = 0; c < 4; ++c)
+        for (int l = 0; l < 32; ++l)
+            blk.qs[32 * c + l] = static_cast<uint8_t>((a.q[64 * c + l] & 0x0f) | ((a.q[64 * c + 32 + l] & 0x0f) << 4));
+    if (!qh) return;
+    for (int l = 0; l < 32; ++l) {
+        uint8_t h = 0;
+        for (int g = 0; g < 8; ++g) h = static_cast<uint8_t>(h | ((a.q[32 * g + l] >> 4) << g));
+        qh[l] = h;
     }
 }
 
+void quant_q4_k(const float* src, BlockQ4_K* dst, int64_t nb) {
+    for (int64_t b = 0; b < nb; ++b, src += kQK_K) store_k45(fit_asymmetric(src, kQ4K), dst[b], nullptr);
+}
+
 void quant_q5_k(const float* src, BlockQ5_K* dst, int64_t nb) {
-    for (int64_t b = 0; b < nb; ++b, src += kQK_K) {
-        const AsymmetricBlock a = fit_asymmetric(src, kQ5K);
-        BlockQ5_K& blk = dst[b];
-        store_u16(blk.d, float_to_half(a.d));
-        store_u16(blk.dmin, float_to_half(a.dmin));
-        pack_scales_k4(a, blk.scales);
-        for (int c = 0; c < 4; ++c)
-            for (int l = 0; l < 32; ++l)
-                blk.qs[32 * c + l] =
-                    static_cast<uint8_t>((a.q[64 * c + l] & 0x0f) | ((a.q[64 * c + 32 + l] & 0x0f) << 4));
-        for (int l = 0; l < 32; ++l) {
-            uint8_t h = 0;
-            for (int g = 0; g < 8; ++g) h = static_cast<uint8_t>(h | ((a.q[32 * g + l] >> 4) << g));
-            blk.qh[l] = h;
-        }
-    }
+    for (int64_t b = 0; b < nb; ++b, src += kQK_K) store_k45(fit_asymmetric(src, kQ5K), dst[b], dst[b].qh);
 }
 
 void quant_q6_k(const float* src, BlockQ6_K* dst, int64_t nb) {

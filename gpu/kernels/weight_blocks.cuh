@@ -247,42 +247,39 @@ struct DecodeQ3_K {
     }
 };
 
-// Q4_K (144 bytes, 16-aligned). Group g = e / 32: nibble g % 2 of qs[32 (g / 2) + e % 32];
-// x = d sc q - dmin mn.
+// Q4_K / Q5_K (144 / 176 bytes, 16-aligned). Group g = e / 32: nibble g % 2 of
+// qs[32 (g / 2) + e % 32]; Q5_K: bit g of qh[e % 32] adds 16; x = d sc q - dmin mn.
+template <class B, bool kHigh>
+LMSCOPE_HD void decode8_k45(const uint8_t* b, int c, float (&v)[kChunk]) {
+    const int e0 = kChunk * c, grp = e0 >> 5;
+    const float d = blocks::f16_at(b + offsetof(B, d));
+    const float dmin = blocks::f16_at(b + offsetof(B, dmin));
+    int sc, mn;
+    gguf::detail::scale_min_k4(b + offsetof(B, scales), grp, sc, mn);
+    const float dl = d * float(sc), ml = dmin * float(mn);
+    const blocks::Bytes8 q = blocks::bytes8_a4(b + offsetof(B, qs) + 32 * (grp >> 1) + (e0 & 31));
+    const int shift = 4 * (grp & 1);
+    if constexpr (kHigh) {
+        const blocks::Bytes8 qh = blocks::bytes8_a4(b + offsetof(B, qh) + (e0 & 31));
+        for (int i = 0; i < kChunk; ++i) v[i] = dl * float(((q[i] >> shift) & 0x0f) | (((qh[i] >> grp) & 1u) << 4)) - ml;
+    } else {
+        for (int i = 0; i < kChunk; ++i) v[i] = dl * float((q[i] >> shift) & 0x0f) - ml;
+    }
+}
+
 struct DecodeQ4_K {
     static constexpr gguf::TensorType kType = gguf::TensorType::Q4_K;
     static constexpr int kBlock = gguf::detail::kQK_K, kBytes = sizeof(gguf::detail::BlockQ4_K);
     LMSCOPE_HD static void decode8(const uint8_t* b, int c, float (&v)[kChunk]) {
-        using B = gguf::detail::BlockQ4_K;
-        const int e0 = kChunk * c, grp = e0 >> 5;
-        const float d = blocks::f16_at(b + offsetof(B, d));
-        const float dmin = blocks::f16_at(b + offsetof(B, dmin));
-        int sc, mn;
-        gguf::detail::scale_min_k4(b + offsetof(B, scales), grp, sc, mn);
-        const float dl = d * float(sc), ml = dmin * float(mn);
-        const blocks::Bytes8 q = blocks::bytes8_a4(b + offsetof(B, qs) + 32 * (grp >> 1) + (e0 & 31));
-        const int shift = 4 * (grp & 1);
-        for (int i = 0; i < kChunk; ++i) v[i] = dl * float((q[i] >> shift) & 0x0f) - ml;
+        decode8_k45<gguf::detail::BlockQ4_K, false>(b, c, v);
     }
 };
 
-// Q5_K (176 bytes, 16-aligned): as Q4_K; bit g of qh[e % 32] adds 16.
 struct DecodeQ5_K {
     static constexpr gguf::TensorType kType = gguf::TensorType::Q5_K;
     static constexpr int kBlock = gguf::detail::kQK_K, kBytes = sizeof(gguf::detail::BlockQ5_K);
     LMSCOPE_HD static void decode8(const uint8_t* b, int c, float (&v)[kChunk]) {
-        using B = gguf::detail::BlockQ5_K;
-        const int e0 = kChunk * c, grp = e0 >> 5;
-        const float d = blocks::f16_at(b + offsetof(B, d));
-        const float dmin = blocks::f16_at(b + offsetof(B, dmin));
-        int sc, mn;
-        gguf::detail::scale_min_k4(b + offsetof(B, scales), grp, sc, mn);
-        const float dl = d * float(sc), ml = dmin * float(mn);
-        const blocks::Bytes8 q = blocks::bytes8_a4(b + offsetof(B, qs) + 32 * (grp >> 1) + (e0 & 31));
-        const blocks::Bytes8 qh = blocks::bytes8_a4(b + offsetof(B, qh) + (e0 & 31));
-        const int shift = 4 * (grp & 1);
-        for (int i = 0; i < kChunk; ++i)
-            v[i] = dl * float(((q[i] >> shift) & 0x0f) | (((qh[i] >> grp) & 1u) << 4)) - ml;
+        decode8_k45<gguf::detail::BlockQ5_K, true>(b, c, v);
     }
 };
 

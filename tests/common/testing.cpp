@@ -140,6 +140,16 @@ CompareResult compare(std::span<const float> actual, std::span<const float> expe
     return r;
 }
 
+double rel_rms(std::span<const float> actual, std::span<const float> expected) {
+    double num = 0, den = 0;
+    for (size_t i = 0; i < expected.size() && i < actual.size(); ++i) {
+        const double d = double(actual[i]) - double(expected[i]);
+        num += d * d;
+        den += double(expected[i]) * double(expected[i]);
+    }
+    return std::sqrt(num / den);
+}
+
 double mean_kl_rows(std::span<const float> actual, std::span<const float> expected, size_t row_len) {
     if (row_len == 0 || actual.size() != expected.size() || actual.size() % row_len != 0)
         return INFINITY;

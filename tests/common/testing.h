@@ -92,6 +92,9 @@ struct CompareResult {
 CompareResult compare(std::span<const float> actual, std::span<const float> expected,
                       double atol, double rtol);
 
+// sqrt(sum (a - e)^2 / sum e^2): the rms error relative to the rms of the reference.
+double rel_rms(std::span<const float> actual, std::span<const float> expected);
+
 // Mean over rows of KL(softmax(expected_row) || softmax(actual_row)).
 double mean_kl_rows(std::span<const float> actual, std::span<const float> expected, size_t row_len);
 

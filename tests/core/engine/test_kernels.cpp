@@ -56,6 +56,9 @@ private slots:
         for (const kernels::Kernels* k : kernels::available()) {
             QVERIFY2(close(k->dot_f32(a.data(), b.data(), n), ref.dot_f32(a.data(), b.data(), n), 1e-5f), k->name);
             QVERIFY2(close(k->dot_f16(ah.data(), b.data(), n), ref.dot_f16(ah.data(), b.data(), n), 1e-5f), k->name);
+            std::vector<uint16_t> abf(static_cast<size_t>(n));
+            for (int i = 0; i < n; ++i) abf[size_t(i)] = gguf::fp32_to_bf16(a[size_t(i)]);
+            QVERIFY2(close(k->dot_bf16(abf.data(), b.data(), n), ref.dot_bf16(abf.data(), b.data(), n), 1e-5f), k->name);
             std::vector<uint16_t> h(static_cast<size_t>(n));
             k->f32_to_f16(a.data(), h.data(), n);
             QVERIFY2(h == ah, k->name);  // round to nearest even, bit exact

@@ -35,17 +35,6 @@ const std::vector<uint32_t>& all_known_ids() {
     return ids;
 }
 
-// sqrt(sum (a-e)^2 / sum e^2): the rms error relative to the rms of the reference.
-double rel_rms(const std::vector<float>& actual, const std::vector<float>& expected) {
-    double num = 0, den = 0;
-    for (size_t i = 0; i < expected.size(); ++i) {
-        const double d = double(actual[i]) - double(expected[i]);
-        num += d * d;
-        den += double(expected[i]) * double(expected[i]);
-    }
-    return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-}
-
 // Deterministic bytes (64-bit LCG, top byte), the same generator that produced the golden
 // values below.
 std::vector<uint8_t> lcg_bytes(size_t n, uint64_t seed) {
@@ -186,7 +175,7 @@ FixtureError fixture_error(const std::string& quant_path, const std::string& f32
         } else {
             got = dequantize(t);
         }
-        const double e = rel_rms(got, dequantize(ref));
+        const double e = testing::rel_rms(got, dequantize(ref));
         r.max_rel = std::max(r.max_rel, e);
         r.min_rel = std::min(r.min_rel, e);
         ++r.n_tensors;
@@ -546,7 +535,7 @@ private slots:
             ss += double(x[size_t(i)]) * x[size_t(i)];
         }
         worst /= std::sqrt(ss / double(n));
-        const double rel = rel_rms(y, x);
+        const double rel = testing::rel_rms(y, x);
         qInfo("%s%s: relative rms error %.4g, max abs error %.3g", type_name(type).data(),
               heavy_tailed ? " (t3)" : "", rel, worst);
         QVERIFY2(rel <= max_rel_rms, qPrintable(QString("relative rms error %1 > %2").arg(rel).arg(max_rel_rms)));
@@ -784,14 +773,14 @@ private slots:
         for (const TensorInfo& t : q.tensors()) {
             if (t.type != type) continue;
             const std::vector<float> x = dequantize(f.tensor(t.name));
-            const double reference = rel_rms(dequantize(t), x);
+            const double reference = testing::rel_rms(dequantize(t), x);
             std::vector<uint8_t> bytes(row_bytes(type, t.ne[0]) * size_t(t.n_rows()));
             const size_t rb = row_bytes(type, t.ne[0]);
             for (int64_t r = 0; r < t.n_rows(); ++r)
                 quantize_row(type, x.data() + r * t.ne[0], bytes.data() + size_t(r) * rb, t.ne[0]);
             TensorInfo ours = t;
             ours.data = bytes.data();
-            const double r = rel_rms(dequantize(ours), x) / reference;
+            const double r = testing::rel_rms(dequantize(ours), x) / reference;
             lo = std::min(lo, r);
             hi = std::max(hi, r);
         }
@@ -835,7 +824,7 @@ private slots:
             quantize_row(type, x.data(), q.data(), n);
             std::vector<float> y(x.size());
             dequantize_row(type, q.data(), y.data(), n);
-            worst = std::max(worst, rel_rms(y, x));
+            worst = std::max(worst, testing::rel_rms(y, x));
         }
         qInfo("%s: relative rms error %.4g", type_name(type).data(), worst);
         QVERIFY2(worst <= max_rel_rms, qPrintable(QString("relative rms error %1 > %2").arg(worst).arg(max_rel_rms)));

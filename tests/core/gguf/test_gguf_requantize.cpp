@@ -26,23 +26,6 @@ Q_DECLARE_METATYPE(lmscope::gguf::TensorType)
 
 namespace {
 
-double rel_rms(const std::vector<float>& actual, const std::vector<float>& expected) {
-    double num = 0, den = 0;
-    for (size_t i = 0; i < expected.size(); ++i) {
-        const double d = double(actual[i]) - double(expected[i]);
-        num += d * d;
-        den += double(expected[i]) * double(expected[i]);
-    }
-    return std::sqrt(num / den);
-}
-
-std::vector<uint8_t> read_bytes(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    const QByteArray b = f.readAll();
-    return std::vector<uint8_t>(b.begin(), b.end());
-}
-
 // A small model-like file: F32 tensors of the given names and shapes (values from a fixed
 // generator) and two metadata keys.
 struct Built {
@@ -268,12 +251,12 @@ private slots:
                 continue;
             }
             QCOMPARE(x.type, t.base);  // fx-gqa's rows (256, 512) fit every block
-            worst = std::max(worst, rel_rms(dequantize(x), dequantize(src)));
+            worst = std::max(worst, testing::rel_rms(dequantize(x), dequantize(src)));
         }
         qInfo("%s: largest relative rms error of a matrix %.3g", qPrintable(target), worst);
         QVERIFY2(worst <= bound, qPrintable(QString("error %1 > %2").arg(worst).arg(bound)));
         requantize(in, b.toStdString(), t, 3);
-        QVERIFY(read_bytes(a) == read_bytes(b));
+        QVERIFY(testing::read_bytes(a.toStdString()) == testing::read_bytes(b.toStdString()));
     }
 
     // A quantized input is dequantized first; tensors already of the target type are copied.
@@ -297,7 +280,7 @@ private slots:
                 QVERIFY(std::memcmp(x.data, before.data, x.n_bytes) == 0);
                 ++copied;
             } else {  // Q6_K -> Q4_K: about Q4_K's own error against the original
-                const double e = rel_rms(dequantize(x), dequantize(original.tensor(x.name)));
+                const double e = testing::rel_rms(dequantize(x), dequantize(original.tensor(x.name)));
                 QVERIFY2(e < 0.08, qPrintable(QString("%1: %2").arg(QString::fromStdString(x.name)).arg(e)));
                 ++requantized;
             }
@@ -322,10 +305,10 @@ private slots:
         QTemporaryDir dir;
         const QString copy = dir.filePath("in.gguf");
         QVERIFY(QFile::copy(QString::fromStdString(f32), copy));
-        const std::vector<uint8_t> before = read_bytes(copy);
+        const std::vector<uint8_t> before = testing::read_bytes(copy.toStdString());
         const File in = File::open(copy.toStdString());
         QVERIFY_THROWS_EXCEPTION(UsageError, requantize(in, copy.toStdString(), *quant_target("Q4_0"), 1));
-        QVERIFY(read_bytes(copy) == before);
+        QVERIFY(testing::read_bytes(copy.toStdString()) == before);
         QVERIFY_THROWS_EXCEPTION(IoError, requantize(in, dir.path().toStdString(), *quant_target("Q4_0"), 1));
         // A weight matrix of a type lmscope cannot read: refused, naming the tensor.
         Writer w;
