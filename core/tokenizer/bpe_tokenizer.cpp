@@ -3,6 +3,7 @@
 #include "tokenizer/byte_level.h"
 #include "util/error.h"
 
+#include <cstdio>
 #include <queue>
 
 namespace lmscope::tok {
@@ -15,9 +16,19 @@ BpeTokenizer::BpeTokenizer(Vocab vocab) : Tokenizer(std::move(vocab), true), pre
     // duplicated piece, like the vocabulary index).
     for (const auto& [piece, id] : vocab_.index) symbols_.emplace(piece, id);
     const ByteLevel& bl = ByteLevel::instance();
+    // Every byte that UTF-8 text can hold must have its token, or text holding it could not be
+    // encoded (its characters would be lost). Bytes no UTF-8 holds (0xC0, 0xC1, 0xF5..0xFF)
+    // may lack one, as SmolLM2's do: invalid text gets U+FFFD's tokens for them (bpe_word).
     for (int b = 0; b < 256; ++b) {
         auto it = symbols_.find(bl.encode(static_cast<uint8_t>(b)));
         byte_symbol_[b] = it == symbols_.end() ? -1 : it->second;
+        if (byte_symbol_[b] < 0 && b != 0xC0 && b != 0xC1 && b < 0xF5) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "0x%02X", unsigned(b));
+            throw FormatError(vocab_.source, "tokenizer.ggml.tokens",
+                              "has no token for byte " + std::string(hex) + " ('" + bl.encode(uint8_t(b)) +
+                                  "'): a byte-level BPE vocabulary needs the symbols of every byte UTF-8 text holds");
+        }
     }
     merges_.reserve(vocab_.merges.size());
     for (size_t rank = 0; rank < vocab_.merges.size(); ++rank) {
