@@ -294,6 +294,21 @@ const std::vector<GgufCase>& bpe_vocab_cases() {
         {"types shorter than tokens", Part::Vocab, [](GgufEdit& e) { e.truncate_array("tokenizer.ggml.token_type", 100); }, "tokenizer.ggml.token_type", "has 100 entries"},
         {"eos beyond the vocabulary", Part::Vocab, set_key("tokenizer.ggml.eos_token_id", u32(50257)), "tokenizer.ggml.eos_token_id", "outside the vocabulary of 50257 tokens"},
         {"empty vocabulary", Part::Vocab, [](GgufEdit& e) { e.truncate_array("tokenizer.ggml.tokens", 0); }, "tokenizer.ggml.tokens", "empty"},
+        // Found by an outside attack (round 3): without the symbol of byte 0xC3 ('Ã'), "héllo
+        // wörld" encoded as "hllo wrld" (exit 0).
+        {"no token for byte 0xC3", Part::Vocab, [](GgufEdit& e) {
+             const std::string symbol = "\xC3\x83";  // 'Ã'
+             const auto& tokens = e.find("tokenizer.ggml.tokens")->as_array().items;
+             const auto at = std::find(tokens.begin(), tokens.end(), Value::Scalar(symbol));
+             e.set_item("tokenizer.ggml.tokens", size_t(at - tokens.begin()), std::string("<no 0xC3>"));
+             std::vector<Value::Scalar> merges;  // those of the symbol go with it
+             for (const Value::Scalar& m : e.find(M)->as_array().items) {
+                 const std::string& text = std::get<std::string>(m);
+                 const size_t space = text.find(' ');
+                 if (text.substr(0, space) != symbol && text.substr(space + 1) != symbol) merges.push_back(m);
+             }
+             e.set(M, Value::array(ValueType::STRING, std::move(merges)));
+         }, "tokenizer.ggml.tokens", "has no token for byte 0xC3 ('\xC3\x83')"},
     };
     return cases;
 }
