@@ -650,6 +650,20 @@ const std::vector<BytesCase>& trace_cases() {
         {"piece id negative", on_trace([](json& t) { t["pieces"][0][0] = -1; }), "trace.pieces[0][0]", "outside"},
         {"piece repeated", on_trace([](json& t) { t["pieces"].push_back(t["pieces"][0]); }), "trace.pieces[", "repeats token"},
         {"steps not a list", on_trace([](json& t) { t["steps"] = 3; }), "trace.steps", ""},
+        // Found by an outside attack (round 3): values the JSON holds but a float32 does not
+        // (replay showed p=inf), repeated keys (which value counts depends on the reader),
+        // non-finite arrays, and another kind of file
+        {"probability 1e308", on_trace([](json& t) { t["steps"][0]["logits"]["chosen_prob"] = 1e308; }), "steps[0].logits.chosen_prob", "1e+308 is beyond the range of a float32"},
+        {"candidate logit -1e39", on_trace([](json& t) { t["steps"][0]["logits"]["stages"][0]["top"][0][1] = -1e39; }), "steps[0].logits.stages[0].top[0][1]", "beyond the range of a float32"},
+        {"key repeated in the trace document", on_header([](json& h) {
+             std::string t = h["__metadata__"]["trace"];
+             h["__metadata__"]["trace"] = t.insert(1, "\"steps\":[],");
+         }), "__metadata__.trace", "has the key 'steps' twice in one object"},
+        {"key repeated in the header", [](const Bytes& b) { return assemble_text("{\"__metadata__\":{}," + header_of(b).dump().substr(1), b); }, "header", "has the key '__metadata__' twice"},
+        {"attention weight NaN", poke_i32("step.0.attention", 0, 0x7e007e00), "step.0.attention[0]", "is not finite"},
+        {"head entropy infinite", poke_i32("step.1.entropy", 0, 0x7f800000), "step.1.entropy[0]", "is not finite"},
+        {"budget zero", on_trace([](json& t) { t["budget"]["bytes"] = 0; }), "trace.budget.bytes", "is 0"},
+        {"a GGUF model", [](const Bytes&) { return Bytes{'G', 'G', 'U', 'F', 3, 0, 0, 0, 0, 0, 0, 0}; }, "header", "the file is a GGUF model file, not an lmscope trace"},
         // nesting and size of what is copied and printed
         {"header nested 100000 deep", deep(false, 100000, [](json& h) { h["step.0.planes"]["x"] = "@DEEP@"; }), "header", "nests deeper than 64 levels"},
         {"tokenizer nested 100000 deep", deep(true, 100000, [](json& t) { t["tokenizer"]["x"] = "@DEEP@"; }), "__metadata__.trace", "nests deeper than 64 levels"},
