@@ -90,6 +90,8 @@ private slots:
     void stdout_full_data() {
         QTest::addColumn<QString>("command");
         QTest::newRow("--version") << "\"$1\" --version";
+        QTest::newRow("--help") << "\"$1\" --help";  // exited 0 (round 3 of the outside attack)
+        QTest::newRow("run --help") << "\"$1\" run --help";
         QTest::newRow("info") << "\"$1\" info \"$2\"";
         QTest::newRow("info --json") << "\"$1\" info \"$2\" --json";
         QTest::newRow("tokenize") << "\"$1\" tokenize \"$2\" --text hello";
