@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <utility>
 
@@ -292,8 +293,11 @@ HParams HParams::describe(const gguf::File& file, std::vector<FormatError>* prob
     if (is_supported_architecture(a)) {
         if (!eps) r.problem(a + ".attention.layer_norm_rms_epsilon", "missing");
         else if (!(*eps > 0) || *eps >= 1) r.problem(a + ".attention.layer_norm_rms_epsilon", "must be in (0, 1)");
-        else if (!(float(*eps) > 0))  // the engine adds it in float32
-            r.problem(a + ".attention.layer_norm_rms_epsilon", "value " + std::to_string(*eps) + " is 0 as a float32");
+        else if (!(float(*eps) > 0)) {  // the engine adds it in float32
+            char value[32];
+            std::snprintf(value, sizeof value, "%g", *eps);
+            r.problem(a + ".attention.layer_norm_rms_epsilon", "value " + std::string(value) + " is 0 as a float32");
+        }
     }
     read_attention_variants(r, a, hp);
     read_declared_sizes(file, r, a, hp);
