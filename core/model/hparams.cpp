@@ -21,6 +21,11 @@ constexpr uint32_t kMaxCount = 1u << 24;  // widths, vocabulary, feed-forward
 constexpr uint32_t kMaxSmall = 1u << 16;  // layers, heads, head dim
 constexpr uint32_t kMaxContext = std::numeric_limits<uint32_t>::max();
 
+// The last position a run may use: the context, in int32 as the engine counts positions.
+int64_t last_position(uint64_t context_length) {
+    return int64_t(std::clamp<uint64_t>(context_length, 1, uint64_t(std::numeric_limits<int32_t>::max()))) - 1;
+}
+
 // Collects problems instead of throwing, so `describe` can report everything it can read.
 class Reader {
 public:
@@ -168,7 +173,7 @@ void read_attention_variants(Reader& r, const std::string& a, HParams& hp) {
 
 // Sizes some files declare besides the ones lmscope derives: each must agree with what the
 // engine uses (a value head as wide as a key head, the vocabulary of the token list).
-void read_declared_sizes(const gguf::File& file, Reader& r, const std::string& a, HParams& hp) {
+void read_declared_sizes(const gguf::File& file, Reader& r, const std::string& a, const HParams& hp) {
     const std::string value_key = a + ".attention.value_length";
     if (file.has(value_key)) {
         const uint32_t v = r.count(value_key, false, kMaxSmall, "zero head dimension");
@@ -219,15 +224,8 @@ std::vector<float> rope_inv_freq(double base, int32_t n_rot, double linear, cons
     return t;
 }
 
-namespace {
-// The last position a run may use: the context, in int32 as the engine counts positions.
-float last_position(uint64_t context_length) {
-    return float(std::max<uint64_t>(1, std::min<uint64_t>(context_length, uint64_t(std::numeric_limits<int32_t>::max()))) - 1);
-}
-}  // namespace
-
 int32_t first_infinite_angle(const std::vector<float>& inv_freq, uint64_t context_length) {
-    const float last = last_position(context_length);
+    const float last = float(last_position(context_length));
     for (size_t i = 0; i < inv_freq.size(); ++i)
         if (!std::isfinite(last * inv_freq[i])) return int32_t(i);
     return -1;
@@ -235,7 +233,7 @@ int32_t first_infinite_angle(const std::vector<float>& inv_freq, uint64_t contex
 
 std::string infinite_angle_reason(int32_t pair, uint64_t context_length) {
     return "makes the rotation angle of dimension pair " + std::to_string(pair) + " at position " +
-           std::to_string(int64_t(last_position(context_length))) + " infinite in float32 (every logit would be NaN)";
+           std::to_string(last_position(context_length)) + " infinite in float32 (every logit would be NaN)";
 }
 
 uint64_t HParams::kv_bytes_per_token_f16() const {
