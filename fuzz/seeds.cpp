@@ -147,6 +147,8 @@ std::vector<uint8_t> shrink(const gguf::File& f) {
             if (key == arch + ".block_count") { w.set(key, with_number(value, 1)); continue; }
             if (key == arch + ".context_length") { w.set(key, with_number(value, 64)); continue; }
             if (key == arch + ".rope.dimension_count") { w.set(key, with_number(value, E / heads)); continue; }
+            if (key == arch + ".attention.sliding_window") { w.set(key, with_number(value, 16)); continue; }
+            if (key == arch + ".vocab_size") { w.set(key, with_number(value, keep)); continue; }
         }
         w.set(key, value);
     }
@@ -167,6 +169,49 @@ std::vector<uint8_t> shrink(const gguf::File& f) {
         w.add_tensor(t.name, t.type, ne, bytes.data(), bytes.size());
     }
     return w.to_bytes();
+}
+
+// `bytes` (a GGUF) with the metadata `changes` set (appended when new).
+std::vector<uint8_t> with_metadata(const std::vector<uint8_t>& bytes,
+                                   const std::vector<std::pair<std::string, gguf::Value>>& changes) {
+    const gguf::File f = gguf::File::from_memory(bytes.data(), bytes.size(), "seed.gguf");
+    gguf::Writer w;
+    for (const auto& [key, value] : f.metadata())
+        if (key != "general.alignment") w.set(key, value);
+    for (const auto& [key, value] : changes) w.set(key, value);
+    for (const gguf::TensorInfo& t : f.tensors())
+        w.add_tensor(t.name, t.type, std::vector<int64_t>(t.ne.begin(), t.ne.begin() + t.n_dims), t.data, t.n_bytes);
+    return w.to_bytes();
+}
+
+// Values the checks must refuse or bound (an outside attack, #33): bases and factors whose RoPE
+// angles overflow float32, float64 values near 1e-300, a window near 2^31, declared sizes that
+// disagree, more layers than tensors, and a 64 KiB name of terminal escapes.
+int extreme_hyperparameter_seeds(const std::vector<uint8_t>& model, const std::string& name, const fs::path& out) {
+    const std::string a = gguf::File::from_memory(model.data(), model.size(), "seed.gguf").get_string("general.architecture") + ".";
+    using V = gguf::Value;
+    using S = gguf::Value::Scalar;
+    std::string escapes;
+    while (escapes.size() < (64u << 10)) escapes += "\x1b]0;title\x07\x1b[2J\r\n";
+    const std::vector<std::pair<std::string, std::vector<std::pair<std::string, V>>>> variants = {
+        {"rope-base-1e-45", {{a + "rope.freq_base", V(S(1e-45f))}}},
+        {"rope-base-1e-300-f64", {{a + "rope.freq_base", V(S(1e-300))}}},
+        {"rope-scaling-1e-38", {{a + "rope.scaling.type", V::string("linear")}, {a + "rope.scaling.factor", V(S(1e-38f))}}},
+        {"rms-eps-1e-300-f64", {{a + "attention.layer_norm_rms_epsilon", V(S(1e-300))}}},
+        {"window-2147483646", {{a + "attention.sliding_window", V(S(uint32_t(2147483646)))}}},
+        {"window-2147483646-context-2147483647", {{a + "attention.sliding_window", V(S(uint32_t(2147483646)))},
+                                                  {a + "context_length", V(S(uint32_t(2147483647)))}}},
+        {"value-length-wider", {{a + "attention.value_length", V(S(uint32_t(4096)))}}},
+        {"vocab-size-7", {{a + "vocab_size", V(S(uint32_t(7)))}}},
+        {"block-count-3", {{a + "block_count", V(S(uint32_t(3)))}}},
+        {"long-name-escapes", {{"general.name", V::string(escapes)}}},
+    };
+    for (const auto& [variant, changes] : variants) {
+        const std::vector<uint8_t> bytes = with_metadata(model, changes);
+        write_file(out / "model_load" / (name + "-" + variant + ".gguf"), bytes.data(), bytes.size());
+        write_file(out / "gguf_reader" / (name + "-" + variant + ".gguf"), bytes.data(), bytes.size());
+    }
+    return int(variants.size()) * 2;
 }
 
 // The strings of a vocab suite's .inp file (separated by "\n__ggml_vocab_test__\n").
@@ -217,6 +262,23 @@ void trace_seeds(const std::vector<uint8_t>& model_bytes, const fs::path& out) {
         write_file(out / "json_depth" / (name + "-header.json"), header);
         write_file(out / "json_depth" / (name + "-session.json"),
                    nlohmann::json::parse(header)["__metadata__"]["trace"].get<std::string>());
+    }
+    // A long prefill (summaries: its planes would not be a small seed), as an outside attack's
+    // long traces (#33).
+    {
+        engine::BackendOptions long_bo = bo;
+        long_bo.n_ctx = 400;
+        std::unique_ptr<engine::Backend> backend = engine::make_backend("cpu", model, long_bo);
+        engine::SessionOptions so;
+        so.capture.mode = trace::CaptureMode::Summary;
+        engine::Session session(*backend, *tokenizer, so);
+        std::vector<int32_t> prompt(300);
+        for (size_t i = 0; i < prompt.size(); ++i) prompt[i] = int32_t(3 + i % 200);
+        session.prefill(prompt);
+        session.decode();
+        const std::vector<uint8_t> bytes = trace::serialize_trace(session.trace());
+        write_file(out / "trace_file" / "session-long.trace", bytes.data(), bytes.size());
+        write_file(out / "trace_writer" / "session-long.trace", bytes.data(), bytes.size());
     }
     // Nesting just under, at and past the cap.
     for (const int depth : {63, 64, 65})
@@ -274,7 +336,7 @@ int main(int argc, char** argv) {
     try {
         // GGUF reader and model loading: shrunk models and vocabularies.
         std::vector<uint8_t> tiny_f32;
-        for (const char* name : {"fx-gqa", "fx-mha-untied", "fx-gqa-Q8_0", "fx-gqa-Q4_1", "fx-gqa-Q4_K_M"}) {
+        for (const char* name : {"fx-gqa", "fx-mha-untied", "fx-gqa-Q8_0", "fx-gqa-Q4_1", "fx-gqa-Q4_K_M", "fx-gemma3"}) {
             const fs::path p = data / "models" / (std::string(name) + ".gguf");
             if (!fs::exists(p)) continue;
             const std::vector<uint8_t> small = shrink(gguf::File::open(p.string()));
@@ -282,6 +344,8 @@ int main(int argc, char** argv) {
             write_file(out / "gguf_reader" / (std::string(name) + ".gguf"), small.data(), small.size());
             write_file(out / "model_load" / (std::string(name) + ".gguf"), small.data(), small.size());
             written += 2;
+            if (std::string(name) == "fx-gqa" || std::string(name) == "fx-gemma3")
+                written += extreme_hyperparameter_seeds(small, name, out);
         }
         const char* vocabs[] = {"llama-spm", "phi-3", "gpt-2", "deepseek-coder", "falcon", "starcoder"};
         for (size_t i = 0; i < std::size(vocabs); ++i) {
@@ -321,7 +385,7 @@ int main(int argc, char** argv) {
         }
         if (!tiny_f32.empty()) {
             trace_seeds(tiny_f32, out);
-            written += 11;
+            written += 13;
         }
         if (const char* sample = std::getenv("LMSCOPE_SAMPLE_MODEL"); sample && fs::exists(sample)) {
             if (auto tmpl = gguf::File::open(sample).opt_string("tokenizer.chat_template")) {

@@ -2,6 +2,9 @@
 
 #include "engine/backend_factory.h"
 #include "util/error.h"
+#include "util/message.h"
+
+#include <iostream>
 
 namespace lmscope::cli {
 
@@ -9,7 +12,10 @@ std::unique_ptr<engine::Backend> start_backend(const std::string& name, std::sha
                                                const engine::BackendOptions& options) {
     const std::string option = "--backend " + name + ": ";
     try {
-        return engine::make_backend(name, std::move(model), options);
+        std::unique_ptr<engine::Backend> backend = engine::make_backend(name, std::move(model), options);
+        if (const std::string notice = backend->notice(); !notice.empty())
+            std::cerr << "lmscope-cli: notice: " << sanitize_message(notice) << "\n";
+        return backend;
     } catch (const UsageError& e) {
         throw UsageError(option + e.what());
     } catch (const Error& e) {

@@ -1,6 +1,7 @@
 // --backend NAME for the commands that run the model (run, dump, bench): the backend made as
 // the option asks, with the option named in every refusal ("--backend cuda: no CUDA device:
-// ..."), so the user knows which argument to change.
+// ..."), so the user knows which argument to change. The backend's notice (fewer threads
+// than asked) goes to stderr as "lmscope-cli: notice: ...".
 #pragma once
 
 #include "engine/backend.h"

@@ -25,6 +25,7 @@
 #include "util/clock.h"
 #include "util/cpu_info.h"
 #include "util/error.h"
+#include "util/message.h"
 
 #include <nlohmann/json.hpp>
 
@@ -139,7 +140,7 @@ void check_bench_memory(const engine::Model& model, const BenchOptions& o, KvTyp
 
 // The report for a person: the figures of bench's JSON object, a line each.
 void print_bench_text(const nlohmann::json& j, const BenchOptions& o) {
-    std::printf("model    %s\nbackend  %s, kv %s, capture %s\n", o.model.c_str(), j["backend"].get<std::string>().c_str(),
+    std::printf("model    %s\nbackend  %s, kv %s, capture %s\n", sanitize_message(o.model).c_str(), j["backend"].get<std::string>().c_str(),
                 o.kv.c_str(), o.capture.c_str());
     const std::string at = o.depth > 0 ? " at depth " + std::to_string(o.depth) : std::string();
     std::printf("prefill  %d tokens%s: %.1f tok/s (sd %.1f)\n", o.p, at.c_str(), j["prefill_tok_s"].get<double>(),

@@ -6,8 +6,8 @@
 // of ../shared/testdata/reference/; and each hook point asked for (trace/hooks.h: names and
 // shapes) as DIR/NAME.npy, which numpy.load reads. --ablate switches those heads off (their z
 // is zero) and --skip skips those sub-layers (attn_out or mlp_out is zero) for the run. The ids must fit the model's context and the outputs this machine's
-// memory; every output is checked before the run and written through a SafeWriter (atomic,
-// never over the model, a device or a folder).
+// memory; every output is checked before the run (no two of them the same file) and written
+// through a SafeWriter (atomic, never over the model, a device or a folder).
 #include "cli/backend_option.h"
 #include "cli/commands.h"
 #include "cli/head_list.h"
@@ -19,6 +19,7 @@
 #include "engine/prepared_model.h"
 #include "util/error.h"
 #include "util/npy.h"
+#include "util/resource_errors.h"
 #include "util/safe_writer.h"
 
 #include <cerrno>
@@ -31,6 +32,7 @@
 #include <optional>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace lmscope::cli {
@@ -123,7 +125,6 @@ void add_dump_command(CLI::App& app) {
         const std::vector<int32_t> ids = parse_ids(opt->ids);
         if (opt->logits.empty() && opt->attention.empty() && opt->hooks.empty())
             throw UsageError("dump: nothing to write (give --logits, --attention or --hooks with --out)");
-        if (!opt->logits.empty() && opt->logits == opt->attention) throw UsageError("--attention: is the same file as --logits");
         if (opt->hooks.empty() != opt->out.empty())
             throw UsageError(opt->hooks.empty() ? "--out: is for --hooks, which is missing" : "--hooks: needs --out DIR");
         // the ids are its tokens: a broken vocabulary is a broken model file
@@ -135,38 +136,49 @@ void add_dump_command(CLI::App& app) {
         const std::vector<LayerSkip> skip =
             opt->skip.empty() ? std::vector<LayerSkip>{} : parse_skip_list(opt->skip, model->spec());
         check_limits(*model, ids.size(), !opt->attention.empty(), hook_bytes(hooks, model->spec(), ids.size()));
-        if (!opt->logits.empty()) check_output_path(opt->logits, {opt->model});
-        if (!opt->attention.empty()) check_output_path(opt->attention, {opt->model});
+        std::vector<std::pair<std::string, std::string>> outputs;  // (option, path)
+        if (!opt->logits.empty()) outputs.emplace_back("--logits", opt->logits);
+        if (!opt->attention.empty()) outputs.emplace_back("--attention", opt->attention);
         if (!hooks.empty()) {
             prepare_out_dir(opt->out);
-            for (const trace::HookPoint& h : hooks) check_output_path(opt->out + "/" + trace::hook_name(h) + ".npy", {opt->model});
+            for (const trace::HookPoint& h : hooks)
+                outputs.emplace_back("--hooks " + trace::hook_name(h), opt->out + "/" + trace::hook_name(h) + ".npy");
         }
+        for (const auto& [option, path] : outputs) check_output_path(path, {opt->model});
+        check_distinct_outputs(outputs);  // links and other spellings of one file included
         engine::BackendOptions bo;
         bo.n_threads = opt->threads;
         bo.n_ctx = std::max<int32_t>(int32_t(ids.size()), 1);
-        auto backend = start_backend(opt->backend, model, bo);
+        // Each phase names the model file (or the output) when memory or threads run out.
+        auto backend = with_context(opt->model + ": starting the " + opt->backend + " backend",
+                                    [&] { return start_backend(opt->backend, model, bo); });
 
         const model::ModelSpec& s = model->spec();
         const size_t n = ids.size(), V = size_t(s.n_vocab());
-        std::vector<float> logits(n * V);  // [n][n_vocab]
+        std::vector<float> logits;  // [n][n_vocab]
         trace::CapturePolicy policy;
         policy.mode = opt->attention.empty() ? trace::CaptureMode::None : trace::CaptureMode::Full;
         policy.hooks = hooks;
         trace::StepCapture capture;
-        backend->forward({.tokens = ids, .policy = policy, .capture = &capture, .logits = logits, .all_logits = true,
-                          .ablate = ablate, .skip = skip});
+        with_context(opt->model + ": the forward pass over " + std::to_string(n) + " ids", [&] {
+            logits.resize(n * V);
+            backend->forward({.tokens = ids, .policy = policy, .capture = &capture, .logits = logits,
+                              .all_logits = true, .ablate = ablate, .skip = skip});
+        });
         if (!opt->logits.empty()) write_f32(opt->logits, logits, opt->model);
         for (const trace::HookTensor& t : capture.hooks)
             write_npy_f32(opt->out + "/" + trace::hook_name(t.at) + ".npy", t.shape, t.data, {opt->model});
 
         if (!opt->attention.empty()) {
-            // [n_layer][n_head][n][n]; a prefill at position 0 gives planes of n x n
-            std::vector<float> attn(size_t(s.n_layer()) * size_t(s.n_head()) * n * n, 0.0f);
-            for (const trace::AttentionPlane& p : capture.planes) {
-                const size_t base = (size_t(p.at.layer) * size_t(s.n_head()) + size_t(p.at.head)) * n * n;
-                std::copy(p.weights.begin(), p.weights.end(), attn.begin() + std::ptrdiff_t(base));
-            }
-            write_f32(opt->attention, attn, opt->model);
+            with_context(opt->attention + ": assembling the attention of " + std::to_string(n) + " ids", [&] {
+                // [n_layer][n_head][n][n]; a prefill at position 0 gives planes of n x n
+                std::vector<float> attn(size_t(s.n_layer()) * size_t(s.n_head()) * n * n, 0.0f);
+                for (const trace::AttentionPlane& p : capture.planes) {
+                    const size_t base = (size_t(p.at.layer) * size_t(s.n_head()) + size_t(p.at.head)) * n * n;
+                    std::copy(p.weights.begin(), p.weights.end(), attn.begin() + std::ptrdiff_t(base));
+                }
+                write_f32(opt->attention, attn, opt->model);
+            });
         }
     });
 }

@@ -16,6 +16,7 @@
 #include "model/hparams.h"
 #include "model/spec.h"
 #include "util/error.h"
+#include "util/message.h"
 
 #include <nlohmann/json.hpp>
 
@@ -270,8 +271,10 @@ void print_kv_json(const KvFigures& f) {
 
 void print_kv_text(const KvFigures& f) {
     const kv::Shape& s = f.src.shape;
-    std::string shape_line = f.src.kind == "preset" ? f.src.label + " (preset " + f.src.name + ")"
-                             : f.src.kind == "model"  ? (f.src.label.empty() ? f.src.name : f.src.label + " (" + f.src.name + ")")
+    // a model's name and path go to a terminal: sanitized (no escapes, one line, bounded)
+    const std::string label = sanitize_message(f.src.label), name = sanitize_message(f.src.name);
+    std::string shape_line = f.src.kind == "preset" ? label + " (preset " + name + ")"
+                             : f.src.kind == "model"  ? (label.empty() ? name : label + " (" + name + ")")
                                                       : std::string("explicit shape");
     shape_line += ": " + std::to_string(s.n_layer) + " layers, ";
     if (s.n_head > 0) shape_line += std::to_string(s.n_head) + " query heads, ";

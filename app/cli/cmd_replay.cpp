@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
+#include "model/summary.h"
 #include "trace/step_report.h"
 #include "trace/trace_file.h"
 #include "util/json_io.h"
@@ -40,8 +41,9 @@ void add_replay_command(CLI::App& app) {
         std::cout << "tokenizer: " << dump_json(t.tokenizer) << "\n";
         std::cout << "sampling: " << dump_json(t.sampling) << "\n";
         std::cout << "capture: " << dump_json(t.capture) << "\n";
-        std::cout << "steps: " << t.size() << ", held " << t.held_bytes() << " bytes, budget " << t.budget()
-                  << " bytes, " << t.dropped_steps() << " steps without planes\n";
+        std::cout << "steps: " << t.size() << ", held " << model::format_bytes(t.held_bytes()) << " of the "
+                  << model::format_bytes(t.budget()) << " budget recorded, " << t.dropped_steps()
+                  << " steps without planes\n";
         for (const trace::StepTrace& s : t.steps()) std::cout << trace::step_report_text(t, s, opt->top) << "\n";
     });
 }

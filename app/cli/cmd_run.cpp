@@ -3,7 +3,8 @@
 //             [--trace-budget MIB] [--ignore-eos] [--trace OUT] [--jsonl] [--ablate L:H,...]
 //             [--skip L:attn|L:ffn,...]
 // Runs the loop one step at a time. Text mode streams the generated text (not the prompt) to
-// stdout as it is decoded, one line per reply; --chat reads one user turn per line of stdin
+// stdout as it is decoded, one line per reply (control characters but newlines and tabs
+// escaped: the pieces come from the file); --chat reads one user turn per line of stdin
 // (until EOF), renders the whole history with the model's chat template, prefills it reusing
 // the common token prefix (--no-prefix-reuse: re-prefill everything) and streams each reply; --jsonl prints one JSON object per step instead (the objects of
 // trace/step_report.h, identical to `replay --json` of the saved trace). -n counts generated
@@ -88,12 +89,12 @@ public:
             return stdout_ok() && (ignore_eos_ || !session_.ends_turn());
         }
         if (session_.ends_turn() && !ignore_eos_) return false;
-        std::cout << text_.push(s.logits.chosen) << std::flush;
+        std::cout << sanitize_text(text_.push(s.logits.chosen)) << std::flush;  // pieces come from the file
         return stdout_ok();
     }
     void end_of_reply() {
         if (jsonl_) return;
-        std::cout << text_.flush() << std::endl;
+        std::cout << sanitize_text(text_.flush()) << std::endl;
     }
 
 private:
@@ -130,7 +131,7 @@ bool converse(const RunOptions& o, engine::Session& session, const tok::Tokenize
         return generate(session, out, session.prefill(ids), o.n_predict);
     }
     if (!session.chat_template().notice.empty())
-        std::cerr << "lmscope-cli: notice: " << session.chat_template().notice << "\n";
+        std::cerr << "lmscope-cli: notice: " << sanitize_message(session.chat_template().notice) << "\n";
     std::string line;
     while (stdout_ok() && std::getline(std::cin, line)) {
         const trace::StepTrace* first = nullptr;

@@ -42,6 +42,17 @@ int report(int code, const std::string& suffix = {}) {
     return code;
 }
 
+// Prints the help asked for; a failed write (a full disk, a closed pipe) is an error too.
+int help(const CLI::App& app, const CLI::Error& e) {
+    const int code = app.exit(e);
+    try {
+        lmscope::cli::check_stdout();
+    } catch (...) {
+        return report(kExitRuntime);
+    }
+    return code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -73,9 +84,9 @@ int main(int argc, char** argv) {
         lmscope::cli::check_stdout();
         return 0;
     } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);  // prints the help of the subcommand asked about
+        return help(app, e);  // the help of the subcommand asked about
     } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
+        return help(app, e);
     } catch (const CLI::ParseError&) {
         return report(kExitUsage, " (see lmscope-cli --help)");
     } catch (const lmscope::UsageError&) {

@@ -75,6 +75,9 @@ public:
 
     // "cpu (avx512, 2 threads)"
     virtual std::string name() const = 0;
+    // What a person should be told about how the backend started, or "" (the CPU backend
+    // running on fewer threads than asked because the system refused more).
+    virtual std::string notice() const { return {}; }
     virtual const Model& model() const = 0;
 
     // One forward step (ForwardRequest). Throws what check_forward_request throws (the cache

@@ -37,6 +37,7 @@ public:
     CpuBackend(std::shared_ptr<const Model> model, const BackendOptions& o);
 
     std::string name() const override;
+    std::string notice() const override;
     const Model& model() const override { return *model_; }
     void forward(const ForwardRequest& r) override;
     int32_t n_ctx() const override { return cache_.n_ctx(); }
@@ -146,6 +147,12 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
 
 std::string CpuBackend::name() const {
     return std::string("cpu (") + k_.name + ", " + std::to_string(pool_->size()) + " threads)";
+}
+
+std::string CpuBackend::notice() const {
+    if (pool_->size() >= pool_->requested()) return {};
+    return "running on " + std::to_string(pool_->size()) + " of the " + std::to_string(pool_->requested()) +
+           " CPU threads asked for: the system refused to start more (its limit on threads or address space)";
 }
 
 KvStats CpuBackend::kv_stats() const {

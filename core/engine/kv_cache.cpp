@@ -116,7 +116,8 @@ void KvCache::reserve(int32_t pos0, int32_t n) {
         // Grow geometrically (at least 64 positions), never past the context; a local layer no
         // further than its window, its slack and the step's rows.
         int32_t target = end <= cap ? cap : std::min(n_ctx_, std::max({end, cap * 2, 64}));
-        if (w > 0) target = std::min(target, std::max(w + kRewindSlack, w - 1 + n));
+        // (in 64 bits: a window may be as wide as int32 allows)
+        if (w > 0) target = int32_t(std::min<int64_t>(target, std::max(int64_t(w) + kRewindSlack, int64_t(w) - 1 + n)));
         if (target > cap) relayout(int32_t(l), target);
         // the step overwrites the slots of the positions capacity before its rows
         first_[l] = std::max(first_[l], end - capacity_[l]);
@@ -144,8 +145,8 @@ void KvCache::set_n_tokens(int32_t n) {
     if (n < n_tokens_ || n > step_end_) throw UsageError("kv cache: position count outside the reserved step");
     n_tokens_ = n;
     for (size_t l = 0; l < windows_.size(); ++l) {
-        const int32_t keep = windows_[l] + kRewindSlack;
-        if (windows_[l] > 0 && capacity_[l] > keep) relayout(int32_t(l), keep);
+        const int64_t keep = int64_t(windows_[l]) + kRewindSlack;
+        if (windows_[l] > 0 && capacity_[l] > keep) relayout(int32_t(l), int32_t(keep));
     }
 }
 

@@ -182,9 +182,14 @@ trace::CapturePolicy Session::step_policy(int32_t n, int32_t pos0) const {
 const trace::StepTrace& Session::step(std::span<const int32_t> ids, Phase phase, Choice fed_how,
                                       int32_t reused, int32_t turn, std::span<float> every_row) {
     const int32_t pos0 = int32_t(tokens_.size());
-    if (int64_t(pos0) + int64_t(ids.size()) > int64_t(backend_.n_ctx()))
+    if (int64_t(pos0) + int64_t(ids.size()) > int64_t(backend_.n_ctx())) {
+        const int32_t trained = backend_.model().spec().n_ctx_train();
         throw ContextFullError("the context is full: " + std::to_string(pos0) + " + " + std::to_string(ids.size()) +
-                         " tokens exceed " + std::to_string(backend_.n_ctx()));
+                               " tokens exceed the " + std::to_string(backend_.n_ctx()) + " positions of the cache (" +
+                               (backend_.n_ctx() == trained ? std::string("the model's context_length")
+                                                            : "the model's context_length is " + std::to_string(trained)) +
+                               ")");
+    }
     trace::StepCapture capture;
     logits_step_ = -1;  // until this step is added
     restore_cache(tokens_, pos0);  // the cache may hold more (a chat turn reusing a prefix)

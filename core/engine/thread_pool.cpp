@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <system_error>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -18,9 +19,17 @@ namespace {
 constexpr int kSpinIterations = 2000;
 }  // namespace
 
-ThreadPool::ThreadPool(int n_threads) : n_threads_(std::max(1, n_threads)) {
-    workers_.reserve(size_t(n_threads_ - 1));
-    for (int i = 1; i < n_threads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+ThreadPool::ThreadPool(int n_threads) : requested_(std::max(1, n_threads)), n_threads_(requested_) {
+    workers_.reserve(size_t(requested_ - 1));
+    for (int i = 1; i < requested_; ++i) {
+        try {
+            workers_.emplace_back([this, i] { worker_loop(i); });
+        } catch (const std::system_error&) {
+            break;  // no more threads: the pool runs on those it has
+        }
+    }
+    // Before any job: the workers read it only in run(), after its generation bump.
+    n_threads_ = int(workers_.size()) + 1;
 }
 
 std::shared_ptr<ThreadPool> ThreadPool::shared(int n_threads) {

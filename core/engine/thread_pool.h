@@ -21,7 +21,9 @@ namespace lmscope::engine {
 
 class ThreadPool {
 public:
-    // n_threads >= 1 (clamped); 1 means everything runs on the calling thread.
+    // n_threads >= 1 (clamped); 1 means everything runs on the calling thread. When the system
+    // refuses to start a thread (its limits on threads or address space), the pool keeps the
+    // threads it has: size() is then less than requested().
     explicit ThreadPool(int n_threads);
     ~ThreadPool();
     ThreadPool(const ThreadPool&) = delete;
@@ -35,6 +37,7 @@ public:
     [[nodiscard]] Lease lease() { return Lease(lease_mutex_); }
 
     int size() const { return n_threads_; }
+    int requested() const { return requested_; }
 
     // Calls fn(thread_index, n_threads) once on each thread and returns when all are done.
     // fn must not throw (the backend's kernels do not); one job at a time per pool.
@@ -48,7 +51,8 @@ public:
 private:
     void worker_loop(int index);
 
-    int n_threads_ = 1;
+    int requested_ = 1;
+    int n_threads_ = 1;  // the calling thread and the workers started
     std::vector<std::thread> workers_;
     const std::function<void(int, int)>* job_ = nullptr;
     std::atomic<uint32_t> generation_{0};  // bumped once per job (and at shutdown)

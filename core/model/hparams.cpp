@@ -4,7 +4,10 @@
 #include "kv/kv_math.h"
 #include "model/recipe.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <utility>
 
@@ -17,6 +20,11 @@ namespace {
 constexpr uint32_t kMaxCount = 1u << 24;  // widths, vocabulary, feed-forward
 constexpr uint32_t kMaxSmall = 1u << 16;  // layers, heads, head dim
 constexpr uint32_t kMaxContext = std::numeric_limits<uint32_t>::max();
+
+// The last position a run may use: the context, in int32 as the engine counts positions.
+int64_t last_position(uint64_t context_length) {
+    return int64_t(std::clamp<uint64_t>(context_length, 1, uint64_t(std::numeric_limits<int32_t>::max()))) - 1;
+}
 
 // Collects problems instead of throwing, so `describe` can report everything it can read.
 class Reader {
@@ -135,8 +143,12 @@ void read_rope(Reader& r, const std::string& a, HParams& hp) {
 void read_attention_variants(Reader& r, const std::string& a, HParams& hp) {
     const Architecture* arch = find_architecture(a);
     const bool windowed = arch && arch->swa_pattern > 0;
-    hp.sliding_window = r.count(a + ".attention.sliding_window", windowed, kMaxContext,
+    const std::string window_key = a + ".attention.sliding_window";
+    hp.sliding_window = r.count(window_key, windowed, uint32_t(std::numeric_limits<int32_t>::max()),
                                 windowed ? "zero window" : nullptr);
+    if (hp.context_length != 0 && hp.sliding_window > hp.context_length)
+        r.problem(window_key, "window of " + std::to_string(hp.sliding_window) + " positions is wider than the " +
+                                  a + ".context_length of " + std::to_string(hp.context_length));
     if (const auto p = r.opt_u64(a + ".attention.sliding_window_pattern")) {
         if (*p == 0 || *p > kMaxSmall)
             r.problem(a + ".attention.sliding_window_pattern",
@@ -159,9 +171,70 @@ void read_attention_variants(Reader& r, const std::string& a, HParams& hp) {
     }
 }
 
+// Sizes some files declare besides the ones lmscope derives: each must agree with what the
+// engine uses (a value head as wide as a key head, the vocabulary of the token list).
+void read_declared_sizes(const gguf::File& file, Reader& r, const std::string& a, const HParams& hp) {
+    const std::string value_key = a + ".attention.value_length";
+    if (file.has(value_key)) {
+        const uint32_t v = r.count(value_key, false, kMaxSmall, "zero head dimension");
+        if (v != 0 && hp.head_dim != 0 && v != hp.head_dim)
+            r.problem(value_key, "value heads of " + std::to_string(v) + " differ from key heads of " +
+                                     std::to_string(hp.head_dim) + " (lmscope runs equal ones)");
+    }
+    const std::string vocab_key = a + ".vocab_size";
+    if (file.has(vocab_key)) {
+        const uint32_t v = r.count(vocab_key, false, kMaxCount, "zero tokens");
+        if (v != 0 && hp.n_vocab != 0 && v != hp.n_vocab)
+            r.problem(vocab_key, std::to_string(v) + " tokens, but the vocabulary holds " + std::to_string(hp.n_vocab));
+    }
+}
+
+// The consequence of the RoPE base and scaling factor: angles a run can compute. (The
+// factors of rope_freqs.weight, a tensor, are checked with the spec.)
+void check_rope_angles(Reader& r, const std::string& a, const HParams& hp) {
+    if (hp.n_rot == 0 || hp.context_length == 0) return;
+    const double linear = hp.rope_scaling ? hp.rope_scaling->factor : 1.0;
+    if (!std::isfinite(linear) || !(linear > 0)) return;  // noted already
+    auto check = [&](const std::string& key, double base) {
+        if (!std::isfinite(base) || !(base > 0)) return;  // noted already
+        int32_t pair = first_infinite_angle(rope_inv_freq(base, int32_t(hp.n_rot), 1.0, {}), hp.context_length);
+        std::string blamed = key;
+        if (pair < 0) {
+            pair = first_infinite_angle(rope_inv_freq(base, int32_t(hp.n_rot), linear, {}), hp.context_length);
+            blamed = a + ".rope.scaling.factor";
+        }
+        if (pair >= 0) r.problem(blamed, infinite_angle_reason(pair, hp.context_length));
+    };
+    check(a + ".rope.freq_base", hp.rope_freq_base);
+    if (hp.rope_freq_base_swa) check(a + ".rope.freq_base_swa", *hp.rope_freq_base_swa);
+}
+
 }  // namespace
 
 bool is_supported_architecture(std::string_view arch) { return find_architecture(arch) != nullptr; }
+
+std::vector<float> rope_inv_freq(double base, int32_t n_rot, double linear, const std::vector<float>& factors) {
+    const int32_t half = n_rot / 2;
+    std::vector<float> t(static_cast<size_t>(half));
+    for (int32_t i = 0; i < half; ++i) {
+        double f = std::pow(base, -2.0 * i / double(n_rot)) / linear;
+        if (!factors.empty()) f /= double(factors[size_t(i)]);
+        t[size_t(i)] = float(f);
+    }
+    return t;
+}
+
+int32_t first_infinite_angle(const std::vector<float>& inv_freq, uint64_t context_length) {
+    const float last = float(last_position(context_length));
+    for (size_t i = 0; i < inv_freq.size(); ++i)
+        if (!std::isfinite(last * inv_freq[i])) return int32_t(i);
+    return -1;
+}
+
+std::string infinite_angle_reason(int32_t pair, uint64_t context_length) {
+    return "makes the rotation angle of dimension pair " + std::to_string(pair) + " at position " +
+           std::to_string(last_position(context_length)) + " infinite in float32 (every logit would be NaN)";
+}
 
 uint64_t HParams::kv_bytes_per_token_f16() const {
     if (n_layer == 0 || n_head_kv == 0 || head_dim == 0) return 0;
@@ -218,8 +291,15 @@ HParams HParams::describe(const gguf::File& file, std::vector<FormatError>* prob
     if (is_supported_architecture(a)) {
         if (!eps) r.problem(a + ".attention.layer_norm_rms_epsilon", "missing");
         else if (!(*eps > 0) || *eps >= 1) r.problem(a + ".attention.layer_norm_rms_epsilon", "must be in (0, 1)");
+        else if (!(float(*eps) > 0)) {  // the engine adds it in float32
+            char value[32];
+            std::snprintf(value, sizeof value, "%g", *eps);
+            r.problem(a + ".attention.layer_norm_rms_epsilon", "value " + std::string(value) + " is 0 as a float32");
+        }
     }
     read_attention_variants(r, a, hp);
+    read_declared_sizes(file, r, a, hp);
+    check_rope_angles(r, a, hp);
     return hp;
 }
 

@@ -62,6 +62,16 @@ struct HParams {
     static HParams describe(const gguf::File& file, std::vector<FormatError>* problems);
 };
 
+// RoPE frequencies of one base, as a run uses them (float32): base^(-2i/n_rot), divided by the
+// linear scaling factor and by the per-pair factors (rope_freqs.weight; empty: none);
+// [n_rot / 2]. The angle of pair i at position p is p * inv_freq[i] in float32.
+std::vector<float> rope_inv_freq(double base, int32_t n_rot, double linear, const std::vector<float>& factors);
+// The first pair whose angle at the last position of a context of `context_length` is not
+// finite (every logit would be NaN), or -1.
+int32_t first_infinite_angle(const std::vector<float>& inv_freq, uint64_t context_length);
+// Why: "makes the rotation angle of dimension pair I at position P infinite ...".
+std::string infinite_angle_reason(int32_t pair, uint64_t context_length);
+
 // llama.cpp's file type names ("Q4_K_M" for 15); "unknown" for ids it does not define.
 std::string_view file_type_name(uint32_t id);
 

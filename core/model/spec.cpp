@@ -23,17 +23,14 @@ int32_t ModelSpec::n_ctx_train() const {
 
 namespace {
 
-// RoPE frequencies of one base: base^(-2i/n_rot), divided by the linear scaling factor and by
-// the per-pair factors (rope_freqs.weight; empty: none).
-std::vector<float> inv_freq_table(double base, int32_t n_rot, double linear, const std::vector<float>& factors) {
-    const int32_t half = n_rot / 2;
-    std::vector<float> t(static_cast<size_t>(half));
-    for (int32_t i = 0; i < half; ++i) {
-        double f = std::pow(base, -2.0 * i / double(n_rot)) / linear;
-        if (!factors.empty()) f /= double(factors[size_t(i)]);
-        t[size_t(i)] = float(f);
-    }
-    return t;
+// HParams::describe checks the angles of the metadata's bases and scaling factor; with
+// rope_freqs.weight's factors (or the local layers' default base) a table may still overflow:
+// the factors are to blame, else the scaling factor.
+void check_angles(const gguf::File& f, const ModelSpec& s, const std::vector<float>& table, bool has_factors) {
+    const int32_t pair = first_infinite_angle(table, s.hp.context_length);
+    if (pair >= 0)
+        throw FormatError(f.path(), has_factors ? "rope_freqs.weight" : s.hp.architecture + ".rope.scaling.factor",
+                          infinite_angle_reason(pair, s.hp.context_length));
 }
 
 // rope_freqs.weight (Llama 3.x): [n_rot / 2] positive divisors; empty when absent.
@@ -88,7 +85,8 @@ ModelSpec ModelSpec::from_file(const gguf::File& f) {
             throw UnsupportedError(f.path() + ": " + name + ": long-context RoPE scaling (LongRoPE) is not supported");
     const std::vector<float> factors = read_rope_factors(f, s.n_rot() / 2);
     s.has_rope_freqs = !factors.empty();
-    s.rope_inv_freq.push_back(inv_freq_table(s.hp.rope_freq_base, s.n_rot(), linear, factors));
+    s.rope_inv_freq.push_back(model::rope_inv_freq(s.hp.rope_freq_base, s.n_rot(), linear, factors));
+    check_angles(f, s, s.rope_inv_freq.back(), !factors.empty());
 
     // The layer plan: sliding windows on the local layers (with their own RoPE base where the
     // recipe says so), no RoPE on the architecture's NoPE layers.
@@ -98,10 +96,10 @@ ModelSpec ModelSpec::from_file(const gguf::File& f) {
         const double base_swa = s.hp.rope_freq_base_swa.value_or(10000.0);
         if (!std::isfinite(base_swa) || base_swa <= 0.0)
             throw FormatError(f.path(), a + "rope.freq_base_swa", "must be a positive finite number");
-        if (s.hp.sliding_window > uint32_t(std::numeric_limits<int32_t>::max()))
-            throw FormatError(f.path(), a + "attention.sliding_window",
-                              "window " + std::to_string(s.hp.sliding_window) + " is too large");
-        if (s.arch.swa_rope_base) s.rope_inv_freq.push_back(inv_freq_table(base_swa, s.n_rot(), linear, factors));
+        if (s.arch.swa_rope_base) {
+            s.rope_inv_freq.push_back(model::rope_inv_freq(base_swa, s.n_rot(), linear, factors));
+            check_angles(f, s, s.rope_inv_freq.back(), !factors.empty());
+        }
         const int32_t table = s.arch.swa_rope_base ? 1 : 0;
         for (uint32_t il = 0; il < uint32_t(s.n_layer()); ++il)
             if (il % pattern < pattern - 1)

@@ -3,9 +3,11 @@
 
 #include "model/chat_template.h"
 #include "util/error.h"
+#include "util/message.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <iomanip>
 #include <sstream>
 
 namespace lmscope::model {
@@ -21,6 +23,10 @@ std::string utf8_text(const std::string& s) {
     const std::string quoted = nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return nlohmann::json::parse(quoted).get<std::string>();
 }
+
+// Text from the file (names, keys, the path) as a terminal should get it: one line, no
+// control characters (escape sequences), bounded (util/message.h).
+std::string shown(const std::string& s) { return sanitize_message(s); }
 
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 std::string or_dash(uint64_t v) { return v == 0 ? "-" : std::to_string(v); }
@@ -187,20 +193,20 @@ std::string ModelSummary::to_text(bool with_tensors) const {
         std::snprintf(buf, sizeof buf, "%-14s", label);
         o << buf << value << "\n";
     };
-    row("file", file + " (" + format_bytes(file_size) + ", GGUF v" + std::to_string(gguf_version) + ", " +
+    row("file", shown(file) + " (" + format_bytes(file_size) + ", GGUF v" + std::to_string(gguf_version) + ", " +
                     std::to_string(n_metadata) + " metadata keys, " + std::to_string(n_tensors) + " tensors)");
-    row("architecture", or_dash(hp.architecture) + (supported ? "" : "  (lmscope cannot run this model)"));
-    row("name", or_dash(hp.name));
+    row("architecture", or_dash(shown(hp.architecture)) + (supported ? "" : "  (lmscope cannot run this model)"));
+    row("name", or_dash(shown(hp.name)));
     row("layers", or_dash(hp.n_layer));
     row("embedding", or_dash(hp.n_embd));
     row("heads", or_dash(hp.n_head) + " query, " + or_dash(hp.n_head_kv) + " KV" + attention_kind(hp));
     row("head dim", or_dash(hp.head_dim));
     row("feed-forward", or_dash(hp.n_ff));
     row("vocabulary", or_dash(hp.n_vocab));
-    row("tokenizer", or_dash(hp.tokenizer_model) + (hp.tokenizer_pre.empty() ? "" : ", pre " + hp.tokenizer_pre));
+    row("tokenizer", or_dash(shown(hp.tokenizer_model)) + (hp.tokenizer_pre.empty() ? "" : ", pre " + shown(hp.tokenizer_pre)));
     row("context", or_dash(hp.context_length));
     std::string rope = "base " + number(hp.rope_freq_base) + ", " + or_dash(hp.n_rot) + " rotated dims";
-    if (hp.rope_scaling) rope += ", scaling " + hp.rope_scaling->type + " x" + number(hp.rope_scaling->factor);
+    if (hp.rope_scaling) rope += ", scaling " + shown(hp.rope_scaling->type) + " x" + number(hp.rope_scaling->factor);
     row("RoPE", rope);
     row("RMS eps", hp.rms_eps == 0 ? "-" : number(hp.rms_eps));
     if (!recipe_text.empty()) row("recipe", recipe_text);
@@ -219,7 +225,7 @@ std::string ModelSummary::to_text(bool with_tensors) const {
     row("weights", format_bytes(total_bytes) + " in " + plural(tensors.size(), "tensor"));
     for (const TypeTotal& t : by_type)
         row("", t.type + ": " + plural(t.tensors, "tensor") + ", " + format_bytes(t.bytes));
-    for (const std::string& p : problems) row("problem", p);
+    for (const std::string& p : problems) row("problem", shown(p));
     if (checks) {
         std::string ran;
         for (const std::string& c : checks->ran) ran += (ran.empty() ? "" : ", ") + c;
@@ -228,15 +234,16 @@ std::string ModelSummary::to_text(bool with_tensors) const {
     if (with_tensors && !tensors.empty()) {
         o << "\n";
         size_t w = 4;
-        for (const TensorSummary& t : tensors) w = std::max(w, t.name.size());
-        char buf[512];
-        std::snprintf(buf, sizeof buf, "%-*s  %-8s %-22s %s\n", int(w), "name", "type", "shape", "bytes");
-        o << buf;
-        for (const TensorSummary& t : tensors) {
-            std::snprintf(buf, sizeof buf, "%-*s  %-8s %-22s %llu\n", int(w), t.name.c_str(), t.type.c_str(),
-                          t.shape.c_str(), static_cast<unsigned long long>(t.bytes));
-            o << buf;
-        }
+        std::vector<std::string> names;
+        for (const TensorSummary& t : tensors) w = std::max(w, names.emplace_back(shown(t.name)).size());
+        auto line = [&](const std::string& name, const std::string& type, const std::string& shape,
+                        const std::string& bytes) {
+            o << std::left << std::setw(int(w)) << name << "  " << std::setw(8) << type << " " << std::setw(22)
+              << shape << " " << bytes << "\n";
+        };
+        line("name", "type", "shape", "bytes");
+        for (size_t i = 0; i < tensors.size(); ++i)
+            line(names[i], tensors[i].type, tensors[i].shape, std::to_string(tensors[i].bytes));
     }
     return o.str();
 }

@@ -3,6 +3,10 @@
 #include "gguf/quant.h"
 #include "util/error.h"
 
+#include <charconv>
+#include <set>
+#include <string_view>
+
 namespace lmscope::model {
 
 namespace {
@@ -25,12 +29,32 @@ const gguf::TensorInfo* checked(const gguf::File& f, const TensorSpec& want) {
     return t;
 }
 
+// A layer tensor the recipe does not read: a layer past block_count (the model would not be
+// the one in the file), or a part this architecture does not have.
+void refuse_unused_layer_tensors(const gguf::File& f, const ModelSpec& spec, const std::vector<TensorSpec>& expected) {
+    std::set<std::string_view> names;
+    for (const TensorSpec& ts : expected) names.insert(ts.name);
+    for (const gguf::TensorInfo& t : f.tensors()) {
+        if (t.name.rfind("blk.", 0) != 0 || names.count(t.name)) continue;
+        const std::string a = spec.hp.architecture;
+        int64_t layer = -1;
+        const auto [end, ec] = std::from_chars(t.name.data() + 4, t.name.data() + t.name.size(), layer);
+        if (ec == std::errc() && *end == '.' && layer >= spec.n_layer())
+            throw FormatError(f.path(), t.name, "a tensor of layer " + std::to_string(layer) + ", but " + a +
+                                                    ".block_count is " + std::to_string(spec.n_layer()) +
+                                                    " (the model would leave it out)");
+        throw FormatError(f.path(), t.name, "a layer tensor the " + a + " recipe does not read");
+    }
+}
+
 }  // namespace
 
 // The tensors come in the order of ModelSpec::expected_tensors (spec.cpp).
 Weights Weights::bind(const gguf::File& file, const ModelSpec& spec) {
+    const std::vector<TensorSpec> expected = spec.expected_tensors();
     std::vector<const gguf::TensorInfo*> found;
-    for (const TensorSpec& ts : spec.expected_tensors()) found.push_back(checked(file, ts));
+    for (const TensorSpec& ts : expected) found.push_back(checked(file, ts));
+    refuse_unused_layer_tensors(file, spec, expected);
 
     Weights w;
     size_t i = 0;

@@ -1,5 +1,6 @@
 // Weight views: every tensor of a model, found in the GGUF file, its shape checked against
-// the spec and its type checked as supported. The pointers live as long as the File.
+// the spec and its type checked as supported; a layer tensor (blk.N.*) the spec does not read
+// (a layer past block_count) is refused. The pointers live as long as the File.
 #pragma once
 
 #include "gguf/gguf.h"

@@ -3,6 +3,8 @@
 #include "tokenizer/byte_level.h"
 #include "util/error.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <queue>
 
 namespace lmscope::tok {
@@ -15,9 +17,27 @@ BpeTokenizer::BpeTokenizer(Vocab vocab) : Tokenizer(std::move(vocab), true), pre
     // duplicated piece, like the vocabulary index).
     for (const auto& [piece, id] : vocab_.index) symbols_.emplace(piece, id);
     const ByteLevel& bl = ByteLevel::instance();
+    auto byte_name = [&bl](int b) {  // 0xC3 ('Ã')
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02X", unsigned(b));
+        return std::string(hex) + " ('" + bl.encode(uint8_t(b)) + "')";
+    };
+    // The bytes of text (tab, newline, carriage return, printable ASCII, and every character up
+    // to U+3FFFF: lead bytes 0xC2..0xF0, continuation bytes) must have their tokens, or text
+    // holding them would lose characters. Real vocabularies lack some others (SmolLM2's, Falcon's
+    // and StarCoder's: rare C0 controls, 0xF1, 0xF2, bytes no UTF-8 holds); a byte without a
+    // token gets U+FFFD's tokens (bpe_word).
+    auto required = [](int b) {
+        return b == '\t' || b == '\n' || b == '\r' || (b >= 0x20 && b <= 0x7E) || (b >= 0x80 && b <= 0xBF) ||
+               (b >= 0xC2 && b <= 0xF0);
+    };
     for (int b = 0; b < 256; ++b) {
         auto it = symbols_.find(bl.encode(static_cast<uint8_t>(b)));
         byte_symbol_[b] = it == symbols_.end() ? -1 : it->second;
+        if (byte_symbol_[b] < 0 && required(b))
+            throw FormatError(vocab_.source, "tokenizer.ggml.tokens",
+                              "has no token for byte " + byte_name(b) +
+                                  ": a byte-level BPE vocabulary needs the symbols of the bytes of text (or its characters are lost)");
     }
     merges_.reserve(vocab_.merges.size());
     for (size_t rank = 0; rank < vocab_.merges.size(); ++rank) {
@@ -34,9 +54,17 @@ BpeTokenizer::BpeTokenizer(Vocab vocab) : Tokenizer(std::move(vocab), true), pre
     usable_unk_ = unk >= 0 && vocab_.types[unk] != TokenType::Control ? unk : -1;
     std::vector<BpePiece> replacement;
     bpe_word("\xEF\xBF\xBD", replacement);  // U+FFFD, with replacement_ still empty
-    for (const BpePiece& p : replacement)
-        if (p.id < 0 || vocab_.types[p.id] == TokenType::Control) return;  // no clean replacement
-    for (const BpePiece& p : replacement) replacement_.push_back(p.id);
+    const bool clean = std::none_of(replacement.begin(), replacement.end(), [this](const BpePiece& p) {
+        return p.id < 0 || vocab_.types[p.id] == TokenType::Control;
+    });
+    if (clean)
+        for (const BpePiece& p : replacement) replacement_.push_back(p.id);
+    // A byte without a token needs something to stand for it, or it would be dropped.
+    const auto missing = std::find(byte_symbol_.begin(), byte_symbol_.end(), -1);
+    if (missing != byte_symbol_.end() && replacement_.empty() && usable_unk_ < 0)
+        throw FormatError(vocab_.source, "tokenizer.ggml.tokens",
+                          "has no token for byte " + byte_name(int(missing - byte_symbol_.begin())) +
+                              ", nor U+FFFD's tokens or an unknown token to stand for it");
 }
 
 int32_t BpeTokenizer::intern(const std::string& s) {

@@ -3,6 +3,7 @@
 #include "util/error.h"
 
 #include <cstring>
+#include <vector>
 #include <unordered_map>
 
 namespace lmscope::tok {
@@ -150,10 +151,15 @@ namespace {
 
 // A precompiled_charsmap is what SentencePiece's normalizer walks for every input byte, without
 // bounds checks: a uint32 (little-endian) byte size of a darts-clone double array, the array of
-// uint32 units, then NUL-terminated replacement strings. A non-leaf unit's children lie at
-// index ^ offset ^ byte; a leaf unit (bit 31) holds an offset into the strings. Every such
-// index must stay inside the array and every string offset inside the strings, which must end
-// with a NUL.
+// uint32 units, then NUL-terminated replacement strings. A lookup starts at unit 0, whose
+// offset (read whatever its other bits say) gives the first base; for each input byte c the
+// unit at base ^ c is a child when its label (bits 0-7 and 31) equals c, and its offset
+// leads from there to the next base. A child with bit 8 set has a value unit at that next
+// base, whose low 31 bits are the offset of its replacement string. So the whole trie is
+// walked here, the way a lookup does, from the root: every base any child leads to must keep
+// its 256 children inside the array, and every value unit reached must be one (bit 31) and
+// point inside the strings, which must end with a NUL. Units no lookup reaches are never read.
+// The walk is linear in the units: each unit is the child of one base only, base = index ^ label.
 void check_precompiled_charsmap(std::string_view blob, const std::string& name, const char* spec) {
     const std::string field = std::string(spec) + ".precompiled_charsmap";
     if (blob.empty()) return;  // no normalization table
@@ -163,22 +169,54 @@ void check_precompiled_charsmap(std::string_view blob, const std::string& name, 
     if (trie_bytes == 0 || trie_bytes % 4 != 0 || trie_bytes > blob.size() - 4)
         throw FormatError(name, field, "trie size " + std::to_string(trie_bytes) + " does not fit its " +
                                            std::to_string(blob.size()) + " bytes");
-    const uint64_t n = trie_bytes / 4;
+    const uint32_t n = uint32_t(trie_bytes / 4);  // < 2^30: the blob's size is a uint32
     const std::string_view strings = blob.substr(size_t(4 + trie_bytes));
     if (strings.empty() || strings.back() != '\0')
         throw FormatError(name, field, "replacement strings are missing or not NUL-terminated");
-    for (uint64_t i = 0; i < n; ++i) {
-        const size_t at = size_t(4 + 4 * i);
-        const uint32_t u = uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
-        if (u >> 31) {  // a leaf: the offset of its replacement
-            if ((u & 0x7fffffffu) >= strings.size())
-                throw FormatError(name, field, "unit " + std::to_string(i) + " points past the replacement strings");
-            continue;
+    auto unit = [b](uint32_t i) {
+        const size_t at = 4 + 4 * size_t(i);
+        return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
+    };
+    auto offset = [](uint32_t u) { return uint64_t(u >> 10) << ((u & (1u << 9)) >> 6); };
+    auto fail = [&](uint32_t i, const std::string& reason) {
+        throw FormatError(name, field, "unit " + std::to_string(i) + " " + reason);
+    };
+    // The children of each base, grouped by base (a counting sort): child_begin[base] ..
+    // child_begin[base + 1] index into children. A unit with bit 31 set is nobody's child.
+    std::vector<uint32_t> child_begin(size_t(n) + 1, 0), children;
+    for (uint32_t i = 0; i < n; ++i)
+        if (!(unit(i) >> 31)) ++child_begin[(i ^ (unit(i) & 0xffu)) + 1];
+    for (uint32_t i = 0; i < n; ++i) child_begin[i + 1] += child_begin[i];
+    children.resize(child_begin[n]);
+    std::vector<uint32_t> fill(child_begin.begin(), child_begin.end() - 1);
+    for (uint32_t i = 0; i < n; ++i)
+        if (!(unit(i) >> 31)) children[fill[i ^ (unit(i) & 0xffu)]++] = i;
+
+    // The bases a lookup reaches, from the root's.
+    std::vector<bool> seen(n, false);
+    std::vector<uint32_t> todo;
+    auto reach = [&](uint32_t from, uint64_t base) {
+        if ((base | 0xff) >= n) fail(from, "points outside the " + std::to_string(n) + "-unit trie");
+        if (!seen[size_t(base)]) {
+            seen[size_t(base)] = true;
+            todo.push_back(uint32_t(base));
         }
-        const uint64_t offset = uint64_t(u >> 10) << ((u & (1u << 9)) >> 6);
-        if (((i ^ offset) | 0xff) >= n)
-            throw FormatError(name, field, "unit " + std::to_string(i) + " points outside the " + std::to_string(n) +
-                                               "-unit trie");
+    };
+    if (unit(0) >> 31) fail(0, "(the root) is a value, not a node");
+    reach(0, offset(unit(0)));
+    while (!todo.empty()) {
+        const uint32_t base = todo.back();
+        todo.pop_back();
+        for (uint32_t k = child_begin[base]; k < child_begin[base + 1]; ++k) {
+            const uint32_t i = children[k], u = unit(i);
+            const uint64_t next = i ^ offset(u);
+            reach(i, next);
+            if (!((u >> 8) & 1)) continue;
+            const uint32_t value = unit(uint32_t(next));
+            if (!(value >> 31)) fail(i, "has a value at unit " + std::to_string(next) + ", which holds none");
+            if ((value & 0x7fffffffu) >= strings.size())
+                fail(uint32_t(next), "points past the replacement strings");
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 #include "tokenizer/wordpiece_vocab.h"
 #include "util/bounded_file.h"
 #include "util/error.h"
+#include "util/file_kind.h"
 
 #include <cstring>
 #include <fstream>
@@ -145,7 +146,18 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path) {
     }
     if (is_wordpiece_vocab_name(path)) return std::make_unique<WordPieceTokenizer>(read_wordpiece_vocab(path));
     in.close();
-    return load_sentencepiece_model(read_bounded(path, kMaxSentencePieceModelBytes), path);
+    // The last kind left: an error in its first message says which kinds were expected.
+    const std::string expected = "expected a GGUF model or vocabulary, a SentencePiece .model, a tiktoken rank file "
+                                 "(NAME.tiktoken[.gz]) or a WordPiece vocab.txt";
+    std::string bytes = read_bounded(path, kMaxSentencePieceModelBytes);
+    if (const std::string_view kind = file_kind(std::string_view(bytes).substr(0, 64)); !kind.empty())
+        throw FormatError(path, "", "the file is " + std::string(kind) + ": " + expected);
+    try {
+        return load_sentencepiece_model(std::move(bytes), path);
+    } catch (const FormatError& e) {
+        if (e.field() != "ModelProto") throw;
+        throw FormatError(path, e.field(), e.reason() + " (not a SentencePiece .model file: " + expected + ")");
+    }
 }
 
 }  // namespace lmscope::tok

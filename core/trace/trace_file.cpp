@@ -2,11 +2,13 @@
 
 #include "trace/trace_json.h"
 #include "util/error.h"
+#include "util/file_kind.h"
 #include "util/json_io.h"
 #include "util/mapped_file.h"
 #include "util/safe_writer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <limits>
@@ -212,6 +214,9 @@ void Parser::read_arrays(StepTrace& s, const detail::StepHeader& h) {
         const InTensor& w = *take(tensor_name(i, "attention"), "F16", {total}, true);
         a.weights.resize(size_t(total));
         std::memcpy(a.weights.data(), bytes(w), size_t(total) * sizeof(uint16_t));
+        for (size_t k = 0; k < a.weights.size(); ++k)  // softmax weights: finite (exponent not all ones)
+            if ((a.weights[k] & 0x7c00) == 0x7c00)
+                fail(tensor_name(i, "attention") + "[" + std::to_string(k) + "]", "is not finite");
     } else {
         take(tensor_name(i, "attention"), "F16", {}, false);
     }
@@ -229,6 +234,9 @@ void Parser::read_arrays(StepTrace& s, const detail::StepHeader& h) {
         std::memcpy(&hs.entropy, bytes(*ent) + 4 * k, 4);
         std::memcpy(&hs.max_weight, bytes(*mx) + 4 * k, 4);
         std::memcpy(&hs.argmax_key, bytes(*arg) + 4 * k, 4);
+        if (!std::isfinite(hs.entropy)) fail(tensor_name(i, "entropy") + "[" + std::to_string(k) + "]", "is not finite");
+        if (!std::isfinite(hs.max_weight))
+            fail(tensor_name(i, "max_weight") + "[" + std::to_string(k) + "]", "is not finite");
         const int32_t row_pos = s.first_pos + int32_t(k % size_t(a.n_rows));
         if (hs.argmax_key < 0 || hs.argmax_key > row_pos)
             fail(tensor_name(i, "argmax_key") + "[" + std::to_string(k) + "]",
@@ -308,6 +316,9 @@ const json& Parser::small_object(const json& obj, const std::string& path, const
 }
 
 SessionTrace Parser::parse() {
+    const std::string_view kind = file_kind(std::string_view(reinterpret_cast<const char*>(data_), std::min<uint64_t>(size_, 64)));
+    if (!kind.empty() && kind != kTraceKind)
+        fail("header", "the file is " + std::string(kind) + ", not " + std::string(kTraceKind));
     if (size_ < 8) fail("header length", "the file is " + std::to_string(size_) + " bytes, too short for one");
     uint64_t n = 0;
     for (int b = 7; b >= 0; --b) n = (n << 8) | data_[b];
@@ -335,7 +346,9 @@ SessionTrace Parser::parse() {
     read_tensor_table(*header);
 
     const json& budget = r_.object(doc, "trace", "budget");
-    SessionTrace trace(std::max(r_.unsigned_integer(budget, "trace.budget", "bytes"), SessionTrace::kDefaultBudget));
+    const uint64_t budget_bytes = r_.unsigned_integer(budget, "trace.budget", "bytes");
+    if (budget_bytes == 0) fail("trace.budget.bytes", "is 0");
+    SessionTrace trace(budget_bytes);  // as recorded (restore() does not apply it)
     const json& model = r_.object(doc, "trace", "model");
     trace.model.file = r_.string(model, "trace.model", "file");
     trace.model.header_sha256 = r_.string(model, "trace.model", "header_sha256");

@@ -3,6 +3,7 @@
 #include "util/error.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace lmscope::trace::detail {
@@ -30,7 +31,7 @@ std::vector<Candidate> candidates_from_json(const JsonReader& r, const json& a, 
         const std::string p = path + "[" + std::to_string(i) + "]";
         if (!a[i].is_array() || a[i].size() != 3) r.fail(p, "is not an [id, logit, prob] triple");
         out.push_back({int32_t(r.integer(a[i][0], p + "[0]", 0, kMaxI32)),
-                       float(r.number(a[i][1], p + "[1]")), float(r.number(a[i][2], p + "[2]"))});
+                       r.number_f32(a[i][1], p + "[1]"), r.number_f32(a[i][2], p + "[2]")});
     }
     return out;
 }
@@ -113,6 +114,20 @@ double JsonReader::number(const json& v, const std::string& path) const {
 
 double JsonReader::number(const json& obj, const std::string& path, const char* key) const {
     return number(member(obj, path, key), path + "." + key);
+}
+
+float JsonReader::number_f32(const json& v, const std::string& path) const {
+    const double x = number(v, path);
+    if (!std::isfinite(float(x))) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", x);
+        fail(path, std::string(text) + " is beyond the range of a float32");
+    }
+    return float(x);
+}
+
+float JsonReader::number_f32(const json& obj, const std::string& path, const char* key) const {
+    return number_f32(member(obj, path, key), path + "." + key);
 }
 
 bool JsonReader::boolean(const json& obj, const std::string& path, const char* key) const {
@@ -275,13 +290,13 @@ void kv_from_json(const JsonReader& r, const json& j, const std::string& path, S
 void logits_from_json(const JsonReader& r, const json& j, const std::string& path, StepTrace& s) {
     const std::string lp = path + ".logits";
     const json& lg = r.object(j, path, "logits");
-    s.logits.entropy = float(r.number(lg, lp, "entropy"));
+    s.logits.entropy = r.number_f32(lg, lp, "entropy");
     s.logits.chosen = int32_t(r.integer(lg, lp, "chosen", -1, kMaxI32));
     const auto how = parse_choice(r.string(lg, lp, "how"));
     if (!how) r.fail(lp + ".how", "is not prompt, greedy, sampled or forced");
     s.logits.how = *how;
-    s.logits.chosen_prob = float(r.number(lg, lp, "chosen_prob"));
-    s.logits.chosen_prob_after = float(r.number(lg, lp, "chosen_prob_after"));
+    s.logits.chosen_prob = r.number_f32(lg, lp, "chosen_prob");
+    s.logits.chosen_prob_after = r.number_f32(lg, lp, "chosen_prob_after");
     const json& stages = r.array(lg, lp, "stages");
     for (size_t i = 0; i < stages.size(); ++i) {
         const std::string p = lp + ".stages[" + std::to_string(i) + "]";
@@ -308,7 +323,7 @@ void lens_from_json(const JsonReader& r, const json& j, const std::string& path,
         const std::string p = path + ".lens[" + std::to_string(i) + "]";
         if (!lens[i].is_array() || lens[i].size() != 2) r.fail(p, "is not an [id, prob] pair");
         s.lens.push_back({int32_t(r.integer(lens[i][0], p + "[0]", 0, kMaxI32)),
-                          float(r.number(lens[i][1], p + "[1]"))});
+                          r.number_f32(lens[i][1], p + "[1]")});
     }
 }
 

@@ -27,6 +27,9 @@ public:
     uint64_t unsigned_integer(const nlohmann::json& obj, const std::string& path, const char* key) const;
     double number(const nlohmann::json& v, const std::string& path) const;
     double number(const nlohmann::json& obj, const std::string& path, const char* key) const;
+    // A number stored as float32 (logits, probabilities, entropies): finite as a float32 too.
+    float number_f32(const nlohmann::json& v, const std::string& path) const;
+    float number_f32(const nlohmann::json& obj, const std::string& path, const char* key) const;
     bool boolean(const nlohmann::json& obj, const std::string& path, const char* key) const;
     const std::string& string(const nlohmann::json& obj, const std::string& path, const char* key) const;
 

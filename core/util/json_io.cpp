@@ -48,7 +48,11 @@ private:
             open_.back()->push_back(std::move(v));
             last_ = &open_.back()->back();
         } else {
-            last_ = &((*open_.back())[key_] = std::move(v));
+            // nlohmann keeps the last of a repeated key: a file whose readers could disagree
+            // about a value is refused instead
+            auto [it, fresh] = open_.back()->get_ref<json::object_t&>().emplace(key_, std::move(v));
+            if (!fresh) throw FormatError(file_, field_, "has the key '" + key_ + "' twice in one object");
+            last_ = &it->second;
         }
         return true;
     }

@@ -4,7 +4,8 @@
 // one freed while memory runs out throws from a destructor (std::terminate). Here:
 //   - parse_untrusted_json builds the document with a SAX handler (iterative) that refuses
 //     nesting deeper than kMaxJsonDepth before it builds it, so every later recursion over the
-//     result is bounded; running out of memory while parsing becomes one
+//     result is bounded, and an object that repeats a key (which of the values counts
+//     depends on the reader); running out of memory while parsing becomes one
 //     Error "FILE: out of memory while loading", with what was built released first;
 //   - release_json frees a document of bounded depth from the leaves up without allocating
 //     (JsonDocument does it on destruction), for documents freed while memory may be short;
@@ -21,7 +22,8 @@ namespace lmscope {
 
 inline constexpr int kMaxJsonDepth = 64;
 
-// Throws FormatError(file, field, "is not valid JSON: ..." or "nests deeper than 64 levels"),
+// Throws FormatError(file, field, "is not valid JSON: ...", "nests deeper than 64 levels" or
+// "has the key 'K' twice in one object"),
 // or Error "FILE: out of memory while loading".
 nlohmann::json parse_untrusted_json(std::string_view text, const std::string& file, const std::string& field);
 

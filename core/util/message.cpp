@@ -42,13 +42,12 @@ std::string escaped(std::string_view bytes) {
     return out;
 }
 
-}  // namespace
-
-std::string sanitize_message(std::string_view text, size_t max_bytes) {
+// keep_lines: newlines and tabs stay as they are (text that is read as text).
+std::string sanitize(std::string_view text, size_t max_bytes, bool keep_lines) {
     std::string out;
     size_t i = 0;
     while (i < text.size()) {
-        const size_t len = utf8_length(text.substr(i));
+        const size_t len = keep_lines && (text[i] == '\n' || text[i] == '\t') ? 1 : utf8_length(text.substr(i));
         const std::string piece = len ? std::string(text.substr(i, len)) : escaped(text.substr(i, 1));
         if (out.size() + piece.size() > max_bytes) break;
         out += piece;
@@ -57,6 +56,12 @@ std::string sanitize_message(std::string_view text, size_t max_bytes) {
     if (i < text.size()) out += " [... " + std::to_string(text.size() - i) + " more bytes]";
     return out;
 }
+
+}  // namespace
+
+std::string sanitize_message(std::string_view text, size_t max_bytes) { return sanitize(text, max_bytes, false); }
+
+std::string sanitize_text(std::string_view text) { return sanitize(text, SIZE_MAX, true); }
 
 std::string error_message(const std::exception& e) {
     const auto* own = dynamic_cast<const Error*>(&e);

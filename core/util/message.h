@@ -16,6 +16,10 @@ inline constexpr size_t kMaxMessageBytes = 512;
 
 std::string sanitize_message(std::string_view text, size_t max_bytes = kMaxMessageBytes);
 
+// Longer text printed as text (a model's generated reply): the same escapes, but newlines and
+// tabs kept as they are and no bound.
+std::string sanitize_text(std::string_view text);
+
 // The message of an exception as it should be shown: lmscope::Error's whole text (what()
 // stops at a NUL byte a file put in a name), sanitized.
 std::string error_message(const std::exception& e);

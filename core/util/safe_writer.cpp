@@ -66,6 +66,18 @@ Target resolve(const std::string& path) {
     return t;
 }
 
+// A file the user may not write is not replaced either (the rename would only need the
+// folder's permission), nor one another user owns (it would become the user's). Root keeps
+// the owner instead (commit's file gets the old one's).
+void refuse_foreign(const std::string& path, const Target& t) {
+    if (!t.exists) return;
+    if (::faccessat(AT_FDCWD, t.file.c_str(), W_OK, AT_EACCESS) != 0)
+        throw IoError(path + ": you may not write it (" + errno_text(errno) + "): refusing to replace it");
+    if (t.st.st_uid != ::geteuid() && ::geteuid() != 0)
+        throw IoError(path + ": belongs to another user (uid " + std::to_string(t.st.st_uid) +
+                      "): refusing to replace it");
+}
+
 void refuse_inputs(const std::string& path, const Target& t, const std::vector<std::string>& inputs) {
     if (!t.exists) return;
     for (const std::string& in : inputs) {
@@ -97,6 +109,7 @@ SafeWriter::SafeWriter(std::string path, const std::vector<std::string>& inputs)
 void SafeWriter::open_temporary(const std::vector<std::string>& inputs) {
     const Target t = resolve(path_);
     refuse_inputs(path_, t, inputs);
+    refuse_foreign(path_, t);
     name_ = t.file.filename().string();
     const fs::path dir = t.file.has_parent_path() ? t.file.parent_path() : fs::path(".");
     dir_fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -112,6 +125,9 @@ void SafeWriter::open_temporary(const std::vector<std::string>& inputs) {
         }
     }
     if (t.exists && ::fchmod(fd_, t.st.st_mode & 07777) != 0) fail("cannot set the permissions", errno);
+    if (t.exists && ::geteuid() == 0 && (t.st.st_uid != 0 || t.st.st_gid != ::getegid()) &&
+        ::fchown(fd_, t.st.st_uid, t.st.st_gid) != 0)
+        fail("cannot keep the owner", errno);
 }
 
 SafeWriter::~SafeWriter() { release(); }
@@ -152,6 +168,28 @@ void SafeWriter::commit() {
     if (::renameat(dir_fd_, tmp_.c_str(), dir_fd_, name_.c_str()) != 0) fail("cannot replace it", errno);
     committed_ = true;
     (void)::fsync(dir_fd_);  // makes the rename durable; the file is in place whatever this returns
+}
+
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+    struct Identity {
+        dev_t dev;
+        ino_t ino;
+        std::string name;  // a file not there yet: its name in the folder (dev, ino)
+        bool operator==(const Identity&) const = default;
+    };
+    std::vector<Identity> ids;
+    for (const auto& [option, path] : outputs) {
+        const Target t = resolve(path);
+        const fs::path folder = t.file.has_parent_path() ? t.file.parent_path() : fs::path(".");
+        struct stat dir {};
+        if (t.exists) ids.push_back({t.st.st_dev, t.st.st_ino, {}});
+        else if (::stat(folder.c_str(), &dir) == 0) ids.push_back({dir.st_dev, dir.st_ino, t.file.filename().string()});
+        else ids.push_back({0, 0, fs::absolute(t.file).lexically_normal().string()});
+        for (size_t k = 0; k + 1 < ids.size(); ++k)
+            if (ids[k] == ids.back())
+                throw UsageError(option + ": " + path + " is the same file as " + outputs[k].first + " " +
+                                 outputs[k].second + ": one would replace the other");
+    }
 }
 
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs) {

@@ -5,6 +5,8 @@
 //     character or block device, a FIFO, a socket) is refused, never replaced;
 //   - an output that is the same file (st_dev, st_ino) as one of the command's inputs is
 //     refused (UsageError), so `dump M.gguf --logits M.gguf` leaves the model alone;
+//   - a file the user may not write (access W_OK), or one another user owns, is refused, not
+//     replaced (the rename needs only the folder's permission); root keeps the file's owner;
 //   - the bytes go to a unique temporary beside the target, created with O_CREAT | O_EXCL |
 //     O_NOFOLLOW in the target's folder (opened once, so a folder swapped meanwhile does not
 //     redirect the write), then fsync, a check that the target is still a regular file or
@@ -17,6 +19,7 @@
 #include <cstddef>
 #include <string>
 #include <sys/types.h>
+#include <utility>
 #include <vector>
 
 namespace lmscope {
@@ -48,6 +51,11 @@ private:
 // Throws what SafeWriter(path, inputs) would throw, leaving nothing behind: lets a command
 // refuse an unwritable output before it spends minutes computing what goes there.
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs = {});
+// Throws UsageError when two of one command's outputs, (option, path) pairs such as
+// ("--logits", "out.f32"), name the same file: by device and inode once symbolic links are
+// followed, or for a file not there yet, by its folder's and its name. Call it after the
+// folders are made.
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 // Writes `size` bytes at `data` to `path` through a SafeWriter.
 void write_file_safely(const std::string& path, const void* data, size_t size,
                        const std::vector<std::string>& inputs = {});

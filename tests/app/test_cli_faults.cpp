@@ -7,6 +7,8 @@
 //     threads retry a failed 128 MiB buffer mapping forever under a low limit, a hang in the
 //     library (an upstream issue), not in lmscope;
 //   - `replay` of a trace too large for the address-space limit: "out of memory while loading";
+//   - `run --threads 300` where the address-space limit leaves room for fewer thread stacks:
+//     the run goes on with the threads it got and says so (a notice), exit 0;
 //   - `run --trace` into a read-only folder (permissions; or a read-only file system: refused
 //     before the run) and into a full one (a file-size limit with SIGXFSZ ignored; or a full
 //     tmpfs: found while saving, after the text): an error naming the trace file, exit code 1,
@@ -85,6 +87,7 @@ private slots:
     void trace_save_faults_data();
     void trace_save_faults();
     void trace_over_the_memory_limit();
+    void threads_refused();
 };
 
 void TestCliFaults::init() {
@@ -274,6 +277,27 @@ void TestCliFaults::trace_over_the_memory_limit() {
         QCOMPARE(r.code, 1);
         QCOMPARE(QString::fromUtf8(r.err), QStringLiteral("lmscope-cli: error: %1: out of memory while loading\n").arg(trace));
     }
+}
+
+// Threads the system refuses to start (under ulimit -v 2 GiB, 300 thread stacks of 8 MiB do
+// not fit): the run goes on with those it got and says so on stderr (it died of SIGABRT,
+// "terminate called without an active exception", in the thread pool's constructor).
+void TestCliFaults::threads_refused() {
+    if (testing::kAddressSanitizer) {
+        qInfo("not run: AddressSanitizer cannot start under an address-space limit");
+        return;
+    }
+    const QStringList args = {cli(), QStringLiteral("run"), fixture(), QStringLiteral("--prompt"), QStringLiteral("Hello"),
+                              QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral("--temp"), QStringLiteral("0"),
+                              QStringLiteral("--threads"), QStringLiteral("300")};
+    const ChildRun r = run_sh(kSingleBlas + QStringLiteral("ulimit -s 8192 && ulimit -v %1 || exit 97; exec \"$@\"").arg(qint64(2) << 20), args);
+    if (r.code == 97) QSKIP("ulimit -v is not available");
+    QVERIFY2(!r.signalled, r.err.constData());
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(err.startsWith(QStringLiteral("lmscope-cli: notice: running on ")) && err.count(QLatin1Char('\n')) == 1, qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral(" of the 300 CPU threads asked for")), qPrintable(err));
+    QVERIFY(!r.out.isEmpty());  // the text
 }
 
 QTEST_APPLESS_MAIN(TestCliFaults)

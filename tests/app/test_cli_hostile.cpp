@@ -204,6 +204,32 @@ private slots:
         QVERIFY2(r.out.isEmpty(), r.out.constData());  // nothing printed from a file that fails
     }
 
+    // A file of another kind says what it is and what was expected (an outside attack, round
+    // 3: `tokenize trace` said "ModelProto: invalid field number", `replay model.gguf` "header
+    // length ... exceeds the limit").
+    void wrong_kinds_data() {
+        QTest::addColumn<QStringList>("args");  // @T: the real trace, @J: a JSON file, @M: the model
+        QTest::addColumn<QString>("reason");
+        const QString expected = "expected a GGUF model or vocabulary, a SentencePiece .model";
+        QTest::newRow("tokenize a trace") << QStringList{"tokenize", "@T", "--text", "hi"} << "the file is an lmscope trace: " + expected;
+        QTest::newRow("tokenize a JSON file") << QStringList{"tokenize", "@J", "--text", "hi"} << "the file is a JSON file: " + expected;
+        QTest::newRow("replay a model") << QStringList{"replay", "@M"} << "header: the file is a GGUF model file, not an lmscope trace";
+        QTest::newRow("replay a JSON file") << QStringList{"replay", "@J", "--json"} << "header: the file is a JSON file, not an lmscope trace";
+    }
+    void wrong_kinds() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        LMSCOPE_REQUIRE_FILE(std::string(trace_.isEmpty() ? "" : "x"), "the shared test data");
+        const QString json = dir_.filePath("tokenizer.json");
+        write_file(json.toStdString(), Bytes{'{', '"', 'a', '"', ':', '1', '}'});
+        args.replaceInStrings("@T", trace_).replaceInStrings("@J", json)
+            .replaceInStrings("@M", QString::fromStdString(testing::testdata_file(kModelBase)));
+        const CliRun r = run_cli(args, {}, kTimeoutMs);
+        QVERIFY2(r.code == 1, r.err.constData());
+        QVERIFY2(r.err.startsWith("lmscope-cli: error: ") && r.err.count('\n') == 1, r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains(reason), r.err.constData());
+    }
+
     void real_trace_replays() {
         LMSCOPE_REQUIRE_FILE(std::string(trace_.isEmpty() ? "" : "x"), "the shared test data");
         const CliRun r = run_cli({"replay", trace_, "--json"}, {}, kTimeoutMs);

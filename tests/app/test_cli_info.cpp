@@ -114,6 +114,37 @@ private slots:
         QVERIFY(r.err.isEmpty());
     }
 
+    // Text from the file goes to a terminal escaped (found by an outside attack, round 3: a
+    // general.name of OSC/ESC sequences changed the title and cleared the screen), one line
+    // each and bounded (a 1 MiB name); the JSON escapes it as JSON does.
+    void model_text_escaped() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath("escapes.gguf");
+        gguf::Writer w;
+        w.set("general.architecture", gguf::Value::string("llama\x1b[2J"));
+        w.set("general.name", gguf::Value::string("\x1b]0;pwned\x07\x1b[2J\r\nname" + std::string((1 << 20) - 100, 'x')));
+        w.set("tokenizer.ggml.model", gguf::Value::string("gpt2\x9b" "31m"));
+        const std::vector<float> x(64, 1.0f);
+        w.add_tensor("x\x1b[31m", gguf::TensorType::F32, {64}, x.data(), x.size() * 4);
+        const std::vector<uint8_t> bytes = w.to_bytes();
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+        f.close();
+        const CliRun r = run_cli({"info", path});
+        QCOMPARE(r.code, 1);  // an architecture lmscope does not run
+        for (const char c : r.out) QVERIFY2(c == '\n' || (uint8_t(c) >= 0x20 && c != 0x7f), r.out.left(300).constData());
+        QVERIFY2(!r.out.contains("\xc2\x9b"), "a C1 control (CSI) reached the terminal");
+        QVERIFY2(r.out.contains("name          \\x1b]0;pwned\\x07\\x1b[2J\\r\\nname"), (r.out.left(600) + r.err).constData());
+        QVERIFY2(r.out.contains("\\x1b[31m"), r.out.constData());
+        QVERIFY(r.out.size() < 20000);  // the 1 MiB name cut to a line
+        const CliRun j = run_cli({"info", path, "--json"});
+        QCOMPARE(j.code, 1);
+        QVERIFY(!j.out.contains('\x1b'));
+        QVERIFY(QJsonDocument::fromJson(j.out).object()["name"].toString().startsWith("\x1b]0;pwned"));
+    }
+
     void errors_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<int>("exit_code");

@@ -1,7 +1,8 @@
 // The files lmscope-cli writes (dump's logits and attention, run's trace) on hostile output
 // paths: the model itself (directly, through a link, as a hard link), a directory, a FIFO, a
 // character device, a missing folder, an empty path, a link (written through, kept) and a
-// link planted at the name the old dump used for its temporary. Each row asserts the exit
+// link planted at the name the old dump used for its temporary, the other output of the same
+// command under another name or through a link. Each row asserts the exit
 // code, the one line on stderr naming the path and the reason, and that no earlier file (the
 // model, the link's victim) changed. A refused trace path is refused before the run.
 #include "common/testing.h"
@@ -57,6 +58,10 @@ private slots:
         QTest::newRow("dump through a link") << "link to file" << "dump-logits" << 0 << "";
         QTest::newRow("run --trace through a link") << "link to file" << "run" << 0 << "";
         QTest::newRow("dump beside a planted temporary link") << "planted" << "dump-logits" << 0 << "";
+        // Found by an outside attack (round 3): both outputs in one file, exit 0 (paths compared
+        // as strings), only the attention left.
+        QTest::newRow("dump attention onto the logits, spelled ./") << "the logits spelled" << "dump-attention" << 2 << "is the same file as --logits";
+        QTest::newRow("dump attention onto a link to the logits") << "link to the logits" << "dump-attention" << 2 << "is the same file as --logits";
     }
     void outputs() {
         QFETCH(QString, setup);
@@ -85,6 +90,8 @@ private slots:
         else if (setup == "empty") out.clear();
         else if (setup == "link to file") QVERIFY(QFile::link(victim, out));
         else if (setup == "planted") QVERIFY(QFile::link(victim, out + ".tmp-dump"));
+        else if (setup == "the logits spelled") out = tmp.path() + "/./l.f32";
+        else if (setup == "link to the logits") QVERIFY(QFile::link(dir.filePath("l.f32"), out));
         const QByteArray model_before = digest(model), victim_before = digest(victim);
 
         QStringList args;

@@ -207,7 +207,7 @@ void TestCliRun::errors_data() {
     QTest::newRow("bad top-p") << QStringList{"run", "@FX@", "--prompt", "x", "--top-p", "2"} << 2 << "top_p";
     QTest::newRow("bad capture") << QStringList{"run", "@FX@", "--prompt", "x", "--capture", "all"} << 2 << "--capture";
     QTest::newRow("replay missing") << QStringList{"replay", "/nonexistent.trace"} << 1 << "nonexistent.trace";
-    QTest::newRow("replay not a trace") << QStringList{"replay", "@FX@"} << 1 << "header length";
+    QTest::newRow("replay not a trace") << QStringList{"replay", "@FX@"} << 1 << "header: the file is a GGUF model file, not an lmscope trace";  // it said "header length" (#33)
 }
 
 void TestCliRun::errors() {

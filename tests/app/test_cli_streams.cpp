@@ -90,6 +90,8 @@ private slots:
     void stdout_full_data() {
         QTest::addColumn<QString>("command");
         QTest::newRow("--version") << "\"$1\" --version";
+        QTest::newRow("--help") << "\"$1\" --help";  // exited 0 (round 3 of the outside attack)
+        QTest::newRow("run --help") << "\"$1\" run --help";
         QTest::newRow("info") << "\"$1\" info \"$2\"";
         QTest::newRow("info --json") << "\"$1\" info \"$2\" --json";
         QTest::newRow("tokenize") << "\"$1\" tokenize \"$2\" --text hello";
@@ -125,7 +127,9 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("default -n") << QStringList{"--ctx", "16"} << 0 << "lmscope-cli: notice: the context of 16 positions is full after 5 steps; the trace is saved to";
         QTest::newRow("-n asks for more") << QStringList{"--ctx", "16", "-n", "20"} << 1 << "lmscope-cli: error: -n 20: the context of 16 positions is full after 5 steps; the trace is saved to";
-        QTest::newRow("prompt longer than the context") << QStringList{"--ctx", "8"} << 2 << "lmscope-cli: error: ";
+        // it said "0 + 12 tokens exceed 8", not where the limit comes from (#33)
+        QTest::newRow("prompt longer than the context") << QStringList{"--ctx", "8"} << 2
+            << "lmscope-cli: error: the context is full: 0 + 12 tokens exceed the 8 positions of the cache (the model's context_length is 512)";
     }
     void full_context() {
         QFETCH(QStringList, extra);

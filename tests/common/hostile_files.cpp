@@ -10,8 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <functional>
+#include <initializer_list>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -114,6 +116,13 @@ GgufEdit& GgufEdit::rename_keys(const std::string& from, const std::string& to) 
     return *this;
 }
 
+GgufEdit& GgufEdit::copy_tensor(const std::string& from, const std::string& name) {
+    Tensor copy = tensor(from);
+    copy.name = name;
+    tensors_.push_back(std::move(copy));
+    return *this;
+}
+
 GgufEdit& GgufEdit::fuse_tensors(const std::vector<std::string>& parts, const std::string& name) {
     Tensor fused{name, tensor(parts.front()).type, tensor(parts.front()).ne, {}};
     fused.ne.back() = 0;
@@ -178,6 +187,7 @@ Value u32(uint32_t v) { return Value(Value::Scalar(v)); }
 Value i32(int32_t v) { return Value(Value::Scalar(v)); }
 Value u64(uint64_t v) { return Value(Value::Scalar(v)); }
 Value f32(float v) { return Value(Value::Scalar(v)); }
+Value f64(double v) { return Value(Value::Scalar(v)); }
 Value str(const char* s) { return Value::string(s); }
 
 std::function<void(GgufEdit&)> set_key(const char* key, Value v) {
@@ -230,7 +240,20 @@ const std::vector<GgufCase>& model_cases() {
         {"rotated dimensions beyond the head", Part::Metadata, set_key("llama.rope.dimension_count", u32(64)), "llama.rope.dimension_count", "do not fit a head of 32"},
         {"zero RMS epsilon", Part::Metadata, set_key("llama.attention.layer_norm_rms_epsilon", f32(0)), "llama.attention.layer_norm_rms_epsilon", "must be in (0, 1)"},
         {"negative RoPE base", Part::Metadata, set_key("llama.rope.freq_base", f32(-10000)), "llama.rope.freq_base", "must be positive"},
-        {"tokens disagree with the embeddings", Part::Tensors, [](GgufEdit& e) { e.truncate_array(T, 1000).truncate_array("tokenizer.ggml.scores", 1000).truncate_array("tokenizer.ggml.token_type", 1000); }, "token_embd.weight", "expected [256, 1000]"},
+        {"tokens disagree with the embeddings", Part::Tensors, [](GgufEdit& e) { e.truncate_array(T, 1000).truncate_array("tokenizer.ggml.scores", 1000).truncate_array("tokenizer.ggml.token_type", 1000).set("llama.vocab_size", u32(1000)); }, "token_embd.weight", "expected [256, 1000]"},
+        // Found by an outside attack (round 3): values the checks passed, after which every run
+        // failed for another reason (NaN logits from finite weights) or ran another model.
+        {"RoPE base 1e-45", Part::Metadata, set_key("llama.rope.freq_base", f32(1e-45f)), "llama.rope.freq_base", "infinite in float32"},
+        {"RoPE base 1e-300 as float64", Part::Metadata, set_key("llama.rope.freq_base", f64(1e-300)), "llama.rope.freq_base", "infinite in float32"},
+        {"RoPE scaling factor 1e-38", Part::Metadata, [](GgufEdit& e) { e.set("llama.rope.scaling.type", str("linear")).set("llama.rope.scaling.factor", f32(1e-38f)); }, "llama.rope.scaling.factor", "infinite in float32"},
+        {"RMS epsilon 1e-300 as float64", Part::Metadata, set_key("llama.attention.layer_norm_rms_epsilon", f64(1e-300)), "llama.attention.layer_norm_rms_epsilon", "is 0 as a float32"},
+        {"sliding window wider than the context", Part::Metadata, set_key("llama.attention.sliding_window", u32(2147483646)), "llama.attention.sliding_window", "wider than the llama.context_length"},
+        {"value heads wider than key heads", Part::Metadata, set_key("llama.attention.value_length", u32(64)), "llama.attention.value_length", "value heads of 64 differ from key heads of 32"},
+        {"value length as text", Part::Metadata, set_key("llama.attention.value_length", str("32")), "llama.attention.value_length", "string"},
+        {"vocab_size disagrees with the tokens", Part::Metadata, set_key("llama.vocab_size", u32(999)), "llama.vocab_size", "999 tokens, but the vocabulary holds 1024"},
+        {"vocab_size as a float", Part::Metadata, set_key("llama.vocab_size", f32(1024)), "llama.vocab_size", "float"},
+        {"one block of three", Part::Tensors, set_key("llama.block_count", u32(1)), "blk.", "but llama.block_count is 1 (the model would leave it out)"},
+        {"a layer tensor no recipe reads", Part::Tensors, [](GgufEdit& e) { e.copy_tensor("blk.0.attn_norm.weight", "blk.0.attn_rot_embd"); }, "blk.0.attn_rot_embd", "a layer tensor the llama recipe does not read"},
         // tensors: shapes that disagree with the spec, missing tensors
         {"wq wrong", Part::Tensors, reshape("blk.0.attn_q.weight", {256, 128}), "blk.0.attn_q.weight", "shape [256, 128], expected [256, 256]"},
         {"wk wrong", Part::Tensors, reshape("blk.1.attn_k.weight", {256, 256}), "blk.1.attn_k.weight", "expected [256, 64]"},
@@ -283,6 +306,21 @@ const std::vector<GgufCase>& bpe_vocab_cases() {
         {"types shorter than tokens", Part::Vocab, [](GgufEdit& e) { e.truncate_array("tokenizer.ggml.token_type", 100); }, "tokenizer.ggml.token_type", "has 100 entries"},
         {"eos beyond the vocabulary", Part::Vocab, set_key("tokenizer.ggml.eos_token_id", u32(50257)), "tokenizer.ggml.eos_token_id", "outside the vocabulary of 50257 tokens"},
         {"empty vocabulary", Part::Vocab, [](GgufEdit& e) { e.truncate_array("tokenizer.ggml.tokens", 0); }, "tokenizer.ggml.tokens", "empty"},
+        // Found by an outside attack (round 3): without the symbol of byte 0xC3 ('Ã'), "héllo
+        // wörld" encoded as "hllo wrld" (exit 0).
+        {"no token for byte 0xC3", Part::Vocab, [](GgufEdit& e) {
+             const std::string symbol = "\xC3\x83";  // 'Ã'
+             const auto& tokens = e.find("tokenizer.ggml.tokens")->as_array().items;
+             const auto at = std::find(tokens.begin(), tokens.end(), Value::Scalar(symbol));
+             e.set_item("tokenizer.ggml.tokens", size_t(at - tokens.begin()), std::string("<no 0xC3>"));
+             std::vector<Value::Scalar> merges;  // those of the symbol go with it
+             for (const Value::Scalar& m : e.find(M)->as_array().items) {
+                 const std::string& text = std::get<std::string>(m);
+                 const size_t space = text.find(' ');
+                 if (text.substr(0, space) != symbol && text.substr(space + 1) != symbol) merges.push_back(m);
+             }
+             e.set(M, Value::array(ValueType::STRING, std::move(merges)));
+         }, "tokenizer.ggml.tokens", "has no token for byte 0xC3 ('\xC3\x83')"},
     };
     return cases;
 }
@@ -307,6 +345,20 @@ Bytes edit_charsmap(const Bytes& in, const std::function<void(uint8_t* charsmap,
         }
     }
     throw Error("base: no precompiled_charsmap to edit");
+}
+
+// Rewrites the trie of a charsmap (`m`, as edit_charsmap gives it; the base's holds more
+// than 768 units) as all zeros but a root whose children lie at 256 ^ byte and the `units`
+// given (index, value).
+void small_trie(uint8_t* m, std::initializer_list<std::pair<uint32_t, uint32_t>> units) {
+    const uint32_t n = (uint32_t(m[0]) | uint32_t(m[1]) << 8 | uint32_t(m[2]) << 16 | uint32_t(m[3]) << 24) / 4;
+    if (n < 768) throw Error("base: the charsmap's trie is too small to rewrite");
+    std::fill(m + 4, m + 4 + 4 * size_t(n), uint8_t(0));
+    auto set = [m](uint32_t i, uint32_t u) {
+        for (int k = 0; k < 4; ++k) m[4 + 4 * size_t(i) + size_t(k)] = uint8_t(u >> (8 * k));
+    };
+    set(0, 256u << 10);
+    for (const auto& [i, u] : units) set(i, u);
 }
 
 // Re-encodes a ModelProto with each piece (piece, score, type) passed through `edit`; a
@@ -379,10 +431,23 @@ const std::vector<BytesCase>& spm_model_cases() {
         // Found by fuzzing: SentencePiece's normalizer walks the table without bounds checks.
         {"charsmap unit points outside its trie", [](const Bytes& b) {
              return edit_charsmap(b, [](uint8_t* m, size_t) {
-                 const uint32_t unit = uint32_t(0xfffff) << 10;  // a non-leaf unit (bit 31 clear), offset 1M
-                 for (int k = 0; k < 4; ++k) m[8 + k] = uint8_t(unit >> (8 * k));  // unit 1
+                 small_trie(m, {{0x148, 0x48 | uint32_t(0xfffff) << 10}});  // 'H' leads 1M units on
              });
-         }, "normalizer_spec.precompiled_charsmap", "outside"},
+         }, "normalizer_spec.precompiled_charsmap", "unit 328 points outside"},
+        // Found by an outside attack: the root's label is never checked, so a root with bit 31
+        // (a value) set gave a huge offset (SIGSEGV).
+        {"charsmap root is a value", [](const Bytes& b) {
+             return edit_charsmap(b, [](uint8_t* m, size_t) { m[7] |= 0x80; });
+         }, "normalizer_spec.precompiled_charsmap", "unit 0 (the root) is a value, not a node"},
+        // ... and a child whose value unit is none (bit 31 clear): its 31 low bits, 32M, were
+        // read as the offset of its replacement (a heap over-read into the output).
+        {"charsmap value unit holds no value", [](const Bytes& b) {
+             return edit_charsmap(b, [](uint8_t* m, size_t) {
+                 // 'H' (unit 256 ^ 0x48) has a value (bit 8) at unit 512, which is a node
+                 // (label 0, an offset of 32768 units, inside the trie)
+                 small_trie(m, {{0x148, 0x48 | 1u << 8 | (0x148u ^ 512) << 10}, {512, 1u << 25}});
+             });
+         }, "normalizer_spec.precompiled_charsmap", "unit 328 has a value at unit 512, which holds none"},
         {"charsmap trie size past its end", [](const Bytes& b) {
              return edit_charsmap(b, [](uint8_t* m, size_t) { m[3] = 0x7f; });
          }, "normalizer_spec.precompiled_charsmap", "does not fit"},
@@ -597,6 +662,20 @@ const std::vector<BytesCase>& trace_cases() {
         {"piece id negative", on_trace([](json& t) { t["pieces"][0][0] = -1; }), "trace.pieces[0][0]", "outside"},
         {"piece repeated", on_trace([](json& t) { t["pieces"].push_back(t["pieces"][0]); }), "trace.pieces[", "repeats token"},
         {"steps not a list", on_trace([](json& t) { t["steps"] = 3; }), "trace.steps", ""},
+        // Found by an outside attack (round 3): values the JSON holds but a float32 does not
+        // (replay showed p=inf), repeated keys (which value counts depends on the reader),
+        // non-finite arrays, and another kind of file
+        {"probability 1e308", on_trace([](json& t) { t["steps"][0]["logits"]["chosen_prob"] = 1e308; }), "steps[0].logits.chosen_prob", "1e+308 is beyond the range of a float32"},
+        {"candidate logit -1e39", on_trace([](json& t) { t["steps"][0]["logits"]["stages"][0]["top"][0][1] = -1e39; }), "steps[0].logits.stages[0].top[0][1]", "beyond the range of a float32"},
+        {"key repeated in the trace document", on_header([](json& h) {
+             std::string t = h["__metadata__"]["trace"];
+             h["__metadata__"]["trace"] = t.insert(1, "\"steps\":[],");
+         }), "__metadata__.trace", "has the key 'steps' twice in one object"},
+        {"key repeated in the header", [](const Bytes& b) { return assemble_text("{\"__metadata__\":{}," + header_of(b).dump().substr(1), b); }, "header", "has the key '__metadata__' twice"},
+        {"attention weight NaN", poke_i32("step.0.attention", 0, 0x7e007e00), "step.0.attention[0]", "is not finite"},
+        {"head entropy infinite", poke_i32("step.1.entropy", 0, 0x7f800000), "step.1.entropy[0]", "is not finite"},
+        {"budget zero", on_trace([](json& t) { t["budget"]["bytes"] = 0; }), "trace.budget.bytes", "is 0"},
+        {"a GGUF model", [](const Bytes&) { return Bytes{'G', 'G', 'U', 'F', 3, 0, 0, 0, 0, 0, 0, 0}; }, "header", "the file is a GGUF model file, not an lmscope trace"},
         // nesting and size of what is copied and printed
         {"header nested 100000 deep", deep(false, 100000, [](json& h) { h["step.0.planes"]["x"] = "@DEEP@"; }), "header", "nests deeper than 64 levels"},
         {"tokenizer nested 100000 deep", deep(true, 100000, [](json& t) { t["tokenizer"]["x"] = "@DEEP@"; }), "__metadata__.trace", "nests deeper than 64 levels"},

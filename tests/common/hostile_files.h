@@ -35,6 +35,8 @@ public:
     // Replaces tensor `name` by zeros of shape `ne` and the same type.
     GgufEdit& reshape(const std::string& name, std::vector<int64_t> ne);
     GgufEdit& erase_tensor(const std::string& name);
+    // Appends a copy of tensor `from` named `name`.
+    GgufEdit& copy_tensor(const std::string& from, const std::string& name);
     // Renames every key that starts with `from` to start with `to` instead.
     GgufEdit& rename_keys(const std::string& from, const std::string& to);
     // Replaces the tensors `parts` (one type and row length) by one tensor `name` holding their

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 using namespace lmscope;
@@ -116,6 +117,23 @@ private slots:
             QVERIFY(c.capacity(0) >= held);
             QCOMPARE(c.allocated_bytes(), size_t(c.capacity(0) + c.capacity(1)) * row);
         }
+    }
+
+    // A window as wide as int32 allows (a model file's sliding_window near 2^31): the ring's
+    // window + slack overflowed int32 (a SIGFPE); the layer now keeps every position, as a
+    // global one, within the context.
+    void window_wider_than_the_context() {
+        KvCache c({2, 1, kHd, KvType::F16}, 300, {0, std::numeric_limits<int32_t>::max() - 1});
+        for (int n : {1, 90, 1, 150}) {
+            const int32_t pos0 = c.n_tokens();
+            feed(c, n);
+            c.set_n_tokens(pos0 + n);
+            QVERIFY(c.capacity(1) <= 300);
+            for (int32_t p = 0; p < c.n_tokens(); ++p) QCOMPARE(stored_position(c, 1, p), p);
+        }
+        QCOMPARE(c.layer_bytes(1), c.layer_bytes(0));
+        c.truncate(100);
+        QCOMPARE(c.n_tokens(), 100);
     }
 
     void rewinds() {

@@ -3,6 +3,7 @@
 #include "common/testing.h"
 
 #include "gguf/gguf.h"
+#include "tokenizer/byte_level.h"
 #include "tokenizer/tokenizer.h"
 #include "util/error.h"
 
@@ -42,13 +43,21 @@ gguf::Writer llama_vocab() {
     return w;
 }
 
-// A small valid byte-level BPE vocabulary.
+// A small valid byte-level BPE vocabulary: a, b, ab, <|endoftext|>, then the symbols of the
+// other 254 bytes (every byte-level vocabulary holds those of text).
 gguf::Writer gpt2_vocab() {
+    std::vector<std::string> tokens = {"a", "b", "ab", "<|endoftext|>"};
+    std::vector<int32_t> types = {1, 1, 1, 3};
+    for (int b = 0; b < 256; ++b)
+        if (b != 'a' && b != 'b') {
+            tokens.push_back(ByteLevel::instance().encode(uint8_t(b)));
+            types.push_back(1);
+        }
     gguf::Writer w;
     w.set("tokenizer.ggml.model", Value::string("gpt2"));
     w.set("tokenizer.ggml.pre", Value::string("gpt-2"));
-    w.set("tokenizer.ggml.tokens", strings({"a", "b", "ab", "<|endoftext|>"}));
-    w.set("tokenizer.ggml.token_type", ints({1, 1, 1, 3}));
+    w.set("tokenizer.ggml.tokens", strings(tokens));
+    w.set("tokenizer.ggml.token_type", ints(types));
     w.set("tokenizer.ggml.merges", strings({"a b"}));
     w.set("tokenizer.ggml.eos_token_id", u32(3));
     return w;
@@ -135,6 +144,16 @@ private slots:
             }, "tokenizer.ggml.scores");
         row("sentencepiece without unknown token", [] { auto w = llama_vocab(); w.set("tokenizer.ggml.token_type", ints({1, 3, 3, 1, 1, 1, 1})); return w; },
             "tokenizer.ggml.unknown_token_id");
+        row("no token for byte 0xC3", [] {
+                auto w = gpt2_vocab();
+                std::vector<std::string> tokens = {"a", "b", "ab", "<|endoftext|>"};
+                for (int b = 0; b < 256; ++b)
+                    if (b != 'a' && b != 'b' && b != 0xC3) tokens.push_back(ByteLevel::instance().encode(uint8_t(b)));
+                w.set("tokenizer.ggml.tokens", strings(tokens));
+                w.set("tokenizer.ggml.token_type", ints(std::vector<int32_t>(tokens.size(), 1)));
+                return w;
+            },
+            "tokenizer.ggml.tokens");
         row("merge without space", [] { auto w = gpt2_vocab(); w.set("tokenizer.ggml.merges", strings({"a b", "ab"})); return w; },
             "tokenizer.ggml.merges");
         row("merges missing", [] {

@@ -38,6 +38,8 @@ private slots:
         QTest::newRow("empty") << "" << "f: x: is not valid JSON";
         QTest::newRow("trailing text") << "{} x" << "f: x: is not valid JSON";
         QTest::newRow("number overflow") << "[1e999]" << "f: x: is not valid JSON";
+        QTest::newRow("key repeated") << "{\"a\": 1, \"b\": {\"c\": 2, \"c\": 3}}" << "f: x: has the key 'c' twice in one object";
+        QTest::newRow("keys alike in two objects") << "{\"a\": {\"c\": 1}, \"b\": {\"c\": 2}}" << "";
     }
     void documents() {
         QFETCH(QString, text);

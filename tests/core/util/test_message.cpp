@@ -37,6 +37,22 @@ private slots:
         QCOMPARE(QByteArray::fromStdString(sanitize_message(text.toStdString())), shown);
     }
 
+    // Generated text (run's reply): lines and tabs kept, other controls escaped, no bound.
+    void sanitized_text_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QByteArray>("shown");
+        QTest::newRow("lines and tabs") << QByteArray("a\nb\tc") << QByteArray("a\nb\tc");
+        QTest::newRow("terminal escapes") << QByteArray("\x1b]0;t\x07\r\x1b[2J") << QByteArray("\\x1b]0;t\\x07\\r\\x1b[2J");
+        QTest::newRow("C1 CSI") << QByteArray("a\xc2\x9b" "2J") << QByteArray("a\\xc2\\x9b2J");
+        QTest::newRow("valid UTF-8") << QByteArray("caf\xc3\xa9") << QByteArray("caf\xc3\xa9");
+        QTest::newRow("long") << QByteArray(600, 'x') << QByteArray(600, 'x');
+    }
+    void sanitized_text() {
+        QFETCH(QByteArray, text);
+        QFETCH(QByteArray, shown);
+        QCOMPARE(QByteArray::fromStdString(sanitize_text(text.toStdString())), shown);
+    }
+
     // what() stops at a NUL a file put in a name; error_message shows the whole message.
     void error_message_keeps_what_follows_a_nul() {
         const FormatError e(std::string("a\0b.gguf", 8), "general.name", "is not a string");

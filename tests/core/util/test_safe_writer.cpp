@@ -2,9 +2,10 @@
 // name: absent, a regular file (replaced, its permission bits kept), a symbolic link (written
 // through to its target, the link kept; a dangling one creates the target), a directory, a
 // FIFO, a character device, a loop of links (refused with IoError naming the path and the
-// reason), and an input of the command under another name (refused with UsageError). Every
-// row checks that what was there before is untouched when refused and that no temporary file
-// is left behind.
+// reason), and an input of the command under another name (refused with UsageError); files the
+// user may not write or does not own (refused); two outputs of one command that are one file.
+// Every row checks that what was there before is untouched when refused and that no temporary
+// file is left behind.
 #include "util/error.h"
 #include "util/safe_writer.h"
 
@@ -14,9 +15,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <string>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 using namespace lmscope;
 
@@ -129,6 +134,98 @@ private slots:
         if (kind == "FIFO" || kind == "character device") {
             QCOMPARE(::lstat(out.toLocal8Bit().constData(), &st), 0);
             QVERIFY(kind == "FIFO" ? S_ISFIFO(st.st_mode) : S_ISCHR(st.st_mode));
+        }
+    }
+
+    // A file the user may not write is refused, not replaced (the rename needs only the
+    // folder's permission), and so is one another user owns; root replacing another user's
+    // file keeps its owner. Each row writes as `user` in a folder everyone may write, in a
+    // child process (the test itself keeps root).
+    void foreign_files_data() {
+        QTest::addColumn<uint>("user");   // who writes
+        QTest::addColumn<uint>("owner");  // whose file it is
+        QTest::addColumn<uint>("mode");
+        QTest::addColumn<QString>("error");  // empty: replaced
+        QTest::newRow("root's read-only file, as nobody") << 65534u << 0u << 0644u << "you may not write it";
+        QTest::newRow("one's own read-only file") << 65534u << 65534u << 0444u << "you may not write it";
+        QTest::newRow("another user's world-writable file") << 65533u << 65534u << 0666u << "belongs to another user (uid 65534)";
+        QTest::newRow("one's own file") << 65534u << 65534u << 0644u << "";
+        QTest::newRow("another user's file, as root") << 0u << 65534u << 0644u << "";
+    }
+    void foreign_files() {
+        QFETCH(uint, user);
+        QFETCH(uint, owner);
+        QFETCH(uint, mode);
+        QFETCH(QString, error);
+        if (::geteuid() != 0) QSKIP("needs root, to own files as other users and to become them");
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        QCOMPARE(::chmod(tmp.path().toLocal8Bit().constData(), 0777), 0);
+        const QString out = tmp.filePath("out");
+        write(out, kEarlier);
+        const QByteArray path = out.toLocal8Bit();
+        QCOMPARE(::chown(path.constData(), owner, owner), 0);
+        QCOMPARE(::chmod(path.constData(), mode), 0);
+
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {  // 0: as the row says, 1: replaced when it should not be, 2: another error
+            if (user != 0 && (::setgid(user) != 0 || ::setuid(user) != 0)) ::_exit(3);
+            try {
+                write_file_safely(path.toStdString(), kNew.constData(), size_t(kNew.size()));
+            } catch (const IoError& e) {
+                ::_exit(!error.isEmpty() && std::string(e.what()).find(path.toStdString() + ": " + error.toStdString()) == 0 ? 0 : 2);
+            }
+            ::_exit(error.isEmpty() ? 0 : 1);
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+        QCOMPARE(read_all(out), error.isEmpty() ? kNew : kEarlier);
+        struct stat st {};
+        QCOMPARE(::stat(path.constData(), &st), 0);
+        QCOMPARE(uint(st.st_uid), error.isEmpty() ? (user == 0 ? owner : user) : owner);
+        QCOMPARE(uint(st.st_mode & 07777), mode);
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{"out"});
+    }
+
+    // Two outputs of one command naming one file (dump --logits out.f32 --attention ./out.f32)
+    // are refused however they name it; different files are not.
+    void distinct_outputs_data() {
+        QTest::addColumn<QString>("first");  // relative to the folder, which holds file "a"
+        QTest::addColumn<QString>("second");
+        QTest::addColumn<bool>("same");
+        QTest::newRow("one new file, two spellings") << "new.f32" << "./sub/../new.f32" << true;
+        QTest::newRow("one existing file, two spellings") << "a" << "sub/../a" << true;
+        QTest::newRow("a link and its file") << "a" << "link-to-a" << true;
+        QTest::newRow("a hard link and its file") << "hard-a" << "a" << true;
+        QTest::newRow("a dangling link and its target") << "dangling" << "new.f32" << true;
+        QTest::newRow("two new files") << "new.f32" << "other.f32" << false;
+        QTest::newRow("one name in two folders") << "a" << "sub/a" << false;
+    }
+    void distinct_outputs() {
+        QFETCH(QString, first);
+        QFETCH(QString, second);
+        QFETCH(bool, same);
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QDir dir(tmp.path());
+        QVERIFY(dir.mkdir("sub"));
+        write(dir.filePath("a"), kEarlier);
+        write(dir.filePath("sub/a"), kEarlier);
+        QVERIFY(QFile::link("a", dir.filePath("link-to-a")));
+        QCOMPARE(::link(dir.filePath("a").toLocal8Bit().constData(), dir.filePath("hard-a").toLocal8Bit().constData()), 0);
+        QVERIFY(QFile::link("new.f32", dir.filePath("dangling")));
+        const std::vector<std::pair<std::string, std::string>> outputs = {
+            {"--logits", dir.filePath(first).toStdString()}, {"--attention", dir.filePath(second).toStdString()}};
+        try {
+            check_distinct_outputs(outputs);
+            QVERIFY2(!same, "the same file was accepted twice");
+        } catch (const UsageError& e) {
+            QVERIFY2(same, e.what());
+            const std::string want = "--attention: " + outputs[1].second + " is the same file as --logits " + outputs[0].second;
+            QVERIFY2(std::string(e.what()).find(want) == 0, e.what());
         }
     }
 
