@@ -30,7 +30,8 @@ private slots:
         QTest::newRow("fx-mha-untied") << "fx-mha-untied" << 0.01 << 1e-4 << 0.001;
         QTest::newRow("fx-gqa-Q8_0") << "fx-gqa-Q8_0" << 0.06 << 1e-2 << 0.025;
         QTest::newRow("fx-gqa-Q4_1") << "fx-gqa-Q4_1" << 0.06 << 1e-2 << 0.025;
-        QTest::newRow("fx-gqa-Q4_K_M") << "fx-gqa-Q4_K_M" << 0.06 << 1e-2 << 0.025;
+        // both sides round the activations to 8 bits, each its own way (as below)
+        QTest::newRow("fx-gqa-Q4_K_M") << "fx-gqa-Q4_K_M" << 0.06 << 1e-2 << 0.03;
         for (const char* arch : {"fx-qwen2", "fx-qwen3", "fx-gemma3", "fx-smollm3", "fx-llama3"}) {
             QTest::newRow(arch) << arch << 0.01 << 1e-4 << 0.001;
             // the reference's 8-bit activations put its attention up to 0.028 off on Q4_K_M

@@ -36,7 +36,8 @@ private slots:
         QTest::newRow("fx-mha-untied F16") << "fx-mha-untied" << 0.01 << 1e-4 << 0.001;
         QTest::newRow("fx-gqa Q8_0") << "fx-gqa-Q8_0" << 0.06 << 1e-2 << 0.025;
         QTest::newRow("fx-gqa Q4_1") << "fx-gqa-Q4_1" << 0.06 << 1e-2 << 0.025;
-        QTest::newRow("fx-gqa Q4_K_M") << "fx-gqa-Q4_K_M" << 0.06 << 1e-2 << 0.025;
+        // attention: llama.cpp's 8-bit activations and ours round differently (as below)
+        QTest::newRow("fx-gqa Q4_K_M") << "fx-gqa-Q4_K_M" << 0.06 << 1e-2 << 0.03;
         // the recipes of today's small models (random weights, llama.cpp references)
         for (const char* arch : kArchFixtures) {
             QTest::newRow(qPrintable(QString("%1 float").arg(arch))) << arch << 0.01 << 1e-4 << 0.001;

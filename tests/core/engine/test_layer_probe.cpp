@@ -153,8 +153,11 @@ private slots:
         std::vector<float> z = first.hook({Hook::Z, 1})->data, post = first.hook({Hook::ResidPost, 1})->data;
         z.insert(z.end(), second.hook({Hook::Z, 1})->data.begin(), second.hook({Hook::Z, 1})->data.end());
         post.insert(post.end(), second.hook({Hook::ResidPost, 1})->data.begin(), second.hook({Hook::ResidPost, 1})->data.end());
-        QVERIFY(rel_diff(rows.z, z) < 1e-5);
-        QVERIFY(rel_diff(rows.resid_post, post) < 1e-5);
+        // the probe fed positions 0..split in one pass with the rest, the reference in its own:
+        // on AVX2 (no AVX-512) the attention's prefill tiles round those rows differently, by
+        // about 5e-5 (a head left on or off would move z by its whole size)
+        QVERIFY2(rel_diff(rows.z, z) < 2e-4, qPrintable(QString::number(rel_diff(rows.z, z))));
+        QVERIFY2(rel_diff(rows.resid_post, post) < 2e-4, qPrintable(QString::number(rel_diff(rows.resid_post, post))));
         // head 1:0 is off after the split: its z is zero there, not before
         const int32_t hd = f.model->spec().head_dim();
         const int32_t H = f.model->spec().n_head();
@@ -240,7 +243,10 @@ private slots:
             const auto row = engine::LayerRows::row(rows.attn_out, q, E);
             const std::vector<float> attn_out(row.begin(), row.end());
             const double d = rel_diff(shares, attn_out);
-            QVERIFY2(d < 2e-3, qPrintable(QString::number(d)));  // Wo's weights are quantized in Q4_K_M
+            // the shares are float products of Wo's stored weights; the engine's quantized Wo
+            // (Q4_K_M) takes z rounded to 8 bits, a scale per 16 values
+            const double bound = model.contains("Q4_K_M") ? 1e-2 : 2e-3;
+            QVERIFY2(d < bound, qPrintable(QString::number(d)));
         }
     }
 
