@@ -389,12 +389,12 @@ private slots:
 
     void sampleModelMenu_data() {
         QTest::addColumn<int>("entry");
-        QTest::addColumn<QString>("copy");  // a file the model's variable names instead; empty: as fetched
+        QTest::addColumn<QString>("copy");  // a fixture the model's variable names instead; empty: as fetched
         QTest::addColumn<QString>("arch");
         QTest::addColumn<QString>("layers");
         QTest::newRow("SmolLM2") << 0 << QString() << "llama" << "30";
         QTest::newRow("Gemma 3 270M") << 1 << QString() << "gemma3" << "18";
-        QTest::newRow("Gemma 3 270M: LMSCOPE_GEMMA_MODEL names fx-gemma3") << 1 << fixture("fx-gemma3.gguf") << "gemma3" << "4";
+        QTest::newRow("Gemma 3 270M: LMSCOPE_GEMMA_MODEL names fx-gemma3") << 1 << "fx-gemma3.gguf" << "gemma3" << "4";
     }
     // The submenu lists every sample model, SmolLM2 then Gemma 3; an entry opens its model.
     void sampleModelMenu() {
@@ -402,6 +402,10 @@ private slots:
         QFETCH(QString, copy);
         QFETCH(QString, arch);
         QFETCH(QString, layers);
+        if (!copy.isEmpty()) {
+            copy = fixture(qPrintable(copy));
+            LMSCOPE_REQUIRE_FILE(copy.toStdString(), "the fixture model");
+        }
         const gui::SampleModel& m = gui::sample_models()[size_t(entry)];
         const QByteArray saved = qgetenv(m.env);
         const auto restore = qScopeGuard([&] {
