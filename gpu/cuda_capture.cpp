@@ -3,9 +3,8 @@
 // asynchronously into page-locked host memory and handed back after the step.
 #include "gpu/cuda_backend_impl.h"
 
-#include "analysis/distribution.h"
+#include "analysis/softmax_top_k.h"
 #include "engine/kernels.h"
-#include "engine/ops.h"
 #include "gpu/cuda_check.h"
 
 #include <algorithm>
@@ -80,18 +79,15 @@ void CudaBackend::Impl::finish_capture(Step& st) {
         std::memcpy(c.planes[i].weights.data(), planes_host_.get() + i * plane_floats,
                     plane_floats * sizeof(float));
     if (st.summaries) std::copy_n(summaries_host_.get(), count, c.summaries.begin());
-    // logit lens: softmax and top k of each layer's logits with the CPU backend's own ops
-    // (probability descending, then token id ascending)
+    // logit lens: softmax and top k of each layer's logits in one pass, as the CPU backend takes
+    // them (probability descending, then token id ascending)
     const int32_t k = st.lens_k;
+    analysis::SoftmaxTopK acc;
     for (int32_t l = 0; l < n_layer_ && k > 0; ++l) {
-        float* p = lens_host_.get() + size_t(l) * size_t(V_);  // [V] logits, then probabilities
-        engine::ops::softmax(p, V_);
-        const std::vector<int32_t> idx = analysis::top_k(std::span<const float>(p, size_t(V_)), k);
-        for (int32_t i = 0; i < k; ++i) {
-            trace::LensEntry& e = c.lens[size_t(l) * size_t(k) + size_t(i)];
-            e.token = idx[size_t(i)];
-            e.prob = p[size_t(e.token)];
-        }
+        acc.reset(k);
+        acc.add(lens_host_.get() + size_t(l) * size_t(V_), 0, V_);  // [V] logits
+        const std::vector<analysis::SoftmaxTopK::Entry> top = acc.top();
+        for (size_t i = 0; i < top.size(); ++i) c.lens[size_t(l) * size_t(k) + i] = {top[i].index, float(top[i].p)};
     }
 }
 

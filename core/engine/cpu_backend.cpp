@@ -1,6 +1,7 @@
 #include "engine/cpu_backend.h"
 
 #include "analysis/distribution.h"
+#include "analysis/softmax_top_k.h"
 #include "engine/attention.h"
 #include "engine/block.h"
 #include "engine/cpu_weights.h"
@@ -113,7 +114,8 @@ private:
     std::vector<float> u_;     // [n][n_ff]
     std::vector<std::vector<float>> rope_cs_;  // [table][n][n_rot / 2][cos, sin] rotations of the rows' positions
     std::vector<float> lens_x_;       // [n_embd] normed residual of the last row
-    std::vector<float> lens_logits_;  // [n_vocab] lens probabilities
+    std::vector<float> lens_logits_;  // [n_vocab] lens logits (softcapped)
+    std::vector<analysis::SoftmaxTopK> lens_acc_;  // [thread] softmax sum and top k of its pieces
     std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1
     std::vector<int32_t> plane_index_;    // [head] -> plane index or -1, the current layer
     trace::HookSlots hooks_;              // this step's hook tensors
@@ -452,14 +454,16 @@ void CpuBackend::logit_lens(const float* x_row, int32_t k, trace::LensEntry* out
     lens_logits_.resize(size_t(n_vocab_));
     lens_x_.resize(size_t(n_embd_));
     ops::rms_norm(x_row, w_->output_norm.data(), eps_, lens_x_.data(), n_embd_);
-    mm_.run(w_->output, lens_x_.data(), 1, lens_logits_.data());
-    softcap(lens_logits_.data(), n_vocab_);
-    ops::softmax(lens_logits_.data(), n_vocab_);
-    const std::vector<int32_t> idx = analysis::top_k(lens_logits_, k);
-    for (int32_t i = 0; i < k; ++i) {
-        out[i].token = idx[size_t(i)];
-        out[i].prob = lens_logits_[size_t(idx[size_t(i)])];
-    }
+    // softcap, softmax sum and top k taken piece by piece as the head writes the logits (no
+    // second pass over the vocabulary), one accumulator per thread
+    lens_acc_.assign(size_t(pool_->size()), analysis::SoftmaxTopK(k));
+    mm_.run_row(w_->output, lens_x_.data(), lens_logits_.data(), [&](float* piece, int64_t r0, int64_t r1, int thread) {
+        softcap(piece, r1 - r0);
+        lens_acc_[size_t(thread)].add(piece, r0, r1 - r0);
+    });
+    for (size_t t = 1; t < lens_acc_.size(); ++t) lens_acc_[0].merge(lens_acc_[t]);
+    const std::vector<analysis::SoftmaxTopK::Entry> top = lens_acc_[0].top();
+    for (size_t i = 0; i < top.size(); ++i) out[i] = {top[i].index, float(top[i].p)};
 }
 
 }  // namespace

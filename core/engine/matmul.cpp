@@ -142,8 +142,21 @@ void MatMul::run(std::span<const Linear* const> ws, const float* x, int64_t n_ro
     }
 }
 
+void MatMul::run_row(const Linear& w, const float* x, float* y, const PieceDone& done) {
+    if (w.packed) {
+        const Linear* ws[1] = {&w};
+        float* ys[1] = {y};
+        run_q8(ws, x, 1, ys, &done);
+    } else if (w.type == TensorType::F16) {
+        run_f16(w, x, 1, y, &done);
+    } else {
+        run_float(w, x, 1, y, &done);
+    }
+}
+
 void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n_rows,
-                    std::span<float* const> ys) {
+                    std::span<float* const> ys, const PieceDone* done) {
+    if (done && (n_rows != 1 || ws.size() != 1)) throw UsageError("matmul: pieces are handed over for one matrix and one row");
     const int64_t n_in = ws[0]->n_in;
     const int64_t nb = n_in / kernels::kQ8Block;
     xq_.resize(size_t(n_rows * nb));  // [n_rows][nb], shared by every matrix
@@ -154,7 +167,8 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
     int64_t total = 0;  // the matrices' groups of 16 rows, one after another, split over the threads
     for (const Linear* w : ws) total += (w->n_out + R - 1) / R;
     const kernels::BlockQ8* xq = xq_.data();
-    pool_.parallel_for(total, 1, [&](int64_t g0, int64_t g1, int) {
+    constexpr int64_t kPieceGroups = kPieceRows / R;
+    pool_.parallel_for(total, 1, [&](int64_t g0, int64_t g1, int thread) {
         int64_t first = 0;  // global index of matrix i's group 0
         for (size_t i = 0; i < ws.size(); ++i) {
             const Linear& w = *ws[i];
@@ -180,25 +194,34 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
                     const int na = int(std::min<int64_t>(kernels::kMaxActs, n_rows - t));
                     kernel(wg, nb, xq + t * nb, nb, na, rows, y + t * w.n_out + g * R, w.n_out);
                 }
+                if (done && (g + 1 == q1 || (g + 1 - q0) % kPieceGroups == 0)) {
+                    const int64_t r0 = (q0 + (g - q0) / kPieceGroups * kPieceGroups) * R, r1 = std::min(w.n_out, (g + 1) * R);
+                    (*done)(y + r0, r0, r1, thread);
+                }
             }
         }
     });
 }
 
-void MatMul::run_f16(const Linear& w, const float* x, int64_t n_rows, float* y) {
+void MatMul::run_f16(const Linear& w, const float* x, int64_t n_rows, float* y, const PieceDone* done) {
     constexpr int64_t kRowStep = 4;  // weight rows in fours (dot_f16_rows' unit)
     const int64_t steps = (w.n_out + kRowStep - 1) / kRowStep;
-    pool_.parallel_for(steps, 1, [&](int64_t s0, int64_t s1, int) {
-        const int64_t r0 = s0 * kRowStep, r1 = std::min(w.n_out, s1 * kRowStep);
-        const auto* rows = reinterpret_cast<const uint16_t*>(w.row(r0));  // [r1 - r0][n_in]
-        for (int64_t t = 0; t < n_rows; t += kernels::kMaxActs) {  // each weight row read once per 8 inputs
-            const int nq = int(std::min<int64_t>(kernels::kMaxActs, n_rows - t));
-            k_.dot_f16_rows(rows, size_t(w.n_in), x + t * w.n_in, nq, w.n_in, r1 - r0, y + t * w.n_out + r0, size_t(w.n_out));
+    pool_.parallel_for(steps, 1, [&](int64_t s0, int64_t s1, int thread) {
+        const int64_t b = s0 * kRowStep, e = std::min(w.n_out, s1 * kRowStep);
+        for (int64_t r0 = b; r0 < e; r0 += kPieceRows) {  // in pieces, each handed over while in cache
+            const int64_t r1 = std::min(e, r0 + kPieceRows);
+            const auto* rows = reinterpret_cast<const uint16_t*>(w.row(r0));  // [r1 - r0][n_in]
+            for (int64_t t = 0; t < n_rows; t += kernels::kMaxActs) {  // each weight row read once per 8 inputs
+                const int nq = int(std::min<int64_t>(kernels::kMaxActs, n_rows - t));
+                k_.dot_f16_rows(rows, size_t(w.n_in), x + t * w.n_in, nq, w.n_in, r1 - r0, y + t * w.n_out + r0,
+                                size_t(w.n_out));
+            }
+            if (done) (*done)(y + r0, r0, r1, thread);
         }
     });
 }
 
-void MatMul::run_float(const Linear& w, const float* x, int64_t n_rows, float* y) {
+void MatMul::run_float(const Linear& w, const float* x, int64_t n_rows, float* y, const PieceDone* done) {
     pool_.run([&](int ti, int nt) {
         const int64_t per = (w.n_out + nt - 1) / nt;
         const int64_t n0 = std::min(w.n_out, int64_t(ti) * per), n1 = std::min(w.n_out, n0 + per);
@@ -217,6 +240,10 @@ void MatMul::run_float(const Linear& w, const float* x, int64_t n_rows, float* y
                     v = k_.dot_f32(buf.data(), xt, w.n_in);
                 }
                 y[t * w.n_out + n] = v;
+            }
+            if (done && (n + 1 == n1 || (n + 1 - n0) % kPieceRows == 0)) {
+                const int64_t r0 = n0 + (n - n0) / kPieceRows * kPieceRows;
+                (*done)(y + r0, r0, n + 1, ti);
             }
         }
     });

@@ -23,6 +23,7 @@
 #include "gguf/gguf.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -80,10 +81,21 @@ public:
     // job (fewer pool round trips per token).
     void run(std::span<const Linear* const> ws, const float* x, int64_t n_rows, std::span<float* const> ys);
 
+    // Outputs [r0, r1) of y, final, handed over by the thread that wrote them (its pool index)
+    // while they are still in its cache: a reduction over a large output, such as the
+    // vocabulary, without a second pass over it.
+    //   y_piece: [r1 - r0]
+    using PieceDone = std::function<void(float* y_piece, int64_t r0, int64_t r1, int thread)>;
+    // y = x W^T for one activation row (x: [w.n_in], y: [w.n_out]); every output is handed to
+    // `done` exactly once, in pieces of at most kPieceRows.
+    static constexpr int64_t kPieceRows = 1024;
+    void run_row(const Linear& w, const float* x, float* y, const PieceDone& done);
+
 private:
-    void run_q8(std::span<const Linear* const> ws, const float* x, int64_t n_rows, std::span<float* const> ys);
-    void run_f16(const Linear& w, const float* x, int64_t n_rows, float* y);
-    void run_float(const Linear& w, const float* x, int64_t n_rows, float* y);
+    void run_q8(std::span<const Linear* const> ws, const float* x, int64_t n_rows, std::span<float* const> ys,
+                const PieceDone* done = nullptr);
+    void run_f16(const Linear& w, const float* x, int64_t n_rows, float* y, const PieceDone* done = nullptr);
+    void run_float(const Linear& w, const float* x, int64_t n_rows, float* y, const PieceDone* done = nullptr);
     void run_blas(const Linear& w, const float* x, int64_t n_rows, float* y);
 
     ThreadPool& pool_;

@@ -1,5 +1,6 @@
 // The CPU forward pass against the reference runs of the fixture models (logits and attention),
 // prefill vs token-by-token decode, and the three KV cache types.
+#include "analysis/distribution.h"
 #include "engine_fixture.h"
 
 #include "util/error.h"
@@ -244,11 +245,16 @@ private slots:
         QCOMPARE(c.planes[0].n_rows, 1);
         QCOMPARE(c.planes[0].n_keys, 13);
         QCOMPARE(c.lens.size(), size_t(s.n_layer()) * 4);
-        // the last layer's lens is the model's own distribution
-        size_t best = 0;
-        for (size_t i = 1; i < logits.size(); ++i)
-            if (logits[i] > logits[best]) best = i;
-        QCOMPARE(c.lens[size_t(s.n_layer() - 1) * 4].token, int32_t(best));
+        // the last layer's lens is the model's own distribution: its top 4 in order (ties by
+        // the smaller id) with their softmax probabilities
+        const std::vector<int32_t> top = analysis::top_k(logits, 4);
+        const std::vector<double> prob = analysis::softmax(logits);
+        for (size_t i = 0; i < 4; ++i) {
+            const trace::LensEntry& e = c.lens[size_t(s.n_layer() - 1) * 4 + i];
+            QCOMPARE(e.token, top[i]);
+            QVERIFY2(std::fabs(double(e.prob) - prob[size_t(top[i])]) < 1e-5,
+                     qPrintable(QString("lens p %1 against softmax %2").arg(e.prob).arg(prob[size_t(top[i])])));
+        }
     }
 };
 

@@ -10,6 +10,7 @@
 
 #include <QtTest>
 
+#include <atomic>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -112,6 +113,44 @@ private slots:
             qInfo("%s, %lld rows: worst error %.2e / %.2e of the outputs' rms", gguf::type_name(type).data(),
                   (long long)n_rows, ea, eb);
             QVERIFY2(ea <= bound && eb <= bound, qPrintable(QString("error %1 / %2 > %3").arg(ea).arg(eb).arg(bound)));
+        }
+    }
+
+    // run_row hands every output over exactly once, in pieces of at most kPieceRows, each final
+    // when handed over (equal to what run() writes), from the thread that wrote it.
+    void pieces_cover_every_row_data() {
+        QTest::addColumn<gguf::TensorType>("type");
+        using T = gguf::TensorType;
+        for (T t : {T::F32, T::F16, T::Q8_0, T::Q4_K})
+            QTest::newRow(gguf::type_name(t).data()) << t;
+    }
+    void pieces_cover_every_row() {
+        QFETCH(gguf::TensorType, type);
+        constexpr int64_t kIn = 256, kOut = 3 * MatMul::kPieceRows + 37;  // whole and partial pieces per thread
+        Matrix m = make_matrix(type, kIn, kOut, 4);
+        PackedWeights packed;
+        Linear* ws[1] = {&m.lin};
+        packed.pack(ws);
+        ThreadPool pool(2);
+        MatMul mm(pool, kernels::best());
+        const std::vector<float> x = random_floats(size_t(kIn), 5, 1.0f);
+        std::vector<float> y(static_cast<size_t>(kOut)), seen(static_cast<size_t>(kOut), NAN);
+        std::vector<int> times(size_t(kOut), 0);
+        std::atomic<bool> bad_piece{false};
+        mm.run_row(m.lin, x.data(), y.data(), [&](float* piece, int64_t r0, int64_t r1, int thread) {
+            if (r1 <= r0 || r1 - r0 > MatMul::kPieceRows || piece != y.data() + r0 || thread < 0 || thread >= pool.size())
+                bad_piece = true;
+            for (int64_t r = r0; r < r1; ++r) {  // pieces of different threads never overlap
+                seen[size_t(r)] = piece[r - r0];
+                ++times[size_t(r)];
+            }
+        });
+        QVERIFY(!bad_piece);
+        std::vector<float> whole(static_cast<size_t>(kOut));
+        mm.run(m.lin, x.data(), 1, whole.data());
+        for (int64_t r = 0; r < kOut; ++r) {
+            QVERIFY2(times[size_t(r)] == 1, qPrintable(QString("output %1 handed over %2 times").arg(r).arg(times[size_t(r)])));
+            QCOMPARE(seen[size_t(r)], whole[size_t(r)]);
         }
     }
 };
