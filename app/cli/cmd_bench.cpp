@@ -163,8 +163,11 @@ void print_bench_text(const nlohmann::json& j, const BenchOptions& o) {
         double total = 0;
         for (const auto& [name, ms] : j["decode_breakdown_ms"].items()) total += ms.get<double>();
         std::printf("decode   a token's %.2f ms:", total);
-        for (const auto& [name, ms] : j["decode_breakdown_ms"].items())
-            std::printf(" %s %.3f ms (%.0f%%),", name.c_str(), ms.get<double>(), 100.0 * ms.get<double>() / total);
+        const char* sep = " ";
+        for (const auto& [name, ms] : j["decode_breakdown_ms"].items()) {
+            std::printf("%s%s %.3f ms (%.0f%%)", sep, name.c_str(), ms.get<double>(), 100.0 * ms.get<double>() / total);
+            sep = ", ";
+        }
         std::printf("\n");
     }
     std::printf("kv       %d tokens, %llu bytes\n", j["kv_tokens"].get<int>(), (unsigned long long)j["kv_bytes"].get<uint64_t>());
