@@ -124,14 +124,12 @@ void EngineWorker::run(const labs::LabModelPtr& model, const EngineOptions& opti
 
 void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions& options) {
     const QString& path = prepared->path;
-    const auto kv = parse_kv_type(options.kv_type.toStdString());
-    if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
     const std::string file = path.toStdString();  // named when memory or threads run out
     std::shared_ptr<const engine::Model> model = prepared->model;
     std::shared_ptr<const tok::Tokenizer> tokenizer = prepared->tokenizer;
     engine::BackendOptions bo;
     bo.n_threads = std::clamp(options.threads, 0, hardware_threads());  // 0: every core
-    bo.kv_type = *kv;
+    bo.kv_type = options.kv_type;
     bo.n_ctx = std::min<int32_t>(options.n_ctx, model->spec().n_ctx_train());
     auto backend = with_context(file + ": starting the backend",
                                 [&] { return engine::make_backend(options.backend.toStdString(), model, bo); });

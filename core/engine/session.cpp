@@ -26,10 +26,9 @@ nlohmann::json sampling_json(const SamplerSettings& s) {
 }
 
 nlohmann::json capture_json(const trace::CapturePolicy& p) {
-    static const char* modes[] = {"none", "summary", "full"};
     nlohmann::json pairs = nlohmann::json::array();
     for (const LayerHead& lh : p.full_pairs) pairs.push_back({lh.layer, lh.head});
-    return {{"mode", modes[size_t(p.mode)]}, {"full_pairs", pairs}, {"logit_lens", p.logit_lens},
+    return {{"mode", trace::capture_mode_name(p.mode)}, {"full_pairs", pairs}, {"logit_lens", p.logit_lens},
             {"lens_top_k", p.lens_top_k}};
 }
 
