@@ -21,7 +21,6 @@
 // cannot fit this machine's memory is refused before it starts.
 #include "cli/backend_option.h"
 #include "cli/commands.h"
-#include "cli/head_list.h"
 #include "cli/memory_estimate.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -30,6 +29,7 @@
 #include "engine/model.h"
 #include "engine/prepared_model.h"
 #include "engine/session.h"
+#include "model/interventions.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/step_report.h"
 #include "trace/trace_file.h"
@@ -173,8 +173,8 @@ void run(const RunOptions& o) {
     so.prefix_reuse = !o.no_prefix_reuse;
     engine::Session session = with_context(o.model + ": starting the session",
                                            [&] { return engine::Session(*backend, *tokenizer, so); });
-    if (!o.ablate.empty()) session.set_ablation(parse_head_list(o.ablate, model->spec()));
-    if (!o.skip.empty()) session.set_skips(parse_skip_list(o.skip, model->spec()));
+    if (!o.ablate.empty()) session.set_ablation(model::parse_head_list(o.ablate, model->spec(), "--ablate"));
+    if (!o.skip.empty()) session.set_skips(model::parse_skip_list(o.skip, model->spec(), "--skip"));
     Printer out(session, o.jsonl, o.ignore_eos);
 
     const bool fitted = with_context(o.model + ": generating", [&] { return converse(o, session, *tokenizer, out); });

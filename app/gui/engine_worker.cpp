@@ -7,6 +7,7 @@
 #include "engine/sampler.h"
 #include "engine/session.h"
 #include "gui/labs/lab_model.h"
+#include "model/interventions.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/trace_file.h"
 #include "trace_adapter/trace_adapter.h"
@@ -140,9 +141,8 @@ void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions&
                                 [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
     session->set_progress([this](const engine::StepProgress& p) { reportProgress(p); });
     session->set_attention_focus(focus_);
-    std::erase_if(ablation_, [&](const LayerHead& h) {  // a new model may have fewer heads
-        return h.layer >= model->spec().n_layer() || h.head >= model->spec().n_head();
-    });
+    // a new model may have fewer heads
+    std::erase_if(ablation_, [&](const LayerHead& h) { return !model::has_head(model->spec(), h); });
     session->set_ablation(ablation_);
 
     replaceSession(nullptr);  // the old session refers to the old backend and tokenizer

@@ -3,6 +3,7 @@
 #include "engine/model.h"
 #include "engine/prepared_model.h"
 #include "gguf/gguf.h"
+#include "model/interventions.h"
 #include "model/summary.h"
 #include "trace/sha256.h"
 #include "util/error.h"
@@ -124,21 +125,12 @@ bool Session::repick() {
 }
 
 void Session::set_ablation(std::vector<LayerHead> heads) {
-    const model::ModelSpec& spec = backend_.model().spec();
-    for (const LayerHead& a : heads)
-        if (a.layer < 0 || a.layer >= spec.n_layer() || a.head < 0 || a.head >= spec.n_head())
-            throw UsageError("cannot switch off head " + std::to_string(a.layer) + ":" + std::to_string(a.head) +
-                             " (the model has " + std::to_string(spec.n_layer()) + " layers of " +
-                             std::to_string(spec.n_head()) + " heads)");
+    model::check_heads(backend_.model().spec(), heads, "switching off heads");
     ablation_ = std::move(heads);
 }
 
 void Session::set_skips(std::vector<LayerSkip> skips) {
-    const int32_t n_layer = backend_.model().spec().n_layer();
-    for (const LayerSkip& k : skips)
-        if (k.layer < 0 || k.layer >= n_layer)
-            throw UsageError("cannot skip " + std::string(sublayer_name(k.part)) + " of layer " + std::to_string(k.layer) +
-                             " (the model has " + std::to_string(n_layer) + " layers)");
+    model::check_skips(backend_.model().spec(), skips, "skipping sub-layers");
     skips_ = std::move(skips);
 }
 

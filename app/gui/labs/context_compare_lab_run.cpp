@@ -12,9 +12,7 @@
 #include "trace/session_trace.h"
 #include "util/error.h"
 
-#include <QRegularExpression>
 #include <QString>
-#include <QStringList>
 
 #include <algorithm>
 #include <cmath>
@@ -78,32 +76,6 @@ SideRun run_side(const LabModelPtr& model, const std::string& text, const Cancel
     }
     out.trace = std::make_shared<const trace::SessionTrace>(lab.session->trace());
     return out;
-}
-
-std::optional<std::vector<LayerHead>> parse_heads(const QString& text, int32_t n_layer, int32_t n_head, QString* bad) {
-    std::vector<LayerHead> heads;
-    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
-    static const QRegularExpression pair(QStringLiteral("^[Ll]?(\\d+)\\s*:\\s*[Hh]?(\\d+)$"));
-    for (const QString& part : text.split(separators, Qt::SkipEmptyParts)) {
-        const QRegularExpressionMatch m = pair.match(part);
-        bool ok_l = false, ok_h = false;
-        const int layer = m.hasMatch() ? m.captured(1).toInt(&ok_l) : 0;
-        const int head = m.hasMatch() ? m.captured(2).toInt(&ok_h) : 0;
-        if (!ok_l || !ok_h) {
-            if (bad) *bad = part;
-            return std::nullopt;
-        }
-        if (layer >= n_layer || head >= n_head) {
-            if (bad) *bad = part;
-            return std::nullopt;
-        }
-        const LayerHead h{layer, head};
-        if (std::find(heads.begin(), heads.end(), h) == heads.end()) heads.push_back(h);
-    }
-    std::sort(heads.begin(), heads.end(), [](const LayerHead& a, const LayerHead& b) {
-        return a.layer != b.layer ? a.layer < b.layer : a.head < b.head;
-    });
-    return heads;
 }
 
 HeadSweep sweep_layer(const LabModelPtr& model, std::span<const int32_t> ids_a, int32_t pos_a,

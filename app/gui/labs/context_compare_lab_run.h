@@ -49,10 +49,6 @@ struct SideRun {
 SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token,
                  const std::vector<LayerHead>& off = {});
 
-// "3:5, 7:0": heads as layer:head, separated by commas, semicolons or spaces, sorted, each once.
-// nullopt (and *bad, the part) when a part is not layer:head or names a head the model lacks.
-std::optional<std::vector<LayerHead>> parse_heads(const QString& text, int32_t n_layer, int32_t n_head, QString* bad);
-
 // Which head of a layer makes the two picked tokens differ: the KL divergence KL(A || B) between
 // the next-token distributions after the picked tokens (pos_a in ids_a, pos_b in ids_b), each a
 // fresh forward of the prefix up to the picked token on a CPU backend of the shared model —
