@@ -160,16 +160,5 @@ std::vector<float> measure_grid(const SideRun& run, int32_t pos, HeadMeasure mea
     return grid;
 }
 
-std::vector<float> next_token_probs(const SideRun& run, int32_t pos) {
-    const std::vector<double> p = analysis::softmax(run.logits_at(pos));
-    return std::vector<float>(p.begin(), p.end());
-}
-
-std::vector<TopEntry> top_k(std::span<const float> probs, int32_t k) {
-    std::vector<TopEntry> out;
-    for (int32_t id : analysis::top_k(probs, k)) out.push_back({id, probs[size_t(id)]});
-    return out;
-}
-
 
 }  // namespace lmscope::gui::labs::context_compare
