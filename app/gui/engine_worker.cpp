@@ -296,8 +296,7 @@ void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind, bool repicked) {
     for (qint32 i = sent_steps_; i < qint32(t.size()); ++i) snap->new_steps.push_back(app::step_view(t, i, pieces_));
     sent_steps_ = qint32(t.size());
     if (t.dropped_steps() != sent_dropped_) {
-        for (qint32 i = 0; i < qint32(t.size()); ++i)
-            if (t.step(i).attention.planes_dropped) snap->dropped.push_back(i);
+        snap->dropped = app::steps_without_planes(t);
         sent_dropped_ = t.dropped_steps();
     }
     snap->head = s.head();

@@ -88,11 +88,6 @@ Session::Session(Backend& backend, const tok::Tokenizer& tokenizer, SessionOptio
     backend_.kv_truncate(0);
 }
 
-void Session::set_capture_policy(const trace::CapturePolicy& policy) {
-    options_.capture = policy;
-    trace_.capture = capture_json(policy);
-}
-
 bool Session::set_sampling(const SamplerSettings& settings) {
     const bool reseed = settings.seed != sampler_.settings().seed;
     sampler_.set_settings(settings);

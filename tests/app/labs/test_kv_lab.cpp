@@ -366,7 +366,7 @@ void TestKvLab::liveCurveFollowsTrace() {
     engine::Session& session = *run.session;
     std::vector<std::pair<double, double>> expected;  // (tokens, bytes) after each step
     const auto step_done = [&] {
-        QVERIFY(app::append_step(trace, session.trace(), int32_t(session.trace().size()) - 1));
+        QVERIFY(trace.appendStep(app::step_view(session.trace(), int32_t(session.trace().size()) - 1)));
         const engine::KvStats stats = run.backend->kv_stats();
         expected.emplace_back(double(stats.n_tokens), double(stats.total_bytes));
         const widgets::KvGrowthCurve shown = measured();
