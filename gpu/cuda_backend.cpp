@@ -15,6 +15,7 @@
 #include "gpu/kernels/rmsnorm.cuh"
 #include "gpu/kernels/rope.cuh"
 #include "gpu/kernels/softcap.cuh"
+#include "util/clock.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -23,16 +24,10 @@
 
 namespace lmscope::gpu {
 
-using Clock = std::chrono::steady_clock;
-
 namespace {
 
 constexpr int32_t kMaxSegmentRows = 2048;            // bounds the activation buffers
 constexpr size_t kProbsBudget = size_t(256) << 20;   // bytes of attention weights per launch
-
-double ms_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 int select_device(int index, std::string& label) {
     const DeviceReport r = query_devices();
@@ -74,9 +69,9 @@ CudaBackend::Impl::Impl(std::shared_ptr<const engine::Model> model, const engine
     : model_(std::move(model)),
       spec_(checked_spec(model_)),
       device_(select_device(c.device, name_)),
-      E_(spec_.n_embd()), n_head_(spec_.n_head()), n_kv_(spec_.n_head_kv()), hd_(spec_.head_dim()),
-      QD_(n_head_ * hd_), KD_(n_kv_ * hd_), QKV_(QD_ + 2 * KD_), F_(spec_.n_ff()),
-      V_(spec_.n_vocab()), n_layer_(spec_.n_layer()), n_rot_(spec_.n_rot()),
+      n_embd_(spec_.n_embd()), n_head_(spec_.n_head()), n_kv_(spec_.n_head_kv()), hd_(spec_.head_dim()),
+      QD_(n_head_ * hd_), KD_(n_kv_ * hd_), QKV_(QD_ + 2 * KD_), n_ff_(spec_.n_ff()),
+      n_vocab_(spec_.n_vocab()), n_layer_(spec_.n_layer()), n_rot_(spec_.n_rot()),
       eps_(float(spec_.hp.rms_eps)), scale_(spec_.attn_scale), neox_(spec_.neox()),
       stream_{create_stream()},
       kv_(engine::KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
@@ -95,16 +90,16 @@ void CudaBackend::Impl::ensure_buffers(const Step& st) {
     const size_t seg = size_t(st.seg_rows);
     ids_.ensure(size_t(st.n), true);
     ids_host_.ensure(size_t(st.n), true);
-    x_.ensure(seg * size_t(E_));
-    xn_.ensure(seg * size_t(E_));
+    x_.ensure(seg * size_t(n_embd_));
+    xn_.ensure(seg * size_t(n_embd_));
     qkv_.ensure(seg * size_t(QKV_));
-    att_.ensure(seg * size_t(QD_));
-    gu_.ensure(seg * 2 * size_t(F_));
-    proj_.ensure(seg * size_t(E_));
-    hff_.ensure(seg * size_t(F_));
-    logits_.ensure((st.all_logits ? seg : 1) * size_t(V_));
+    z_.ensure(seg * size_t(QD_));
+    gu_.ensure(seg * 2 * size_t(n_ff_));
+    out_.ensure(seg * size_t(n_embd_));
+    act_.ensure(seg * size_t(n_ff_));
+    logits_.ensure((st.all_logits ? seg : 1) * size_t(n_vocab_));
     if (st.seg_rows > kernels::kMaxGemvRows)
-        tile_.ensure(size_t(tile_values_for(w_.max_decoded, std::max({E_, QD_, F_}))));
+        tile_.ensure(size_t(tile_values_for(w_.max_decoded, std::max({n_embd_, QD_, n_ff_}))));
     probs_.ensure(size_t(n_head_) * size_t(st.chunk_rows) * size_t(st.n_keys), true);
 }
 
@@ -164,7 +159,7 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const CancelTo
     const bool timing = st.capture != nullptr;
     cudaStream_t s = stream_.s;
     const DeviceMatrix::Part& embd = w_.token_embd.parts.front();
-    kernels::embed(embd.data.get(), embd.type, ids_.get() + s0, ns, E_, spec_.embed_scale, x_.get(), s);
+    kernels::embed(embd.data.get(), embd.type, ids_.get() + s0, ns, n_embd_, spec_.embed_scale, x_.get(), s);
     kv_.begin_segment(st.pos0 + s0, ns);
     st_ = &st;
     s0_ = s0;
@@ -189,25 +184,25 @@ void CudaBackend::Impl::segment(Step& st, int32_t s0, int32_t ns, const CancelTo
     }
     // logits: final norm and output head
     if (st.all_logits) {
-        kernels::rmsnorm(x_.get(), w_.output_norm.get(), eps_, ns, E_, xn_.get(), s);
+        kernels::rmsnorm(x_.get(), w_.output_norm.get(), eps_, ns, n_embd_, xn_.get(), s);
         head(ns, logits_.get());
         final_hooks(s0, ns);
-        LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data() + size_t(s0) * size_t(V_), logits_.get(),
-                                           size_t(ns) * size_t(V_) * sizeof(float),
+        LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data() + size_t(s0) * size_t(n_vocab_), logits_.get(),
+                                           size_t(ns) * size_t(n_vocab_) * sizeof(float),
                                            cudaMemcpyDeviceToHost, s));
     } else if (last) {
-        kernels::rmsnorm(x_.get() + size_t(ns - 1) * size_t(E_), w_.output_norm.get(), eps_, 1, E_,
+        kernels::rmsnorm(x_.get() + size_t(ns - 1) * size_t(n_embd_), w_.output_norm.get(), eps_, 1, n_embd_,
                          xn_.get(), s);
         head(1, logits_.get());
         final_hooks(0, 1);
-        LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data(), logits_.get(), size_t(V_) * sizeof(float),
+        LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(st.logits_out.data(), logits_.get(), size_t(n_vocab_) * sizeof(float),
                                            cudaMemcpyDeviceToHost, s));
     }
 }
 
 void CudaBackend::Impl::norm_in(int32_t l, engine::BlockNorm which) {
     const DeviceLayer& L = w_.layers[size_t(l)];
-    kernels::rmsnorm(x_.get(), (which == engine::BlockNorm::Attn ? L.attn_norm : L.ffn_norm).get(), eps_, ns_, E_,
+    kernels::rmsnorm(x_.get(), (which == engine::BlockNorm::Attn ? L.attn_norm : L.ffn_norm).get(), eps_, ns_, n_embd_,
                      xn_.get(), stream_.s);
 }
 
@@ -252,7 +247,7 @@ void CudaBackend::Impl::attention(int32_t l, int32_t window) {
     a.window = window;
     a.probs = probs_.get();
     a.summaries = st.summaries ? summaries_.get() + size_t(l) * size_t(n_head_) * size_t(st.n) : nullptr;
-    a.out = att_.get();
+    a.out = z_.get();
     float* scores_hook = hooks_.find(trace::Hook::Scores, l);
     float* pattern_hook = hooks_.find(trace::Hook::Pattern, l);
     if (scores_hook) a.scores = scores_.get();
@@ -289,14 +284,14 @@ void CudaBackend::Impl::attention(int32_t l, int32_t window) {
 }
 
 void CudaBackend::Impl::zero_head(int32_t head) {
-    LMSCOPE_CUDA_CHECK(cudaMemset2DAsync(att_.get() + size_t(head) * size_t(hd_), size_t(QD_) * sizeof(__half), 0,
+    LMSCOPE_CUDA_CHECK(cudaMemset2DAsync(z_.get() + size_t(head) * size_t(hd_), size_t(QD_) * sizeof(__half), 0,
                                          size_t(hd_) * sizeof(__half), size_t(ns_), stream_.s));
 }
 
 CudaBackend::Impl::ProjectionArgs CudaBackend::Impl::projection(int32_t l, engine::Projection which) const {
     const DeviceLayer& L = w_.layers[size_t(l)];
-    if (which == engine::Projection::Attn) return {&L.wo, att_.get(), L.post_attn_norm.get()};
-    return {&L.wdown, hff_.get(), L.post_ffn_norm.get()};
+    if (which == engine::Projection::Attn) return {&L.wo, z_.get(), L.post_attn_norm.get()};
+    return {&L.wdown, act_.get(), L.post_ffn_norm.get()};
 }
 
 void CudaBackend::Impl::gemm(const DeviceMatrix& w, const __half* in, int32_t rows, float* y, bool accumulate) {
@@ -306,18 +301,18 @@ void CudaBackend::Impl::gemm(const DeviceMatrix& w, const __half* in, int32_t ro
 
 void CudaBackend::Impl::project(int32_t l, engine::Projection which) {
     const ProjectionArgs p = projection(l, which);
-    gemm(*p.w, p.in, ns_, proj_.get(), false);
+    gemm(*p.w, p.in, ns_, out_.get(), false);
 }
 
 void CudaBackend::Impl::post_norm(int32_t l, engine::Projection which) {
-    kernels::rmsnorm_f32(proj_.get(), projection(l, which).post_norm, eps_, ns_, E_, proj_.get(), stream_.s);
+    kernels::rmsnorm_f32(out_.get(), projection(l, which).post_norm, eps_, ns_, n_embd_, out_.get(), stream_.s);
 }
 
 void CudaBackend::Impl::clear_out() {
-    LMSCOPE_CUDA_CHECK(cudaMemsetAsync(proj_.get(), 0, size_t(ns_) * size_t(E_) * sizeof(float), stream_.s));
+    LMSCOPE_CUDA_CHECK(cudaMemsetAsync(out_.get(), 0, size_t(ns_) * size_t(n_embd_) * sizeof(float), stream_.s));
 }
 
-void CudaBackend::Impl::add_out() { kernels::add(x_.get(), proj_.get(), int64_t(ns_) * E_, stream_.s); }
+void CudaBackend::Impl::add_out() { kernels::add(x_.get(), out_.get(), int64_t(ns_) * n_embd_, stream_.s); }
 
 void CudaBackend::Impl::project_add(int32_t l, engine::Projection which, bool post) {
     const ProjectionArgs p = projection(l, which);
@@ -325,30 +320,30 @@ void CudaBackend::Impl::project_add(int32_t l, engine::Projection which, bool po
         gemm(*p.w, p.in, ns_, x_.get(), true);
         return;
     }
-    gemm(*p.w, p.in, ns_, proj_.get(), false);
-    kernels::rmsnorm_add(x_.get(), proj_.get(), p.post_norm, eps_, ns_, E_, stream_.s);
+    gemm(*p.w, p.in, ns_, out_.get(), false);
+    kernels::rmsnorm_add(x_.get(), out_.get(), p.post_norm, eps_, ns_, n_embd_, stream_.s);
 }
 
 void CudaBackend::Impl::gate_up(int32_t l, model::FfnActivation act) {
     const DeviceLayer& L = w_.layers[size_t(l)];
     gemm(L.wgu, xn_.get(), ns_, gu_.get(), false);
-    kernels::glu(gu_.get(), ns_, F_,
+    kernels::glu(gu_.get(), ns_, n_ff_,
                  act == model::FfnActivation::GeluTanh ? kernels::GluActivation::GeluTanh : kernels::GluActivation::SiLU,
-                 hff_.get(), stream_.s);
+                 act_.get(), stream_.s);
 }
 
 void CudaBackend::Impl::head(int32_t rows, float* out) {
     gemm(w_.output(), xn_.get(), rows, out, false);
     if (spec_.final_softcap > 0.0f)
-        kernels::softcap(out, int64_t(rows) * V_, spec_.final_softcap, stream_.s);
+        kernels::softcap(out, int64_t(rows) * n_vocab_, spec_.final_softcap, stream_.s);
 }
 
 void CudaBackend::Impl::lens_layer(int32_t l, int32_t last_row) {
-    kernels::rmsnorm(x_.get() + size_t(last_row) * size_t(E_), w_.output_norm.get(), eps_, 1, E_,
+    kernels::rmsnorm(x_.get() + size_t(last_row) * size_t(n_embd_), w_.output_norm.get(), eps_, 1, n_embd_,
                      lens_xn_.get(), stream_.s);
-    float* out = lens_logits_.get() + size_t(l) * size_t(V_);
+    float* out = lens_logits_.get() + size_t(l) * size_t(n_vocab_);
     gemm(w_.output(), lens_xn_.get(), 1, out, false);
-    if (spec_.final_softcap > 0.0f) kernels::softcap(out, V_, spec_.final_softcap, stream_.s);
+    if (spec_.final_softcap > 0.0f) kernels::softcap(out, n_vocab_, spec_.final_softcap, stream_.s);
 }
 
 engine::KvStats CudaBackend::Impl::kv_stats() const {

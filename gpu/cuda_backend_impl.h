@@ -95,9 +95,9 @@ private:
     void hook(trace::Hook h, int32_t layer) override;
     // The weights and input of a projection: Wo over z, or Wdown over act(gate) * up.
     struct ProjectionArgs {
-        const DeviceMatrix* w;  // [E][k]
+        const DeviceMatrix* w;  // [n_embd][k]
         const __half* in;  // [ns][w->k]
-        const float* post_norm;  // [E], null when the recipe has none
+        const float* post_norm;  // [n_embd], null when the recipe has none
     };
     ProjectionArgs projection(int32_t layer, engine::Projection which) const;
     // y[ns][w.rows] = in[ns][w.k] W^T (+= when accumulate), through gemm_rows
@@ -123,7 +123,7 @@ private:
     std::string name_;  // before device_: select_device() writes the device's label into it
     int device_;
     // dimensions
-    int32_t E_, n_head_, n_kv_, hd_, QD_, KD_, QKV_, F_, V_, n_layer_, n_rot_;
+    int32_t n_embd_, n_head_, n_kv_, hd_, QD_, KD_, QKV_, n_ff_, n_vocab_, n_layer_, n_rot_;
     float eps_, scale_;
     bool neox_;
 
@@ -133,27 +133,27 @@ private:
     DeviceKv kv_;
     DeviceWeights w_;
 
-    // activations of one segment (ns rows)
+    // activations of one segment (ns rows), named after engine/block.h's roles
     DeviceArray<int32_t> ids_{"token ids"};    // [n] the step's ids
-    DeviceArray<float> x_{"residual stream"};  // [ns][E]
-    DeviceArray<__half> xn_{"normed rows"};    // [ns][E]
-    DeviceArray<float> qkv_{"q/k/v rows"};     // [ns][QD + 2 KD]
-    DeviceArray<__half> att_{"attention output"};  // [ns][QD]
-    DeviceArray<float> gu_{"gate/up rows"};    // [ns][2 F]
-    DeviceArray<float> proj_{"block output rows"};  // [ns][E] attention / FFN output before it is added
-    DeviceArray<__half> hff_{"gated activation rows"};  // [ns][F] act(gate) * up
-    DeviceArray<float> logits_{"logits"};      // [ns or 1][V]
+    DeviceArray<float> x_{"residual stream"};  // [ns][n_embd]
+    DeviceArray<__half> xn_{"normed rows"};    // [ns][n_embd]
+    DeviceArray<float> qkv_{"q/k/v rows"};     // [ns][QD + 2 KD]: q, k and v of a row side by side
+    DeviceArray<__half> z_{"attention output"};  // [ns][QD] each head's weighted sum of values
+    DeviceArray<float> gu_{"gate/up rows"};    // [ns][2 n_ff] the gate's and the up projection's rows
+    DeviceArray<float> out_{"block output rows"};  // [ns][n_embd] a block's projection, before it is added to x
+    DeviceArray<__half> act_{"gated activation rows"};  // [ns][n_ff] act(gate) * up
+    DeviceArray<float> logits_{"logits"};      // [ns or 1][n_vocab]
     DeviceArray<__half> tile_{"weight tiles"};  // [tile_values_for(..)] prefill's decoded weight rows
     DeviceArray<float> probs_{"attention weights scratch"};  // [n_head][chunk rows][n keys]
     DeviceArray<float> scores_{"attention scores scratch"};  // [n_head][chunk rows][n keys] (the scores hook)
     DeviceArray<HeadSummary> summaries_{"attention summaries"};  // [layer][head][n]
-    DeviceArray<__half> lens_xn_{"logit lens row"};     // [E]
-    DeviceArray<float> lens_logits_{"logit lens logits"};  // [layer][V]
+    DeviceArray<__half> lens_xn_{"logit lens row"};     // [n_embd]
+    DeviceArray<float> lens_logits_{"logit lens logits"};  // [layer][n_vocab]
     // page-locked host copies
     PinnedArray<int32_t> ids_host_{"token ids (host)"};            // [n]
     PinnedArray<float> planes_host_{"attention planes (host)"};    // [plane][n][n keys]
     PinnedArray<HeadSummary> summaries_host_{"attention summaries (host)"};  // [layer][head][n]
-    PinnedArray<float> lens_host_{"logit lens (host)"};            // [layer][V]
+    PinnedArray<float> lens_host_{"logit lens (host)"};            // [layer][n_vocab]
     PinnedArray<__half> hook_half_host_{"hook rows (host)"};        // [ns][width] a half hook's rows
     trace::HookSlots hooks_;  // this step's hook tensors
     // the segment in progress (BlockOps)

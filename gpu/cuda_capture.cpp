@@ -37,12 +37,12 @@ void CudaBackend::Impl::prepare_capture(Step& st) {
             p.weights.assign(size_t(n) * size_t(st.n_keys), 0.0f);
             c.planes.push_back(std::move(p));
         }
-    hooks_.prepare(policy, c, trace::HookDims{E_, n_head_, n_kv_, hd_, F_, V_}, n_layer_, n, st.n_keys,
+    hooks_.prepare(policy, c, trace::HookDims{n_embd_, n_head_, n_kv_, hd_, n_ff_, n_vocab_}, n_layer_, n, st.n_keys,
                    st.all_logits ? n : 1);
     if (std::any_of(policy.hooks.begin(), policy.hooks.end(),
                     [](const trace::HookPoint& p) { return p.hook == trace::Hook::Scores; }))
         scores_.ensure(size_t(n_head_) * size_t(st.chunk_rows) * size_t(st.n_keys), true);
-    st.lens_k = policy.logit_lens ? std::clamp(policy.lens_top_k, 1, V_) : 0;
+    st.lens_k = policy.logit_lens ? std::clamp(policy.lens_top_k, 1, n_vocab_) : 0;
     if (st.lens_k > 0) c.lens.assign(size_t(n_layer_) * size_t(st.lens_k), trace::LensEntry{});
 
     // device and page-locked buffers (grown geometrically: decode steps grow by one key)
@@ -55,9 +55,9 @@ void CudaBackend::Impl::prepare_capture(Step& st) {
         summaries_host_.ensure(count, true);
     }
     if (st.lens_k > 0) {
-        lens_xn_.ensure(size_t(E_));
-        lens_logits_.ensure(size_t(n_layer_) * size_t(V_));
-        lens_host_.ensure(size_t(n_layer_) * size_t(V_));
+        lens_xn_.ensure(size_t(n_embd_));
+        lens_logits_.ensure(size_t(n_layer_) * size_t(n_vocab_));
+        lens_host_.ensure(size_t(n_layer_) * size_t(n_vocab_));
     }
 }
 
@@ -70,7 +70,7 @@ void CudaBackend::Impl::finish_capture(Step& st) {
                                            cudaMemcpyDeviceToHost, stream_.s));
     if (st.lens_k > 0)
         LMSCOPE_CUDA_CHECK(cudaMemcpyAsync(lens_host_.get(), lens_logits_.get(),
-                                           size_t(n_layer_) * size_t(V_) * sizeof(float),
+                                           size_t(n_layer_) * size_t(n_vocab_) * sizeof(float),
                                            cudaMemcpyDeviceToHost, stream_.s));
     LMSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream_.s));
 
@@ -85,7 +85,7 @@ void CudaBackend::Impl::finish_capture(Step& st) {
     analysis::SoftmaxTopK acc;
     for (int32_t l = 0; l < n_layer_ && k > 0; ++l) {
         acc.reset(k);
-        acc.add(lens_host_.get() + size_t(l) * size_t(V_), 0, V_);  // [V] logits
+        acc.add(lens_host_.get() + size_t(l) * size_t(n_vocab_), 0, n_vocab_);  // [n_vocab] logits
         const std::vector<analysis::SoftmaxTopK::Entry> top = acc.top();
         for (size_t i = 0; i < top.size(); ++i) c.lens[size_t(l) * size_t(k) + i] = {top[i].index, float(top[i].p)};
     }
@@ -98,25 +98,25 @@ void CudaBackend::Impl::hook(trace::Hook h, int32_t l) {
     using trace::Hook;
     float* dst = hooks_.find(h, l);
     if (!dst) return;
-    const size_t row0 = size_t(s0_), E = size_t(E_), QD = size_t(QD_), KD = size_t(KD_), F = size_t(F_);
+    const size_t row0 = size_t(s0_), E = size_t(n_embd_), QD = size_t(QD_), KD = size_t(KD_), F = size_t(n_ff_);
     switch (h) {
     case Hook::ResidPre: case Hook::ResidMid: case Hook::ResidPost: copy_rows(dst + row0 * E, x_.get(), E, 0, E, ns_); break;
     case Hook::AttnIn: case Hook::MlpIn: copy_rows(dst + row0 * E, xn_.get(), E, 0, E, ns_); break;
     case Hook::Q: case Hook::QRot: copy_rows(dst + row0 * QD, qkv_.get(), size_t(QKV_), 0, QD, ns_); break;
     case Hook::K: case Hook::KRot: copy_rows(dst + row0 * KD, qkv_.get(), size_t(QKV_), QD, KD, ns_); break;
     case Hook::V: copy_rows(dst + row0 * KD, qkv_.get(), size_t(QKV_), QD + KD, KD, ns_); break;
-    case Hook::Z: copy_rows(dst + row0 * QD, att_.get(), QD, 0, QD, ns_); break;
-    case Hook::AttnOut: case Hook::MlpOut: copy_rows(dst + row0 * E, proj_.get(), E, 0, E, ns_); break;
-    case Hook::MlpAct: copy_rows(dst + row0 * F, hff_.get(), F, 0, F, ns_); break;
+    case Hook::Z: copy_rows(dst + row0 * QD, z_.get(), QD, 0, QD, ns_); break;
+    case Hook::AttnOut: case Hook::MlpOut: copy_rows(dst + row0 * E, out_.get(), E, 0, E, ns_); break;
+    case Hook::MlpAct: copy_rows(dst + row0 * F, act_.get(), F, 0, F, ns_); break;
     case Hook::Scores: case Hook::Pattern: case Hook::FinalNorm: case Hook::Logits: break;
     }
 }
 
 void CudaBackend::Impl::final_hooks(int32_t row0, int32_t rows) {
     if (float* dst = hooks_.find(trace::Hook::FinalNorm, -1))
-        copy_rows(dst + size_t(row0) * size_t(E_), xn_.get(), size_t(E_), 0, size_t(E_), rows);
+        copy_rows(dst + size_t(row0) * size_t(n_embd_), xn_.get(), size_t(n_embd_), 0, size_t(n_embd_), rows);
     if (float* dst = hooks_.find(trace::Hook::Logits, -1))
-        copy_rows(dst + size_t(row0) * size_t(V_), logits_.get(), size_t(V_), 0, size_t(V_), rows);
+        copy_rows(dst + size_t(row0) * size_t(n_vocab_), logits_.get(), size_t(n_vocab_), 0, size_t(n_vocab_), rows);
 }
 
 void CudaBackend::Impl::copy_rows(float* dst, const float* src, size_t stride, size_t col0, size_t width, int32_t rows) {

@@ -251,7 +251,6 @@ QString AttentionHeatmap::title() const {
 
 bool AttentionHeatmap::meanOverHeads() const { return mean_box_->isChecked(); }
 
-void AttentionHeatmap::setMeanOverHeads(bool on) { mean_box_->setChecked(on); }
 
 void AttentionHeatmap::setTicks() {
     const QVector<TokenView>& seq = model_->sequence();

@@ -80,7 +80,6 @@ public:
     const AttentionMatrix& matrix() const { return matrix_; }
 
     bool meanOverHeads() const;
-    void setMeanOverHeads(bool on);
     // "query 'bank' (2) → key 'The' (0): 0.125" (or masked / not recorded).
     QString cellDescription(qint32 query, qint32 key) const;
     // Where cell (query, key) is drawn, in plot() pixels.

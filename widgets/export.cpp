@@ -1,11 +1,13 @@
 #include "widgets/export.h"
 
 #include "util/error.h"
+#include "util/name_table.h"
 #include "util/safe_writer.h"
 
 #include <QBuffer>
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,6 +18,8 @@
 
 namespace lmscope::widgets {
 namespace {
+
+constexpr NameTable<ExportFormat, kExportFormats.size()> kExportSuffixes({"png", "pdf", "csv", "json"}, NameCase::Any);
 
 bool fail(QString* error, const QString& message) {
     if (error) *error = message;
@@ -49,6 +53,21 @@ QString csv_field(const QVariant& v) {
 }
 
 }  // namespace
+
+QString export_suffix(ExportFormat format) {
+    const std::string_view s = kExportSuffixes.name(format);
+    return QString::fromLatin1(s.data(), qsizetype(s.size()));
+}
+
+std::optional<ExportFormat> export_format_of(const QString& path) {
+    return kExportSuffixes.parse(QFileInfo(path).suffix().toStdString());
+}
+
+QString export_suffix_list() {
+    QStringList suffixes;
+    for (const ExportFormat f : kExportFormats) suffixes << QLatin1Char('.') + export_suffix(f);
+    return suffixes.join(QStringLiteral(", "));
+}
 
 bool save_plot_png(QCustomPlot* plot, const QString& path, QString* error, double scale) {
     if (!plot) return fail(error, QCoreApplication::translate("Export", "%1: no chart to save").arg(path));

@@ -10,6 +10,9 @@
 #include <QVariant>
 #include <QVector>
 
+#include <array>
+#include <optional>
+
 class QCustomPlot;
 class QWidget;
 
@@ -21,6 +24,17 @@ struct ChartTable {
     QStringList columns;
     QVector<QVector<QVariant>> rows;  // [row][column]
 };
+
+// What a chart is exported as: the plot as a PNG or PDF, its numbers as CSV or JSON.
+enum class ExportFormat { Png, Pdf, Csv, Json };
+inline constexpr std::array<ExportFormat, 4> kExportFormats{ExportFormat::Png, ExportFormat::Pdf, ExportFormat::Csv,
+                                                           ExportFormat::Json};
+// "png", "pdf", "csv", "json": the file suffix (the table in export.cpp).
+QString export_suffix(ExportFormat format);
+// The format a path's suffix names (any case); nullopt for any other.
+std::optional<ExportFormat> export_format_of(const QString& path);
+// ".png, .pdf, .csv, .json": every suffix, for a message.
+QString export_suffix_list();
 
 // Each returns false and sets *error (when given) to a message naming the file and the reason.
 bool save_plot_png(QCustomPlot* plot, const QString& path, QString* error = nullptr, double scale = 2.0);

@@ -1,9 +1,9 @@
 #include "cli/bandwidth.h"
 
 #include "engine/thread_pool.h"
+#include "util/clock.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <vector>
 
@@ -41,9 +41,9 @@ ReadBandwidth measure_read_bandwidth(size_t bytes, int threads, int passes) {
     r.threads = pool.size();
     volatile uint64_t sink = 0;  // the sums are used: the reads cannot be optimised away
     for (int pass = 0; pass < std::max(1, passes); ++pass) {
-        const auto t0 = std::chrono::steady_clock::now();
+        const auto t0 = Clock::now();
         pool.parallel_for(n, 4096, [&](int64_t b, int64_t e, int t) { partial[size_t(t)] = sum_words(buffer.data(), b, e); });
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double s = seconds_since(t0);
         for (const Words& w : partial) sink = sink + w[0] + w[1];
         if (s > 0) r.bytes_per_s = std::max(r.bytes_per_s, double(r.buffer_bytes) / s);
     }

@@ -76,7 +76,9 @@ nlohmann::json decode_breakdown(const std::vector<Run>& runs) {
 }
 
 struct BenchOptions {
-    std::string model, capture = "none", backend = "cpu", kv = "f16";
+    std::string model, backend = "cpu";
+    trace::CaptureMode capture = trace::CaptureMode::None;
+    KvType kv = KvType::F16;
     int p = 128, n = 64, depth = 0, reps = 3, threads = 0;
     uint64_t trace_budget_mib = trace::SessionTrace::kDefaultBudget >> 20;  // full capture's planes
     bool json = false;
@@ -141,7 +143,7 @@ void check_bench_memory(const engine::Model& model, const BenchOptions& o, KvTyp
 // The report for a person: the figures of bench's JSON object, a line each.
 void print_bench_text(const nlohmann::json& j, const BenchOptions& o) {
     std::printf("model    %s\nbackend  %s, kv %s, capture %s\n", sanitize_message(o.model).c_str(), j["backend"].get<std::string>().c_str(),
-                o.kv.c_str(), o.capture.c_str());
+                std::string(kv_type_name(o.kv)).c_str(), std::string(trace::capture_mode_name(o.capture)).c_str());
     const std::string at = o.depth > 0 ? " at depth " + std::to_string(o.depth) : std::string();
     std::printf("prefill  %d tokens%s: %.1f tok/s (sd %.1f)\n", o.p, at.c_str(), j["prefill_tok_s"].get<double>(),
                 j["prefill_tok_s_sd"].get<double>());
@@ -184,12 +186,10 @@ void run_bench(const BenchOptions& o) {
                          std::to_string(s.n_ctx_train()));
     engine::BackendOptions bo;
     bo.n_threads = o.threads;
-    bo.kv_type = *parse_kv_type(o.kv);
+    bo.kv_type = o.kv;
     bo.n_ctx = int32_t(total);
     trace::CapturePolicy policy;
-    policy.mode = o.capture == "full"      ? trace::CaptureMode::Full
-                  : o.capture == "summary" ? trace::CaptureMode::Summary
-                                           : trace::CaptureMode::None;
+    policy.mode = o.capture;
     const bool full = policy.mode == trace::CaptureMode::Full;
     check_bench_memory(*model, o, bo.kv_type, total, full);
     // Full capture as a session captures it: the planes the trace budget holds (a long prompt's
@@ -244,8 +244,8 @@ void run_bench(const BenchOptions& o) {
     j["model"] = o.model;
     j["backend"] = backend->name();
     j["threads"] = o.threads > 0 ? o.threads : -1;
-    j["capture"] = o.capture;
-    j["kv_type"] = o.kv;
+    j["capture"] = trace::capture_mode_name(o.capture);
+    j["kv_type"] = kv_type_name(o.kv);
     j["depth"] = o.depth;
     j["prompt_tokens"] = o.p;
     j["decode_tokens"] = o.n;
@@ -285,11 +285,9 @@ void add_bench_command(CLI::App& app) {
     add_number(cmd, "--trace-budget", opt->trace_budget_mib, "MiB full capture's attention planes may hold (default 512)")
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 30));
     add_number(cmd, "--threads", opt->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
-    cmd->add_option("--capture", opt->capture, "none, summary or full")
-        ->check(CLI::IsMember({"none", "summary", "full"}));
+    add_capture_option(cmd, opt->capture, "What each step captures");
     cmd->add_option("--backend", opt->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
-    cmd->add_option("--kv-type", opt->kv, "KV cache type: f16, q8_0 or q4_0")
-        ->check(CLI::IsMember({"f16", "q8_0", "q4_0"}));
+    add_kv_type_option(cmd, opt->kv, "KV cache type");
     cmd->add_flag("--json", opt->json, "Print one JSON object");
     cmd->callback([opt] { run_bench(*opt); });
 }

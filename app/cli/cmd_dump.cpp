@@ -10,15 +10,16 @@
 // through a SafeWriter (atomic, never over the model, a device or a folder).
 #include "cli/backend_option.h"
 #include "cli/commands.h"
-#include "cli/head_list.h"
 #include "cli/memory_estimate.h"
 #include "cli/options.h"
 
 #include "engine/backend_factory.h"
 #include "engine/model.h"
 #include "engine/prepared_model.h"
+#include "model/interventions.h"
 #include "util/error.h"
 #include "util/npy.h"
+#include "util/parse_list.h"
 #include "util/resource_errors.h"
 #include "util/safe_writer.h"
 
@@ -40,18 +41,16 @@ namespace lmscope::cli {
 namespace {
 
 std::vector<int32_t> parse_ids(const std::string& text) {
-    std::vector<int32_t> ids;
-    size_t i = 0;
-    while (i <= text.size()) {
-        const size_t comma = std::min(text.find(',', i), text.size());
-        const std::string item = text.substr(i, comma - i);
-        const std::optional<int32_t> v = parse_number<int32_t>(item);
-        if (!v || *v < 0)
-            throw UsageError("--ids: '" + item + "' is not a token id (expected comma-separated ids like 1,2,3)");
-        ids.push_back(*v);
-        i = comma + 1;
-    }
-    return ids;
+    return parse_list<int32_t>(
+        text,
+        [](std::string_view item) {
+            const std::optional<int32_t> v = parse_integer<int32_t>(item);
+            if (!v || *v < 0)
+                throw UsageError("--ids: '" + std::string(item) +
+                                 "' is not a token id (expected comma-separated ids like 1,2,3)");
+            return *v;
+        },
+        Repeats::Keep);
 }
 
 // DIR for the hooks: made when absent; anything but a folder is refused.
@@ -132,9 +131,9 @@ void add_dump_command(CLI::App& app) {
         const std::vector<trace::HookPoint> hooks =
             opt->hooks.empty() ? std::vector<trace::HookPoint>{} : trace::parse_hook_list(opt->hooks, model->spec().n_layer());
         const std::vector<LayerHead> ablate =
-            opt->ablate.empty() ? std::vector<LayerHead>{} : parse_head_list(opt->ablate, model->spec());
+            opt->ablate.empty() ? std::vector<LayerHead>{} : model::parse_head_list(opt->ablate, model->spec(), "--ablate");
         const std::vector<LayerSkip> skip =
-            opt->skip.empty() ? std::vector<LayerSkip>{} : parse_skip_list(opt->skip, model->spec());
+            opt->skip.empty() ? std::vector<LayerSkip>{} : model::parse_skip_list(opt->skip, model->spec(), "--skip");
         check_limits(*model, ids.size(), !opt->attention.empty(), hook_bytes(hooks, model->spec(), ids.size()));
         std::vector<std::pair<std::string, std::string>> outputs;  // (option, path)
         if (!opt->logits.empty()) outputs.emplace_back("--logits", opt->logits);

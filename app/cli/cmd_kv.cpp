@@ -37,7 +37,7 @@ struct KvOptions {
     std::optional<uint64_t> layers, heads, kv_heads, head_dim, ctx;
     std::optional<uint64_t> window, local_layers;  // explicit shape: sliding-window layers
     uint64_t batch = 1;
-    std::string kv_type = "f16";
+    KvType kv_type = KvType::F16;
     bool json = false;
     bool list = false;
 };
@@ -202,9 +202,7 @@ struct KvFigures {
 KvFigures kv_figures(const KvOptions& o) {
     KvFigures f;
     f.src = resolve_source(o);
-    const std::optional<KvType> type = parse_kv_type(o.kv_type);
-    if (!type) throw UsageError("kv: --kv-type '" + o.kv_type + "' is not one of f16, q8_0, q4_0");
-    f.type = *type;
+    f.type = o.kv_type;
     if (o.batch == 0) throw UsageError("kv: --batch must be at least 1");
     f.batch = o.batch;
     if (o.ctx) {
@@ -355,7 +353,7 @@ void add_kv_command(CLI::App& app) {
     add_number(cmd, "--local-layers", opt->local_layers, "Explicit shape: how many layers use the sliding window")->check(positive);
     add_number(cmd, "--ctx", opt->ctx, "Tokens per sequence (default: the model's context length)")->check(positive);
     add_number(cmd, "--batch", opt->batch, "Sequences (default 1)")->check(positive);
-    cmd->add_option("--kv-type", opt->kv_type, "Cache storage: f16 (default), q8_0 or q4_0");
+    add_kv_type_option(cmd, opt->kv_type, "Cache storage");
     cmd->add_flag("--json", opt->json, "Print JSON");
     cmd->add_flag("--list-presets", opt->list, "List the presets and their published shapes");
     cmd->callback([opt] { run_kv(*opt); });

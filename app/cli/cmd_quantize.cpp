@@ -10,10 +10,10 @@
 
 #include "gguf/gguf.h"
 #include "gguf/requantize.h"
+#include "util/clock.h"
 #include "util/cpu_info.h"
 #include "util/error.h"
 
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -82,10 +82,10 @@ void add_quantize_command(CLI::App& app) {
             throw UsageError("TYPE: '" + opt->type + "' is not a quantize type (expected one of " +
                              gguf::quant_target_names() + ")");
         const gguf::File in = gguf::File::open(opt->in);
-        const auto start = std::chrono::steady_clock::now();
+        const auto start = Clock::now();
         const int threads = opt->threads > 0 ? opt->threads : hardware_threads();
         const gguf::RequantizeResult r = gguf::requantize(in, opt->out, *target, threads);
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds = seconds_since(start);
         print_summary(r, opt->out, *target, seconds);
     });
 }

@@ -21,7 +21,6 @@
 // cannot fit this machine's memory is refused before it starts.
 #include "cli/backend_option.h"
 #include "cli/commands.h"
-#include "cli/head_list.h"
 #include "cli/memory_estimate.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -30,6 +29,7 @@
 #include "engine/model.h"
 #include "engine/prepared_model.h"
 #include "engine/session.h"
+#include "model/interventions.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/step_report.h"
 #include "trace/trace_file.h"
@@ -62,8 +62,8 @@ struct RunOptions {
     int n_predict = 32;
     bool n_predict_given = false;  // -n on the command line: running out of context is an error
     engine::SamplerSettings sampling;
-    std::string kv_type = "f16";
-    std::string capture = "summary";
+    KvType kv_type = KvType::F16;
+    trace::CaptureMode capture = trace::CaptureMode::Summary;
     uint64_t trace_budget_mib = trace::SessionTrace::kDefaultBudget >> 20;
     bool ignore_eos = false;
     std::string trace_path;
@@ -103,13 +103,6 @@ private:
     bool ignore_eos_;
     tok::StreamDecoder text_;
 };
-
-trace::CapturePolicy capture_policy(const std::string& mode) {
-    trace::CapturePolicy p;
-    p.mode = mode == "none" ? trace::CaptureMode::None
-                            : (mode == "full" ? trace::CaptureMode::Full : trace::CaptureMode::Summary);
-    return p;
-}
 
 // Prints the reply to `first`, up to n_predict steps. False when the context filled first.
 bool generate(engine::Session& session, Printer& out, const trace::StepTrace& first, int n_predict) {
@@ -157,15 +150,13 @@ void report_full_context(const RunOptions& o, const engine::Session& session) {
 }
 
 void run(const RunOptions& o) {
-    const auto kv = parse_kv_type(o.kv_type);
-    if (!kv) throw UsageError("--kv-type: '" + o.kv_type + "' is not f16, q8_0 or q4_0");
     engine::validate(o.sampling);
     // Each phase names the model file when memory or threads run out (with_context).
     if (!o.trace_path.empty()) check_output_path(o.trace_path, {o.model});  // before the run, not after it
     const auto [model, tokenizer] = engine::prepare_model(o.model);
     engine::BackendOptions bo;
     bo.n_threads = o.threads;
-    bo.kv_type = *kv;
+    bo.kv_type = o.kv_type;
     bo.n_ctx = std::min(o.ctx, model->spec().n_ctx_train());
     // a run may fill its context: the cache at --ctx, and the trace's planes up to their budget
     check_memory("run: --ctx " + std::to_string(bo.n_ctx),
@@ -177,13 +168,13 @@ void run(const RunOptions& o) {
 
     engine::SessionOptions so;
     so.sampling = o.sampling;
-    so.capture = capture_policy(o.capture);
+    so.capture.mode = o.capture;
     so.trace_budget = o.trace_budget_mib << 20;
     so.prefix_reuse = !o.no_prefix_reuse;
     engine::Session session = with_context(o.model + ": starting the session",
                                            [&] { return engine::Session(*backend, *tokenizer, so); });
-    if (!o.ablate.empty()) session.set_ablation(parse_head_list(o.ablate, model->spec()));
-    if (!o.skip.empty()) session.set_skips(parse_skip_list(o.skip, model->spec()));
+    if (!o.ablate.empty()) session.set_ablation(model::parse_head_list(o.ablate, model->spec(), "--ablate"));
+    if (!o.skip.empty()) session.set_skips(model::parse_skip_list(o.skip, model->spec(), "--skip"));
     Printer out(session, o.jsonl, o.ignore_eos);
 
     const bool fitted = with_context(o.model + ": generating", [&] { return converse(o, session, *tokenizer, out); });
@@ -210,9 +201,8 @@ void add_run_command(CLI::App& app) {
     add_number(cmd, "--min-p", o->sampling.min_p, "Drop tokens below min_p x the best (0 = off)")->capture_default_str();
     add_number(cmd, "--repeat-penalty", o->sampling.repeat_penalty, "Repetition penalty (1 = off)")->capture_default_str();
     add_number(cmd, "--seed", o->sampling.seed, "Sampler seed")->capture_default_str();
-    cmd->add_option("--kv-type", o->kv_type, "KV cache storage: f16, q8_0 or q4_0")->capture_default_str();
-    cmd->add_option("--capture", o->capture, "What the trace keeps: none, summary or full")
-        ->capture_default_str()->check(CLI::IsMember({"none", "summary", "full"}));
+    add_kv_type_option(cmd, o->kv_type, "KV cache storage");
+    add_capture_option(cmd, o->capture, "What the trace keeps");
     add_number(cmd, "--trace-budget", o->trace_budget_mib, "MiB the trace's attention planes may hold")
         ->capture_default_str()->check(CLI::Range(uint64_t(1), uint64_t(1) << 30));
     cmd->add_flag("--ignore-eos", o->ignore_eos, "Keep generating past end-of-sequence and end-of-turn");

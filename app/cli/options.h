@@ -7,6 +7,9 @@
 // naming the option.
 #pragma once
 
+#include "trace/capture.h"
+#include "util/types.h"
+
 #include <CLI/CLI.hpp>
 
 #include <charconv>
@@ -66,6 +69,32 @@ CLI::Option* add_number(CLI::App* cmd, const std::string& name, T& value, const 
     using N = typename NumberOf<T>::type;
     const CLI::Validator strict([](std::string& text) { return number_error<N>(text); }, "", "strict number");
     return cmd->add_option(name, value, help)->check(strict);
+}
+
+// The option `flag` NAME into `value` (whose value is the default) through `parse(NAME, flag)`,
+// which throws a UsageError naming the flag, NAME and the names accepted; the help lists
+// `names` (an enumeration's table: util/name_table.h).
+template <class E, class Parse>
+CLI::Option* add_name_option(CLI::App* cmd, const std::string& flag, E& value, Parse parse, const std::string& names,
+                             std::string_view default_name, const std::string& help) {
+    return cmd->add_option_function<std::string>(
+        flag, [&value, parse, flag](const std::string& name) { value = parse(name, flag); },
+        help + ": " + names + " (default " + std::string(default_name) + ")");
+}
+
+// --kv-type NAME (any case): util/types.h's KV types.
+inline CLI::Option* add_kv_type_option(CLI::App* cmd, KvType& type, const std::string& help) {
+    return add_name_option(
+        cmd, "--kv-type", type, [](std::string_view name, std::string_view flag) { return parse_kv_type(name, flag); },
+        kv_type_list(), kv_type_name(type), help);
+}
+
+// --capture NAME: trace/capture.h's capture modes.
+inline CLI::Option* add_capture_option(CLI::App* cmd, trace::CaptureMode& mode, const std::string& help) {
+    return add_name_option(
+        cmd, "--capture", mode,
+        [](std::string_view name, std::string_view flag) { return trace::parse_capture_mode(name, flag); },
+        trace::capture_mode_list(), trace::capture_mode_name(mode), help);
 }
 
 // For file options: an empty path (`--trace ""`) is a usage error, not "no file".

@@ -1,13 +1,11 @@
 #include "gui/ablation_compare.h"
 
-#include "analysis/distribution.h"
 #include "engine/backend.h"
 #include "engine/backend_factory.h"
 #include "engine/model.h"
 #include "util/error.h"
 
 #include <algorithm>
-#include <span>
 
 namespace lmscope::gui {
 
@@ -53,11 +51,7 @@ AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std
     // Without: every token at once, every head on.
     backend->forward({.tokens = all, .pos0 = 0, .logits = out.logits_without, .cancel = &cancel});
 
-    const std::vector<double> p = analysis::softmax(out.logits_with);
-    const std::vector<double> q = analysis::softmax(out.logits_without);
-    out.kl = analysis::kl_divergence(out.logits_with, out.logits_without);
-    for (const int32_t id : analysis::top_k(std::span<const double>(p), k))
-        out.top.push_back({id, p[size_t(id)], q[size_t(id)]});
+    out.compared = analysis::compare_distributions(out.logits_with, out.logits_without, k);
     return out;
 }
 

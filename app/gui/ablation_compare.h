@@ -6,9 +6,10 @@
 //            cache holds what the session's cache held; consecutive steps with the same heads
 //            off are fed together), the last row's logits
 //   without: the whole path's tokens fed at once (teacher-forced) with no head switched off
-// and compared with core/analysis: softmax, KL(with || without) in nats, top-k.
+// and compared by analysis::compare_distributions (a: with, b: without).
 #pragma once
 
+#include "analysis/distribution.h"
 #include "gui/labs/lab_model.h"
 #include "util/cancel.h"
 #include "util/types.h"
@@ -26,16 +27,9 @@ struct AblationPathStep {
     std::vector<LayerHead> ablated;  // the heads it ran without
 };
 
-struct AblationCompareEntry {
-    int32_t id = 0;
-    double with = 0.0;     // probability with the heads off
-    double without = 0.0;  // with every head on
-};
-
 struct AblationCompareResult {
     std::vector<float> logits_with, logits_without;  // [n_vocab] after the path's last token
-    std::vector<AblationCompareEntry> top;           // the k most probable with the heads off, highest first
-    double kl = 0.0;                                 // KL(with || without), nats
+    analysis::DistributionComparison compared;       // a: with the heads off, b: every head on
 };
 
 // Throws UsageError for an empty path or no model, CancelledError when `cancel` is cancelled,

@@ -7,6 +7,7 @@
 #include "engine/sampler.h"
 #include "engine/session.h"
 #include "gui/labs/lab_model.h"
+#include "model/interventions.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/trace_file.h"
 #include "trace_adapter/trace_adapter.h"
@@ -124,14 +125,12 @@ void EngineWorker::run(const labs::LabModelPtr& model, const EngineOptions& opti
 
 void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions& options) {
     const QString& path = prepared->path;
-    const auto kv = parse_kv_type(options.kv_type.toStdString());
-    if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
     const std::string file = path.toStdString();  // named when memory or threads run out
     std::shared_ptr<const engine::Model> model = prepared->model;
     std::shared_ptr<const tok::Tokenizer> tokenizer = prepared->tokenizer;
     engine::BackendOptions bo;
     bo.n_threads = std::clamp(options.threads, 0, hardware_threads());  // 0: every core
-    bo.kv_type = *kv;
+    bo.kv_type = options.kv_type;
     bo.n_ctx = std::min<int32_t>(options.n_ctx, model->spec().n_ctx_train());
     auto backend = with_context(file + ": starting the backend",
                                 [&] { return engine::make_backend(options.backend.toStdString(), model, bo); });
@@ -142,9 +141,8 @@ void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions&
                                 [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
     session->set_progress([this](const engine::StepProgress& p) { reportProgress(p); });
     session->set_attention_focus(focus_);
-    std::erase_if(ablation_, [&](const LayerHead& h) {  // a new model may have fewer heads
-        return h.layer >= model->spec().n_layer() || h.head >= model->spec().n_head();
-    });
+    // a new model may have fewer heads
+    std::erase_if(ablation_, [&](const LayerHead& h) { return !model::has_head(model->spec(), h); });
     session->set_ablation(ablation_);
 
     replaceSession(nullptr);  // the old session refers to the old backend and tokenizer
@@ -298,8 +296,7 @@ void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind, bool repicked) {
     for (qint32 i = sent_steps_; i < qint32(t.size()); ++i) snap->new_steps.push_back(app::step_view(t, i, pieces_));
     sent_steps_ = qint32(t.size());
     if (t.dropped_steps() != sent_dropped_) {
-        for (qint32 i = 0; i < qint32(t.size()); ++i)
-            if (t.step(i).attention.planes_dropped) snap->dropped.push_back(i);
+        snap->dropped = app::steps_without_planes(t);
         sent_dropped_ = t.dropped_steps();
     }
     snap->head = s.head();

@@ -14,6 +14,7 @@
 #include "gui/labs/lab_model.h"
 #include "trace/capture.h"
 #include "util/cancel.h"
+#include "util/types.h"
 #include "widgets/trace_view.h"
 
 #include <QElapsedTimer>
@@ -45,7 +46,7 @@ namespace lmscope::gui {
 struct EngineOptions {
     QString backend = QStringLiteral("cpu");
     int threads = 0;                       // 0: every core
-    QString kv_type = QStringLiteral("f16");
+    KvType kv_type = KvType::F16;
     int n_ctx = 2048;                      // capped at the model's training context
 };
 
@@ -61,7 +62,7 @@ struct SamplingOptions {
 struct EngineInfo {
     QString path;
     QString backend;   // "cpu (avx512, 2 threads)"
-    QString kv_type;
+    KvType kv_type = KvType::F16;
     int n_ctx = 0;
     widgets::ModelView model;
     labs::LabModelPtr runnable;  // the loaded Model and Tokenizer (the with-and-without job's CPU backend shares it)

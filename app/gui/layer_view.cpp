@@ -309,7 +309,6 @@ void LayerView::present(LayerFigures f) {
     message_.clear();
     stack_->setCurrentWidget(tabs_);
     tabs_->setEnabled(true);
-    emit figuresShown();
 }
 
 }  // namespace lmscope::gui

@@ -69,7 +69,6 @@ public:
     Tab tab() const;
 
 signals:
-    void figuresShown();  // figures() is current (emitted after they are drawn)
     // The Stream tab's link: the text up to and including the selected token, for the logit
     // lens lab (which reads the same stream layer by layer).
     void logitLensRequested(const QString& text);

@@ -122,7 +122,7 @@ void MainWindow::restoreSettings() {
         resize(1200, 760);
     else
         fit_to_screen(this);  // what was saved, never past the screen
-    session_->restoreSettings();
+    if (const QString problem = session_->restoreSettings(); !problem.isEmpty()) say(problem, 15000);
     const bool presenter = s.value(QStringLiteral("view/presenter"), false).toBool();
     presenter_->apply(presenter);
     presenter_action_->setChecked(presenter);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "gui/panel_help.h"
+#include "widgets/export.h"
 
 #include <QMainWindow>
 #include <QString>
@@ -119,7 +120,7 @@ private:
     void createSessionMenus();
     void retranslateSession();
     void showEngineError(const QString& message);
-    void exportChartDialog(const QString& format);
+    void exportChartDialog(widgets::ExportFormat format);
 
     Language* language_;
     ModelDocument* document_;
@@ -161,7 +162,7 @@ private:
     QAction* save_trace_action_ = nullptr;
     QAction* presenter_action_ = nullptr;
     QAction* reset_layout_action_ = nullptr;
-    QList<QAction*> export_actions_;  // png, pdf, csv, json
+    QList<QAction*> export_actions_;  // [widgets::kExportFormats]
 
     QLabel* status_name_ = nullptr;
     QLabel* status_arch_ = nullptr;

@@ -38,11 +38,10 @@ void MainWindow::createSessionActions() {
     reset_layout_action_ = new QAction(this);
     reset_layout_action_->setObjectName(QStringLiteral("resetLayoutAction"));
     connect(reset_layout_action_, &QAction::triggered, this, [this] { layout_->applyDefault(fontScale()); });
-    for (const char* format : {"png", "pdf", "csv", "json"}) {
+    for (const widgets::ExportFormat format : widgets::kExportFormats) {
         auto* a = new QAction(this);
-        const QString f = QLatin1String(format);
-        a->setObjectName(QStringLiteral("export_%1").arg(f));
-        connect(a, &QAction::triggered, this, [this, f] { exportChartDialog(f); });
+        a->setObjectName(QStringLiteral("export_%1").arg(widgets::export_suffix(format)));
+        connect(a, &QAction::triggered, this, [this, format] { exportChartDialog(format); });
         export_actions_ << a;
     }
 
@@ -109,8 +108,14 @@ void MainWindow::retranslateSession() {
     layout_->workspaceAction()->setStatusTip(tr("The model's tensor and metadata tables between the panels"));
     reset_layout_action_->setText(tr("Reset &Layout"));
     reset_layout_action_->setStatusTip(tr("Every panel back in its place, sized for this window"));
-    const QString texts[] = {tr("Chart as PNG…"), tr("Chart as PDF…"), tr("Data as CSV…"), tr("Data as JSON…")};
-    for (int i = 0; i < export_actions_.size(); ++i) export_actions_[i]->setText(texts[i]);
+    for (size_t i = 0; i < widgets::kExportFormats.size(); ++i) {
+        switch (widgets::kExportFormats[i]) {
+        case widgets::ExportFormat::Png: export_actions_[qsizetype(i)]->setText(tr("Chart as PNG…")); break;
+        case widgets::ExportFormat::Pdf: export_actions_[qsizetype(i)]->setText(tr("Chart as PDF…")); break;
+        case widgets::ExportFormat::Csv: export_actions_[qsizetype(i)]->setText(tr("Data as CSV…")); break;
+        case widgets::ExportFormat::Json: export_actions_[qsizetype(i)]->setText(tr("Data as JSON…")); break;
+        }
+    }
     session_->retranslate();
 }
 
@@ -156,11 +161,12 @@ void MainWindow::showEngineError(const QString& message) {
     box->open();  // window-modal, non-blocking
 }
 
-void MainWindow::exportChartDialog(const QString& format) {
+void MainWindow::exportChartDialog(widgets::ExportFormat format) {
     QSettings s;
     const QString folder = s.value(QStringLiteral("exportFolder"), QDir::homePath()).toString();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), folder + QStringLiteral("/chart.") + format,
-                                                      QStringLiteral("*.%1").arg(format));
+    const QString suffix = widgets::export_suffix(format);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), folder + QStringLiteral("/chart.") + suffix,
+                                                      QStringLiteral("*.%1").arg(suffix));
     if (path.isEmpty()) return;
     s.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
     QString error;
@@ -171,12 +177,17 @@ void MainWindow::exportChartDialog(const QString& format) {
 bool MainWindow::exportFocusedChart(const QString& path, QString* error) {
     const SessionView::Chart chart = session_->focusedChart();
     QCustomPlot* plot = session_->chartPlot(chart);
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("png")) return widgets::save_plot_png(plot, path, error);
-    if (suffix == QLatin1String("pdf")) return widgets::save_plot_pdf(plot, path, error);
-    if (suffix == QLatin1String("csv")) return widgets::save_table_csv(session_->chartTable(chart), path, error);
-    if (suffix == QLatin1String("json")) return widgets::save_table_json(session_->chartTable(chart), path, error);
-    if (error) *error = tr("%1: unknown export format (use .png, .pdf, .csv or .json)").arg(path);
+    const std::optional<widgets::ExportFormat> format = widgets::export_format_of(path);
+    if (!format) {
+        if (error) *error = tr("%1: unknown export format (use %2)").arg(path, widgets::export_suffix_list());
+        return false;
+    }
+    switch (*format) {
+    case widgets::ExportFormat::Png: return widgets::save_plot_png(plot, path, error);
+    case widgets::ExportFormat::Pdf: return widgets::save_plot_pdf(plot, path, error);
+    case widgets::ExportFormat::Csv: return widgets::save_table_csv(session_->chartTable(chart), path, error);
+    case widgets::ExportFormat::Json: return widgets::save_table_json(session_->chartTable(chart), path, error);
+    }
     return false;
 }
 

@@ -36,7 +36,7 @@ SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
     seed_->setObjectName(QStringLiteral("seed"));
     seed_->setRange(0, 1 << 30);
     kv_type_->setObjectName(QStringLiteral("kvType"));
-    for (const char* t : {"f16", "q8_0", "q4_0"}) kv_type_->addItem(QLatin1String(t));
+    for (const KvType t : kKvTypes) kv_type_->addItem(widgets::type_name_text(kv_type_name(t)), int(t));
     context_->setObjectName(QStringLiteral("context"));
     context_->setRange(16, 1 << 24);
     context_->setSingleStep(256);
@@ -84,7 +84,7 @@ EngineOptions SamplingPanel::engineOptions() const {
     EngineOptions e;
     e.backend = backend_->currentText();
     e.threads = threads_->value();
-    e.kv_type = kv_type_->currentText();
+    e.kv_type = KvType(kv_type_->currentData().toInt());
     e.n_ctx = context_->value();
     return e;
 }
@@ -101,7 +101,7 @@ void SamplingPanel::setSampling(const SamplingOptions& s) {
 void SamplingPanel::setEngineOptions(const EngineOptions& e) {
     const QSignalBlocker b1(kv_type_), b2(threads_), b3(backend_), b4(context_);
     if (const int i = backend_->findText(e.backend); i >= 0) backend_->setCurrentIndex(i);
-    if (const int i = kv_type_->findText(e.kv_type); i >= 0) kv_type_->setCurrentIndex(i);
+    if (const int i = kv_type_->findData(int(e.kv_type)); i >= 0) kv_type_->setCurrentIndex(i);
     threads_->setValue(e.threads);
     context_->setValue(e.n_ctx);
 }
@@ -125,12 +125,12 @@ void SamplingPanel::saveSettings() const {
     const EngineOptions e = engineOptions();
     s.setValue(QStringLiteral("backend"), e.backend);
     s.setValue(QStringLiteral("threads"), e.threads);
-    s.setValue(QStringLiteral("kvType"), e.kv_type);
+    s.setValue(QStringLiteral("kvType"), widgets::type_name_text(kv_type_name(e.kv_type)));
     s.setValue(QStringLiteral("context"), e.n_ctx);
     s.endGroup();
 }
 
-void SamplingPanel::restoreSettings() {
+QString SamplingPanel::restoreSettings() {
     QSettings s;
     s.beginGroup(QStringLiteral("sampling"));
     SamplingOptions o;
@@ -142,11 +142,17 @@ void SamplingPanel::restoreSettings() {
     EngineOptions e;
     e.backend = s.value(QStringLiteral("backend"), e.backend).toString();
     e.threads = s.value(QStringLiteral("threads"), e.threads).toInt();
-    e.kv_type = s.value(QStringLiteral("kvType"), e.kv_type).toString();
+    QString problem;
+    const QString kv = s.value(QStringLiteral("kvType"), widgets::type_name_text(kv_type_name(e.kv_type))).toString();
+    if (const std::optional<KvType> t = parse_kv_type(kv.toStdString())) e.kv_type = *t;
+    else
+        problem = tr("The saved KV cache type '%1' is not one of %2; the cache stores %3.")
+                      .arg(kv, QString::fromStdString(kv_type_list()), widgets::type_name_text(kv_type_name(e.kv_type)));
     e.n_ctx = s.value(QStringLiteral("context"), e.n_ctx).toInt();
     s.endGroup();
     setSampling(o);
     setEngineOptions(e);
+    return problem;
 }
 
 void SamplingPanel::retranslate() {

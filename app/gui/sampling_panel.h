@@ -29,7 +29,8 @@ public:
     // bytes of one position, for the context's tooltip ("2,048 positions: 90 MiB of KV cache").
     void setModelLimits(int n_ctx_train, quint64 kv_bytes_per_token);
     void saveSettings() const;
-    void restoreSettings();
+    // What could not be restored ("" when all was): a saved value the panel does not know.
+    QString restoreSettings();
     void retranslate();
 
 signals:

@@ -338,9 +338,9 @@ void SessionView::updateComparison() {
             v.state = widgets::AblationComparisonView::State::Ready;
             v.step = key.step;
             v.heads = key.heads;
-            v.kl = r.kl;
-            for (const AblationCompareEntry& e : r.top)
-                v.top.push_back({e.id, QString::fromStdString(runnable->tokenizer->token_bytes(e.id, true)), e.with, e.without});
+            v.kl = r.compared.kl_ab;
+            for (const analysis::TokenProbs& e : r.compared.top_a)
+                v.top.push_back({e.id, QString::fromStdString(runnable->tokenizer->token_bytes(e.id, true)), e.p_a, e.p_b});
             logits_->setComparison(v);
         });
 }
@@ -357,7 +357,7 @@ void SessionView::onLoaded(const EngineInfo& info) {
     model_->clear();
     model_->setModel(info.model);
     // the Layer view probes the engine's model (its weights packed once, shared)
-    layer_->setModel(info.runnable, parse_kv_type(info.kv_type.toStdString()).value_or(KvType::F16), info.n_ctx);
+    layer_->setModel(info.runnable, info.kv_type, info.n_ctx);
     sampling_->setModelLimits(info.model.n_ctx_train, info.model.kv_bytes_per_token);
     const std::optional<RerunPlan> rerun = std::exchange(rerun_, std::nullopt);
     if (rerun)
@@ -500,11 +500,12 @@ void SessionView::saveSettings() const {
     s.setValue(QStringLiteral("session/speed"), controls_->speed());
 }
 
-void SessionView::restoreSettings() {
-    sampling_->restoreSettings();
+QString SessionView::restoreSettings() {
+    const QString problem = sampling_->restoreSettings();
     QSettings s;
     controls_->setPrompt(s.value(QStringLiteral("session/prompt"), QStringLiteral("The capital of France is")).toString());
     controls_->setSpeed(s.value(QStringLiteral("session/speed"), 4).toInt());
+    return problem;
 }
 
 void SessionView::shutdown() {

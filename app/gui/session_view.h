@@ -89,7 +89,8 @@ public:
 
     void retranslate();
     void saveSettings() const;
-    void restoreSettings();
+    // What could not be restored ("" when all was; SamplingPanel::restoreSettings).
+    QString restoreSettings();
 
 public slots:
     // A session on the model the window opened (prepared once, shared with the labs).

@@ -34,10 +34,7 @@ StepControls::StepControls(QAction* step, QAction* play, QAction* stop, QAction*
     speed_->setValue(4);
     speed_->setFocusPolicy(Qt::NoFocus);
     speed_->setMaximumWidth(160);
-    connect(speed_, &QSlider::valueChanged, this, [this](int v) {
-        retranslate();
-        emit speedChanged(v);
-    });
+    connect(speed_, &QSlider::valueChanged, this, &StepControls::retranslate);
 
     auto* buttons = new QHBoxLayout;
     for (QAction* a : {step, play, stop, reset}) buttons->addWidget(button_for(a));

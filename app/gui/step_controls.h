@@ -23,9 +23,6 @@ public:
     void setSpeed(int steps_per_second);
     void retranslate();
 
-signals:
-    void speedChanged(int steps_per_second);
-
 private:
     QPlainTextEdit* prompt_;
     QSlider* speed_;

@@ -228,18 +228,11 @@ bool load_trace(widgets::TraceModel& model, const trace::SessionTrace& trace, co
     return model.setSteps(std::move(steps));
 }
 
-bool append_step(widgets::TraceModel& model, const trace::SessionTrace& trace, int32_t index,
-                 const TokenPieces& pieces) {
-    return model.appendStep(step_view(trace, index, pieces));
-}
-
-int32_t sync_dropped_planes(widgets::TraceModel& model, const trace::SessionTrace& trace) {
-    int32_t released = 0;
-    for (const trace::StepTrace& s : trace.steps()) {
-        const widgets::StepView* v = model.step(s.index);
-        if (v && s.attention.planes_dropped && !v->planes_dropped && model.dropPlanes(s.index)) ++released;
-    }
-    return released;
+QVector<qint32> steps_without_planes(const trace::SessionTrace& trace) {
+    QVector<qint32> out;
+    for (const trace::StepTrace& s : trace.steps())
+        if (s.attention.planes_dropped) out.push_back(s.index);
+    return out;
 }
 
 }  // namespace lmscope::app

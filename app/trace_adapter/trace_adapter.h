@@ -51,11 +51,8 @@ void check_sizes(const trace::SessionTrace& trace, const std::string& name);
 
 // Replaces the model's contents with the whole trace (the last step becomes current).
 bool load_trace(widgets::TraceModel& model, const trace::SessionTrace& trace, const TokenPieces& pieces = {});
-// Appends the trace's step `index` (the one the engine just added).
-bool append_step(widgets::TraceModel& model, const trace::SessionTrace& trace, int32_t index,
-                 const TokenPieces& pieces = {});
-// Releases the planes of every step whose planes the trace's memory budget has dropped, so the
-// view model does not keep what the trace let go. Returns how many steps it released.
-int32_t sync_dropped_planes(widgets::TraceModel& model, const trace::SessionTrace& trace);
+// The steps whose planes the trace's memory budget has dropped, in order: the view model
+// releases theirs too (TraceModel::dropPlanes), so it does not keep what the trace let go.
+QVector<qint32> steps_without_planes(const trace::SessionTrace& trace);
 
 }  // namespace lmscope::app

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string>
 
 namespace lmscope::analysis {
 
@@ -21,6 +22,23 @@ std::vector<int32_t> top_k_of(std::span<const T> values, int32_t k) {
     });
     order.resize(size_t(n));
     return order;
+}
+
+void check_same_length(std::span<const float> a, std::span<const float> b, const char* what) {
+    if (a.empty() || a.size() != b.size())
+        throw UsageError(std::string(what) + ": the two rows differ in length or are empty");
+}
+
+// sum_i p_i (log p_i - log q_i) with log p_i = x_i - zp, log q_i = y_i - zq; p = 0 adds nothing.
+// Rounding below zero reads as 0.
+double kl_of(std::span<const float> x, double zp, std::span<const float> y, double zq) {
+    double kl = 0.0;
+    for (size_t i = 0; i < x.size(); ++i) {
+        const double log_p = double(x[i]) - zp, log_q = double(y[i]) - zq;
+        if (std::isinf(log_p)) continue;
+        kl += std::exp(log_p) * (log_p - log_q);
+    }
+    return std::max(0.0, kl);
 }
 
 }  // namespace
@@ -52,16 +70,26 @@ double entropy(std::span<const float> logits) {
 }
 
 double kl_divergence(std::span<const float> logits_p, std::span<const float> logits_q) {
-    if (logits_p.empty() || logits_p.size() != logits_q.size())
-        throw UsageError("KL divergence: the two rows differ in length or are empty");
-    const double zp = log_sum_exp(logits_p), zq = log_sum_exp(logits_q);
-    double kl = 0.0;
-    for (size_t i = 0; i < logits_p.size(); ++i) {
-        const double log_p = double(logits_p[i]) - zp, log_q = double(logits_q[i]) - zq;
-        if (std::isinf(log_p)) continue;  // p = 0 adds nothing
-        kl += std::exp(log_p) * (log_p - log_q);
-    }
-    return std::max(0.0, kl);
+    check_same_length(logits_p, logits_q, "KL divergence");
+    return kl_of(logits_p, log_sum_exp(logits_p), logits_q, log_sum_exp(logits_q));
+}
+
+DistributionComparison compare_distributions(std::span<const float> logits_a, std::span<const float> logits_b,
+                                             int32_t k) {
+    check_same_length(logits_a, logits_b, "comparing two distributions");
+    const double za = log_sum_exp(logits_a), zb = log_sum_exp(logits_b);
+    DistributionComparison out;
+    out.kl_ab = kl_of(logits_a, za, logits_b, zb);
+    out.kl_ba = kl_of(logits_b, zb, logits_a, za);
+    const auto rows = [&](std::span<const float> by) {
+        std::vector<TokenProbs> top;
+        for (const int32_t id : top_k_of(by, k))
+            top.push_back({id, std::exp(double(logits_a[size_t(id)]) - za), std::exp(double(logits_b[size_t(id)]) - zb)});
+        return top;
+    };
+    out.top_a = rows(logits_a);
+    out.top_b = rows(logits_b);
+    return out;
 }
 
 std::vector<int32_t> top_k(std::span<const float> values, int32_t k) { return top_k_of(values, k); }

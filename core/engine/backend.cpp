@@ -1,6 +1,7 @@
 #include "engine/backend.h"
 
 #include "engine/model.h"
+#include "model/interventions.h"
 #include "util/error.h"
 
 #include <string>
@@ -25,15 +26,8 @@ void check_forward_request(const ForwardRequest& r, const Model& model, int32_t 
     if (r.logits.size() != want)
         throw UsageError("forward: logits buffer holds " + std::to_string(r.logits.size()) +
                          " floats, expected " + std::to_string(want));
-    for (const LayerHead& a : r.ablate)
-        if (a.layer < 0 || a.layer >= s.n_layer() || a.head < 0 || a.head >= s.n_head())
-            throw UsageError("forward: cannot switch off head " + std::to_string(a.layer) + ":" +
-                             std::to_string(a.head) + " (the model has " + std::to_string(s.n_layer()) +
-                             " layers of " + std::to_string(s.n_head()) + " heads)");
-    for (const LayerSkip& k : r.skip)
-        if (k.layer < 0 || k.layer >= s.n_layer() || (k.part != Sublayer::Attn && k.part != Sublayer::Ffn))
-            throw UsageError("forward: cannot skip " + std::string(sublayer_name(k.part)) + " of layer " +
-                             std::to_string(k.layer) + " (the model has " + std::to_string(s.n_layer()) + " layers)");
+    model::check_heads(s, r.ablate, "forward: switching off heads");
+    model::check_skips(s, r.skip, "forward: skipping sub-layers");
     for (const trace::HookPoint& h : r.policy.hooks)
         if (trace::is_layer_hook(h.hook) ? h.layer < 0 || h.layer >= s.n_layer() : h.layer != -1)
             throw UsageError("forward: hook " + trace::hook_name(h) + " does not exist in a model of " +

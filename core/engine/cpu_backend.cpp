@@ -86,7 +86,7 @@ private:
     std::shared_ptr<const Model> model_;
     const model::ModelSpec& spec_;
     std::shared_ptr<ThreadPool> pool_;  // the process's pool of this size, leased per forward step
-    const kernels::Kernels& k_;
+    const kernels::Kernels& kernels_;
     MatMul mm_;
     KvCache cache_;
     Attention attn_;
@@ -102,16 +102,16 @@ private:
     int32_t n_rows_ = 0, pos0_ = 0;  // rows fed, position of the first
     AttentionCapture cap_;           // this layer's attention capture
 
-    // activations of one step (n = rows fed)
-    std::vector<float> x_;     // [n][n_embd] residual stream
-    std::vector<float> xn_;    // [n][n_embd] normed
-    std::vector<float> q_;     // [n][n_head][hd]
-    std::vector<float> k_new_; // [n][n_kv][hd]
-    std::vector<float> v_new_; // [n][n_kv][hd]
-    std::vector<float> att_;   // [n][n_head][hd]
-    std::vector<float> tmp_;   // [n][n_embd] projection output
-    std::vector<float> g_;     // [n][n_ff]
-    std::vector<float> u_;     // [n][n_ff]
+    // activations of one step (n = rows fed), named after block.h's roles
+    std::vector<float> x_;    // [n][n_embd] residual stream
+    std::vector<float> xn_;   // [n][n_embd] normed rows
+    std::vector<float> q_;    // [n][n_head][hd]
+    std::vector<float> k_;    // [n][n_kv][hd]
+    std::vector<float> v_;    // [n][n_kv][hd]
+    std::vector<float> z_;    // [n][n_head][hd] each head's weighted sum of values
+    std::vector<float> out_;  // [n][n_embd] a block's projection
+    std::vector<float> act_;  // [n][n_ff] the gate's rows, then act(gate) * up in place
+    std::vector<float> up_;   // [n][n_ff] the up projection's rows
     std::vector<std::vector<float>> rope_cs_;  // [table][n][n_rot / 2][cos, sin] rotations of the rows' positions
     std::vector<float> lens_x_;       // [n_embd] normed residual of the last row
     std::vector<float> lens_logits_;  // [n_vocab] lens logits (softcapped)
@@ -126,11 +126,11 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
     : model_(std::move(model)),
       spec_(model_->spec()),
       pool_(ThreadPool::shared(o.n_threads > 0 ? o.n_threads : hardware_threads())),
-      k_(kernels::best()),
-      mm_(*pool_, k_),
+      kernels_(kernels::best()),
+      mm_(*pool_, kernels_),
       cache_(KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
              o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train(), layer_windows(spec_)),
-      attn_(*pool_, k_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim(), spec_.attn_scale,
+      attn_(*pool_, kernels_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim(), spec_.attn_scale,
             spec_.attn_softcap) {
     const model::ModelSpec& s = spec_;
     n_embd_ = s.n_embd();
@@ -148,7 +148,7 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
 }
 
 std::string CpuBackend::name() const {
-    return std::string("cpu (") + k_.name + ", " + std::to_string(pool_->size()) + " threads)";
+    return std::string("cpu (") + kernels_.name + ", " + std::to_string(pool_->size()) + " threads)";
 }
 
 std::string CpuBackend::notice() const {
@@ -228,13 +228,13 @@ void CpuBackend::forward(const ForwardRequest& r) {
 
     x_.resize(size_t(n) * size_t(n_embd_));
     xn_.resize(x_.size());
-    tmp_.resize(x_.size());
+    out_.resize(x_.size());
     q_.resize(size_t(n) * size_t(n_head_) * size_t(hd_));
-    att_.resize(q_.size());
-    k_new_.resize(size_t(n) * size_t(n_kv_) * size_t(hd_));
-    v_new_.resize(k_new_.size());
-    g_.resize(size_t(n) * size_t(n_ff_));
-    u_.resize(g_.size());
+    z_.resize(q_.size());
+    k_.resize(size_t(n) * size_t(n_kv_) * size_t(hd_));
+    v_.resize(k_.size());
+    act_.resize(size_t(n) * size_t(n_ff_));
+    up_.resize(act_.size());
     rope_cs_.resize(spec_.rope_inv_freq.size());
     for (size_t table = 0; table < rope_cs_.size(); ++table) {
         rope_cs_[table].resize(size_t(n) * size_t(n_rot_));
@@ -249,7 +249,7 @@ void CpuBackend::forward(const ForwardRequest& r) {
 
     // token embeddings
     for (int32_t t = 0; t < n; ++t)
-        dequantize_rows(k_, w_->tok_embd, tokens[size_t(t)], tokens[size_t(t)] + 1, x_.data() + size_t(t) * size_t(n_embd_));
+        dequantize_rows(kernels_, w_->tok_embd, tokens[size_t(t)], tokens[size_t(t)] + 1, x_.data() + size_t(t) * size_t(n_embd_));
     if (spec_.embed_scale != 1.0f)
         for (float& v : x_) v *= spec_.embed_scale;
 
@@ -301,15 +301,15 @@ void CpuBackend::norm_in(int32_t l, BlockNorm which) {
 void CpuBackend::qkv(int32_t l) {
     const CpuLayerWeights& L = w_->layers[size_t(l)];
     const Linear* ws[3] = {&L.wq, &L.wk, &L.wv};
-    float* ys[3] = {q_.data(), k_new_.data(), v_new_.data()};
+    float* ys[3] = {q_.data(), k_.data(), v_.data()};
     matmul(ws, xn_.data(), ys);
     if (L.bq.empty() && L.bk.empty() && L.bv.empty()) return;
     const int64_t QD = int64_t(n_head_) * hd_, KD = int64_t(n_kv_) * hd_;
     pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t) {
             if (!L.bq.empty()) ops::add(q_.data() + t * QD, L.bq.data(), QD);
-            if (!L.bk.empty()) ops::add(k_new_.data() + t * KD, L.bk.data(), KD);
-            if (!L.bv.empty()) ops::add(v_new_.data() + t * KD, L.bv.data(), KD);
+            if (!L.bk.empty()) ops::add(k_.data() + t * KD, L.bk.data(), KD);
+            if (!L.bv.empty()) ops::add(v_.data() + t * KD, L.bv.data(), KD);
         }
     });
 }
@@ -320,7 +320,7 @@ void CpuBackend::qk_norm(int32_t l) {
     pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
         for (int64_t t = t0; t < t1; ++t) {
             float* qt = q_.data() + size_t(t) * size_t(n_head_) * hd;  // [n_head][hd]
-            float* kt = k_new_.data() + size_t(t) * size_t(n_kv_) * hd;  // [n_kv][hd]
+            float* kt = k_.data() + size_t(t) * size_t(n_kv_) * hd;  // [n_kv][hd]
             for (int32_t h = 0; h < n_head_; ++h) ops::rms_norm(qt + size_t(h) * hd, L.q_norm.data(), eps_, qt + size_t(h) * hd, hd_);
             for (int32_t h = 0; h < n_kv_; ++h) ops::rms_norm(kt + size_t(h) * hd, L.k_norm.data(), eps_, kt + size_t(h) * hd, hd_);
         }
@@ -334,7 +334,7 @@ void CpuBackend::rope(int32_t table) {
         for (int64_t t = t0; t < t1; ++t) {
             const float* cs = rope_cs.data() + size_t(t) * size_t(n_rot_);
             float* qt = q_.data() + size_t(t) * size_t(n_head_) * hd;
-            float* kt = k_new_.data() + size_t(t) * size_t(n_kv_) * hd;
+            float* kt = k_.data() + size_t(t) * size_t(n_kv_) * hd;
             for (int32_t h = 0; h < n_head_; ++h) ops::rope(qt + size_t(h) * hd, n_rot_, cs, neox_);
             for (int32_t h = 0; h < n_kv_; ++h) ops::rope(kt + size_t(h) * hd, n_rot_, cs, neox_);
         }
@@ -345,7 +345,7 @@ void CpuBackend::store_kv(int32_t l) {
     const size_t KD = size_t(n_kv_) * size_t(hd_);
     pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {  // rows write distinct positions
         for (int64_t t = t0; t < t1; ++t)
-            cache_.write(l, pos0_ + int32_t(t), k_new_.data() + size_t(t) * KD, v_new_.data() + size_t(t) * KD, k_.f32_to_f16);
+            cache_.write(l, pos0_ + int32_t(t), k_.data() + size_t(t) * KD, v_.data() + size_t(t) * KD, kernels_.f32_to_f16);
     });
 }
 
@@ -353,30 +353,30 @@ void CpuBackend::attention(int32_t l, int32_t window) {
     cap_.scores = hook_out(trace::Hook::Scores, l);
     cap_.pattern = hook_out(trace::Hook::Pattern, l);
     const auto t0 = Clock::now();
-    attn_.run(cache_, l, q_.data(), n_rows_, pos0_, window, att_.data(), cap_);
+    attn_.run(cache_, l, q_.data(), n_rows_, pos0_, window, z_.data(), cap_);
     times_.add("attention", seconds_since(t0));
 }
 
 void CpuBackend::zero_head(int32_t head) {
     const size_t QD = size_t(n_head_) * size_t(hd_);
-    for (size_t t = 0; t < size_t(n_rows_); ++t) std::fill_n(att_.data() + t * QD + size_t(head) * size_t(hd_), size_t(hd_), 0.0f);
+    for (size_t t = 0; t < size_t(n_rows_); ++t) std::fill_n(z_.data() + t * QD + size_t(head) * size_t(hd_), size_t(hd_), 0.0f);
 }
 
 void CpuBackend::project(int32_t l, Projection which) {
     const CpuLayerWeights& L = w_->layers[size_t(l)];
     const Linear* w[1] = {which == Projection::Attn ? &L.wo : &L.down};
-    float* y[1] = {tmp_.data()};
-    matmul(w, which == Projection::Attn ? att_.data() : g_.data(), y);
+    float* y[1] = {out_.data()};
+    matmul(w, which == Projection::Attn ? z_.data() : act_.data(), y);
 }
 
 void CpuBackend::post_norm(int32_t l, Projection which) {
     const CpuLayerWeights& L = w_->layers[size_t(l)];
-    norm_rows(tmp_.data(), which == Projection::Attn ? L.post_attn_norm : L.post_ffn_norm, tmp_.data());
+    norm_rows(out_.data(), which == Projection::Attn ? L.post_attn_norm : L.post_ffn_norm, out_.data());
 }
 
-void CpuBackend::clear_out() { std::fill_n(tmp_.data(), size_t(n_rows_) * size_t(n_embd_), 0.0f); }
+void CpuBackend::clear_out() { std::fill_n(out_.data(), size_t(n_rows_) * size_t(n_embd_), 0.0f); }
 
-void CpuBackend::add_out() { ops::add(x_.data(), tmp_.data(), int64_t(size_t(n_rows_) * size_t(n_embd_))); }
+void CpuBackend::add_out() { ops::add(x_.data(), out_.data(), int64_t(size_t(n_rows_) * size_t(n_embd_))); }
 
 void CpuBackend::project_add(int32_t l, Projection which, bool post) {
     project(l, which);
@@ -387,15 +387,15 @@ void CpuBackend::project_add(int32_t l, Projection which, bool post) {
 void CpuBackend::gate_up(int32_t l, model::FfnActivation act) {
     const CpuLayerWeights& L = w_->layers[size_t(l)];
     const Linear* ws[2] = {&L.gate, &L.up};
-    float* ys[2] = {g_.data(), u_.data()};
+    float* ys[2] = {act_.data(), up_.data()};
     matmul(ws, xn_.data(), ys);
     pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
         const size_t F = size_t(n_ff_);
-        float* g = g_.data() + size_t(t0) * F;
-        const float* u = u_.data() + size_t(t0) * F;
+        float* g = act_.data() + size_t(t0) * F;
+        const float* u = up_.data() + size_t(t0) * F;
         const int64_t count = int64_t(size_t(t1 - t0) * F);
         if (act == model::FfnActivation::GeluTanh) ops::geglu_tanh(g, u, count);
-        else k_.swiglu(g, u, count);
+        else kernels_.swiglu(g, u, count);
     });
 }
 
@@ -407,11 +407,11 @@ void CpuBackend::hook(trace::Hook h, int32_t l) {
     case Hook::ResidPre: case Hook::ResidMid: case Hook::ResidPost: hook_copy(h, l, x_.data(), rows * E); break;
     case Hook::AttnIn: case Hook::MlpIn: hook_copy(h, l, xn_.data(), rows * E); break;
     case Hook::Q: case Hook::QRot: hook_copy(h, l, q_.data(), rows * QD); break;
-    case Hook::K: case Hook::KRot: hook_copy(h, l, k_new_.data(), rows * KD); break;
-    case Hook::V: hook_copy(h, l, v_new_.data(), rows * KD); break;
-    case Hook::Z: hook_copy(h, l, att_.data(), rows * QD); break;
-    case Hook::AttnOut: case Hook::MlpOut: hook_copy(h, l, tmp_.data(), rows * E); break;
-    case Hook::MlpAct: hook_copy(h, l, g_.data(), rows * size_t(n_ff_)); break;
+    case Hook::K: case Hook::KRot: hook_copy(h, l, k_.data(), rows * KD); break;
+    case Hook::V: hook_copy(h, l, v_.data(), rows * KD); break;
+    case Hook::Z: hook_copy(h, l, z_.data(), rows * QD); break;
+    case Hook::AttnOut: case Hook::MlpOut: hook_copy(h, l, out_.data(), rows * E); break;
+    case Hook::MlpAct: hook_copy(h, l, act_.data(), rows * size_t(n_ff_)); break;
     case Hook::Scores: case Hook::Pattern: break;  // written by the attention itself
     case Hook::FinalNorm: case Hook::Logits: break;  // after the last layer (head())
     }

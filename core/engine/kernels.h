@@ -5,8 +5,10 @@
 
 #include "engine/pack_formats.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace lmscope::engine::kernels {
@@ -83,8 +85,23 @@ struct Kernels {
     float (*dot_q4_0)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q4_1)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q8_0)(const void* w, const BlockQ8* a, int64_t nb);
-    PackedKernel packed[kNumPackFormats];  // [PackFormat]
+    std::array<PackedKernel, kNumPackFormats> packed;  // [PackFormat] (packed_by_format)
 };
+
+// The packed kernels of a variant, each at its format's index: Q4_0, Q4_1 and Q8_0 (layouts of
+// their own), then x.template operator()<F>() for every x format F (kFirstXFormat on).
+template <class XKernel>
+constexpr std::array<PackedKernel, kNumPackFormats> packed_by_format(PackedKernel q4_0, PackedKernel q4_1,
+                                                                     PackedKernel q8_0, XKernel x) {
+    std::array<PackedKernel, kNumPackFormats> t{};
+    t[size_t(PackFormat::Q4_0)] = q4_0;
+    t[size_t(PackFormat::Q4_1)] = q4_1;
+    t[size_t(PackFormat::Q8_0)] = q8_0;
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+        ((t[size_t(kFirstXFormat + I)] = x.template operator()<PackFormat(kFirstXFormat + I)>()), ...);
+    }(std::make_integer_sequence<int, kNumPackFormats - kFirstXFormat>{});
+    return t;
+}
 
 constexpr int kMaxActs = 8;  // n_act limit of the packed_* kernels
 

@@ -252,11 +252,9 @@ const Kernels& portable() {
                            .f16_to_f32 = f16_to_f32, .axpy_f32_rows = axpy_f32_rows, .f16_to_f32_t = f16_to_f32_t,
                            .dot_cols_f32 = dot_cols_f32, .f32_to_f16 = f32_to_f16, .swiglu = swiglu, .softmax = softmax,
                            .quantize_q8 = quantize_q8, .dot_q4_0 = dot_q4_0, .dot_q4_1 = dot_q4_1, .dot_q8_0 = dot_q8_0,
-                           .packed = {packed<kChunkQ4_0, true, false>, packed<kChunkQ4_1, true, true>,
-                                      packed<kChunkQ8_0, false, false>, xpacked<PackFormat::Q2_K>,
-                                      xpacked<PackFormat::Q3_K>, xpacked<PackFormat::Q4_K>, xpacked<PackFormat::Q5_K>,
-                                      xpacked<PackFormat::Q6_K>, xpacked<PackFormat::Q5_0>, xpacked<PackFormat::Q5_1>,
-                                      xpacked<PackFormat::IQ4_NL>, xpacked<PackFormat::IQ4_XS>}};
+                           .packed = packed_by_format(packed<kChunkQ4_0, true, false>, packed<kChunkQ4_1, true, true>,
+                                                      packed<kChunkQ8_0, false, false>,
+                                                      []<PackFormat F>() -> PackedKernel { return xpacked<F>; })};
     return k;
 }
 

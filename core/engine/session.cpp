@@ -3,6 +3,7 @@
 #include "engine/model.h"
 #include "engine/prepared_model.h"
 #include "gguf/gguf.h"
+#include "model/interventions.h"
 #include "model/summary.h"
 #include "trace/sha256.h"
 #include "util/error.h"
@@ -26,10 +27,9 @@ nlohmann::json sampling_json(const SamplerSettings& s) {
 }
 
 nlohmann::json capture_json(const trace::CapturePolicy& p) {
-    static const char* modes[] = {"none", "summary", "full"};
     nlohmann::json pairs = nlohmann::json::array();
     for (const LayerHead& lh : p.full_pairs) pairs.push_back({lh.layer, lh.head});
-    return {{"mode", modes[size_t(p.mode)]}, {"full_pairs", pairs}, {"logit_lens", p.logit_lens},
+    return {{"mode", trace::capture_mode_name(p.mode)}, {"full_pairs", pairs}, {"logit_lens", p.logit_lens},
             {"lens_top_k", p.lens_top_k}};
 }
 
@@ -88,11 +88,6 @@ Session::Session(Backend& backend, const tok::Tokenizer& tokenizer, SessionOptio
     backend_.kv_truncate(0);
 }
 
-void Session::set_capture_policy(const trace::CapturePolicy& policy) {
-    options_.capture = policy;
-    trace_.capture = capture_json(policy);
-}
-
 bool Session::set_sampling(const SamplerSettings& settings) {
     const bool reseed = settings.seed != sampler_.settings().seed;
     sampler_.set_settings(settings);
@@ -125,21 +120,12 @@ bool Session::repick() {
 }
 
 void Session::set_ablation(std::vector<LayerHead> heads) {
-    const model::ModelSpec& spec = backend_.model().spec();
-    for (const LayerHead& a : heads)
-        if (a.layer < 0 || a.layer >= spec.n_layer() || a.head < 0 || a.head >= spec.n_head())
-            throw UsageError("cannot switch off head " + std::to_string(a.layer) + ":" + std::to_string(a.head) +
-                             " (the model has " + std::to_string(spec.n_layer()) + " layers of " +
-                             std::to_string(spec.n_head()) + " heads)");
+    model::check_heads(backend_.model().spec(), heads, "switching off heads");
     ablation_ = std::move(heads);
 }
 
 void Session::set_skips(std::vector<LayerSkip> skips) {
-    const int32_t n_layer = backend_.model().spec().n_layer();
-    for (const LayerSkip& k : skips)
-        if (k.layer < 0 || k.layer >= n_layer)
-            throw UsageError("cannot skip " + std::string(sublayer_name(k.part)) + " of layer " + std::to_string(k.layer) +
-                             " (the model has " + std::to_string(n_layer) + " layers)");
+    model::check_skips(backend_.model().spec(), skips, "skipping sub-layers");
     skips_ = std::move(skips);
 }
 

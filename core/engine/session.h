@@ -132,7 +132,6 @@ public:
     // that fit, this head first, then the rest of its layer, then the other layers in order,
     // and summaries of every head.
     void set_attention_focus(LayerHead head) { focus_ = head; }
-    void set_capture_policy(const trace::CapturePolicy& policy);
     const tok::Tokenizer& tokenizer() const { return tokenizer_; }
     Backend& backend() { return backend_; }
 

@@ -1,8 +1,20 @@
 #include "trace/capture.h"
 
+#include "util/name_table.h"
+
 #include <algorithm>
 
 namespace lmscope::trace {
+
+namespace {
+constexpr NameTable<CaptureMode, 3> kCaptureModeNames({"none", "summary", "full"}, NameCase::Exact);
+}  // namespace
+
+std::string_view capture_mode_name(CaptureMode mode) { return kCaptureModeNames.name(mode); }
+CaptureMode parse_capture_mode(std::string_view name, std::string_view field) {
+    return kCaptureModeNames.parse_or_throw(name, field);
+}
+std::string capture_mode_list() { return kCaptureModeNames.list(); }
 
 CapturePolicy within_budget(const CapturePolicy& asked, int32_t n, int32_t pos0, int32_t n_layer, int32_t n_head,
                             uint64_t budget, LayerHead focus) {

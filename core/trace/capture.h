@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace lmscope::trace {
@@ -20,6 +22,14 @@ enum class CaptureMode : uint8_t {
     Summary,  // per (layer, head, row) summaries; full matrices only for `full_pairs`
     Full,     // full matrices for every (layer, head)
 };
+
+// "none", "summary", "full" (the table in capture.cpp); "?" for a value outside the enum.
+std::string_view capture_mode_name(CaptureMode mode);
+// The mode `name` names (exactly); UsageError "FIELD: 'NAME' is not one of none, summary, full"
+// otherwise.
+CaptureMode parse_capture_mode(std::string_view name, std::string_view field);
+// "none, summary, full": the modes' names in order, for help texts.
+std::string capture_mode_list();
 
 struct CapturePolicy {
     CaptureMode mode = CaptureMode::Summary;

@@ -1,10 +1,10 @@
 #include "trace/hooks.h"
 
 #include "util/error.h"
+#include "util/parse_list.h"
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 
 namespace lmscope::trace {
 
@@ -52,10 +52,10 @@ HookPoint parse_hook_point(std::string_view text, int32_t n_layer) {
     const std::string_view rest = text.substr(4);
     const size_t dot = rest.find('.');
     const std::string_view digits = rest.substr(0, dot);
-    int32_t layer = -1;
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), layer);
-    if (dot == std::string_view::npos || digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
+    const std::optional<int32_t> parsed = parse_integer<int32_t>(digits);
+    if (dot == std::string_view::npos || !parsed)
         throw UsageError("hook '" + shown + "': expected blk.L.NAME with a layer number L");
+    const int32_t layer = *parsed;
     if (layer < 0 || layer >= n_layer)
         throw UsageError("hook '" + shown + "': layer " + std::string(digits) + " does not exist (0 .. " +
                          std::to_string(n_layer - 1) + ")");
@@ -67,15 +67,8 @@ HookPoint parse_hook_point(std::string_view text, int32_t n_layer) {
 }
 
 std::vector<HookPoint> parse_hook_list(std::string_view text, int32_t n_layer) {
-    std::vector<HookPoint> out;
-    size_t i = 0;
-    while (i <= text.size()) {
-        const size_t comma = std::min(text.find(',', i), text.size());
-        const HookPoint p = parse_hook_point(text.substr(i, comma - i), n_layer);
-        if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
-        i = comma + 1;
-    }
-    return out;
+    return parse_list<HookPoint>(text, [&](std::string_view item) { return parse_hook_point(item, n_layer); },
+                                 Repeats::Drop);
 }
 
 std::vector<int64_t> hook_shape(Hook h, const HookDims& d, int64_t n, int64_t n_keys, int64_t n_out) {

@@ -20,9 +20,6 @@ const std::vector<Candidate> kNoCandidates;
 const std::vector<Candidate>& LogitsTrace::top_before() const {
     return stages.empty() ? kNoCandidates : stages.front().top;
 }
-const std::vector<Candidate>& LogitsTrace::top_after() const {
-    return stages.empty() ? kNoCandidates : stages.back().top;
-}
 
 uint64_t PlaneRef::count() const {
     if (first_row_pos < 0 || n_rows < 0) throw Error("attention plane: negative row range");

@@ -43,7 +43,6 @@ struct LogitsTrace {
     bool operator==(const LogitsTrace&) const = default;
 
     const std::vector<Candidate>& top_before() const;  // empty when no stages
-    const std::vector<Candidate>& top_after() const;
 };
 
 struct KvTrace {

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace lmscope {
@@ -39,6 +40,10 @@ std::string_view stage_name(Stage stage);    // "raw", "penalty", "temperature",
 // The names above back to the values; nullopt for anything else. A KV type is also typed by
 // users (--kv-type Q8_0), so its name is read case-insensitively; the others are exact.
 std::optional<KvType> parse_kv_type(std::string_view name);
+// The KV type `name` names; UsageError "FIELD: 'NAME' is not one of f16, q8_0, q4_0" otherwise.
+KvType parse_kv_type(std::string_view name, std::string_view field);
+// "f16, q8_0, q4_0": the KV types' names in order, for help texts.
+std::string kv_type_list();
 std::optional<Phase> parse_phase(std::string_view name);
 std::optional<Choice> parse_choice(std::string_view name);
 std::optional<Stage> parse_stage(std::string_view name);

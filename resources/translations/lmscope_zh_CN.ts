@@ -794,10 +794,6 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <source>%1: unknown export format (use .png, .pdf, .csv or .json)</source>
-        <translation>%1：未知的导出格式（请使用 .png、.pdf、.csv 或 .json）</translation>
-    </message>
-    <message>
         <source>La&amp;bs</source>
         <translation>实验室(&amp;B)</translation>
     </message>
@@ -840,6 +836,10 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>%1 (not fetched: run sample_models/fetch.sh)</source>
         <translation>%1（尚未下载：请运行 sample_models/fetch.sh）</translation>
+    </message>
+    <message>
+        <source>%1: unknown export format (use %2)</source>
+        <translation>%1：未知的导出格式（请使用 %2）</translation>
     </message>
 </context>
 <context>
@@ -960,6 +960,10 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>A full cache of %1 positions holds %2</source>
         <translation>存满 %1 个位置的缓存占用 %2</translation>
+    </message>
+    <message>
+        <source>The saved KV cache type &apos;%1&apos; is not one of %2; the cache stores %3.</source>
+        <translation>保存的 KV 缓存类型“%1”不在 %2 之中；缓存改用 %3。</translation>
     </message>
 </context>
 <context>
@@ -1671,10 +1675,6 @@ layer %4, head %5</source>
         <translation>H%1（%2%3）</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is not a head of this model: write layer:head, e.g. 3:5 (layers 0 to %2, heads 0 to %3).</source>
-        <translation>“%1”不是这个模型的头：请写成 层:头，例如 3:5（层 0 到 %2，头 0 到 %3）。</translation>
-    </message>
-    <message>
         <source>Running both prompts through %1 with %2 switched off…</source>
         <translation>正在用 %1 运行两个提示词，关闭 %2…</translation>
     </message>
@@ -1701,6 +1701,10 @@ layer %4, head %5</source>
     <message>
         <source>Switch off each head of the chosen layer in turn and run both picked tokens again: how much does the difference between them change?</source>
         <translation>依次关闭所选层的每个头，再次运行两个选中的词元：它们之间的差别改变了多少？</translation>
+    </message>
+    <message>
+        <source>Not run: %1</source>
+        <translation>未运行：%1</translation>
     </message>
 </context>
 <context>

@@ -51,6 +51,8 @@ private slots:
                                   << 22817013760ll;
         QTest::newRow("70b q4_0") << QStringList{"kv", "--preset", "llama-3.1-70b", "--kv-type", "q4_0"}
                                   << 12079595520ll;
+        QTest::newRow("70b Q8_0 (any case)") << QStringList{"kv", "--preset", "llama-3.1-70b", "--kv-type", "Q8_0"}
+                                             << 22817013760ll;
         QTest::newRow("llama-2-7b batch 4") << QStringList{"kv", "--preset", "llama-2-7b", "--batch", "4"}
                                             << 8589934592ll;
         QTest::newRow("explicit = 70b") << QStringList{"kv", "--layers", "80", "--kv-heads", "8", "--head-dim",
@@ -137,7 +139,7 @@ private slots:
             << QStringList{"kv", "--layers", "2", "--kv-heads", "2", "--head-dim", "64"} << "--ctx";
         QTest::newRow("unknown preset") << QStringList{"kv", "--preset", "gpt-5"} << "unknown preset 'gpt-5'";
         QTest::newRow("bad kv type") << QStringList{"kv", "--preset", "llama-2-7b", "--kv-type", "q5_1"}
-                                     << "'q5_1' is not one of";
+                                     << "--kv-type: 'q5_1' is not one of f16, q8_0, q4_0";
         QTest::newRow("ctx 0") << QStringList{"kv", "--preset", "llama-2-7b", "--ctx", "0"} << "--ctx";
         QTest::newRow("negative ctx") << QStringList{"kv", "--preset", "llama-2-7b", "--ctx", "-5"} << "'-5'";
         QTest::newRow("q4_0 head dim 100")

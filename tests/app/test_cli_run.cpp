@@ -203,9 +203,11 @@ void TestCliRun::errors_data() {
     QTest::newRow("no model") << QStringList{"run", "/nonexistent.gguf", "--prompt", "x"} << 1 << "nonexistent.gguf";
     QTest::newRow("no prompt") << QStringList{"run", "@FX@"} << 2 << "--prompt";
     QTest::newRow("prompt and chat") << QStringList{"run", "@FX@", "--prompt", "x", "--chat"} << 2 << "--chat";
-    QTest::newRow("bad kv type") << QStringList{"run", "@FX@", "--prompt", "x", "--kv-type", "q5"} << 2 << "--kv-type";
+    QTest::newRow("bad kv type") << QStringList{"run", "@FX@", "--prompt", "x", "--kv-type", "q5"} << 2
+                                 << "--kv-type: 'q5' is not one of f16, q8_0, q4_0";
     QTest::newRow("bad top-p") << QStringList{"run", "@FX@", "--prompt", "x", "--top-p", "2"} << 2 << "top_p";
-    QTest::newRow("bad capture") << QStringList{"run", "@FX@", "--prompt", "x", "--capture", "all"} << 2 << "--capture";
+    QTest::newRow("bad capture") << QStringList{"run", "@FX@", "--prompt", "x", "--capture", "all"} << 2
+                                 << "--capture: 'all' is not one of none, summary, full";
     QTest::newRow("replay missing") << QStringList{"replay", "/nonexistent.trace"} << 1 << "nonexistent.trace";
     QTest::newRow("replay not a trace") << QStringList{"replay", "@FX@"} << 1 << "header: the file is a GGUF model file, not an lmscope trace";  // it said "header length" (#33)
 }

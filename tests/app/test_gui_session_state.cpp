@@ -254,6 +254,29 @@ private slots:
         QSettings().remove(QStringLiteral("sampling/threads"));  // the next cases use every core again
     }
 
+    // The saved KV cache type reads back by its name (any case); an unknown one is said, naming
+    // it and the names accepted, and the cache stays f16.
+    void savedKvTypeReadsBack_data() {
+        QTest::addColumn<QString>("saved");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("q4_0") << "q4_0" << "q4_0" << "";
+        QTest::newRow("Q8_0") << "Q8_0" << "q8_0" << "";
+        QTest::newRow("unknown") << "q5_1" << "f16" << "'q5_1' is not one of f16, q8_0, q4_0";
+    }
+    void savedKvTypeReadsBack() {
+        QFETCH(QString, saved);
+        QFETCH(QString, shown);
+        QFETCH(QString, problem);
+        QSettings().setValue(QStringLiteral("sampling/kvType"), saved);
+        gui::SamplingPanel panel({QStringLiteral("cpu")});
+        const QString said = panel.restoreSettings();
+        QSettings().remove(QStringLiteral("sampling/kvType"));
+        QVERIFY2(problem.isEmpty() ? said.isEmpty() : said.contains(problem), qPrintable(said));
+        QCOMPARE(panel.findChild<QComboBox*>(QStringLiteral("kvType"))->currentText(), shown);
+        QCOMPARE(panel.engineOptions().kv_type, parse_kv_type(shown.toStdString()).value());
+    }
+
     // English plural forms through Qt's %n (the plurals-only lmscope_en translation): one
     // decode step is "1 step", greedy sampling leaves "1 token"; Chinese has one form.
     void englishPluralForms() {

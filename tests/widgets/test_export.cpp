@@ -19,6 +19,27 @@ using namespace lmscope::test;
 class TestExport : public QObject {
     Q_OBJECT
 private slots:
+    // The format is the path's suffix in any case, read through the one table of formats.
+    void formatOfPath_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("format");  // -1: none
+        QTest::newRow("png") << "/tmp/chart.png" << int(ExportFormat::Png);
+        QTest::newRow("PDF") << "chart.PDF" << int(ExportFormat::Pdf);
+        QTest::newRow("csv") << "a.b/kv.csv" << int(ExportFormat::Csv);
+        QTest::newRow("json") << "kv.Json" << int(ExportFormat::Json);
+        QTest::newRow("bmp") << "kv.bmp" << -1;
+        QTest::newRow("no suffix") << "kv" << -1;
+        QTest::newRow("suffix of a folder") << "png.d/kv" << -1;
+    }
+    void formatOfPath() {
+        QFETCH(QString, path);
+        QFETCH(int, format);
+        const std::optional<ExportFormat> f = export_format_of(path);
+        QCOMPARE(f ? int(*f) : -1, format);
+        if (f) QCOMPARE(export_suffix(*f), QFileInfo(path).suffix().toLower());
+        QCOMPARE(export_suffix_list(), QStringLiteral(".png, .pdf, .csv, .json"));
+    }
+
     void csvQuoting_data() {
         QTest::addColumn<QVariant>("value");
         QTest::addColumn<QString>("field");

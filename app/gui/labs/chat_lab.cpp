@@ -146,7 +146,6 @@ void ChatLab::buildLayout() {
 
 QString ChatLab::title() const { return tr("Chat: no memory"); }
 
-int ChatLab::shownTurn() const { return turn_picker_->currentIndex(); }
 
 int ChatLab::partialReplyTokens() const { return runner_->busy() && engine_ ? engine_->partial_tokens() : 0; }
 

@@ -39,7 +39,6 @@ public:
     QString title() const override;
     bool isBusy() const { return runner_->busy(); }
     const std::vector<ChatTurnRecord>& turns() const { return turns_; }
-    int shownTurn() const;  // the turn whose sequence is shown, -1 for none
     int partialReplyTokens() const;  // reply tokens decoded so far in the running turn
 
 public slots:

@@ -2,9 +2,11 @@
 
 #include "engine/model.h"
 #include "gui/labs/lab_host.h"
+#include "model/interventions.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/session_trace.h"
 #include "trace_adapter/trace_adapter.h"
+#include "util/error.h"
 #include "widgets/head_grid.h"
 #include "widgets/labelled_bars.h"
 #include "widgets/token_strip.h"
@@ -22,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace lmscope::gui::labs {
 
@@ -345,17 +348,19 @@ void ContextCompareLab::run() {
         status_->setText(tr("Open a model to compare the two contexts."));
         return;
     }
-    const model::ModelSpec& spec = m->model->spec();
-    QString bad;
-    const std::optional<std::vector<LayerHead>> off = context_compare::parse_heads(off_->text(), spec.n_layer(), spec.n_head(), &bad);
-    if (!off) {
+    // The CLI's --ablate syntax (model::parse_head_list), in layer order; empty: every head on.
+    std::optional<std::vector<LayerHead>> off = std::vector<LayerHead>{};
+    try {
+        if (const QString text = off_->text().trimmed(); !text.isEmpty())
+            off = model::parse_head_list(text.toStdString(), m->model->spec(), "switch off heads");
+    } catch (const UsageError& e) {
         showRunning();
-        status_->setText(tr("'%1' is not a head of this model: write layer:head, e.g. 3:5 (layers 0 to %2, heads 0 to %3).")
-                             .arg(bad)
-                             .arg(spec.n_layer() - 1)
-                             .arg(spec.n_head() - 1));
+        status_->setText(tr("Not run: %1").arg(QString::fromStdString(e.message())));
         return;
     }
+    std::sort(off->begin(), off->end(), [](const LayerHead& a, const LayerHead& b) {
+        return a.layer != b.layer ? a.layer < b.layer : a.head < b.head;
+    });
     const std::string a = prompt(0).toStdString(), b = prompt(1).toStdString();
     status_->setText(off->empty() ? tr("Running both prompts through %1…").arg(m->name)
                                   : tr("Running both prompts through %1 with %2 switched off…").arg(m->name, head_names(*off)));

@@ -12,9 +12,7 @@
 #include "trace/session_trace.h"
 #include "util/error.h"
 
-#include <QRegularExpression>
 #include <QString>
-#include <QStringList>
 
 #include <algorithm>
 #include <cmath>
@@ -78,32 +76,6 @@ SideRun run_side(const LabModelPtr& model, const std::string& text, const Cancel
     }
     out.trace = std::make_shared<const trace::SessionTrace>(lab.session->trace());
     return out;
-}
-
-std::optional<std::vector<LayerHead>> parse_heads(const QString& text, int32_t n_layer, int32_t n_head, QString* bad) {
-    std::vector<LayerHead> heads;
-    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
-    static const QRegularExpression pair(QStringLiteral("^[Ll]?(\\d+)\\s*:\\s*[Hh]?(\\d+)$"));
-    for (const QString& part : text.split(separators, Qt::SkipEmptyParts)) {
-        const QRegularExpressionMatch m = pair.match(part);
-        bool ok_l = false, ok_h = false;
-        const int layer = m.hasMatch() ? m.captured(1).toInt(&ok_l) : 0;
-        const int head = m.hasMatch() ? m.captured(2).toInt(&ok_h) : 0;
-        if (!ok_l || !ok_h) {
-            if (bad) *bad = part;
-            return std::nullopt;
-        }
-        if (layer >= n_layer || head >= n_head) {
-            if (bad) *bad = part;
-            return std::nullopt;
-        }
-        const LayerHead h{layer, head};
-        if (std::find(heads.begin(), heads.end(), h) == heads.end()) heads.push_back(h);
-    }
-    std::sort(heads.begin(), heads.end(), [](const LayerHead& a, const LayerHead& b) {
-        return a.layer != b.layer ? a.layer < b.layer : a.head < b.head;
-    });
-    return heads;
 }
 
 HeadSweep sweep_layer(const LabModelPtr& model, std::span<const int32_t> ids_a, int32_t pos_a,
@@ -186,17 +158,6 @@ std::vector<float> measure_grid(const SideRun& run, int32_t pos, HeadMeasure mea
         for (int32_t h = 0; h < run.n_head; ++h)
             grid[size_t(l) * size_t(run.n_head) + size_t(h)] = head_measure(attention_row(run, l, h, pos), measure);
     return grid;
-}
-
-std::vector<float> next_token_probs(const SideRun& run, int32_t pos) {
-    const std::vector<double> p = analysis::softmax(run.logits_at(pos));
-    return std::vector<float>(p.begin(), p.end());
-}
-
-std::vector<TopEntry> top_k(std::span<const float> probs, int32_t k) {
-    std::vector<TopEntry> out;
-    for (int32_t id : analysis::top_k(probs, k)) out.push_back({id, probs[size_t(id)]});
-    return out;
 }
 
 

@@ -1,19 +1,17 @@
 // The Context compare lab's engine work and arithmetic (no widgets): one prompt through its own
 // lab session with every attention plane captured, plus the next-token logits after every
 // position, and what the lab derives from them — a token's attention row in a (layer, head), a
-// per-head measure of that row over the whole layer x head grid, the next-token distribution at
-// a position (the core's softmax), its top-k and the KL divergence between two of them.
+// per-head measure of that row over the whole layer x head grid. The next-token distributions
+// after two picked positions are compared by analysis::compare_distributions.
 #pragma once
 
 #include "util/cancel.h"
 #include "util/types.h"
 #include "gui/labs/lab_model.h"
 
-#include <QString>
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -49,10 +47,6 @@ struct SideRun {
 SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token,
                  const std::vector<LayerHead>& off = {});
 
-// "3:5, 7:0": heads as layer:head, separated by commas, semicolons or spaces, sorted, each once.
-// nullopt (and *bad, the part) when a part is not layer:head or names a head the model lacks.
-std::optional<std::vector<LayerHead>> parse_heads(const QString& text, int32_t n_layer, int32_t n_head, QString* bad);
-
 // Which head of a layer makes the two picked tokens differ: the KL divergence KL(A || B) between
 // the next-token distributions after the picked tokens (pos_a in ids_a, pos_b in ids_b), each a
 // fresh forward of the prefix up to the picked token on a CPU backend of the shared model —
@@ -85,15 +79,5 @@ inline constexpr int kHeadMeasureCount = 5;
 float head_measure(std::span<const float> row, HeadMeasure measure);
 // [layer][head] head_measure of query `pos`'s row; NaN where a plane is absent.
 std::vector<float> measure_grid(const SideRun& run, int32_t pos, HeadMeasure measure);
-
-// The next-token distribution after position `pos`: analysis::softmax of its logits ([n_vocab]).
-std::vector<float> next_token_probs(const SideRun& run, int32_t pos);
-
-struct TopEntry {
-    int32_t id = 0;
-    float prob = 0.0f;
-};
-// The k most probable tokens, highest first (ties: lower id first).
-std::vector<TopEntry> top_k(std::span<const float> probs, int32_t k);
 
 }  // namespace lmscope::gui::labs::context_compare

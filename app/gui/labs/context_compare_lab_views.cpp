@@ -15,8 +15,10 @@
 #include <QStringDecoder>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace lmscope::gui::labs {
 
@@ -117,12 +119,14 @@ void ContextCompareLab::showGrids() {
 
 void ContextCompareLab::showNextTokens() {
     const LabModelPtr m = model();
-    std::array<std::vector<context_compare::TopEntry>, kSides> tops;
-    for (int s = 0; s < kSides; ++s) {
-        const Side& side = sides_[size_t(s)];
-        if (m && side.result && pickedPosition(s) >= 0)
-            tops[size_t(s)] = context_compare::top_k(context_compare::next_token_probs(*side.result, pickedPosition(s)), kTopK);
-    }
+    const auto& a = sides_[0].result;
+    const auto& b = sides_[1].result;
+    // Both runs are made together (run()): either both are here or neither.
+    std::optional<analysis::DistributionComparison> compared;
+    if (m && a && b && a->n_vocab == b->n_vocab && pickedPosition(0) >= 0 && pickedPosition(1) >= 0)
+        compared = analysis::compare_distributions(a->logits_at(pickedPosition(0)), b->logits_at(pickedPosition(1)), kTopK);
+    std::array<std::vector<analysis::TokenProbs>, kSides> tops;  // A's top and B's
+    if (compared) tops = {compared->top_a, compared->top_b};
     for (int s = 0; s < kSides; ++s) {
         Side& side = sides_[size_t(s)];
         side.next_ids.clear();
@@ -132,10 +136,10 @@ void ContextCompareLab::showNextTokens() {
         }
         const auto& other = tops[size_t(1 - s)];
         widgets::LabelledBarsData bars;
-        for (const context_compare::TopEntry& e : tops[size_t(s)]) {
+        for (const analysis::TokenProbs& e : tops[size_t(s)]) {
             side.next_ids << e.id;
             bars.labels << QStringLiteral("'%1'").arg(short_label(candidate_text(*m->tokenizer, e.id)));
-            bars.values << double(e.prob);
+            bars.values << (s == 0 ? e.p_a : e.p_b);
             bars.highlight << std::any_of(other.begin(), other.end(), [&](const auto& o) { return o.id == e.id; });
         }
         bars.title = tr("%1: next token after '%2'").arg(sideName(s), widgets::display_text(pickedText(s)));
@@ -144,15 +148,11 @@ void ContextCompareLab::showNextTokens() {
     }
     const double nan = std::numeric_limits<double>::quiet_NaN();
     kl_shown_ = {nan, nan};
-    const auto& a = sides_[0].result;
-    const auto& b = sides_[1].result;
-    if (tops[0].empty() || tops[1].empty() || a->n_vocab != b->n_vocab) {
+    if (!compared) {
         kl_->setText(tr("Next-token distributions: run both prompts to compare them."));
         return;
     }
-    const auto la = a->logits_at(pickedPosition(0));
-    const auto lb = b->logits_at(pickedPosition(1));
-    kl_shown_ = {analysis::kl_divergence(la, lb), analysis::kl_divergence(lb, la)};
+    kl_shown_ = {compared->kl_ab, compared->kl_ba};
     kl_->setText(tr("Next-token distributions after the picked tokens (top %1; orange: in both lists). "
                     "KL(A‖B) = %2 nats, KL(B‖A) = %3 nats (0: the same prediction).")
                      .arg(kTopK)

@@ -63,7 +63,7 @@ KvCostChart::KvCostChart(QWidget* parent)
     budget_box_->setSuffix(QStringLiteral(" GB"));
     budget_label_->setBuddy(budget_box_);
     weights_label_->setBuddy(weights_type_);
-    for (KvType t : kKvTypes) weights_type_->addItem(QString(), cache_type_id(t));
+    for (KvType t : kKvTypes) weights_type_->addItem(QString(), widgets::type_name_text(kv_type_name(t)));
     log_->setChecked(true);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -223,7 +223,7 @@ void KvCostChart::rebuildMeasured() {
             const widgets::StepView& s = *trace_->step(i);
             measured.tokens.push_back(double(s.kv.tokens));
             measured.bytes.push_back(double(s.kv.bytes_total));
-            dtype = cache_type_id(s.kv.type);
+            dtype = widgets::type_name_text(kv_type_name(s.kv.type));
         }
     }
     measured.name = tr("measured: %1's live run (%2)").arg(choice_.label, dtype);

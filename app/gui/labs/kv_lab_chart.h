@@ -43,7 +43,7 @@ public:
 public slots:
     void setBudgetGB(double gb);
     void setLogScale(bool on);
-    // "f16", "q8_0" or "q4_0": how the weights are stored for the weights line.
+    // A KV type's name (kv_type_name): how the weights are stored for the weights line.
     bool setWeightsType(const QString& name);
 
 private:

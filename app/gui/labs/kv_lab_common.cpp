@@ -8,11 +8,6 @@ namespace {
 QString fixed(double v) { return QLocale().toString(v, 'f', v >= 1.0 ? 2 : 4); }
 }  // namespace
 
-QString cache_type_id(KvType type) {
-    const std::string_view name = kv_type_name(type);
-    return QString::fromLatin1(name.data(), qsizetype(name.size()));
-}
-
 QString cache_type_label(KvType type) {
     switch (type) {
         case KvType::F16: return QCoreApplication::translate("KvLab", "fp16");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kv/kv_math.h"
+#include "widgets/format.h"  // type_name_text: a KV type's name as the lab shows it
 
 #include <QString>
 
@@ -23,7 +24,6 @@ struct KvChoice {
     bool valid = false;                      // kv::validate accepted the shape for `type`
 };
 
-QString cache_type_id(KvType type);     // "f16", "q8_0", "q4_0"
 QString cache_type_label(KvType type);  // "fp16", "int8 (q8_0)", "int4 (q4_0)" (translated)
 QString attention_kind_label(kv::AttentionKind kind);  // "MHA", "GQA", "MQA"
 

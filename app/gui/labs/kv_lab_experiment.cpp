@@ -15,8 +15,6 @@
 namespace lmscope::gui::labs {
 namespace {
 
-size_t argmax(std::span<const float> x) { return size_t(std::max_element(x.begin(), x.end()) - x.begin()); }
-
 // Every row of one run: the prompt's rows, then one per decode step.
 struct Rows {
     std::vector<float> logits;  // [row][n_vocab]
@@ -47,7 +45,7 @@ Rows run_one(const LabModelPtr& model, KvType type, const KvExperimentOptions& o
         token.check();
         const size_t row = prompt.size() + size_t(s);  // the row this step fills
         const std::span<const float> last(rows.logits.data() + (row - 1) * n_vocab, n_vocab);
-        const int32_t id = generated ? int32_t(argmax(last)) : forced[size_t(s)];
+        const int32_t id = generated ? analysis::top_k(last, 1).front() : forced[size_t(s)];
         if (generated) generated->push_back(id);
         backend.forward({.tokens = std::span<const int32_t>(&id, 1), .pos0 = int32_t(row), .logits = std::span<float>(rows.logits.data() + row * n_vocab, n_vocab)});
         if (progress) ++*progress;
@@ -105,12 +103,13 @@ KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimen
         for (size_t r = 0; r < n_rows; ++r) {
             const std::span<const float> p(reference.logits.data() + r * n_vocab, n_vocab);
             const std::span<const float> q(mine.data() + r * n_vocab, n_vocab);
-            const double kl = analysis::kl_divergence(p, q);
+            const analysis::DistributionComparison c = analysis::compare_distributions(p, q, 1);
+            const double kl = c.kl_ab;
             run.kl.push_back(kl);
             run.mean_kl += kl;
             run.max_kl = std::max(run.max_kl, kl);
             if (r >= result.prompt.size()) decode_sum += kl;
-            agree += argmax(p) == argmax(q) ? 1 : 0;
+            agree += c.top_a.front().id == c.top_b.front().id ? 1 : 0;
         }
         run.mean_kl /= double(n_rows);
         run.kl_after_prompt = run.kl[result.prompt.size() - 1];

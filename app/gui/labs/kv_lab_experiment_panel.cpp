@@ -160,7 +160,7 @@ void KvExperimentPanel::showResult(const KvExperimentResult& result) {
     for (int r = 0; r < int(result.runs.size()); ++r) {
         const KvRunResult& run = result.runs[size_t(r)];
         auto* type = new QTableWidgetItem(cache_type_label(run.type));
-        type->setData(Qt::UserRole, cache_type_id(run.type));
+        type->setData(Qt::UserRole, widgets::type_name_text(kv_type_name(run.type)));
         table_->setItem(r, Type, type);
         table_->setItem(r, Measured, number_item(tr("%1 B").arg(format_byte_count(run.measured_bytes)),
                                                  QVariant::fromValue<qulonglong>(run.measured_bytes)));

@@ -79,7 +79,7 @@ KvFormulaPanel::KvFormulaPanel(QWidget* parent)
     params_->setDecimals(0);
     params_->setRange(0, 1e15);
     params_->setGroupSeparatorShown(true);
-    for (KvType t : kKvTypes) type_->addItem(QString(), cache_type_id(t));
+    for (KvType t : kKvTypes) type_->addItem(QString(), widgets::type_name_text(kv_type_name(t)));
     formula_->setWordWrap(true);
     formula_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     error_->setWordWrap(true);

@@ -31,7 +31,7 @@ public slots:
     // A preset name ("llama-3.1-70b"), "model" for the loaded model or "custom". False when
     // there is no such entry.
     bool setPreset(const QString& name);
-    // "f16", "q8_0" or "q4_0"; false for anything else.
+    // A KV type's name (kv_type_name); false for anything else.
     bool setCacheType(const QString& name);
     void setShape(int layers, int heads, int kv_heads, int head_dim);
     void setTokens(int tokens);

@@ -237,14 +237,15 @@ void MisspellingView::stop() {
     status_->setText(tr("Stopped."));
 }
 
-void MisspellingView::fillTop(QTableWidget* table, const std::vector<NextToken>& top) {
+void MisspellingView::fillTop(QTableWidget* table, const std::vector<analysis::TokenProbs>& top, bool side_a) {
     table->setRowCount(int(top.size()));
     for (int i = 0; i < int(top.size()); ++i) {
         const std::string bytes = model_ ? model_->tokenizer->token_bytes(top[i].id, true) : std::string();
         auto* token = new QTableWidgetItem(tr("%1  (id %2)").arg(visible_text(bytes)).arg(top[i].id));
         token->setData(Qt::UserRole, top[i].id);
-        auto* prob = new QTableWidgetItem(QStringLiteral("%1 %").arg(top[i].prob * 100.0, 0, 'f', 2));
-        prob->setData(Qt::UserRole, top[i].prob);
+        const double p = side_a ? top[i].p_a : top[i].p_b;
+        auto* prob = new QTableWidgetItem(QStringLiteral("%1 %").arg(p * 100.0, 0, 'f', 2));
+        prob->setData(Qt::UserRole, p);
         table->setItem(i, 0, token);
         table->setItem(i, 1, prob);
     }
@@ -263,11 +264,11 @@ void MisspellingView::showComparison() {
     const NextTokenComparison& c = *comparison_;
     correct_title_->setText(tr("After “%1” (%Ln token(s))", nullptr, int(c.ids_a.size())).arg(compared_correct_));
     wrong_title_->setText(tr("After “%1” (%Ln token(s))", nullptr, int(c.ids_b.size())).arg(compared_wrong_));
-    fillTop(top_correct_, c.top_a);
-    fillTop(top_wrong_, c.top_b);
-    kl_->setProperty("kl", c.kl);
+    fillTop(top_correct_, c.next.top_a, true);
+    fillTop(top_wrong_, c.next.top_b, false);
+    kl_->setProperty("kl", c.next.kl_ab);
     kl_->setText(tr("KL(correct ‖ misspelled) = %1 nats over all %2 tokens")
-                     .arg(c.kl, 0, 'g', 4)
+                     .arg(c.next.kl_ab, 0, 'g', 4)
                      .arg(model_ ? model_->tokenizer->vocab_size() : 0));
 }
 

@@ -57,7 +57,8 @@ signals:
 private:
     void rebuildTable();
     void showComparison();
-    void fillTop(QTableWidget* table, const std::vector<NextToken>& top);
+    // The rows' p_a (side_a) or p_b.
+    void fillTop(QTableWidget* table, const std::vector<analysis::TokenProbs>& top, bool side_a);
 
     TokenizerSet* set_;
     LabModelPtr model_;

@@ -1,6 +1,5 @@
 #include "gui/labs/next_token_compare.h"
 
-#include "analysis/distribution.h"
 #include "engine/model.h"
 #include "gui/labs/lab_session.h"
 #include "tokenizer/tokenizer.h"
@@ -8,16 +7,6 @@
 
 
 namespace lmscope::gui::labs {
-
-namespace {
-
-std::vector<NextToken> top_of(const std::vector<double>& p, int k) {
-    std::vector<NextToken> out;
-    for (int32_t id : analysis::top_k(std::span<const double>(p), k)) out.push_back({id, p[size_t(id)]});
-    return out;
-}
-
-}  // namespace
 
 NextTokenComparison compare_next_token(const LabModelPtr& model, const std::string& prompt_a,
                                        const std::string& prompt_b, const CancelToken* cancel, int top_k) {
@@ -36,10 +25,7 @@ NextTokenComparison compare_next_token(const LabModelPtr& model, const std::stri
     std::vector<float> logits_a(n_vocab), logits_b(n_vocab);  // [n_vocab] after the last prompt token
     lab.backend->forward({.tokens = out.ids_a, .logits = logits_a, .cancel = cancel});
     lab.backend->forward({.tokens = out.ids_b, .logits = logits_b, .cancel = cancel});  // pos0 0: the cache starts over
-    const std::vector<double> p = analysis::softmax(logits_a), q = analysis::softmax(logits_b);
-    out.kl = analysis::kl_divergence(logits_a, logits_b);
-    out.top_a = top_of(p, top_k);
-    out.top_b = top_of(q, top_k);
+    out.next = analysis::compare_distributions(logits_a, logits_b, top_k);
     return out;
 }
 

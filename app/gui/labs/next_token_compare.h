@@ -1,8 +1,10 @@
 // Tokenizer lab, misspelling mode: the loaded model's next-token distribution after two prompts
 // (the correct and the misspelled one), each run from an empty cache in a lab session of its
-// own backend: the top tokens of each and KL(correct || misspelled) over the whole vocabulary.
+// own backend, compared by analysis::compare_distributions (a: correct, b: misspelled): the top
+// tokens of each and KL(correct || misspelled) over the whole vocabulary.
 #pragma once
 
+#include "analysis/distribution.h"
 #include "gui/labs/lab_model.h"
 #include "util/cancel.h"
 
@@ -12,15 +14,9 @@
 
 namespace lmscope::gui::labs {
 
-struct NextToken {
-    int32_t id = 0;
-    double prob = 0.0;
-};
-
 struct NextTokenComparison {
-    std::vector<int32_t> ids_a, ids_b;  // the prompts' tokens as fed (BOS added as the model asks)
-    std::vector<NextToken> top_a, top_b;  // most probable first
-    double kl = 0.0;                      // KL(P_a || P_b) in nats, full softmax distributions
+    std::vector<int32_t> ids_a, ids_b;       // the prompts' tokens as fed (BOS added as the model asks)
+    analysis::DistributionComparison next;   // the next-token distributions after each
 };
 
 // Runs on the calling thread (a LabRunner job). `cancel` is checked before every layer: once

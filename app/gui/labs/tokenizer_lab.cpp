@@ -142,7 +142,6 @@ void TokenizerLab::trainSample() {
             sample_ready_ = true;
             set_->setSample(std::move(e));
             retranslate();
-            emit sampleTrained();
         });
 }
 

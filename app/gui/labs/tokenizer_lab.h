@@ -64,7 +64,6 @@ public slots:
     void replayMerges(const QString& word, int tokenizerIndex = -1);
 
 signals:
-    void sampleTrained();
     void referencesLoaded();
 
 protected:

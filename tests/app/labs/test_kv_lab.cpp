@@ -366,7 +366,7 @@ void TestKvLab::liveCurveFollowsTrace() {
     engine::Session& session = *run.session;
     std::vector<std::pair<double, double>> expected;  // (tokens, bytes) after each step
     const auto step_done = [&] {
-        QVERIFY(app::append_step(trace, session.trace(), int32_t(session.trace().size()) - 1));
+        QVERIFY(trace.appendStep(app::step_view(session.trace(), int32_t(session.trace().size()) - 1)));
         const engine::KvStats stats = run.backend->kv_stats();
         expected.emplace_back(double(stats.n_tokens), double(stats.total_bytes));
         const widgets::KvGrowthCurve shown = measured();
@@ -447,7 +447,7 @@ void TestKvLab::experimentMatchesCore() {
         std::vector<float> rows = run_rows(m, type, ids, steps, feed, r == 0, measured, held);
         if (r == 0) reference = rows;
         QCOMPARE(held, int32_t(ids.size()) + steps);
-        QCOMPARE(table->item(r, KvExperimentPanel::Type)->data(Qt::UserRole).toString(), cache_type_id(type));
+        QCOMPARE(table->item(r, KvExperimentPanel::Type)->data(Qt::UserRole).toString(), widgets::type_name_text(kv_type_name(type)));
         QCOMPARE(table->item(r, KvExperimentPanel::Measured)->data(Qt::UserRole).toULongLong(), qulonglong(measured));
         QCOMPARE(digits_of(table->item(r, KvExperimentPanel::Measured)->text()), quint64(measured));
         QCOMPARE(table->item(r, KvExperimentPanel::Formula)->data(Qt::UserRole).toULongLong(),
@@ -478,7 +478,7 @@ void TestKvLab::experimentMatchesCore() {
             QVERIFY(kl > 0.0);
             QVERIFY2(kl > previous_kl, "q8_0 changes the distributions more than f16 and q4_0 more than q8_0");
             qInfo("%s: %s cache, mean KL vs f16 %.3g nats (after the prompt %.3g) over %zu rows",
-                  qPrintable(model), qPrintable(cache_type_id(type)), kl, last, rows.size() / V);
+                  qPrintable(model), qPrintable(widgets::type_name_text(kv_type_name(type))), kl, last, rows.size() / V);
         }
         previous_kl = kl;
     }

@@ -201,7 +201,7 @@ private slots:
         QCOMPARE(model.attentionMatrix(1, 2).at(3, 1), float(qfloat16(weight(1, 2, 3, 1))));
 
         t.add(make_step(1, Phase::Decode, 4, {10}, Choice::Greedy));
-        QVERIFY(app::append_step(model, t, 2));
+        QVERIFY(model.appendStep(app::step_view(t, 2)));
         QCOMPARE(model.currentStep(), 2);
         QCOMPARE(model.sequence().back().text, QStringLiteral(" bank"));
     }
@@ -210,15 +210,15 @@ private slots:
         trace::SessionTrace t = make_trace();
         widgets::TraceModel model;
         QVERIFY(app::load_trace(model, t));
-        QCOMPARE(app::sync_dropped_planes(model, t), 0);
+        QCOMPARE(app::steps_without_planes(t), QVector<qint32>{});
         // A budget that holds only the newest step's planes drops the prefill's.
         t.set_budget(t.held_bytes() - t.step(0).attention.weights.capacity() * 2 + 1);
         QVERIFY(t.step(0).attention.planes_dropped);
         QVERIFY(!t.step(1).attention.planes_dropped);
-        QCOMPARE(app::sync_dropped_planes(model, t), 1);
+        QCOMPARE(app::steps_without_planes(t), QVector<qint32>{0});
+        for (const qint32 i : app::steps_without_planes(t)) QVERIFY(model.dropPlanes(i));  // as LiveSource applies them
         QVERIFY(model.step(0)->planes.isEmpty());
         QVERIFY(!model.step(1)->planes.isEmpty());
-        QCOMPARE(app::sync_dropped_planes(model, t), 0);
     }
 
     void badInputsTolerated() {

@@ -71,6 +71,61 @@ private slots:
         const std::vector<double> as_double(values.begin(), values.end());
         QCOMPARE(analysis::top_k(std::span<const double>(as_double), k), got);
     }
+
+    // Two distributions side by side, worked out by hand. a = (1/2, 1/4, 1/4) from the logits
+    // (log 2, 0, 0); against uniform u = (1/3, 1/3, 1/3) and b = (1/5, 3/5, 1/5) from (0, log 3, 0).
+    void compare_distributions_data() {
+        QTest::addColumn<QVector<float>>("b");
+        QTest::addColumn<double>("kl_ab");
+        QTest::addColumn<double>("kl_ba");
+        QTest::addColumn<QVector<double>>("top_a");  // id, p_a, p_b per row
+        QTest::addColumn<QVector<double>>("top_b");
+        // KL(a || u) = 1/2 log(3/2) + 2 x 1/4 log(3/4) = 1/2 log(9/8);
+        // KL(u || a) = 1/3 log(2/3) + 2 x 1/3 log(4/3) = 1/3 log(32/27). u ties: smaller ids first.
+        QTest::newRow("against uniform") << QVector<float>{0, 0, 0} << 0.5 * std::log(9.0 / 8.0)
+                                         << std::log(32.0 / 27.0) / 3.0
+                                         << QVector<double>{0, 0.5, 1.0 / 3, 1, 0.25, 1.0 / 3}
+                                         << QVector<double>{0, 0.5, 1.0 / 3, 1, 0.25, 1.0 / 3};
+        // KL(a || b) = 1/2 log(5/2) + 1/4 log(5/12) + 1/4 log(5/4);
+        // KL(b || a) = 1/5 log(2/5) + 3/5 log(12/5) + 1/5 log(4/5).
+        QTest::newRow("different tops")
+            << QVector<float>{0, float(std::log(3.0)), 0}
+            << 0.5 * std::log(2.5) + 0.25 * std::log(5.0 / 12) + 0.25 * std::log(1.25)
+            << 0.2 * std::log(0.4) + 0.6 * std::log(2.4) + 0.2 * std::log(0.8)
+            << QVector<double>{0, 0.5, 0.2, 1, 0.25, 0.6} << QVector<double>{1, 0.25, 0.6, 0, 0.5, 0.2};
+    }
+    void compare_distributions() {
+        QFETCH(QVector<float>, b);
+        QFETCH(double, kl_ab);
+        QFETCH(double, kl_ba);
+        QFETCH(QVector<double>, top_a);
+        QFETCH(QVector<double>, top_b);
+        const std::vector<float> a{float(std::log(2.0)), 0.0f, 0.0f};
+        const analysis::DistributionComparison c = analysis::compare_distributions(a, b, 2);
+        QVERIFY2(std::abs(c.kl_ab - kl_ab) < 1e-7, qPrintable(QString::number(c.kl_ab, 'g', 10)));
+        QVERIFY2(std::abs(c.kl_ba - kl_ba) < 1e-7, qPrintable(QString::number(c.kl_ba, 'g', 10)));
+        QCOMPARE(c.kl_ab, analysis::kl_divergence(a, b));
+        QCOMPARE(c.kl_ba, analysis::kl_divergence(b, a));
+        const auto check = [](const std::vector<analysis::TokenProbs>& got, const QVector<double>& want) {
+            QCOMPARE(qsizetype(got.size() * 3), want.size());
+            for (size_t r = 0; r < got.size(); ++r) {
+                QCOMPARE(got[r].id, int32_t(want[qsizetype(r * 3)]));
+                QVERIFY(std::abs(got[r].p_a - want[qsizetype(r * 3 + 1)]) < 1e-7);
+                QVERIFY(std::abs(got[r].p_b - want[qsizetype(r * 3 + 2)]) < 1e-7);
+            }
+        };
+        check(c.top_a, top_a);
+        check(c.top_b, top_b);
+    }
+
+    void compare_distributions_limits() {
+        const std::vector<float> a{1, 2, 3};
+        QCOMPARE(analysis::compare_distributions(a, a, 0).top_a.size(), size_t(0));
+        QCOMPARE(analysis::compare_distributions(a, a, 9).top_b.size(), size_t(3));  // k clamped
+        QCOMPARE(analysis::compare_distributions(a, a, 3).kl_ab, 0.0);
+        QVERIFY_THROWS_EXCEPTION(UsageError, analysis::compare_distributions(a, std::vector<float>{1, 2}, 1));
+        QVERIFY_THROWS_EXCEPTION(UsageError, analysis::compare_distributions(std::vector<float>{}, std::vector<float>{}, 1));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestDistribution)

@@ -392,9 +392,9 @@ private slots:
         QTest::addColumn<int>("layer");
         QTest::addColumn<int>("head");
         QTest::addColumn<QString>("error");
-        QTest::newRow("layer") << 3 << 0 << "cannot switch off head 3:0 (the model has 3 layers of 8 heads)";
-        QTest::newRow("head") << 0 << 8 << "cannot switch off head 0:8";
-        QTest::newRow("negative") << -1 << 0 << "cannot switch off head -1:0";
+        QTest::newRow("layer") << 3 << 0 << "forward: switching off heads: head 3:0 does not exist (layers 0 .. 2, heads 0 .. 7)";
+        QTest::newRow("head") << 0 << 8 << "head 0:8 does not exist";
+        QTest::newRow("negative") << -1 << 0 << "head -1:0 does not exist";
     }
     void bad_requests() {
         QFETCH(int, layer);

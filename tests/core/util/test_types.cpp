@@ -2,6 +2,8 @@
 // exactly), unknown names and values, and the packed-plane layout against a row-by-row count.
 #include "util/types.h"
 
+#include "util/error.h"
+
 #include <QtTest>
 
 #include <string>
@@ -38,6 +40,19 @@ private slots:
         QVERIFY(!parse_choice("").has_value());
         QCOMPARE(kv_type_name(KvType(7)), std::string_view("?"));
         QCOMPARE(stage_name(Stage(kStageCount)), std::string_view("?"));
+    }
+
+    // The KV types' table gives the help text's list, and the error for an unknown name names
+    // the field, the name and every accepted one.
+    void kv_type_list_and_errors() {
+        QCOMPARE(kv_type_list(), std::string("f16, q8_0, q4_0"));
+        QCOMPARE(parse_kv_type("Q4_0", "--kv-type"), KvType::Q4_0);
+        try {
+            parse_kv_type("q5_1", "--kv-type");
+            QFAIL("an unknown KV type was accepted");
+        } catch (const UsageError& e) {
+            QCOMPARE(std::string(e.what()), std::string("--kv-type: 'q5_1' is not one of f16, q8_0, q4_0"));
+        }
     }
 
     void packed_plane_data() {
