@@ -12,8 +12,8 @@
 namespace lmscope::gui {
 
 AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std::vector<AblationPathStep>& path,
-                                       int32_t k, const CancelToken& cancel) {
-    cancel.check();
+                                       int32_t k, const CancelToken* cancel) {
+    check_cancel(cancel);
     if (!model || !model->model) throw UsageError("with and without: no model is loaded");
     // Where each step's tokens go, and the sequence the last step leaves.
     std::vector<int32_t> starts, all;
@@ -47,11 +47,11 @@ AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std
         for (; j < path.size() && path[j].ablated == path[i].ablated && starts[j] == pos0 + int32_t(run.size()); ++j)
             run.insert(run.end(), path[j].tokens.begin(), path[j].tokens.end());
         if (!run.empty())
-            backend->forward({.tokens = run, .pos0 = pos0, .logits = out.logits_with, .cancel = &cancel, .ablate = path[i].ablated});
+            backend->forward({.tokens = run, .pos0 = pos0, .logits = out.logits_with, .cancel = cancel, .ablate = path[i].ablated});
         i = j;
     }
     // Without: every token at once, every head on.
-    backend->forward({.tokens = all, .pos0 = 0, .logits = out.logits_without, .cancel = &cancel});
+    backend->forward({.tokens = all, .pos0 = 0, .logits = out.logits_without, .cancel = cancel});
 
     const std::vector<double> p = analysis::softmax(out.logits_with);
     const std::vector<double> q = analysis::softmax(out.logits_without);

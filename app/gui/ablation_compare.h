@@ -1,6 +1,6 @@
 // "With and without": the next-token distribution of a step that ran with heads switched off,
 // beside the one the same tokens give with every head on. Both are computed afresh, off the UI
-// and engine threads (a LabRunner job), on a CPU backend of the loaded model (the shared Model:
+// and engine threads (a JobRunner job), on a CPU backend of the loaded model (the shared Model:
 // its CPU weights are not packed again; the backend owns only its KV cache):
 //   with:    the path's steps fed one after another, each with the heads it ran without (the
 //            cache holds what the session's cache held; consecutive steps with the same heads
@@ -41,6 +41,6 @@ struct AblationCompareResult {
 // Throws UsageError for an empty path or no model, CancelledError when `cancel` is cancelled,
 // lmscope::Error otherwise.
 AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std::vector<AblationPathStep>& path,
-                                       int32_t k, const CancelToken& cancel);
+                                       int32_t k, const CancelToken* cancel);
 
 }  // namespace lmscope::gui

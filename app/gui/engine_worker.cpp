@@ -18,7 +18,6 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <exception>
 
 namespace lmscope::gui {
 
@@ -48,35 +47,34 @@ void register_types() {
 
 }  // namespace
 
-EngineWorker::EngineWorker() : sampling_(sampler_settings(SamplingOptions{})) { register_types(); }
-
-EngineWorker::~EngineWorker() { replaceSession(nullptr); }
-
-void EngineWorker::cancel() {
-    std::lock_guard lock(session_mutex_);
-    if (job_) job_->cancel();
+EngineWorker::EngineWorker(QObject* parent)
+    : QObject(parent), sampling_(sampler_settings(SamplingOptions{})), jobs_(nullptr, QStringLiteral("lmscope engine")) {
+    register_types();
+    connect(&jobs_, &JobRunner::failed, this, &EngineWorker::failed);
+    connect(&jobs_, &JobRunner::stopped, this, &EngineWorker::stopped);
+    connect(&jobs_, &JobRunner::progress, this, &EngineWorker::prefillProgress);
 }
 
+EngineWorker::~EngineWorker() { shutdown(); }
+
 template <class F>
-void EngineWorker::cancellable(F&& body) {
-    step_clock_.start();
-    progress_sent_ms_ = -1;
-    const CancelPtr token = std::make_shared<CancelToken>();
-    {
-        std::lock_guard lock(session_mutex_);
-        job_ = token;
+void EngineWorker::compute(const JobContext& job, F&& body) {
+    engine::Session& s = session();
+    s.set_progress([&job](const engine::StepProgress& p) {
+        if (p.tokens >= 2) job.progress(p.layers_done, p.n_layer, p.tokens);  // a decode step is too short to follow
+    });
+    const engine::Session::CancelScope scope(s, job.token());
+    try {
+        body();
+    } catch (...) {
+        s.set_progress(nullptr);
+        throw;
     }
-    const engine::Session::CancelScope scope(session(), *token);
-    body();  // guarded() drops job_, whether it returns or throws
+    s.set_progress(nullptr);
 }
 
 void EngineWorker::replaceSession(std::unique_ptr<engine::Session> next) {
-    std::unique_ptr<engine::Session> old;
-    {
-        std::lock_guard lock(session_mutex_);
-        old = std::move(session_);
-        session_ = std::move(next);
-    }
+    session_ = std::move(next);
     sent_steps_ = 0;
     sent_dropped_ = 0;
 }
@@ -86,38 +84,17 @@ engine::Session& EngineWorker::session() {
     return *session_;
 }
 
-void EngineWorker::fail(const QString& what, const QString& reason) {
-    emit error(tr("%1 failed: %2").arg(what, reason));
-}
-
-template <class F>
-void EngineWorker::guarded(const QString& what, F&& body) {
-    emit busy(true);
-    try {
-        body();
-    } catch (const CancelledError&) {
-        emit cancelled();
-    } catch (...) {  // lmscope::Error, the standard library's errors, out of memory
-        fail(what, QString::fromStdString(exception_message(std::current_exception())));
-    }
-    {
-        std::lock_guard lock(session_mutex_);
-        job_.reset();
-    }
-    emit busy(false);
-}
-
 void EngineWorker::load(const QString& path, const EngineOptions& options) {
-    guarded(tr("Loading the model"), [&] {
-        emit progress(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    jobs_.post(tr("Loading the model"), [this, path, options](const JobContext&) {
+        emit status(tr("Loading %1…").arg(QFileInfo(path).fileName()));
         start(labs::load_lab_model(path), options);
     });
 }
 
 void EngineWorker::run(const labs::LabModelPtr& model, const EngineOptions& options) {
-    guarded(tr("Loading the model"), [&] {
+    jobs_.post(tr("Loading the model"), [this, model, options](const JobContext&) {
         if (!model) throw UsageError(tr("No model is loaded.").toStdString());
-        emit progress(tr("Loading %1…").arg(QFileInfo(model->path).fileName()));
+        emit status(tr("Loading %1…").arg(QFileInfo(model->path).fileName()));
         start(model, options);
     });
 }
@@ -140,7 +117,6 @@ void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions&
     so.capture.mode = trace::CaptureMode::Full;  // the heatmap and grid show any (layer, head)
     auto session = with_context(file + ": starting the session",
                                 [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
-    session->set_progress([this](const engine::StepProgress& p) { reportProgress(p); });
     session->set_attention_focus(focus_);
     std::erase_if(ablation_, [&](const LayerHead& h) {  // a new model may have fewer heads
         return h.layer >= model->spec().n_layer() || h.head >= model->spec().n_head();
@@ -179,7 +155,7 @@ void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions&
 }
 
 void EngineWorker::setSampling(const SamplingOptions& sampling) {
-    guarded(tr("Sampling settings"), [&] {
+    jobs_.post(tr("Sampling settings"), [this, sampling](const JobContext&) {
         const engine::SamplerSettings s = sampler_settings(sampling);
         engine::validate(s);
         sampling_ = s;
@@ -189,39 +165,31 @@ void EngineWorker::setSampling(const SamplingOptions& sampling) {
 }
 
 void EngineWorker::prefill(const QString& prompt) {
-    guarded(tr("Prefill"), [&] {
+    jobs_.post(tr("Prefill"), [this, prompt](const JobContext& job) {
         engine::Session& s = session();
         const std::vector<int32_t> ids = s.tokenizer().encode_ids(prompt.toStdString(), true, false);
         if (ids.empty()) throw UsageError(tr("The prompt encodes to no tokens.").toStdString());
         if (!s.tokens().empty()) s.reset();
-        cancellable([&] { s.prefill(ids); });
+        compute(job, [&] { s.prefill(ids); });
         emitSnapshot(EngineSnapshot::Kind::Step);
     });
 }
 
-void EngineWorker::reportProgress(const engine::StepProgress& p) {
-    if (p.tokens < 2) return;  // a decode step: too short to follow
-    const qint64 now = step_clock_.isValid() ? step_clock_.elapsed() : 0;
-    if (p.layers_done < p.n_layer && progress_sent_ms_ >= 0 && now - progress_sent_ms_ < 100) return;
-    progress_sent_ms_ = now;
-    emit prefillProgress(p.layers_done, p.n_layer, p.tokens, now);
-}
-
 void EngineWorker::step() {
-    guarded(tr("Step"), [&] {
+    jobs_.post(tr("Step"), [this](const JobContext& job) {
         engine::Session& s = session();
         if (!s.pending()) throw UsageError(tr("Nothing to decode yet: prefill a prompt first.").toStdString());
-        cancellable([&] { s.decode(); });
+        compute(job, [&] { s.decode(); });
         emitSnapshot(EngineSnapshot::Kind::Step);
     });
 }
 
 void EngineWorker::rerun(const QVector<qint32>& prompt, const QVector<qint32>& generated) {
-    guarded(tr("Re-running the session"), [&] {
+    jobs_.post(tr("Re-running the session"), [this, prompt, generated](const JobContext& job) {
         engine::Session& s = session();
-        emit progress(tr("Re-running %n token(s) on the new engine…", nullptr, int(prompt.size() + generated.size())));
+        emit status(tr("Re-running %n token(s) on the new engine…", nullptr, int(prompt.size() + generated.size())));
         try {
-            cancellable([&] {
+            compute(job, [&] {
                 s.prefill(std::vector<int32_t>(prompt.begin(), prompt.end()));
                 for (qint32 id : generated) {
                     if (s.pending() != id) s.force(id);
@@ -237,12 +205,14 @@ void EngineWorker::rerun(const QVector<qint32>& prompt, const QVector<qint32>& g
 }
 
 void EngineWorker::setAttentionFocus(qint32 layer, qint32 head) {
-    focus_ = {layer, head};
-    if (session_) session_->set_attention_focus(focus_);
+    jobs_.post(QString(), [this, layer, head](const JobContext&) {
+        focus_ = {layer, head};
+        if (session_) session_->set_attention_focus(focus_);
+    });
 }
 
 void EngineWorker::setAblation(const QVector<LayerHead>& heads) {
-    guarded(tr("Switching heads off"), [&] {
+    jobs_.post(tr("Switching heads off"), [this, heads](const JobContext&) {
         std::vector<LayerHead> next(heads.begin(), heads.end());
         if (session_) session_->set_ablation(next);
         ablation_ = std::move(next);
@@ -250,35 +220,35 @@ void EngineWorker::setAblation(const QVector<LayerHead>& heads) {
 }
 
 void EngineWorker::force(qint32 id) {
-    guarded(tr("Forcing a token"), [&] { session().force(id); });
+    jobs_.post(tr("Forcing a token"), [this, id](const JobContext&) { session().force(id); });
 }
 
 void EngineWorker::rewind(qint32 step) {
-    guarded(tr("Rewind"), [&] {
+    jobs_.post(tr("Rewind"), [this, step](const JobContext& job) {
         engine::Session& s = session();
         bool repicked = false;
-        cancellable([&] { repicked = s.rewind(step); });
+        compute(job, [&] { repicked = s.rewind(step); });
         emitSnapshot(EngineSnapshot::Kind::Rewind, repicked);
     });
 }
 
 void EngineWorker::reset() {
-    guarded(tr("Reset"), [&] {
+    jobs_.post(tr("Reset"), [this](const JobContext&) {
         session().reset();
         emitSnapshot(EngineSnapshot::Kind::Reset);
     });
 }
 
 void EngineWorker::saveTrace(const QString& path) {
-    guarded(tr("Saving the trace"), [&] {
+    jobs_.post(tr("Saving the trace"), [this, path](const JobContext&) {
         trace::save_trace(session().trace(), path.toStdString(), {model_->file().path()});  // never over the model
         emit traceSaved(path);
     });
 }
 
 void EngineWorker::openTrace(const QString& path) {
-    guarded(tr("Opening the trace"), [&] {
-        emit progress(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    jobs_.post(tr("Opening the trace"), [this, path](const JobContext&) {
+        emit status(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         const trace::SessionTrace t = trace::load_trace(path.toStdString());
         app::check_sizes(t, path.toStdString());
         auto replay = std::make_shared<TraceReplay>();
@@ -314,23 +284,6 @@ void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind, bool repicked) {
     snap->ends_turn = s.pending() && s.ends_turn();
     if (repicked && snap->head >= 0) snap->repicked = app::logits_view(t, t.step(snap->head).logits, pieces_);
     emit stepDone(snap);
-}
-
-EngineThread::EngineThread(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
-    thread_.setObjectName(QStringLiteral("lmscope engine"));
-    worker_->moveToThread(&thread_);
-    thread_.start();
-}
-
-EngineThread::~EngineThread() { shutdown(); }
-
-void EngineThread::shutdown() {
-    if (!worker_) return;
-    worker_->cancel();  // a running step stops between layers
-    thread_.quit();     // the slots still queued are dropped with the worker
-    thread_.wait();
-    delete worker_;     // its thread has ended: deleting it here is safe
-    worker_ = nullptr;
 }
 
 }  // namespace lmscope::gui

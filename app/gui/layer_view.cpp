@@ -77,7 +77,8 @@ LayerView::LayerView(widgets::TraceModel* trace, QWidget* parent) : QWidget(pare
     connect(trace_, &widgets::TraceModel::queryChanged, this, &LayerView::schedule);
     connect(trace_, &widgets::TraceModel::headChanged, this, &LayerView::schedule);
     connect(trace_, &widgets::TraceModel::branchChanged, this, &LayerView::schedule);
-    connect(&runner_, &labs::LabRunner::failed, this, [this](const QString& message) {
+    connect(&runner_, &JobRunner::failed, this, [this](const JobError& error) {
+        const QString message = error.text();
         showMessage(tr("The layer could not be computed: %1").arg(message));
     });
     retranslate();
@@ -270,14 +271,14 @@ void LayerView::start() {
     options.kv_type = kv_type_;
     options.n_ctx = std::max(n_ctx_, int(req->tokens.size()));
     runner_.start(
-        [state = state_, req = *req, options](const CancelToken& cancel) {
+        [state = state_, req = *req, options](const JobContext& job) {
             std::lock_guard lock(state->mutex);
             if (!state->probe) {
                 state->backend = engine::make_backend("cpu", state->model->model, options);
                 state->probe = std::make_unique<engine::LayerProbe>(*state->backend);
             }
             const std::vector<int32_t> ids(req.tokens.begin(), req.tokens.end());
-            const engine::LayerRows& rows = state->probe->run(ids, req.ablate, req.layer, &cancel);
+            const engine::LayerRows& rows = state->probe->run(ids, req.ablate, req.layer, job.token());
             return layer_figures(*state->model->model, rows, req);
         },
         [this](LayerFigures figures) { present(std::move(figures)); });

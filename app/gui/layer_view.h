@@ -9,7 +9,7 @@
 //   Stream        how much each layer's attention and FFN write into the residual stream
 // Every number comes from the model: a LayerProbe (core/engine/layer_probe.h) on a CPU backend
 // of its own runs the shown path teacher-forced, each position with the heads its step ran
-// without, incrementally (a new step costs one more row), on a LabRunner job; the figures are
+// without, incrementally (a new step costs one more row), on a JobRunner job; the figures are
 // made on that job too (layer_figures.h). While a newer selection computes, the tabs are greyed
 // and say so: they never show one selection under another's title. While the engine steps or
 // plays, the view waits (greyed, saying so) and computes once the engine is idle, so it never
@@ -17,7 +17,7 @@
 #pragma once
 
 #include "gui/labs/lab_model.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 #include "gui/layer_figures.h"
 #include "util/types.h"
 
@@ -95,7 +95,7 @@ private:
     int n_ctx_ = 0;
     bool engine_busy_ = false;
     std::shared_ptr<ProbeState> state_;
-    labs::LabRunner runner_;
+    JobRunner runner_;
     QTimer pending_;  // coalesces changes that come together (a step moves the query and the step)
     std::optional<LayerFigures> shown_;
     QString message_;  // what the status line says when nothing is shown

@@ -4,7 +4,7 @@
 #include "gui/ablation_compare.h"
 #include "gui/engine_change.h"
 #include "gui/layer_view.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 #include "gui/live_source.h"
 #include "gui/replay_source.h"
 #include "gui/sampling_panel.h"
@@ -49,7 +49,7 @@ QStringList backend_list() {
 }  // namespace
 
 SessionView::SessionView(QMainWindow* window)
-    : QObject(window), window_(window), engine_(new EngineThread(this)), model_(new widgets::TraceModel(this)) {
+    : QObject(window), window_(window), engine_(new EngineWorker(this)), model_(new widgets::TraceModel(this)) {
     play_timer_.setSingleShot(true);
     connect(&play_timer_, &QTimer::timeout, this, [this] {
         if (playing_) step();
@@ -65,32 +65,33 @@ SessionView::SessionView(QMainWindow* window)
     connect(w, &EngineWorker::loaded, this, &SessionView::onLoaded);
     connect(w, &EngineWorker::traceOpened, this, &SessionView::onTraceOpened);
     connect(w, &EngineWorker::traceSaved, this, &SessionView::traceSaved);
-    connect(w, &EngineWorker::progress, this, &SessionView::statusMessage);
+    connect(w, &EngineWorker::status, this, &SessionView::statusMessage);
     connect(w, &EngineWorker::prefillProgress, this, &SessionView::showPrefillProgress);
     // a long prefill keeps the rows of the head the heatmap shows first
     connect(model_, &widgets::TraceModel::headChanged, this,
-            [this](qint32 layer, qint32 head) { engine_->post([layer, head](EngineWorker* e) { e->setAttentionFocus(layer, head); }); });
+            [this](qint32 layer, qint32 head) { engine_->setAttentionFocus(layer, head); });
     connect(model_, &widgets::TraceModel::ablationChanged, this, [this](const QVector<LayerHead>& heads) {
-        engine_->post([heads](EngineWorker* e) { e->setAblation(heads); });
+        engine_->setAblation(heads);
     });
-    connect(w, &EngineWorker::cancelled, this, [this] {
+    connect(w, &EngineWorker::stopped, this, [this] {
         onEngineIdle();
         emit statusMessage(tr("Stopped"));
     });
-    connect(w, &EngineWorker::error, this, [this](const QString& message) {
+    connect(w, &EngineWorker::failed, this, [this](const JobError& error) {
         rerun_.reset();  // the new engine did not load: the old one and its session stay
         onEngineIdle();
-        emit engineError(message);
+        emit engineError(error.text());
     });
     connect(sampling_, &SamplingPanel::samplingChanged, this,
-            [this](const SamplingOptions& s) { engine_->post([s](EngineWorker* e) { e->setSampling(s); }); });
+            [this](const SamplingOptions& s) { engine_->setSampling(s); });
     connect(sampling_, &SamplingPanel::engineOptionsChanged, this, &SessionView::changeEngine);
     connect(logits_, &widgets::LogitsView::forceToken, this, &SessionView::forceToken);
     connect(logits_, &widgets::LogitsView::recomputeStep, this, &SessionView::recomputeStep);
     connect(grid_, &widgets::AttentionGrid::recomputeStep, this, &SessionView::recomputeStep);
     connect(heatmap_, &widgets::AttentionHeatmap::recomputeStep, this, &SessionView::recomputeStep);
-    compare_runner_ = new labs::LabRunner(this);
-    connect(compare_runner_, &labs::LabRunner::failed, this, [this](const QString& message) {
+    compare_runner_ = new JobRunner(this);
+    connect(compare_runner_, &JobRunner::failed, this, [this](const JobError& error) {
+        const QString message = error.text();
         if (!compare_key_) return;
         widgets::AblationComparisonView v;
         v.state = widgets::AblationComparisonView::State::Failed;
@@ -269,11 +270,9 @@ void SessionView::loadModel(const QString& path) {
     waitForEngine();
     // the model the window opened, when it is this file: the engine does not parse it again
     const labs::LabModelPtr opened = opened_ && opened_->path == path ? opened_ : nullptr;
-    engine_->post([path, opened, options, sampling](EngineWorker* e) {
-        e->setSampling(sampling);
-        if (opened) e->run(opened, options);
-        else e->load(path, options);
-    });
+    engine_->setSampling(sampling);
+    if (opened) engine_->run(opened, options);
+    else engine_->load(path, options);
 }
 
 void SessionView::loadModel(const labs::LabModelPtr& opened) {
@@ -331,7 +330,7 @@ void SessionView::updateComparison() {
     logits_->setComparison(computing);
     constexpr int32_t kTop = 5;
     compare_runner_->start(
-        [runnable, path = std::move(path)](const CancelToken& cancel) { return compare_ablation(runnable, path, kTop, cancel); },
+        [runnable, path = std::move(path)](const JobContext& job) { return compare_ablation(runnable, path, kTop, job.token()); },
         [this, key, runnable](const AblationCompareResult& r) {
             if (compare_key_ != key) return;  // an older step or sequence: never shown
             widgets::AblationComparisonView v;
@@ -418,12 +417,12 @@ void SessionView::rewindTo(qint32 step) {
 
 void SessionView::saveTrace(const QString& path) {
     if (!hasEngine() || isReplay()) return;
-    engine_->post([path](EngineWorker* e) { e->saveTrace(path); });
+    engine_->saveTrace(path);
 }
 
 void SessionView::openTrace(const QString& path) {
     stop();
-    engine_->post([path](EngineWorker* e) { e->openTrace(path); });
+    engine_->openTrace(path);
 }
 
 void SessionView::onTraceOpened(const ReplayPtr& replay) {
@@ -434,10 +433,12 @@ void SessionView::onTraceOpened(const ReplayPtr& replay) {
     emit traceOpened(replay->path);
 }
 
-void SessionView::showPrefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms) {
+void SessionView::showPrefillProgress(const JobProgress& p) {
     if (!in_flight_) return;  // a late report of a step already done
-    prefill_bar_->setRange(0, n_layer);
-    prefill_bar_->setValue(layers_done);
+    const qint64 layers_done = p.done, n_layer = p.total, elapsed_ms = p.elapsed_ms;
+    const int tokens = int(p.items);
+    prefill_bar_->setRange(0, int(n_layer));
+    prefill_bar_->setValue(int(layers_done));
     const double seconds = double(elapsed_ms) / 1000.0;
     const double per_s = elapsed_ms > 0 ? double(tokens) * double(layers_done) / double(n_layer) / seconds : 0.0;
     prefill_bar_->setFormat(tr("Prefill: layer %1 of %2 · %Ln token(s) · %3 s · %4 tokens/s · Stop (Esc) ends it", nullptr, tokens)

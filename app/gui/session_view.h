@@ -40,7 +40,7 @@ class TraceModel;
 namespace lmscope::gui {
 
 namespace labs {
-class LabRunner;
+class JobRunner;
 }
 class LayerView;
 class SamplingPanel;
@@ -56,7 +56,8 @@ public:
     ~SessionView() override;
 
     widgets::TraceModel* model() const { return model_; }
-    EngineWorker* worker() const { return engine_->worker(); }
+    // The engine; null once shutdown() ended its thread.
+    EngineWorker* worker() const { return engine_->isShutDown() ? nullptr : engine_; }
     StepControls* controls() const { return controls_; }
     // The dock of `panel`; null for a panel that is not one of the session's docks.
     QDockWidget* dock(Panel panel) const { return docks_.value(panel); }
@@ -85,7 +86,7 @@ public:
     // The token strip takes the keyboard focus, so Space steps.
     void focusTokens();
     // The with-and-without job of the logits panel (runs while a comparison is computed).
-    const labs::LabRunner* comparisonRunner() const { return compare_runner_; }
+    const JobRunner* comparisonRunner() const { return compare_runner_; }
 
     void retranslate();
     void saveSettings() const;
@@ -131,7 +132,7 @@ private:
     void onTraceOpened(const ReplayPtr& replay);
     void waitForEngine();  // a request went to the engine: Step and the rest wait for it
     void onEngineIdle();
-    void showPrefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms);
+    void showPrefillProgress(const JobProgress& progress);
     void changeEngine();     // a new engine setting: asks first when there are steps
     void retranslatePlay();  // Play or Pause
     void scheduleNext();
@@ -143,7 +144,7 @@ private:
     QLabel* statusLabel(StatusField field) const { return status_[std::size_t(field)]; }
 
     QMainWindow* window_;
-    EngineThread* engine_;
+    EngineWorker* engine_;
     widgets::TraceModel* model_;
     StepControls* controls_ = nullptr;
     SamplingPanel* sampling_ = nullptr;
@@ -173,7 +174,7 @@ private:
     labs::LabModelPtr opened_;       // the model the window opened last
     std::optional<RerunPlan> rerun_;  // the path to run again once the new engine is loaded
     Chart focused_ = Chart::Heatmap;
-    labs::LabRunner* compare_runner_ = nullptr;
+    JobRunner* compare_runner_ = nullptr;
     quint64 compare_generation_ = 0;  // a new model or trace: results of the old one are dropped
     struct ComparisonKey {
         quint64 generation = 0;

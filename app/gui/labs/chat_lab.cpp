@@ -43,7 +43,7 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
       reuse_(new QCheckBox), max_label_(new QLabel), max_reply_(new QSpinBox), status_(new QLabel),
       turn_label_(new QLabel), turn_picker_(new QComboBox), legend_(new QLabel), summary_(new QLabel),
       tokens_(new TokenListView), chart_(new widgets::PrefillChart), cost_(new QLabel), stream_timer_(new QTimer(this)),
-      runner_(new LabRunner(this)) {
+      runner_(new JobRunner(this)) {
     setObjectName(QStringLiteral("chatLab"));
     explanation_->setObjectName(QStringLiteral("chatExplanation"));
     notice_->setObjectName(QStringLiteral("templateNotice"));
@@ -85,8 +85,8 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     connect(turn_picker_, &QComboBox::currentIndexChanged, this, [this] { refreshSequence(); });
     stream_timer_->setInterval(60);
     connect(stream_timer_, &QTimer::timeout, this, &ChatLab::refreshTranscript);
-    connect(runner_, &LabRunner::busyChanged, this, &ChatLab::showBusy);
-    connect(runner_, &LabRunner::failed, this, &ChatLab::failed);
+    connect(runner_, &JobRunner::busyChanged, this, &ChatLab::showBusy);
+    connect(runner_, &JobRunner::failed, this, [this](const JobError& error) { failed(error.text()); });
 
     retranslate();
 }
@@ -207,9 +207,9 @@ void ChatLab::sendMessage(const QString& text) {
     const int32_t max_reply = max_reply_->value();
     const bool reuse = reuse_->isChecked();
     runner_->start(
-        [engine, user, max_reply, reuse](const CancelToken& token) -> std::optional<ChatTurnRecord> {
+        [engine, user, max_reply, reuse](const JobContext& job) -> std::optional<ChatTurnRecord> {
             try {
-                return engine->run_turn(user, max_reply, reuse, token);
+                return engine->run_turn(user, max_reply, reuse, job.token());
             } catch (const CancelledError&) {
                 return std::nullopt;  // stopped during the prefill: the conversation is as before
             }

@@ -59,9 +59,9 @@ int32_t ChatEngine::history_prefix(const std::vector<int32_t>& sequence) const {
 }
 
 ChatTurnRecord ChatEngine::run_turn(const std::string& user, int32_t max_reply, bool prefix_reuse,
-                                    const CancelToken& token) {
+                                    const CancelToken* token) {
     std::lock_guard run(run_mutex_);
-    token.check();
+    check_cancel(token);
     set_partial({}, 0);
     if (!lab_.session) lab_ = make_lab_session(model_, options_);
     engine::Session& session = *lab_.session;
@@ -96,7 +96,7 @@ ChatTurnRecord ChatEngine::run_turn(const std::string& user, int32_t max_reply, 
             break;
         }
         try {
-            token.check();
+            check_cancel(token);
             const int32_t id = *session.pending();
             session.decode();
             fed_back.push_back(id);

@@ -42,7 +42,7 @@ public:
     // One turn (blocking; call it on a pool thread). A cancel during the prefill throws
     // CancelledError and leaves the conversation as it was; a cancel during the reply ends the
     // reply there (stopped). Throws lmscope::Error when the context is full.
-    ChatTurnRecord run_turn(const std::string& user, int32_t max_reply, bool prefix_reuse, const CancelToken& token);
+    ChatTurnRecord run_turn(const std::string& user, int32_t max_reply, bool prefix_reuse, const CancelToken* token);
 
     // The reply of the running turn so far (any thread).
     std::string partial_reply() const;

@@ -47,9 +47,9 @@ std::span<const float> SideRun::logits_at(int32_t pos) const {
     return std::span<const float>(logits).subspan(size_t(pos) * size_t(n_vocab), size_t(n_vocab));
 }
 
-SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token,
+SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken* token,
                  const std::vector<LayerHead>& off) {
-    token.check();
+    check_cancel(token);
     if (!model || !model->model || !model->tokenizer) throw UsageError("context compare: no model is loaded");
     SideRun out;
     out.ids = model->tokenizer->encode_ids(text, true, false);
@@ -108,8 +108,8 @@ std::optional<std::vector<LayerHead>> parse_heads(const QString& text, int32_t n
 
 HeadSweep sweep_layer(const LabModelPtr& model, std::span<const int32_t> ids_a, int32_t pos_a,
                       std::span<const int32_t> ids_b, int32_t pos_b, const std::vector<LayerHead>& off, int32_t layer,
-                      const CancelToken& token) {
-    token.check();
+                      const CancelToken* token) {
+    check_cancel(token);
     if (!model || !model->model) throw UsageError("context compare: no model is loaded");
     const model::ModelSpec& spec = model->model->spec();
     if (layer < 0 || layer >= spec.n_layer()) throw UsageError("context compare: no layer " + std::to_string(layer));
@@ -121,8 +121,8 @@ HeadSweep sweep_layer(const LabModelPtr& model, std::span<const int32_t> ids_a, 
     std::vector<float> a(size_t(spec.n_vocab())), b(size_t(spec.n_vocab()));
     // KL(A || B) after the picked tokens with `heads` switched off.
     auto kl = [&](const std::vector<LayerHead>& heads) {
-        backend->forward({.tokens = ids_a.first(size_t(pos_a) + 1), .pos0 = 0, .logits = a, .cancel = &token, .ablate = heads});
-        backend->forward({.tokens = ids_b.first(size_t(pos_b) + 1), .pos0 = 0, .logits = b, .cancel = &token, .ablate = heads});
+        backend->forward({.tokens = ids_a.first(size_t(pos_a) + 1), .pos0 = 0, .logits = a, .cancel = token, .ablate = heads});
+        backend->forward({.tokens = ids_b.first(size_t(pos_b) + 1), .pos0 = 0, .logits = b, .cancel = token, .ablate = heads});
         return analysis::kl_divergence(a, b);
     };
     HeadSweep out;

@@ -46,7 +46,7 @@ struct SideRun {
 // returns the logits of every row in the same pass. Throws UsageError for an
 // empty or too long prompt, CancelledError when `token` is cancelled, lmscope::Error otherwise.
 // `off`: heads switched off (their z zeroed before Wo) in the prefill.
-SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token,
+SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken* token,
                  const std::vector<LayerHead>& off = {});
 
 // "3:5, 7:0": heads as layer:head, separated by commas, semicolons or spaces, sorted, each once.
@@ -67,7 +67,7 @@ struct HeadSweep {
 };
 HeadSweep sweep_layer(const LabModelPtr& model, std::span<const int32_t> ids_a, int32_t pos_a,
                       std::span<const int32_t> ids_b, int32_t pos_b, const std::vector<LayerHead>& off, int32_t layer,
-                      const CancelToken& token);
+                      const CancelToken* token);
 
 // The default positions to compare: the shared word of the two prompts (the longest token text,
 // letters only and at least two of them, that both hold, e.g. " bank"; its last occurrence in

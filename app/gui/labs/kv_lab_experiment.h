@@ -12,7 +12,7 @@
 #include "gui/labs/lab_model.h"
 #include "kv/kv_math.h"
 
-#include <atomic>
+#include <functional>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -49,9 +49,9 @@ struct KvExperimentOptions {
 int kv_experiment_steps(const KvExperimentOptions& options);
 
 // Throws UsageError (no model, an empty prompt, more tokens than the model's context),
-// CancelledError between forward steps once `token` is cancelled. `progress` (may be null)
-// counts the forward steps done.
+// CancelledError between forward steps once `token` is cancelled. `step_done` (may be empty)
+// is called after each forward step.
 KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimentOptions& options,
-                                     const CancelToken& token, std::atomic<int>* progress);
+                                     const CancelToken* token, const std::function<void()>& step_done);
 
 }  // namespace lmscope::gui::labs

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "gui/labs/kv_lab_experiment.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 
 #include <QWidget>
 
@@ -16,7 +16,6 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
-class QTimer;
 
 namespace lmscope::widgets {
 class CacheKlChart;
@@ -67,10 +66,8 @@ private:
     QLabel* steps_label_;
     QLabel* status_;
     QLabel* explain_;
-    QTimer* poll_;
     LabModelPtr model_;
-    LabRunner* runner_;                      // the running experiment; Stop and a new model abandon it
-    std::shared_ptr<std::atomic<int>> done_;  // forward steps done by the running job
+    JobRunner* runner_;                      // the running experiment; Stop and a new model abandon it
     KvExperimentResult result_;
     bool has_result_ = false;
 };

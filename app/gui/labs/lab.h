@@ -1,6 +1,6 @@
 // The base of every lab tab: it knows the LabHost (the model, the live trace), follows the
 // model as it changes and retranslates itself when the language changes. A lab's engine work
-// runs as a LabRunner's job (gui/labs/lab_runner.h), which a new run, a new model and the lab's
+// runs as a JobRunner job (gui/job_runner.h), which a new run, a new model and the lab's
 // destruction cancel.
 #pragma once
 

@@ -11,12 +11,12 @@
 namespace lmscope::gui::labs {
 
 LensResult run_logit_lens(const LabModelPtr& model, const std::vector<int32_t>& ids, int32_t position,
-                          int32_t top_k, const CancelToken& token) {
+                          int32_t top_k, const CancelToken* token) {
     if (position < 0 || size_t(position) >= ids.size())
         throw UsageError("logit lens: position " + std::to_string(position) + " is outside the prompt of " +
                          std::to_string(ids.size()) + " tokens");
     if (top_k < 1) throw UsageError("logit lens: top_k must be at least 1");
-    token.check();
+    check_cancel(token);
     const int32_t n_vocab = model->model->spec().n_vocab();
     LabSessionOptions options;
     options.sampling.temperature = 0.0f;  // greedy: the chosen token is the logits' argmax

@@ -27,6 +27,6 @@ struct LensResult {
 // Runs on a pool thread. `ids` is the whole prompt; `position` indexes it. Throws UsageError for
 // a position outside the prompt, CancelledError when cancelled.
 LensResult run_logit_lens(const LabModelPtr& model, const std::vector<int32_t>& ids, int32_t position,
-                          int32_t top_k, const CancelToken& token);
+                          int32_t top_k, const CancelToken* token);
 
 }  // namespace lmscope::gui::labs

@@ -40,7 +40,7 @@ MisspellingView::MisspellingView(TokenizerSet* set, QWidget* parent)
       stop_(new QPushButton), status_(new QLabel), correct_title_(new QLabel), wrong_title_(new QLabel),
       top_correct_(make_top_table(QStringLiteral("nextTokensCorrect"))),
       top_wrong_(make_top_table(QStringLiteral("nextTokensMisspelled"))), kl_(new QLabel),
-      runner_(new LabRunner(this)) {
+      runner_(new JobRunner(this)) {
     word_->setObjectName(QStringLiteral("misspellingWord"));
     own_->setObjectName(QStringLiteral("misspellingOwn"));
     table_->setObjectName(QStringLiteral("misspellingTable"));
@@ -112,8 +112,9 @@ MisspellingView::MisspellingView(TokenizerSet* set, QWidget* parent)
     connect(run_, &QPushButton::clicked, this, &MisspellingView::runNextToken);
     connect(stop_, &QPushButton::clicked, this, &MisspellingView::stop);
     stop_->setEnabled(false);
-    connect(runner_, &LabRunner::busyChanged, stop_, &QPushButton::setEnabled);
-    connect(runner_, &LabRunner::failed, this, [this](const QString& message) {
+    connect(runner_, &JobRunner::busyChanged, stop_, &QPushButton::setEnabled);
+    connect(runner_, &JobRunner::failed, this, [this](const JobError& error) {
+        const QString message = error.text();
         status_->setText(tr("The run failed: %1").arg(message));
         emit finished();
     });
@@ -218,8 +219,8 @@ void MisspellingView::runNextToken() {
     const QString correct = promptFor(word), wrong = promptFor(selected_);
     status_->setText(tr("Running the model on both prompts…"));
     runner_->start(
-        [model = model_, a = correct.toStdString(), b = wrong.toStdString()](const CancelToken& token) {
-            return compare_next_token(model, a, b, &token);
+        [model = model_, a = correct.toStdString(), b = wrong.toStdString()](const JobContext& job) {
+            return compare_next_token(model, a, b, job.token());
         },
         [this, correct, wrong](NextTokenComparison result) {
             comparison_ = std::move(result);

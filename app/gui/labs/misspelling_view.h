@@ -7,7 +7,7 @@
 
 #include "gui/labs/lab_model.h"
 #include "gui/labs/next_token_compare.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 
 #include <QString>
 #include <QStringList>
@@ -81,7 +81,7 @@ private:
     QString selected_;
     std::optional<NextTokenComparison> comparison_;
     QString compared_correct_, compared_wrong_;  // the prompts of comparison_
-    LabRunner* runner_;  // the running comparison; a new run, Stop and a new model abandon it
+    JobRunner* runner_;  // the running comparison; a new run, Stop and a new model abandon it
 };
 
 }  // namespace lmscope::gui::labs

@@ -23,7 +23,7 @@ struct NextTokenComparison {
     double kl = 0.0;                      // KL(P_a || P_b) in nats, full softmax distributions
 };
 
-// Runs on the calling thread (a LabRunner job). `cancel` is checked before every layer: once
+// Runs on the calling thread (a JobRunner job). `cancel` is checked before every layer: once
 // it is cancelled, lmscope::CancelledError is thrown. Throws UsageError for an empty prompt.
 NextTokenComparison compare_next_token(const LabModelPtr& model, const std::string& prompt_a,
                                        const std::string& prompt_b, const CancelToken* cancel,

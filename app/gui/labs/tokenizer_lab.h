@@ -13,7 +13,7 @@
 #pragma once
 
 #include "gui/labs/lab.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 #include "tokenizer/trainer.h"
 
 #include <QString>
@@ -86,8 +86,8 @@ private:
     QPushButton* add_file_;
     QLabel* sample_status_;
     QLabel* references_status_;
-    LabRunner* sample_runner_;      // trains the sample tokenizer
-    LabRunner* references_runner_;  // loads the GPT-4, GPT-4o and BERT tokenizers
+    JobRunner* sample_runner_;      // trains the sample tokenizer
+    JobRunner* references_runner_;  // loads the GPT-4, GPT-4o and BERT tokenizers
     bool references_ready_ = false;
     QStringList references_missing_;  // "GPT-4o: why it is not shown"
     bool sample_ready_ = false;

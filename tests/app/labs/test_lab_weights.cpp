@@ -48,10 +48,10 @@ private slots:
         kv.threads = 2;
         const std::vector<std::pair<const char*, std::function<void()>>> labs = {
             {"tokenizers: next token", [&] { compare_next_token(m, "I like red", "I like blue", &token); }},
-            {"context compare", [&] { context_compare::run_side(m, "The cat sat on the mat.", token); }},
-            {"logit lens", [&] { run_logit_lens(m, ids, int32_t(ids.size()) - 1, 5, token); }},
-            {"kv cache experiment", [&] { run_kv_experiment(m, kv, token, nullptr); }},
-            {"chat", [&] { chat.run_turn("Hi", 4, true, token); }},
+            {"context compare", [&] { context_compare::run_side(m, "The cat sat on the mat.", &token); }},
+            {"logit lens", [&] { run_logit_lens(m, ids, int32_t(ids.size()) - 1, 5, &token); }},
+            {"kv cache experiment", [&] { run_kv_experiment(m, kv, &token, {}); }},
+            {"chat", [&] { chat.run_turn("Hi", 4, true, &token); }},
         };
         for (const auto& [name, run] : labs) {
             run();
