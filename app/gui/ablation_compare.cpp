@@ -2,7 +2,6 @@
 
 #include "analysis/distribution.h"
 #include "engine/backend.h"
-#include "engine/backend_factory.h"
 #include "engine/model.h"
 #include "util/error.h"
 
@@ -11,8 +10,8 @@
 
 namespace lmscope::gui {
 
-AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std::vector<AblationPathStep>& path,
-                                       int32_t k, const CancelToken* cancel) {
+AblationCompareResult compare_ablation(const LabModelPtr& model, const std::vector<AblationPathStep>& path,
+                                       int32_t k, const CancelToken* cancel, const EngineOptions& chosen) {
     check_cancel(cancel);
     if (!model || !model->model) throw UsageError("with and without: no model is loaded");
     // Where each step's tokens go, and the sequence the last step leaves.
@@ -29,10 +28,8 @@ AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std
     if (all.empty()) throw UsageError("with and without: the step fed no tokens");
     const int32_t n_vocab = model->model->spec().n_vocab();
 
-    engine::BackendOptions options;
-    options.n_ctx = std::min<int32_t>(most, model->model->spec().n_ctx_train());
-    if (options.n_ctx < most) throw UsageError("with and without: the path is longer than the model's context");
-    const std::unique_ptr<engine::Backend> backend = engine::make_backend("cpu", model->model, options);
+    if (most > model->model->spec().n_ctx_train()) throw UsageError("with and without: the path is longer than the model's context");
+    const std::unique_ptr<engine::Backend> backend = make_engine_backend(*model, lab_engine(chosen, most));
 
     AblationCompareResult out;
     out.logits_with.resize(size_t(n_vocab));

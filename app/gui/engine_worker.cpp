@@ -1,19 +1,15 @@
 #include "gui/engine_worker.h"
 
 #include "engine/backend.h"
-#include "engine/backend_factory.h"
 #include "engine/kv_cache.h"
 #include "engine/model.h"
 #include "engine/sampler.h"
 #include "engine/session.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/trace_file.h"
 #include "trace_adapter/trace_adapter.h"
-#include "util/cpu_info.h"
 #include "util/error.h"
-#include "util/message.h"
-#include "util/resource_errors.h"
 
 #include <QFileInfo>
 
@@ -23,20 +19,8 @@ namespace lmscope::gui {
 
 namespace {
 
-engine::SamplerSettings sampler_settings(const SamplingOptions& s) {
-    engine::SamplerSettings out;
-    out.temperature = float(s.temperature);
-    out.top_k = s.top_k;
-    out.top_p = float(s.top_p);
-    out.min_p = float(s.min_p);
-    out.seed = s.seed;
-    return out;
-}
-
 void register_types() {
     static const bool once = [] {
-        qRegisterMetaType<EngineOptions>();
-        qRegisterMetaType<SamplingOptions>();
         qRegisterMetaType<EngineInfo>();
         qRegisterMetaType<SnapshotPtr>();
         qRegisterMetaType<ReplayPtr>();
@@ -48,7 +32,7 @@ void register_types() {
 }  // namespace
 
 EngineWorker::EngineWorker(QObject* parent)
-    : QObject(parent), sampling_(sampler_settings(SamplingOptions{})), jobs_(nullptr, QStringLiteral("lmscope engine")) {
+    : QObject(parent), sampling_(engine::lesson_sampling()), jobs_(nullptr, QStringLiteral("lmscope engine")) {
     register_types();
     connect(&jobs_, &JobRunner::failed, this, &EngineWorker::failed);
     connect(&jobs_, &JobRunner::stopped, this, &EngineWorker::stopped);
@@ -73,25 +57,19 @@ void EngineWorker::compute(const JobContext& job, F&& body) {
     s.set_progress(nullptr);
 }
 
-void EngineWorker::replaceSession(std::unique_ptr<engine::Session> next) {
-    session_ = std::move(next);
-    sent_steps_ = 0;
-    sent_dropped_ = 0;
-}
-
 engine::Session& EngineWorker::session() {
-    if (!session_) throw UsageError(tr("No model is loaded.").toStdString());
-    return *session_;
+    if (!engine_.session) throw UsageError(tr("No model is loaded.").toStdString());
+    return *engine_.session;
 }
 
 void EngineWorker::load(const QString& path, const EngineOptions& options) {
     jobs_.post(tr("Loading the model"), [this, path, options](const JobContext&) {
         emit status(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-        start(labs::load_lab_model(path), options);
+        start(load_lab_model(path), options);
     });
 }
 
-void EngineWorker::run(const labs::LabModelPtr& model, const EngineOptions& options) {
+void EngineWorker::run(const LabModelPtr& model, const EngineOptions& options) {
     jobs_.post(tr("Loading the model"), [this, model, options](const JobContext&) {
         if (!model) throw UsageError(tr("No model is loaded.").toStdString());
         emit status(tr("Loading %1…").arg(QFileInfo(model->path).fileName()));
@@ -99,68 +77,56 @@ void EngineWorker::run(const labs::LabModelPtr& model, const EngineOptions& opti
     });
 }
 
-void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions& options) {
-    const QString& path = prepared->path;
-    const auto kv = parse_kv_type(options.kv_type.toStdString());
-    if (!kv) throw UsageError("kv type: '" + options.kv_type.toStdString() + "' is not f16, q8_0 or q4_0");
-    const std::string file = path.toStdString();  // named when memory or threads run out
-    std::shared_ptr<const engine::Model> model = prepared->model;
-    std::shared_ptr<const tok::Tokenizer> tokenizer = prepared->tokenizer;
-    engine::BackendOptions bo;
-    bo.n_threads = std::clamp(options.threads, 0, hardware_threads());  // 0: every core
-    bo.kv_type = *kv;
-    bo.n_ctx = std::min<int32_t>(options.n_ctx, model->spec().n_ctx_train());
-    auto backend = with_context(file + ": starting the backend",
-                                [&] { return engine::make_backend(options.backend.toStdString(), model, bo); });
+void EngineWorker::start(const LabModelPtr& prepared, const EngineOptions& options) {
     engine::SessionOptions so;
     so.sampling = sampling_;
     so.capture.mode = trace::CaptureMode::Full;  // the heatmap and grid show any (layer, head)
-    auto session = with_context(file + ": starting the session",
-                                [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
-    session->set_attention_focus(focus_);
+    EngineSession next = make_engine_session(prepared, options, so);
+    const model::ModelSpec& spec = prepared->model->spec();
+    next.session->set_attention_focus(focus_);
     std::erase_if(ablation_, [&](const LayerHead& h) {  // a new model may have fewer heads
-        return h.layer >= model->spec().n_layer() || h.head >= model->spec().n_head();
+        return h.layer >= spec.n_layer() || h.head >= spec.n_head();
     });
-    session->set_ablation(ablation_);
+    next.session->set_ablation(ablation_);
 
-    replaceSession(nullptr);  // the old session refers to the old backend and tokenizer
-    backend_ = std::move(backend);
-    tokenizer_ = std::move(tokenizer);
-    model_ = std::move(model);
-    replaceSession(std::move(session));
+    engine_ = std::move(next);  // the old session goes before its backend
+    sent_steps_ = 0;
+    sent_dropped_ = 0;
+    const tok::Tokenizer& tokenizer = *prepared->tokenizer;
     pieces_.clear();
-    for (int32_t id = 0; id < tokenizer_->vocab_size(); ++id) pieces_.emplace(id, tokenizer_->piece(id));
+    for (int32_t id = 0; id < tokenizer.vocab_size(); ++id) pieces_.emplace(id, tokenizer.piece(id));
 
+    const engine::Backend& backend = *engine_.backend;
     EngineInfo info;
-    info.path = path;
-    info.backend = QString::fromStdString(backend_->name());
-    info.kv_type = options.kv_type;
-    info.n_ctx = backend_->n_ctx();
-    info.model = app::model_view(session_->trace());
+    info.path = prepared->path;
+    info.backend = QString::fromStdString(backend.name());
+    info.options = options;
+    info.options.resources.n_ctx = backend.n_ctx();
+    info.n_ctx = backend.n_ctx();
+    info.model = app::model_view(engine_.session->trace());
     if (info.model.n_layer == 0) {  // no step yet: take the shape from the spec
-        const auto& spec = model_->spec();
         info.model.n_layer = spec.n_layer();
         info.model.n_head = spec.n_head();
         info.model.n_head_kv = spec.n_head_kv();
         info.model.head_dim = spec.head_dim();
     }
-    info.model.n_ctx = backend_->n_ctx();
-    info.model.n_ctx_train = model_->spec().n_ctx_train();
-    info.model.kv_bytes_per_token = backend_->kv_stats().bytes_per_token;
+    info.model.n_ctx = backend.n_ctx();
+    info.model.n_ctx_train = spec.n_ctx_train();
+    info.model.kv_bytes_per_token = backend.kv_stats().bytes_per_token;
     info.model.layer_window.clear();
-    for (const model::LayerPlan& p : model_->spec().layers) info.model.layer_window.push_back(p.window);
-    info.model.name = QFileInfo(path).completeBaseName();
+    for (const model::LayerPlan& p : spec.layers) info.model.layer_window.push_back(p.window);
+    info.model.name = QFileInfo(prepared->path).completeBaseName();
     info.runnable = prepared;
     emit loaded(info);
 }
 
-void EngineWorker::setSampling(const SamplingOptions& sampling) {
+void EngineWorker::setSampling(const engine::SamplerSettings& sampling) {
     jobs_.post(tr("Sampling settings"), [this, sampling](const JobContext&) {
-        const engine::SamplerSettings s = sampler_settings(sampling);
+        const engine::SamplerSettings& s = sampling;
         engine::validate(s);
         sampling_ = s;
         // reseeds when the seed changes; the pending token is picked again under the new settings
-        if (session_ && session_->set_sampling(s)) emitSnapshot(EngineSnapshot::Kind::Repick, true);
+        if (engine_.session && engine_.session->set_sampling(s)) emitSnapshot(EngineSnapshot::Kind::Repick, true);
     });
 }
 
@@ -207,14 +173,14 @@ void EngineWorker::rerun(const QVector<qint32>& prompt, const QVector<qint32>& g
 void EngineWorker::setAttentionFocus(qint32 layer, qint32 head) {
     jobs_.post(QString(), [this, layer, head](const JobContext&) {
         focus_ = {layer, head};
-        if (session_) session_->set_attention_focus(focus_);
+        if (engine_.session) engine_.session->set_attention_focus(focus_);
     });
 }
 
 void EngineWorker::setAblation(const QVector<LayerHead>& heads) {
     jobs_.post(tr("Switching heads off"), [this, heads](const JobContext&) {
         std::vector<LayerHead> next(heads.begin(), heads.end());
-        if (session_) session_->set_ablation(next);
+        if (engine_.session) engine_.session->set_ablation(next);
         ablation_ = std::move(next);
     });
 }
@@ -241,7 +207,7 @@ void EngineWorker::reset() {
 
 void EngineWorker::saveTrace(const QString& path) {
     jobs_.post(tr("Saving the trace"), [this, path](const JobContext&) {
-        trace::save_trace(session().trace(), path.toStdString(), {model_->file().path()});  // never over the model
+        trace::save_trace(session().trace(), path.toStdString(), {engine_.model->model->file().path()});  // never over the model
         emit traceSaved(path);
     });
 }
@@ -261,7 +227,7 @@ void EngineWorker::openTrace(const QString& path) {
 }
 
 void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind, bool repicked) {
-    const engine::Session& s = *session_;
+    const engine::Session& s = *engine_.session;
     const trace::SessionTrace& t = s.trace();
     auto snap = std::make_shared<EngineSnapshot>();
     snap->kind = kind;
@@ -273,7 +239,7 @@ void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind, bool repicked) {
         sent_dropped_ = t.dropped_steps();
     }
     snap->head = s.head();
-    const engine::KvStats kv = backend_->kv_stats();
+    const engine::KvStats kv = engine_.backend->kv_stats();
     snap->kv_tokens = kv.n_tokens;
     snap->kv_bytes = kv.total_bytes;
     if (kind == EngineSnapshot::Kind::Step && !snap->new_steps.isEmpty()) {

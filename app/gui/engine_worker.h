@@ -12,7 +12,7 @@
 
 #include "engine/sampler.h"
 #include "gui/job_runner.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "trace/capture.h"
 #include "widgets/trace_view.h"
 
@@ -37,29 +37,14 @@ class Tokenizer;
 
 namespace lmscope::gui {
 
-struct EngineOptions {
-    QString backend = QStringLiteral("cpu");
-    int threads = 0;                       // 0: every core
-    QString kv_type = QStringLiteral("f16");
-    int n_ctx = 2048;                      // capped at the model's training context
-};
-
-struct SamplingOptions {
-    double temperature = 0.0;  // greedy by default: a lesson's run is reproducible
-    int top_k = 40;
-    double top_p = 0.95;
-    double min_p = 0.05;
-    quint64 seed = 0;
-};
-
 // What load() reports.
 struct EngineInfo {
     QString path;
-    QString backend;   // "cpu (avx512, 2 threads)"
-    QString kv_type;
+    QString backend;        // "cpu (avx512, 2 threads)"
+    EngineOptions options;  // as the session runs: the context capped at the model's
     int n_ctx = 0;
     widgets::ModelView model;
-    labs::LabModelPtr runnable;  // the loaded Model and Tokenizer (the with-and-without job's CPU backend shares it)
+    LabModelPtr runnable;  // the loaded Model and Tokenizer (what runs beside the session shares it)
 };
 
 // After a step, rewind or reset: the steps the trace gained since the last snapshot and where
@@ -97,8 +82,8 @@ public:
     // Opens `path` (every check of prepare_model) and starts a session on it.
     void load(const QString& path, const lmscope::gui::EngineOptions& options);
     // Starts a session on a model the window has already opened (shared with the labs).
-    void run(const lmscope::gui::labs::LabModelPtr& model, const lmscope::gui::EngineOptions& options);
-    void setSampling(const lmscope::gui::SamplingOptions& sampling);
+    void run(const lmscope::gui::LabModelPtr& model, const lmscope::gui::EngineOptions& options);
+    void setSampling(const lmscope::engine::SamplerSettings& sampling);
     void prefill(const QString& prompt);
     void step();
     // The same path again on a new engine: prefill `prompt`, then feed each of `generated`
@@ -135,18 +120,14 @@ signals:
     void prefillProgress(const lmscope::gui::JobProgress& progress);
 
 private:
-    void start(const labs::LabModelPtr& model, const EngineOptions& options);  // load's and run's part
+    void start(const LabModelPtr& model, const EngineOptions& options);  // load's and run's part
     // Runs one engine computation under the job's token, its prefill progress reported.
     template <class F> void compute(const JobContext& job, F&& body);
     engine::Session& session();
     void emitSnapshot(EngineSnapshot::Kind kind, bool repicked = false);
-    void replaceSession(std::unique_ptr<engine::Session> next);
 
     // Touched only by the jobs, on the engine's thread.
-    std::shared_ptr<const engine::Model> model_;
-    std::shared_ptr<const tok::Tokenizer> tokenizer_;  // shared with the labs
-    std::unique_ptr<engine::Backend> backend_;
-    std::unique_ptr<engine::Session> session_;
+    EngineSession engine_;                    // the model (shared with the labs), backend and session
     std::vector<LayerHead> ablation_;         // applied to the session now and to the next one
     engine::SamplerSettings sampling_;        // applied to the session now and to the next one
     LayerHead focus_;                         // applied to the session now and to the next one
@@ -158,8 +139,6 @@ private:
 
 }  // namespace lmscope::gui
 
-Q_DECLARE_METATYPE(lmscope::gui::EngineOptions)
-Q_DECLARE_METATYPE(lmscope::gui::SamplingOptions)
 Q_DECLARE_METATYPE(lmscope::gui::EngineInfo)
 Q_DECLARE_METATYPE(lmscope::gui::SnapshotPtr)
 Q_DECLARE_METATYPE(lmscope::gui::ReplayPtr)

@@ -43,6 +43,7 @@ namespace labs {
 class JobRunner;
 }
 class LayerView;
+class AblationComparison;
 class SamplingPanel;
 class StepControls;
 
@@ -79,14 +80,14 @@ public:
     bool inFlight() const { return in_flight_; }
     bool isReplay() const { return source_->isReplay(); }
     bool hasEngine() const { return !info_.path.isEmpty(); }
+    // The engine the session was last asked to run on (the Sampling panel's choice then).
+    const EngineOptions& engineOptions() const { return engine_options_; }
     // The chart the user last worked with, its plot and its numbers (for File > Export).
     Chart focusedChart() const;
     QCustomPlot* chartPlot(Chart chart) const;
     widgets::ChartTable chartTable(Chart chart) const;
     // The token strip takes the keyboard focus, so Space steps.
     void focusTokens();
-    // The with-and-without job of the logits panel (runs while a comparison is computed).
-    const JobRunner* comparisonRunner() const { return compare_runner_; }
 
     void retranslate();
     void saveSettings() const;
@@ -94,7 +95,7 @@ public:
 
 public slots:
     // A session on the model the window opened (prepared once, shared with the labs).
-    void loadModel(const lmscope::gui::labs::LabModelPtr& opened);
+    void loadModel(const lmscope::gui::LabModelPtr& opened);
     // A session on `path`: the opened model when it is that file, else the engine opens it.
     void loadModel(const QString& path);
     void step();
@@ -138,9 +139,6 @@ private:
     void scheduleNext();
     void updateStatus();
     void updateActions();
-    // The current step ran with heads switched off: compute (in the background) its
-    // distribution without them for the logits panel; a result for another step is dropped.
-    void updateComparison();
     QLabel* statusLabel(StatusField field) const { return status_[std::size_t(field)]; }
 
     QMainWindow* window_;
@@ -171,19 +169,10 @@ private:
     bool in_flight_ = false;    // the engine works on a request
     bool playing_ = false;
     EngineOptions engine_options_;   // the settings the engine was last loaded with
-    labs::LabModelPtr opened_;       // the model the window opened last
+    LabModelPtr opened_;       // the model the window opened last
     std::optional<RerunPlan> rerun_;  // the path to run again once the new engine is loaded
     Chart focused_ = Chart::Heatmap;
-    JobRunner* compare_runner_ = nullptr;
-    quint64 compare_generation_ = 0;  // a new model or trace: results of the old one are dropped
-    struct ComparisonKey {
-        quint64 generation = 0;
-        qint32 step = -1;
-        QVector<qint32> ids;  // the tokens along the path
-        QVector<LayerHead> heads;
-        bool operator==(const ComparisonKey&) const = default;
-    };
-    std::optional<ComparisonKey> compare_key_;  // what the panel shows or the job computes
+    AblationComparison* comparison_ = nullptr;  // the Logits panel's with and without
 };
 
 }  // namespace lmscope::gui

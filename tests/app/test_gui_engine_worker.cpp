@@ -180,11 +180,11 @@ private slots:
         QVERIFY(wait_for(errors, 2));
         QVERIFY2(errors.last().at(0).toString().contains(missing), qPrintable(errors.last().at(0).toString()));
         gui::EngineOptions bad;
-        bad.kv_type = QStringLiteral("f7");
+        bad.backend = "gpu7";
         const QString path = fixture("fx-gqa.gguf");
         engine_->load(path, bad);
         QVERIFY(wait_for(errors, 3));
-        QVERIFY(errors.last().at(0).toString().contains(QStringLiteral("f7")));
+        QVERIFY(errors.last().at(0).toString().contains(QStringLiteral("gpu7")));
         // Still alive: a good load and prefill work.
         QVERIFY(loadAndPrefill(QStringLiteral("Still here")));
     }

@@ -7,7 +7,7 @@
 #include "common/testing.h"
 #include "engine/session.h"
 #include "gui/job_runner.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QSignalSpy>
@@ -20,7 +20,6 @@
 
 using namespace lmscope;
 using namespace lmscope::gui;
-using namespace lmscope::gui::labs;
 
 namespace {
 
@@ -63,7 +62,7 @@ void TestJobRunner::deliversResult() {
     bool done = false;
     runner.start(
         [model](const JobContext& job) {
-            LabSession lab = make_lab_session(model);
+            EngineSession lab = make_engine_session(model);
             const engine::Session::CancelScope scope(*lab.session, job.token());
             lab.session->prefill(model->tokenizer->encode_ids("Hello world", true, false));
             return lab.session->tokens();
@@ -226,7 +225,7 @@ void TestJobRunner::destructionCancels() {
 void TestJobRunner::tokenStopsScopedSession() {
     LMSCOPE_REQUIRE_FILE(testing::testdata_file("models/fx-gqa.gguf"), "the fixture fx-gqa.gguf");
     const LabModelPtr model = load_lab_model(fixture("fx-gqa.gguf"));
-    LabSession lab = make_lab_session(model);
+    EngineSession lab = make_engine_session(model);
     CancelToken token;
     token.cancel();
     const engine::Session::CancelScope scope(*lab.session, &token);

@@ -38,7 +38,7 @@ QString html_text(const std::string& s) {
 }  // namespace
 
 ChatLab::ChatLab(LabHost* host, QWidget* parent)
-    : Lab(host, parent), explanation_(new QLabel), notice_(new QLabel), transcript_(new QTextBrowser),
+    : Lab(LabId::Chat, host, parent), explanation_(new QLabel), notice_(new QLabel), transcript_(new QTextBrowser),
       input_(new QLineEdit), send_(new QPushButton), stop_(new QPushButton), reset_(new QPushButton),
       reuse_(new QCheckBox), max_label_(new QLabel), max_reply_(new QSpinBox), status_(new QLabel),
       turn_label_(new QLabel), turn_picker_(new QComboBox), legend_(new QLabel), summary_(new QLabel),
@@ -144,8 +144,6 @@ void ChatLab::buildLayout() {
 
 }
 
-QString ChatLab::title() const { return tr("Chat: no memory"); }
-
 int ChatLab::shownTurn() const { return turn_picker_->currentIndex(); }
 
 int ChatLab::partialReplyTokens() const { return runner_->busy() && engine_ ? engine_->partial_tokens() : 0; }
@@ -162,7 +160,7 @@ void ChatLab::newEngine() {
     turns_.clear();
     pending_user_.clear();
     engine_model_ = model();
-    engine_ = engine_model_ ? std::make_shared<ChatEngine>(engine_model_, chat_session_options()) : nullptr;
+    engine_ = engine_model_ ? std::make_shared<ChatEngine>(engine_model_, engine()) : nullptr;
     showTemplateNotice();
     turn_picker_->clear();
     refreshTranscript();

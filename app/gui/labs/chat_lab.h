@@ -36,7 +36,6 @@ class ChatLab : public Lab {
 public:
     explicit ChatLab(LabHost* host, QWidget* parent = nullptr);
 
-    QString title() const override;
     bool isBusy() const { return runner_->busy(); }
     const std::vector<ChatTurnRecord>& turns() const { return turns_; }
     int shownTurn() const;  // the turn whose sequence is shown, -1 for none

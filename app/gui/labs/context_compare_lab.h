@@ -47,7 +47,6 @@ public:
 
     explicit ContextCompareLab(LabHost* host, QWidget* parent = nullptr);
 
-    QString title() const override;
 
     QString prompt(int side) const;
     bool isRunning() const { return runner_->busy(); }

@@ -5,7 +5,7 @@
 #include "engine/backend.h"
 #include "engine/model.h"
 #include "gui/labs/kv_lab_common.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "tokenizer/tokenizer.h"
 #include "util/error.h"
 
@@ -31,11 +31,9 @@ Rows run_one(const LabModelPtr& model, KvType type, const KvExperimentOptions& o
              const std::vector<int32_t>& forced, const CancelToken* token, const std::function<void()>& step_done) {
     const size_t n_vocab = size_t(model->model->spec().n_vocab());
     const size_t n_rows = prompt.size() + size_t(options.decode_steps);
-    LabSessionOptions so;
-    so.threads = options.threads;
-    so.kv_type = type;
-    so.n_ctx = int32_t(n_rows);
-    LabSession lab = make_lab_session(model, so);
+    EngineOptions engine = lab_engine(options.engine, int32_t(n_rows));
+    engine.resources.kv_type = type;
+    EngineSession lab = make_engine_session(model, engine);
     engine::Backend& backend = *lab.backend;
 
     Rows rows;

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "util/cancel.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "kv/kv_math.h"
 
 #include <functional>
@@ -42,7 +42,7 @@ struct KvExperimentResult {
 struct KvExperimentOptions {
     std::string prompt;
     int32_t decode_steps = 8;
-    int threads = 0;  // 0: every core
+    EngineOptions engine;  // the chosen backend and threads (each run sets its KV type and context)
 };
 
 // Forward steps the experiment makes (for a progress bar): 3 x (1 + decode_steps).

@@ -1,5 +1,7 @@
 #include "gui/labs/kv_lab_experiment_panel.h"
 
+#include "gui/labs/lab_host.h"
+
 #include "gui/labs/kv_lab_common.h"
 #include "tokenizer/tokenizer.h"
 #include "widgets/cache_kl_chart.h"
@@ -29,7 +31,7 @@ QString kl_text(double kl) { return QLocale().toString(kl, 'g', 3); }
 
 }  // namespace
 
-KvExperimentPanel::KvExperimentPanel(QWidget* parent)
+KvExperimentPanel::KvExperimentPanel(const LabHost* host, QWidget* parent)
     : QWidget(parent),
       prompt_(new QLineEdit),
       steps_(new QSpinBox),
@@ -42,6 +44,7 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
       steps_label_(new QLabel),
       status_(new QLabel),
       explain_(new QLabel),
+      host_(host),
       runner_(new JobRunner(this)) {
     setObjectName(QStringLiteral("kvExperimentPanel"));
     prompt_->setObjectName(QStringLiteral("kvExperimentPrompt"));
@@ -118,6 +121,7 @@ void KvExperimentPanel::runExperiment() {
     KvExperimentOptions options;
     options.prompt = prompt_->text().toStdString();
     options.decode_steps = steps_->value();
+    options.engine = host_->engine();
     const int steps = kv_experiment_steps(options);
     progress_->setRange(0, steps);
     progress_->setValue(0);

@@ -23,13 +23,16 @@ class CacheKlChart;
 
 namespace lmscope::gui::labs {
 
+class LabHost;
+
 class KvExperimentPanel : public QWidget {
     Q_OBJECT
 public:
     // Table columns.
     enum Column { Type, Measured, Formula, MeanKl, KlAfterPrompt, MeanKlDecode, Top1, ColumnCount };
 
-    explicit KvExperimentPanel(QWidget* parent = nullptr);
+    // `host` (not owned) says which engine the experiment runs on.
+    explicit KvExperimentPanel(const LabHost* host, QWidget* parent = nullptr);
 
     void setModel(const LabModelPtr& model);  // cancels a running experiment, clears the table
     bool isRunning() const { return runner_->busy(); }
@@ -66,6 +69,7 @@ private:
     QLabel* steps_label_;
     QLabel* status_;
     QLabel* explain_;
+    const LabHost* host_;
     LabModelPtr model_;
     JobRunner* runner_;                      // the running experiment; Stop and a new model abandon it
     KvExperimentResult result_;

@@ -4,7 +4,8 @@
 // destruction cancel.
 #pragma once
 
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
+#include "gui/labs/lab_registry.h"
 
 #include <QString>
 #include <QWidget>
@@ -16,12 +17,14 @@ class LabHost;
 class Lab : public QWidget {
     Q_OBJECT
 public:
-    explicit Lab(LabHost* host, QWidget* parent = nullptr);
+    Lab(LabId id, LabHost* host, QWidget* parent = nullptr);
 
-    // The tab's text, in the current language.
-    virtual QString title() const = 0;
+    LabId id() const { return id_; }
+    // The tab's text, in the current language (its row of lab_registry()).
+    QString title() const { return lab_title(id_); }
     LabHost* host() const { return host_; }
     LabModelPtr model() const;  // the host's model; null when none is loaded
+    const EngineOptions& engine() const;  // the host's engine: where the lab's runs go
 
 signals:
     void titleChanged();
@@ -35,6 +38,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    LabId id_;
     LabHost* host_;
 };
 

@@ -32,7 +32,7 @@ QColor shade(float prob) {
 }  // namespace
 
 LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
-    : Lab(host, parent), explanation_(new QLabel), prompt_label_(new QLabel), prompt_(new QLineEdit),
+    : Lab(LabId::LogitLens, host, parent), explanation_(new QLabel), prompt_label_(new QLabel), prompt_(new QLineEdit),
       run_(new QPushButton), tokens_(new TokenListView), summary_(new QLabel), table_(new QTableWidget),
       chart_(new widgets::LensRankChart), status_(new QLabel), edit_timer_(new QTimer(this)),
       runner_(new JobRunner(this)) {
@@ -90,8 +90,6 @@ LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
 
     retranslate();
 }
-
-QString LogitLensLab::title() const { return tr("Logit lens"); }
 
 void LogitLensLab::modelChanged(const LabModelPtr&) {
     runner_->abandon();
@@ -152,7 +150,7 @@ void LogitLensLab::runLens() {
     status_->setText(tr("Reading every layer at position %1...").arg(position_));
     const std::vector<int32_t> ids = ids_;
     const int32_t position = position_;
-    runner_->start([m, ids, position](const JobContext& job) { return run_logit_lens(m, ids, position, kTopK, job.token()); },
+    runner_->start([m, ids, position, engine = engine()](const JobContext& job) { return run_logit_lens(m, ids, position, kTopK, job.token(), engine); },
                    [this](LensResult r) { finished(std::move(r)); });
 }
 

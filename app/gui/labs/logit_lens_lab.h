@@ -30,7 +30,6 @@ class LogitLensLab : public Lab {
 public:
     explicit LogitLensLab(LabHost* host, QWidget* parent = nullptr);
 
-    QString title() const override;
     bool isBusy() const { return runner_->busy(); }
     const std::vector<int32_t>& promptIds() const { return ids_; }
     int selectedPosition() const { return position_; }

@@ -1,5 +1,6 @@
 #include "gui/labs/misspelling_view.h"
 
+#include "gui/labs/lab_host.h"
 #include "gui/labs/tokenizer_chips.h"
 #include "gui/labs/tokenizer_set.h"
 #include "tokenizer/lab.h"
@@ -33,8 +34,8 @@ QTableWidget* make_top_table(const QString& name) {
 
 }  // namespace
 
-MisspellingView::MisspellingView(TokenizerSet* set, QWidget* parent)
-    : QWidget(parent), set_(set), word_label_(new QLabel), word_(new QLineEdit(QStringLiteral("definitely"))),
+MisspellingView::MisspellingView(const LabHost* host, TokenizerSet* set, QWidget* parent)
+    : QWidget(parent), set_(set), host_(host), word_label_(new QLabel), word_(new QLineEdit(QStringLiteral("definitely"))),
       own_label_(new QLabel), own_(new QLineEdit(QStringLiteral("definately"))), hint_(new QLabel),
       table_(new QTableWidget), prompt_label_(new QLabel), prompt_(new QLineEdit), run_(new QPushButton),
       stop_(new QPushButton), status_(new QLabel), correct_title_(new QLabel), wrong_title_(new QLabel),
@@ -219,8 +220,8 @@ void MisspellingView::runNextToken() {
     const QString correct = promptFor(word), wrong = promptFor(selected_);
     status_->setText(tr("Running the model on both prompts…"));
     runner_->start(
-        [model = model_, a = correct.toStdString(), b = wrong.toStdString()](const JobContext& job) {
-            return compare_next_token(model, a, b, job.token());
+        [model = model_, a = correct.toStdString(), b = wrong.toStdString(), engine = host_->engine()](const JobContext& job) {
+            return compare_next_token(model, a, b, job.token(), 5, engine);
         },
         [this, correct, wrong](NextTokenComparison result) {
             comparison_ = std::move(result);

@@ -5,7 +5,7 @@
 // distributions) from a real engine run.
 #pragma once
 
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "gui/labs/next_token_compare.h"
 #include "gui/job_runner.h"
 
@@ -22,12 +22,14 @@ class QTableWidget;
 
 namespace lmscope::gui::labs {
 
+class LabHost;
 class TokenizerSet;
 
 class MisspellingView : public QWidget {
     Q_OBJECT
 public:
-    explicit MisspellingView(TokenizerSet* set, QWidget* parent = nullptr);
+    // `host` (not owned) says which engine the comparison runs on.
+    MisspellingView(const LabHost* host, TokenizerSet* set, QWidget* parent = nullptr);
 
     // The word first, then its misspellings (the rows of the table).
     const QStringList& variants() const { return variants_; }
@@ -60,6 +62,7 @@ private:
     void fillTop(QTableWidget* table, const std::vector<NextToken>& top);
 
     TokenizerSet* set_;
+    const LabHost* host_;
     LabModelPtr model_;
     QLabel* word_label_;
     QLineEdit* word_;

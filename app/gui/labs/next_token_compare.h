@@ -3,7 +3,7 @@
 // own backend: the top tokens of each and KL(correct || misspelled) over the whole vocabulary.
 #pragma once
 
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "util/cancel.h"
 
 #include <cstdint>
@@ -27,6 +27,6 @@ struct NextTokenComparison {
 // it is cancelled, lmscope::CancelledError is thrown. Throws UsageError for an empty prompt.
 NextTokenComparison compare_next_token(const LabModelPtr& model, const std::string& prompt_a,
                                        const std::string& prompt_b, const CancelToken* cancel,
-                                       int top_k = 5);
+                                       int top_k = 5, const EngineOptions& chosen = {});
 
 }  // namespace lmscope::gui::labs

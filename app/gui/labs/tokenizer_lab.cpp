@@ -43,8 +43,8 @@ struct LoadedReference {
 }  // namespace
 
 TokenizerLab::TokenizerLab(LabHost* host, QWidget* parent)
-    : Lab(host, parent), set_(new TokenizerSet(this)), modes_(new QTabWidget), compare_(new TokenizerCompareView(set_)),
-      trainer_(new TokenizerTrainerPanel), misspelling_(new MisspellingView(set_)), merges_(new BpeMergesView(set_)),
+    : Lab(LabId::Tokenizers, host, parent), set_(new TokenizerSet(this)), modes_(new QTabWidget), compare_(new TokenizerCompareView(set_)),
+      trainer_(new TokenizerTrainerPanel), misspelling_(new MisspellingView(host, set_)), merges_(new BpeMergesView(set_)),
       intro_(new QLabel), add_file_(new QPushButton), sample_status_(new QLabel), references_status_(new QLabel),
       sample_runner_(new JobRunner(this)), references_runner_(new JobRunner(this)) {
     setObjectName(QStringLiteral("tokenizerLab"));
@@ -96,8 +96,6 @@ TokenizerLab::TokenizerLab(LabHost* host, QWidget* parent)
     loadReferences();
     trainSample();
 }
-
-QString TokenizerLab::title() const { return tr("Tokenizers"); }
 
 void TokenizerLab::retranslate() {
     intro_->setText(tr("A model reads tokens, not letters. Type a text and see how each tokenizer splits it; "

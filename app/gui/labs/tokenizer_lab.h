@@ -36,7 +36,6 @@ class TokenizerLab : public Lab {
 public:
     explicit TokenizerLab(LabHost* host, QWidget* parent = nullptr);
 
-    QString title() const override;
     TokenizerSet* tokenizers() const { return set_; }
     TokenizerCompareView* compareView() const { return compare_; }
     TokenizerTrainerPanel* trainer() const { return trainer_; }
