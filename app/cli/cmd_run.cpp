@@ -49,19 +49,13 @@ namespace lmscope::cli {
 namespace {
 
 struct RunOptions {
-    RunOptions() {  // the usual interactive defaults
-        sampling.temperature = 0.8f;
-        sampling.top_k = 40;
-        sampling.top_p = 0.95f;
-        sampling.min_p = 0.05f;
-    }
     std::string model;
     std::string prompt;
     bool chat = false;
     bool no_prefix_reuse = false;
     int n_predict = 32;
     bool n_predict_given = false;  // -n on the command line: running out of context is an error
-    engine::SamplerSettings sampling;
+    engine::SamplerSettings sampling = engine::interactive_sampling();
     KvType kv_type = KvType::F16;
     trace::CaptureMode capture = trace::CaptureMode::Summary;
     uint64_t trace_budget_mib = trace::SessionTrace::kDefaultBudget >> 20;
@@ -69,7 +63,7 @@ struct RunOptions {
     std::string trace_path;
     bool jsonl = false;
     int threads = 0;
-    int ctx = 2048;
+    int ctx = engine::kDefaultContext;
     std::string backend = "cpu";
     std::string ablate;  // heads switched off, L:H,...
     std::string skip;    // sub-layers skipped, L:attn,L:ffn,...

@@ -1,7 +1,6 @@
 #include "gui/ablation_compare.h"
 
 #include "engine/backend.h"
-#include "engine/backend_factory.h"
 #include "engine/model.h"
 #include "util/error.h"
 
@@ -9,9 +8,9 @@
 
 namespace lmscope::gui {
 
-AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std::vector<AblationPathStep>& path,
-                                       int32_t k, const CancelToken& cancel) {
-    cancel.check();
+AblationCompareResult compare_ablation(const LabModelPtr& model, const std::vector<AblationPathStep>& path,
+                                       int32_t k, const CancelToken* cancel, const EngineOptions& chosen) {
+    check_cancel(cancel);
     if (!model || !model->model) throw UsageError("with and without: no model is loaded");
     // Where each step's tokens go, and the sequence the last step leaves.
     std::vector<int32_t> starts, all;
@@ -27,10 +26,8 @@ AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std
     if (all.empty()) throw UsageError("with and without: the step fed no tokens");
     const int32_t n_vocab = model->model->spec().n_vocab();
 
-    engine::BackendOptions options;
-    options.n_ctx = std::min<int32_t>(most, model->model->spec().n_ctx_train());
-    if (options.n_ctx < most) throw UsageError("with and without: the path is longer than the model's context");
-    const std::unique_ptr<engine::Backend> backend = engine::make_backend("cpu", model->model, options);
+    if (most > model->model->spec().n_ctx_train()) throw UsageError("with and without: the path is longer than the model's context");
+    const std::unique_ptr<engine::Backend> backend = make_engine_backend(*model, lab_engine(chosen, most));
 
     AblationCompareResult out;
     out.logits_with.resize(size_t(n_vocab));
@@ -45,11 +42,11 @@ AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std
         for (; j < path.size() && path[j].ablated == path[i].ablated && starts[j] == pos0 + int32_t(run.size()); ++j)
             run.insert(run.end(), path[j].tokens.begin(), path[j].tokens.end());
         if (!run.empty())
-            backend->forward({.tokens = run, .pos0 = pos0, .logits = out.logits_with, .cancel = &cancel, .ablate = path[i].ablated});
+            backend->forward({.tokens = run, .pos0 = pos0, .logits = out.logits_with, .cancel = cancel, .ablate = path[i].ablated});
         i = j;
     }
     // Without: every token at once, every head on.
-    backend->forward({.tokens = all, .pos0 = 0, .logits = out.logits_without, .cancel = &cancel});
+    backend->forward({.tokens = all, .pos0 = 0, .logits = out.logits_without, .cancel = cancel});
 
     out.compared = analysis::compare_distributions(out.logits_with, out.logits_without, k);
     return out;

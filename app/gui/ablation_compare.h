@@ -1,7 +1,8 @@
 // "With and without": the next-token distribution of a step that ran with heads switched off,
 // beside the one the same tokens give with every head on. Both are computed afresh, off the UI
-// and engine threads (a LabRunner job), on a CPU backend of the loaded model (the shared Model:
-// its CPU weights are not packed again; the backend owns only its KV cache):
+// and engine threads (a JobRunner job), on a backend of the loaded model on the engine the user
+// chose (`chosen`: its backend and threads; an f16 cache the length of the path). The Model is
+// shared (its CPU weights are not packed again; the backend owns only its KV cache):
 //   with:    the path's steps fed one after another, each with the heads it ran without (the
 //            cache holds what the session's cache held; consecutive steps with the same heads
 //            off are fed together), the last row's logits
@@ -10,7 +11,7 @@
 #pragma once
 
 #include "analysis/distribution.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "util/cancel.h"
 #include "util/types.h"
 
@@ -34,7 +35,7 @@ struct AblationCompareResult {
 
 // Throws UsageError for an empty path or no model, CancelledError when `cancel` is cancelled,
 // lmscope::Error otherwise.
-AblationCompareResult compare_ablation(const labs::LabModelPtr& model, const std::vector<AblationPathStep>& path,
-                                       int32_t k, const CancelToken& cancel);
+AblationCompareResult compare_ablation(const LabModelPtr& model, const std::vector<AblationPathStep>& path,
+                                       int32_t k, const CancelToken* cancel, const EngineOptions& chosen = {});
 
 }  // namespace lmscope::gui

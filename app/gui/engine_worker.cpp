@@ -1,44 +1,27 @@
 #include "gui/engine_worker.h"
 
 #include "engine/backend.h"
-#include "engine/backend_factory.h"
 #include "engine/kv_cache.h"
 #include "engine/model.h"
 #include "engine/sampler.h"
 #include "engine/session.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "model/interventions.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/trace_file.h"
 #include "trace_adapter/trace_adapter.h"
-#include "util/cpu_info.h"
 #include "util/error.h"
-#include "util/message.h"
-#include "util/resource_errors.h"
 
 #include <QFileInfo>
 
 #include <algorithm>
-#include <exception>
 
 namespace lmscope::gui {
 
 namespace {
 
-engine::SamplerSettings sampler_settings(const SamplingOptions& s) {
-    engine::SamplerSettings out;
-    out.temperature = float(s.temperature);
-    out.top_k = s.top_k;
-    out.top_p = float(s.top_p);
-    out.min_p = float(s.min_p);
-    out.seed = s.seed;
-    return out;
-}
-
 void register_types() {
     static const bool once = [] {
-        qRegisterMetaType<EngineOptions>();
-        qRegisterMetaType<SamplingOptions>();
         qRegisterMetaType<EngineInfo>();
         qRegisterMetaType<SnapshotPtr>();
         qRegisterMetaType<ReplayPtr>();
@@ -49,177 +32,130 @@ void register_types() {
 
 }  // namespace
 
-EngineWorker::EngineWorker() : sampling_(sampler_settings(SamplingOptions{})) { register_types(); }
-
-EngineWorker::~EngineWorker() { replaceSession(nullptr); }
-
-void EngineWorker::cancel() {
-    std::lock_guard lock(session_mutex_);
-    if (job_) job_->cancel();
+EngineWorker::EngineWorker(QObject* parent)
+    : QObject(parent), sampling_(engine::lesson_sampling()), jobs_(nullptr, QStringLiteral("lmscope engine")) {
+    register_types();
+    connect(&jobs_, &JobRunner::failed, this, &EngineWorker::failed);
+    connect(&jobs_, &JobRunner::stopped, this, &EngineWorker::stopped);
+    connect(&jobs_, &JobRunner::progress, this, &EngineWorker::prefillProgress);
 }
+
+EngineWorker::~EngineWorker() { shutdown(); }
 
 template <class F>
-void EngineWorker::cancellable(F&& body) {
-    step_clock_.start();
-    progress_sent_ms_ = -1;
-    const CancelPtr token = std::make_shared<CancelToken>();
-    {
-        std::lock_guard lock(session_mutex_);
-        job_ = token;
+void EngineWorker::compute(const JobContext& job, F&& body) {
+    engine::Session& s = session();
+    s.set_progress([&job](const engine::StepProgress& p) {
+        if (p.tokens >= 2) job.progress(p.layers_done, p.n_layer, p.tokens);  // a decode step is too short to follow
+    });
+    const engine::Session::CancelScope scope(s, job.token());
+    try {
+        body();
+    } catch (...) {
+        s.set_progress(nullptr);
+        throw;
     }
-    const engine::Session::CancelScope scope(session(), *token);
-    body();  // guarded() drops job_, whether it returns or throws
-}
-
-void EngineWorker::replaceSession(std::unique_ptr<engine::Session> next) {
-    std::unique_ptr<engine::Session> old;
-    {
-        std::lock_guard lock(session_mutex_);
-        old = std::move(session_);
-        session_ = std::move(next);
-    }
-    sent_steps_ = 0;
-    sent_dropped_ = 0;
+    s.set_progress(nullptr);
 }
 
 engine::Session& EngineWorker::session() {
-    if (!session_) throw UsageError(tr("No model is loaded.").toStdString());
-    return *session_;
-}
-
-void EngineWorker::fail(const QString& what, const QString& reason) {
-    emit error(tr("%1 failed: %2").arg(what, reason));
-}
-
-template <class F>
-void EngineWorker::guarded(const QString& what, F&& body) {
-    emit busy(true);
-    try {
-        body();
-    } catch (const CancelledError&) {
-        emit cancelled();
-    } catch (...) {  // lmscope::Error, the standard library's errors, out of memory
-        fail(what, QString::fromStdString(exception_message(std::current_exception())));
-    }
-    {
-        std::lock_guard lock(session_mutex_);
-        job_.reset();
-    }
-    emit busy(false);
+    if (!engine_.session) throw UsageError(tr("No model is loaded.").toStdString());
+    return *engine_.session;
 }
 
 void EngineWorker::load(const QString& path, const EngineOptions& options) {
-    guarded(tr("Loading the model"), [&] {
-        emit progress(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-        start(labs::load_lab_model(path), options);
+    jobs_.post(tr("Loading the model"), [this, path, options](const JobContext&) {
+        emit status(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+        start(load_lab_model(path), options);
     });
 }
 
-void EngineWorker::run(const labs::LabModelPtr& model, const EngineOptions& options) {
-    guarded(tr("Loading the model"), [&] {
+void EngineWorker::run(const LabModelPtr& model, const EngineOptions& options) {
+    jobs_.post(tr("Loading the model"), [this, model, options](const JobContext&) {
         if (!model) throw UsageError(tr("No model is loaded.").toStdString());
-        emit progress(tr("Loading %1…").arg(QFileInfo(model->path).fileName()));
+        emit status(tr("Loading %1…").arg(QFileInfo(model->path).fileName()));
         start(model, options);
     });
 }
 
-void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions& options) {
-    const QString& path = prepared->path;
-    const std::string file = path.toStdString();  // named when memory or threads run out
-    std::shared_ptr<const engine::Model> model = prepared->model;
-    std::shared_ptr<const tok::Tokenizer> tokenizer = prepared->tokenizer;
-    engine::BackendOptions bo;
-    bo.n_threads = std::clamp(options.threads, 0, hardware_threads());  // 0: every core
-    bo.kv_type = options.kv_type;
-    bo.n_ctx = std::min<int32_t>(options.n_ctx, model->spec().n_ctx_train());
-    auto backend = with_context(file + ": starting the backend",
-                                [&] { return engine::make_backend(options.backend.toStdString(), model, bo); });
+void EngineWorker::start(const LabModelPtr& prepared, const EngineOptions& options) {
     engine::SessionOptions so;
     so.sampling = sampling_;
     so.capture.mode = trace::CaptureMode::Full;  // the heatmap and grid show any (layer, head)
-    auto session = with_context(file + ": starting the session",
-                                [&] { return std::make_unique<engine::Session>(*backend, *tokenizer, so); });
-    session->set_progress([this](const engine::StepProgress& p) { reportProgress(p); });
-    session->set_attention_focus(focus_);
+    EngineSession next = make_engine_session(prepared, options, so);
+    const model::ModelSpec& spec = prepared->model->spec();
+    next.session->set_attention_focus(focus_);
     // a new model may have fewer heads
-    std::erase_if(ablation_, [&](const LayerHead& h) { return !model::has_head(model->spec(), h); });
-    session->set_ablation(ablation_);
+    std::erase_if(ablation_, [&](const LayerHead& h) { return !model::has_head(spec, h); });
+    next.session->set_ablation(ablation_);
 
-    replaceSession(nullptr);  // the old session refers to the old backend and tokenizer
-    backend_ = std::move(backend);
-    tokenizer_ = std::move(tokenizer);
-    model_ = std::move(model);
-    replaceSession(std::move(session));
+    engine_ = std::move(next);  // the old session goes before its backend
+    sent_steps_ = 0;
+    sent_dropped_ = 0;
+    const tok::Tokenizer& tokenizer = *prepared->tokenizer;
     pieces_.clear();
-    for (int32_t id = 0; id < tokenizer_->vocab_size(); ++id) pieces_.emplace(id, tokenizer_->piece(id));
+    for (int32_t id = 0; id < tokenizer.vocab_size(); ++id) pieces_.emplace(id, tokenizer.piece(id));
 
+    const engine::Backend& backend = *engine_.backend;
     EngineInfo info;
-    info.path = path;
-    info.backend = QString::fromStdString(backend_->name());
-    info.kv_type = options.kv_type;
-    info.n_ctx = backend_->n_ctx();
-    info.model = app::model_view(session_->trace());
+    info.path = prepared->path;
+    info.backend = QString::fromStdString(backend.name());
+    info.options = options;
+    info.options.resources.n_ctx = backend.n_ctx();
+    info.n_ctx = backend.n_ctx();
+    info.model = app::model_view(engine_.session->trace());
     if (info.model.n_layer == 0) {  // no step yet: take the shape from the spec
-        const auto& spec = model_->spec();
         info.model.n_layer = spec.n_layer();
         info.model.n_head = spec.n_head();
         info.model.n_head_kv = spec.n_head_kv();
         info.model.head_dim = spec.head_dim();
     }
-    info.model.n_ctx = backend_->n_ctx();
-    info.model.n_ctx_train = model_->spec().n_ctx_train();
-    info.model.kv_bytes_per_token = backend_->kv_stats().bytes_per_token;
+    info.model.n_ctx = backend.n_ctx();
+    info.model.n_ctx_train = spec.n_ctx_train();
+    info.model.kv_bytes_per_token = backend.kv_stats().bytes_per_token;
     info.model.layer_window.clear();
-    for (const model::LayerPlan& p : model_->spec().layers) info.model.layer_window.push_back(p.window);
-    info.model.name = QFileInfo(path).completeBaseName();
+    for (const model::LayerPlan& p : spec.layers) info.model.layer_window.push_back(p.window);
+    info.model.name = QFileInfo(prepared->path).completeBaseName();
     info.runnable = prepared;
     emit loaded(info);
 }
 
-void EngineWorker::setSampling(const SamplingOptions& sampling) {
-    guarded(tr("Sampling settings"), [&] {
-        const engine::SamplerSettings s = sampler_settings(sampling);
+void EngineWorker::setSampling(const engine::SamplerSettings& sampling) {
+    jobs_.post(tr("Sampling settings"), [this, sampling](const JobContext&) {
+        const engine::SamplerSettings& s = sampling;
         engine::validate(s);
         sampling_ = s;
         // reseeds when the seed changes; the pending token is picked again under the new settings
-        if (session_ && session_->set_sampling(s)) emitSnapshot(EngineSnapshot::Kind::Repick, true);
+        if (engine_.session && engine_.session->set_sampling(s)) emitSnapshot(EngineSnapshot::Kind::Repick, true);
     });
 }
 
 void EngineWorker::prefill(const QString& prompt) {
-    guarded(tr("Prefill"), [&] {
+    jobs_.post(tr("Prefill"), [this, prompt](const JobContext& job) {
         engine::Session& s = session();
         const std::vector<int32_t> ids = s.tokenizer().encode_ids(prompt.toStdString(), true, false);
         if (ids.empty()) throw UsageError(tr("The prompt encodes to no tokens.").toStdString());
         if (!s.tokens().empty()) s.reset();
-        cancellable([&] { s.prefill(ids); });
+        compute(job, [&] { s.prefill(ids); });
         emitSnapshot(EngineSnapshot::Kind::Step);
     });
 }
 
-void EngineWorker::reportProgress(const engine::StepProgress& p) {
-    if (p.tokens < 2) return;  // a decode step: too short to follow
-    const qint64 now = step_clock_.isValid() ? step_clock_.elapsed() : 0;
-    if (p.layers_done < p.n_layer && progress_sent_ms_ >= 0 && now - progress_sent_ms_ < 100) return;
-    progress_sent_ms_ = now;
-    emit prefillProgress(p.layers_done, p.n_layer, p.tokens, now);
-}
-
 void EngineWorker::step() {
-    guarded(tr("Step"), [&] {
+    jobs_.post(tr("Step"), [this](const JobContext& job) {
         engine::Session& s = session();
         if (!s.pending()) throw UsageError(tr("Nothing to decode yet: prefill a prompt first.").toStdString());
-        cancellable([&] { s.decode(); });
+        compute(job, [&] { s.decode(); });
         emitSnapshot(EngineSnapshot::Kind::Step);
     });
 }
 
 void EngineWorker::rerun(const QVector<qint32>& prompt, const QVector<qint32>& generated) {
-    guarded(tr("Re-running the session"), [&] {
+    jobs_.post(tr("Re-running the session"), [this, prompt, generated](const JobContext& job) {
         engine::Session& s = session();
-        emit progress(tr("Re-running %n token(s) on the new engine…", nullptr, int(prompt.size() + generated.size())));
+        emit status(tr("Re-running %n token(s) on the new engine…", nullptr, int(prompt.size() + generated.size())));
         try {
-            cancellable([&] {
+            compute(job, [&] {
                 s.prefill(std::vector<int32_t>(prompt.begin(), prompt.end()));
                 for (qint32 id : generated) {
                     if (s.pending() != id) s.force(id);
@@ -235,48 +171,50 @@ void EngineWorker::rerun(const QVector<qint32>& prompt, const QVector<qint32>& g
 }
 
 void EngineWorker::setAttentionFocus(qint32 layer, qint32 head) {
-    focus_ = {layer, head};
-    if (session_) session_->set_attention_focus(focus_);
+    jobs_.post(QString(), [this, layer, head](const JobContext&) {
+        focus_ = {layer, head};
+        if (engine_.session) engine_.session->set_attention_focus(focus_);
+    });
 }
 
 void EngineWorker::setAblation(const QVector<LayerHead>& heads) {
-    guarded(tr("Switching heads off"), [&] {
+    jobs_.post(tr("Switching heads off"), [this, heads](const JobContext&) {
         std::vector<LayerHead> next(heads.begin(), heads.end());
-        if (session_) session_->set_ablation(next);
+        if (engine_.session) engine_.session->set_ablation(next);
         ablation_ = std::move(next);
     });
 }
 
 void EngineWorker::force(qint32 id) {
-    guarded(tr("Forcing a token"), [&] { session().force(id); });
+    jobs_.post(tr("Forcing a token"), [this, id](const JobContext&) { session().force(id); });
 }
 
 void EngineWorker::rewind(qint32 step) {
-    guarded(tr("Rewind"), [&] {
+    jobs_.post(tr("Rewind"), [this, step](const JobContext& job) {
         engine::Session& s = session();
         bool repicked = false;
-        cancellable([&] { repicked = s.rewind(step); });
+        compute(job, [&] { repicked = s.rewind(step); });
         emitSnapshot(EngineSnapshot::Kind::Rewind, repicked);
     });
 }
 
 void EngineWorker::reset() {
-    guarded(tr("Reset"), [&] {
+    jobs_.post(tr("Reset"), [this](const JobContext&) {
         session().reset();
         emitSnapshot(EngineSnapshot::Kind::Reset);
     });
 }
 
 void EngineWorker::saveTrace(const QString& path) {
-    guarded(tr("Saving the trace"), [&] {
-        trace::save_trace(session().trace(), path.toStdString(), {model_->file().path()});  // never over the model
+    jobs_.post(tr("Saving the trace"), [this, path](const JobContext&) {
+        trace::save_trace(session().trace(), path.toStdString(), {engine_.model->model->file().path()});  // never over the model
         emit traceSaved(path);
     });
 }
 
 void EngineWorker::openTrace(const QString& path) {
-    guarded(tr("Opening the trace"), [&] {
-        emit progress(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    jobs_.post(tr("Opening the trace"), [this, path](const JobContext&) {
+        emit status(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         const trace::SessionTrace t = trace::load_trace(path.toStdString());
         app::check_sizes(t, path.toStdString());
         auto replay = std::make_shared<TraceReplay>();
@@ -289,7 +227,7 @@ void EngineWorker::openTrace(const QString& path) {
 }
 
 void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind, bool repicked) {
-    const engine::Session& s = *session_;
+    const engine::Session& s = *engine_.session;
     const trace::SessionTrace& t = s.trace();
     auto snap = std::make_shared<EngineSnapshot>();
     snap->kind = kind;
@@ -300,7 +238,7 @@ void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind, bool repicked) {
         sent_dropped_ = t.dropped_steps();
     }
     snap->head = s.head();
-    const engine::KvStats kv = backend_->kv_stats();
+    const engine::KvStats kv = engine_.backend->kv_stats();
     snap->kv_tokens = kv.n_tokens;
     snap->kv_bytes = kv.total_bytes;
     if (kind == EngineSnapshot::Kind::Step && !snap->new_steps.isEmpty()) {
@@ -311,23 +249,6 @@ void EngineWorker::emitSnapshot(EngineSnapshot::Kind kind, bool repicked) {
     snap->ends_turn = s.pending() && s.ends_turn();
     if (repicked && snap->head >= 0) snap->repicked = app::logits_view(t, t.step(snap->head).logits, pieces_);
     emit stepDone(snap);
-}
-
-EngineThread::EngineThread(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
-    thread_.setObjectName(QStringLiteral("lmscope engine"));
-    worker_->moveToThread(&thread_);
-    thread_.start();
-}
-
-EngineThread::~EngineThread() { shutdown(); }
-
-void EngineThread::shutdown() {
-    if (!worker_) return;
-    worker_->cancel();  // a running step stops between layers
-    thread_.quit();     // the slots still queued are dropped with the worker
-    thread_.wait();
-    delete worker_;     // its thread has ended: deleting it here is safe
-    worker_ = nullptr;
 }
 
 }  // namespace lmscope::gui

@@ -1,33 +1,28 @@
-// The engine on its own thread: EngineWorker is a QObject moved to a QThread; the
-// UI calls its slots through queued connections and hears back through signals. Every slot
-// catches lmscope errors and turns them into error(QString), so a bad file or setting never
-// takes the window down. What a step produced travels as an immutable snapshot (widget view
-// data already converted on the worker), shared by pointer: the UI never reads the engine.
+// The step-through session's engine: EngineWorker lives on the UI thread and runs every request
+// as a job of its JobRunner (gui/job_runner.h), on the engine's thread, in the order asked; it
+// hears back through signals. The runner's one error boundary turns what a job throws into
+// failed(JobError), so a bad file or setting never takes the window down. What a step produced
+// travels as an immutable snapshot (widget view data already converted on the engine's thread),
+// shared by pointer: the UI never reads the engine.
 //
-// Stop: cancel() is the one method the UI thread calls directly. Each cancellable computation
-// runs under a fresh CancelToken (Session::CancelScope); cancel() cancels the running one's, the
-// step stops between layers and throws CancelledError, the session stays as it was before that
-// step and cancelled() is emitted. A Stop that comes when nothing runs does nothing.
+// Stop: cancel() cancels the running job's token (Session::CancelScope); the step stops
+// between layers and throws CancelledError, the session stays as it was before that step and
+// stopped() is emitted. A Stop that comes when nothing runs does nothing.
 #pragma once
 
 #include "engine/sampler.h"
-#include "gui/labs/lab_model.h"
+#include "gui/job_runner.h"
+#include "gui/engine_setup.h"
 #include "trace/capture.h"
-#include "util/cancel.h"
-#include "util/types.h"
 #include "widgets/trace_view.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
-#include <QThread>
 #include <QVector>
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
-#include <mutex>
 #include <string>
 #include <utility>
 
@@ -35,7 +30,6 @@ namespace lmscope::engine {
 class Backend;
 class Model;
 class Session;
-struct StepProgress;
 }  // namespace lmscope::engine
 namespace lmscope::tok {
 class Tokenizer;
@@ -43,29 +37,14 @@ class Tokenizer;
 
 namespace lmscope::gui {
 
-struct EngineOptions {
-    QString backend = QStringLiteral("cpu");
-    int threads = 0;                       // 0: every core
-    KvType kv_type = KvType::F16;
-    int n_ctx = 2048;                      // capped at the model's training context
-};
-
-struct SamplingOptions {
-    double temperature = 0.0;  // greedy by default: a lesson's run is reproducible
-    int top_k = 40;
-    double top_p = 0.95;
-    double min_p = 0.05;
-    quint64 seed = 0;
-};
-
 // What load() reports.
 struct EngineInfo {
     QString path;
-    QString backend;   // "cpu (avx512, 2 threads)"
-    KvType kv_type = KvType::F16;
+    QString backend;        // "cpu (avx512, 2 threads)"
+    EngineOptions options;  // as the session runs: the context capped at the model's
     int n_ctx = 0;
     widgets::ModelView model;
-    labs::LabModelPtr runnable;  // the loaded Model and Tokenizer (the with-and-without job's CPU backend shares it)
+    LabModelPtr runnable;  // the loaded Model and Tokenizer (what runs beside the session shares it)
 };
 
 // After a step, rewind or reset: the steps the trace gained since the last snapshot and where
@@ -95,18 +74,16 @@ using ReplayPtr = std::shared_ptr<const TraceReplay>;
 class EngineWorker : public QObject {
     Q_OBJECT
 public:
-    EngineWorker();
-    ~EngineWorker() override;
+    explicit EngineWorker(QObject* parent = nullptr);
+    ~EngineWorker() override;  // shutdown()
 
-    // From any thread: stop the running step between layers (no effect when idle).
-    void cancel();
+    // Each call below queues one job on the engine's thread, after those queued before it.
 
-public slots:
     // Opens `path` (every check of prepare_model) and starts a session on it.
     void load(const QString& path, const lmscope::gui::EngineOptions& options);
     // Starts a session on a model the window has already opened (shared with the labs).
-    void run(const lmscope::gui::labs::LabModelPtr& model, const lmscope::gui::EngineOptions& options);
-    void setSampling(const lmscope::gui::SamplingOptions& sampling);
+    void run(const lmscope::gui::LabModelPtr& model, const lmscope::gui::EngineOptions& options);
+    void setSampling(const lmscope::engine::SamplerSettings& sampling);
     void prefill(const QString& prompt);
     void step();
     // The same path again on a new engine: prefill `prompt`, then feed each of `generated`
@@ -123,72 +100,45 @@ public slots:
     void saveTrace(const QString& path);
     void openTrace(const QString& path);
 
+    // Stops the running step between layers (no effect when idle); the queued calls still run.
+    void cancel() { jobs_.stop(); }
+    // Cancels the running step, drops the queued calls and ends the engine's thread (the
+    // window is closing): nothing runs after it.
+    void shutdown() { jobs_.shutdown(); }
+    bool isShutDown() const { return jobs_.isShutDown(); }
+
 signals:
     void loaded(const lmscope::gui::EngineInfo& info);
     void stepDone(const lmscope::gui::SnapshotPtr& snapshot);
     void traceSaved(const QString& path);
     void traceOpened(const lmscope::gui::ReplayPtr& replay);
-    void cancelled();
-    void error(const QString& message);
-    void busy(bool on);
-    void progress(const QString& what);
-    // A prefill under way (several tokens): layers done of n_layer, at most ~10 times a second
-    // and at its last layer.
-    void prefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms);
+    void stopped();                                     // a call ended by cancel()
+    void failed(const lmscope::gui::JobError& error);  // "Prefill failed: REASON"
+    void status(const QString& what);                  // "Loading NAME…"
+    // A prefill under way (several tokens): layers done of n_layer, its tokens as `items`, at
+    // most ~10 times a second and at its last layer.
+    void prefillProgress(const lmscope::gui::JobProgress& progress);
 
 private:
-    template <class F> void guarded(const QString& what, F&& body);
-    void fail(const QString& what, const QString& reason);  // error("WHAT failed: REASON")
-    void start(const labs::LabModelPtr& model, const EngineOptions& options);  // load's and run's part
-    // Runs one engine computation that cancel() may stop, under a token of its own.
-    template <class F> void cancellable(F&& body);
+    void start(const LabModelPtr& model, const EngineOptions& options);  // load's and run's part
+    // Runs one engine computation under the job's token, its prefill progress reported.
+    template <class F> void compute(const JobContext& job, F&& body);
     engine::Session& session();
-    void reportProgress(const engine::StepProgress& p);
     void emitSnapshot(EngineSnapshot::Kind kind, bool repicked = false);
-    void replaceSession(std::unique_ptr<engine::Session> next);
 
-    std::shared_ptr<const engine::Model> model_;
-    std::shared_ptr<const tok::Tokenizer> tokenizer_;  // shared with the labs
-    std::unique_ptr<engine::Backend> backend_;
-    std::unique_ptr<engine::Session> session_;
+    // Touched only by the jobs, on the engine's thread.
+    EngineSession engine_;                    // the model (shared with the labs), backend and session
     std::vector<LayerHead> ablation_;         // applied to the session now and to the next one
     engine::SamplerSettings sampling_;        // applied to the session now and to the next one
-    LayerHead focus_;                  // applied to the session now and to the next one
-    QElapsedTimer step_clock_;               // since the running step began (prefill progress)
-    qint64 progress_sent_ms_ = -1;           // when prefillProgress was last emitted
+    LayerHead focus_;                         // applied to the session now and to the next one
     std::map<int32_t, std::string> pieces_;  // vocabulary entries by id (tooltips, byte marks)
     qint32 sent_steps_ = 0;                  // steps already in a snapshot
     qint32 sent_dropped_ = 0;                // dropped_steps() already reported
-    std::mutex session_mutex_;               // guards session_ and job_ against cancel() from the UI
-    CancelPtr job_;                          // the running cancellable computation's token, or null
-};
-
-// Owns the worker's thread. The destructor cancels a running step, quits the thread and waits
-// for it, so closing the window mid-generation is clean.
-class EngineThread : public QObject {
-    Q_OBJECT
-public:
-    explicit EngineThread(QObject* parent = nullptr);
-    ~EngineThread() override;
-    EngineWorker* worker() const { return worker_; }  // nullptr after shutdown()
-    // Calls `call(worker)` on the engine's thread after what is queued there; nothing after
-    // shutdown().
-    template <class F> void post(F&& call) const {
-        EngineWorker* w = worker_;
-        if (!w) return;
-        QMetaObject::invokeMethod(w, [w, call = std::forward<F>(call)] { call(w); }, Qt::QueuedConnection);
-    }
-    void shutdown();
-
-private:
-    QThread thread_;
-    EngineWorker* worker_;
+    JobRunner jobs_;                         // last: its thread ends before the state above goes
 };
 
 }  // namespace lmscope::gui
 
-Q_DECLARE_METATYPE(lmscope::gui::EngineOptions)
-Q_DECLARE_METATYPE(lmscope::gui::SamplingOptions)
 Q_DECLARE_METATYPE(lmscope::gui::EngineInfo)
 Q_DECLARE_METATYPE(lmscope::gui::SnapshotPtr)
 Q_DECLARE_METATYPE(lmscope::gui::ReplayPtr)

@@ -1,6 +1,5 @@
 #include "gui/layer_view.h"
 
-#include "engine/backend_factory.h"
 #include "engine/layer_probe.h"
 #include "engine/model.h"
 #include "tokenizer/tokenizer.h"
@@ -30,8 +29,8 @@ namespace lmscope::gui {
 // holds the mutex (a cancelled job still running finishes its chunk first).
 struct LayerView::ProbeState {
     std::mutex mutex;
-    labs::LabModelPtr model;
-    std::unique_ptr<engine::Backend> backend;  // CPU, its own KV cache
+    LabModelPtr model;
+    std::unique_ptr<engine::Backend> backend;  // on the session's engine, its own KV cache
     std::unique_ptr<engine::LayerProbe> probe;
 };
 
@@ -50,7 +49,8 @@ QScrollArea* scrolled(QWidget* w) {
 
 }  // namespace
 
-LayerView::LayerView(widgets::TraceModel* trace, QWidget* parent) : QWidget(parent), trace_(trace) {
+LayerView::LayerView(widgets::TraceModel* trace, QWidget* parent)
+    : QWidget(parent), trace_(trace), runner_(nullptr, QStringLiteral("lmscope layer view")) {
     status_ = new QLabel;
     status_->setObjectName(QStringLiteral("layerStatus"));
     status_->setWordWrap(true);
@@ -77,7 +77,8 @@ LayerView::LayerView(widgets::TraceModel* trace, QWidget* parent) : QWidget(pare
     connect(trace_, &widgets::TraceModel::queryChanged, this, &LayerView::schedule);
     connect(trace_, &widgets::TraceModel::headChanged, this, &LayerView::schedule);
     connect(trace_, &widgets::TraceModel::branchChanged, this, &LayerView::schedule);
-    connect(&runner_, &labs::LabRunner::failed, this, [this](const QString& message) {
+    connect(&runner_, &JobRunner::failed, this, [this](const JobError& error) {
+        const QString message = error.text();
         showMessage(tr("The layer could not be computed: %1").arg(message));
     });
     retranslate();
@@ -175,11 +176,10 @@ void LayerView::showEvent(QShowEvent* e) {
     schedule();  // hidden, it computed nothing
 }
 
-void LayerView::setModel(const labs::LabModelPtr& model, KvType kv_type, int n_ctx) {
+void LayerView::setModel(const LabModelPtr& model, const EngineOptions& engine) {
     runner_.abandon();
     model_ = model;
-    kv_type_ = kv_type;
-    n_ctx_ = n_ctx;
+    engine_ = engine;
     state_ = std::make_shared<ProbeState>();  // a new model: a new probe (the old one ends with its job)
     state_->model = model;
     shown_.reset();
@@ -266,18 +266,17 @@ void LayerView::start() {
                          .arg(req->layer)
                          .arg(req->labels.value(req->query))
                          .arg(req->query));
-    engine::BackendOptions options;
-    options.kv_type = kv_type_;
-    options.n_ctx = std::max(n_ctx_, int(req->tokens.size()));
+    EngineOptions options = engine_;  // the session's backend, threads and KV storage
+    options.resources.n_ctx = std::max(options.resources.n_ctx, int32_t(req->tokens.size()));
     runner_.start(
-        [state = state_, req = *req, options](const CancelToken& cancel) {
+        [state = state_, req = *req, options](const JobContext& job) {
             std::lock_guard lock(state->mutex);
             if (!state->probe) {
-                state->backend = engine::make_backend("cpu", state->model->model, options);
+                state->backend = make_engine_backend(*state->model, options);
                 state->probe = std::make_unique<engine::LayerProbe>(*state->backend);
             }
             const std::vector<int32_t> ids(req.tokens.begin(), req.tokens.end());
-            const engine::LayerRows& rows = state->probe->run(ids, req.ablate, req.layer, &cancel);
+            const engine::LayerRows& rows = state->probe->run(ids, req.ablate, req.layer, job.token());
             return layer_figures(*state->model->model, rows, req);
         },
         [this](LayerFigures figures) { present(std::move(figures)); });

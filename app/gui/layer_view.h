@@ -7,17 +7,17 @@
 //   RoPE          pairs of q and k rotated, the layer's frequencies, score against offset
 //   FFN           the largest activations, their histogram, the residual add
 //   Stream        how much each layer's attention and FFN write into the residual stream
-// Every number comes from the model: a LayerProbe (core/engine/layer_probe.h) on a CPU backend
-// of its own runs the shown path teacher-forced, each position with the heads its step ran
-// without, incrementally (a new step costs one more row), on a LabRunner job; the figures are
+// Every number comes from the model: a LayerProbe (core/engine/layer_probe.h) on a backend of
+// its own, on the session's engine, runs the shown path teacher-forced, each position with the heads its step ran
+// without, incrementally (a new step costs one more row), on a JobRunner job; the figures are
 // made on that job too (layer_figures.h). While a newer selection computes, the tabs are greyed
 // and say so: they never show one selection under another's title. While the engine steps or
 // plays, the view waits (greyed, saying so) and computes once the engine is idle, so it never
 // slows the steps down. A replay has no model: the view says so.
 #pragma once
 
-#include "gui/labs/lab_model.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/engine_setup.h"
+#include "gui/job_runner.h"
 #include "gui/layer_figures.h"
 #include "util/types.h"
 
@@ -53,8 +53,8 @@ public:
     explicit LayerView(widgets::TraceModel* trace, QWidget* parent = nullptr);
     ~LayerView() override;
 
-    // The model the session runs, its KV storage and context (null: none, as in a replay).
-    void setModel(const labs::LabModelPtr& model, KvType kv_type, int n_ctx);
+    // The model the session runs and the engine it runs on (null: none, as in a replay).
+    void setModel(const LabModelPtr& model, const EngineOptions& engine);
 
     // The step-through engine is stepping or playing: the view waits, greyed and saying so (its
     // probe would share the cores with the steps and slow them), and computes once it is idle.
@@ -89,12 +89,11 @@ private:
     void showMessage(const QString& text);
 
     widgets::TraceModel* trace_;
-    labs::LabModelPtr model_;
-    KvType kv_type_ = KvType::F16;
-    int n_ctx_ = 0;
+    LabModelPtr model_;
+    EngineOptions engine_;
     bool engine_busy_ = false;
     std::shared_ptr<ProbeState> state_;
-    labs::LabRunner runner_;
+    JobRunner runner_;
     QTimer pending_;  // coalesces changes that come together (a step moves the query and the step)
     std::optional<LayerFigures> shown_;
     QString message_;  // what the status line says when nothing is shown

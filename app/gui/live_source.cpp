@@ -11,13 +11,13 @@ namespace {
 constexpr int kRefreshMs = 30;  // snapshots arriving within this window share one redraw
 }
 
-LiveSource::LiveSource(EngineThread* engine, widgets::TraceModel* model, const StepControls* controls, EngineInfo info,
+LiveSource::LiveSource(EngineWorker* engine, widgets::TraceModel* model, const StepControls* controls, EngineInfo info,
                        QObject* parent)
     : StepSource(parent), engine_(engine), model_(model), controls_(controls), info_(std::move(info)) {
     refresh_.setSingleShot(true);
     refresh_.setInterval(kRefreshMs);
     connect(&refresh_, &QTimer::timeout, this, &LiveSource::applyPending);
-    if (EngineWorker* w = engine_->worker()) connect(w, &EngineWorker::stepDone, this, &LiveSource::onStepDone);
+    connect(engine_, &EngineWorker::stepDone, this, &LiveSource::onStepDone);
 }
 
 bool LiveSource::step() {
@@ -53,7 +53,7 @@ bool LiveSource::startRun(const QString& prompt) {
     model_->clearCurrentStep();
     emit statusChanged();
     run_prompt_ = prompt;
-    engine_->post([prompt](EngineWorker* e) { e->prefill(prompt); });
+    engine_->prefill(prompt);
     return true;
 }
 
@@ -65,21 +65,21 @@ void LiveSource::decodeNext(qint32 token) {
         if (v.parent != engine_head_ || v.phase != Phase::Decode || v.tokens.isEmpty() || v.tokens.front().id != token)
             continue;
         const qint32 child = v.index;
-        engine_->post([child](EngineWorker* e) { e->rewind(child); });
+        engine_->rewind(child);
         return;
     }
-    engine_->post([](EngineWorker* e) { e->step(); });
+    engine_->step();
 }
 
 bool LiveSource::reset() {
     if (!usable() || engine_head_ < 0) return false;
-    engine_->post([](EngineWorker* e) { e->reset(); });
+    engine_->reset();
     return true;
 }
 
 bool LiveSource::forceToken(qint32 id) {
     if (engine_head_ < 0) return false;
-    engine_->post([id](EngineWorker* e) { e->force(id); });
+    engine_->force(id);
     ends_turn_ = false;
     decodeNext(id);
     return true;
@@ -98,30 +98,28 @@ bool LiveSource::recompute(qint32 step) {
         last_.reset();
         model_->clearCurrentStep();
         emit statusChanged();
-        engine_->post([prompt = run_prompt_](EngineWorker* e) { e->prefill(prompt); });
+        engine_->prefill(run_prompt_);
         return true;
     }
     // Back to the parent, then the same token decoded again (a new branch beside the old step).
     const qint32 p = parent->index, token = v->tokens.front().id;
     const bool forced = parent->logits.chosen != token;
-    engine_->post([p, token, forced](EngineWorker* e) {
-        e->rewind(p);
-        if (forced) e->force(token);
-        e->step();
-    });
+    engine_->rewind(p);
+    if (forced) engine_->force(token);
+    engine_->step();
     return true;
 }
 
 bool LiveSource::rewindTo(qint32 step) {
     if (!usable()) return false;
     emit stopPlay();
-    engine_->post([step](EngineWorker* e) { e->rewind(step); });
+    engine_->rewind(step);
     return true;
 }
 
 void LiveSource::rerun(const RerunPlan& plan) {
     run_prompt_ = plan.prompt_text;
-    engine_->post([plan](EngineWorker* e) { e->rerun(plan.prompt, plan.generated); });
+    engine_->rerun(plan.prompt, plan.generated);
 }
 
 std::optional<RerunPlan> LiveSource::rerunPlan() const {

@@ -22,7 +22,7 @@ class LiveSource : public StepSource {
 public:
     // A session on the model `info` describes (none while `info.path` is empty); the prompt is
     // read from `controls`.
-    LiveSource(EngineThread* engine, widgets::TraceModel* model, const StepControls* controls, EngineInfo info,
+    LiveSource(EngineWorker* engine, widgets::TraceModel* model, const StepControls* controls, EngineInfo info,
                QObject* parent = nullptr);
 
     bool usable() const override { return !info_.path.isEmpty(); }
@@ -44,7 +44,7 @@ private:
     void applyPending();
     void flushPending();  // applies the snapshots now, not after the timer
 
-    EngineThread* engine_;
+    EngineWorker* engine_;
     widgets::TraceModel* model_;
     const StepControls* controls_;
     EngineInfo info_;

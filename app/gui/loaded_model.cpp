@@ -63,7 +63,7 @@ LoadedModel load_model(const QString& path) {
     // The window shows models the engine can run: a file it would refuse (another
     // architecture, inconsistent metadata, a tensor missing or misshapen, a broken vocabulary)
     // fails to open with that error, and the previous model stays.
-    m.runnable = labs::lab_model_of(path, engine::prepare_model(std::move(file)));
+    m.runnable = lab_model_of(path, engine::prepare_model(std::move(file)));
     m.load_ms = timer.elapsed();
     return m;
 }

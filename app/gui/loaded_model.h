@@ -3,7 +3,7 @@
 // runs on a worker thread; it touches no Qt widget.
 #pragma once
 
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "model/summary.h"
 #include "widgets/metadata_model.h"
 #include "widgets/tensor_table_model.h"
@@ -19,7 +19,7 @@ struct LoadedModel {
     QList<widgets::TensorRow> tensors;       // file order
     QList<widgets::MetadataRow> metadata;    // file order, long keys and values abbreviated
     qint64 load_ms = 0;                      // wall time of load_model()
-    labs::LabModelPtr runnable;              // the engine's Model and Tokenizer, prepared once:
+    LabModelPtr runnable;              // the engine's Model and Tokenizer, prepared once:
                                              // the step-through session and every lab run them
 };
 

@@ -95,14 +95,12 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     // Queued: "Clear Menu" changes the list from inside one of the actions the rebuild deletes.
     connect(recent_, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu, Qt::QueuedConnection);
     connect(language_, &Language::changed, this, &MainWindow::updateLanguageMenu);
+    // the labs run on the engine the session runs on
+    connect(session_, &SessionView::engineLoaded, lab_host_, [this](const EngineInfo& info) { lab_host_->setEngine(info.options); });
     // the Layer view's residual stream, read layer by layer in the logit lens lab
     connect(session_, &SessionView::logitLensRequested, this, [this](const QString& text) {
-        const QList<labs::Lab*>& all = lab_window_->labs();
-        for (int i = 0; i < all.size(); ++i)
-            if (auto* lens = qobject_cast<labs::LogitLensLab*>(all[i])) {
-                lab_window_->showLab(i);
-                lens->setPrompt(text);
-            }
+        lab_window_->showLab(labs::LabId::LogitLens);
+        lab_window_->lab<labs::LogitLensLab>(labs::LabId::LogitLens)->setPrompt(text);
     });
 
     retranslate();
@@ -189,6 +187,7 @@ void MainWindow::showModel() {
     QSettings().setValue(QStringLiteral("lastFolder"), fi.absolutePath());
     say(tr("Loaded %1 in %2 ms").arg(fi.fileName()).arg(m->load_ms), 8000);
     session_->loadModel(m->runnable);  // the file is parsed once, here and for the labs
+    lab_host_->setEngine(session_->engineOptions());  // the labs run where the session runs
     lab_host_->setModel(m->runnable);
     retranslate();  // the spec, status and title texts depend on the model
 }

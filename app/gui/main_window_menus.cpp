@@ -138,11 +138,12 @@ void MainWindow::rebuildSampleMenu() {
 
 void MainWindow::rebuildLabsMenu() {
     labs_menu_->clear();
-    const QList<labs::Lab*>& all = lab_window_->labs();
-    for (int i = 0; i < all.size(); ++i) {
-        QAction* a = labs_menu_->addAction(all[i]->title());
+    int i = 0;
+    for (const labs::LabEntry& e : labs::lab_registry()) {
+        QAction* a = labs_menu_->addAction(labs::lab_title(e.id));
         if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key(Qt::Key_1 + i)));
-        connect(a, &QAction::triggered, lab_window_, [this, i] { lab_window_->showLab(i); });
+        connect(a, &QAction::triggered, lab_window_, [this, id = e.id] { lab_window_->showLab(id); });
+        ++i;
     }
 }
 

@@ -1,45 +1,26 @@
 #include "gui/model_document.h"
 
-#include "util/message.h"
-
-#include <QtConcurrent/QtConcurrentRun>
-
-#include <exception>
-
 namespace lmscope::gui {
 
-ModelDocument::ModelDocument(QObject* parent) : QObject(parent) {
-    connect(&watcher_, &QFutureWatcherBase::finished, this, &ModelDocument::finished);
+ModelDocument::ModelDocument(QObject* parent) : QObject(parent), loader_(nullptr, QStringLiteral("lmscope model loader")) {
+    connect(&loader_, &JobRunner::busyChanged, this, &ModelDocument::busyChanged);
+    connect(&loader_, &JobRunner::failed, this, [this](const JobError& error) {
+        emit loadFailed(std::exchange(loading_path_, QString()), error.text());  // the file, field and reason
+    });
 }
 
-// A load still running keeps only its own copies (the path, its result): nothing to wait for.
+// A load still running ends before the loader's thread does (the parse is not cancellable).
 ModelDocument::~ModelDocument() = default;
 
 void ModelDocument::open(const QString& path) {
-    const bool was_loading = isLoading();
     loading_path_ = path;
-    watcher_.setFuture(QtConcurrent::run([path]() -> Result {
-        try {
-            return {std::make_shared<const LoadedModel>(load_model(path)), {}};
-        } catch (...) {  // the file, field and reason, or out of memory
-            return {nullptr, QString::fromStdString(exception_message(std::current_exception()))};
-        }
-    }));
+    loader_.start([path](const JobContext&) { return std::make_shared<const LoadedModel>(load_model(path)); },
+                  [this](std::shared_ptr<const LoadedModel> model) {
+                      loading_path_.clear();
+                      model_ = std::move(model);
+                      emit modelChanged();
+                  });
     emit loadStarted(path);
-    if (!was_loading) emit busyChanged(true);
-}
-
-void ModelDocument::finished() {
-    Result r = watcher_.result();
-    const QString path = loading_path_;
-    loading_path_.clear();
-    emit busyChanged(false);
-    if (r.model) {
-        model_ = std::move(r.model);
-        emit modelChanged();
-    } else {
-        emit loadFailed(path, r.error);
-    }
 }
 
 }  // namespace lmscope::gui

@@ -1,11 +1,11 @@
-// The model the window shows: loads a GGUF file off the UI thread (QtConcurrent) and keeps
+// The model the window shows: loads a GGUF file off the UI thread (a JobRunner job) and keeps
 // the last one that loaded. A failed load reports its error and leaves the current model as
 // it was. When a second open() comes before the first finishes, the newer request wins.
 #pragma once
 
+#include "gui/job_runner.h"
 #include "gui/loaded_model.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 
@@ -20,7 +20,7 @@ public:
     ~ModelDocument() override;
 
     void open(const QString& path);
-    bool isLoading() const { return watcher_.isRunning(); }
+    bool isLoading() const { return loader_.busy(); }
     QString loadingPath() const { return loading_path_; }
     // The current model; null until one has loaded.
     std::shared_ptr<const LoadedModel> model() const { return model_; }
@@ -32,13 +32,7 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    struct Result {
-        std::shared_ptr<const LoadedModel> model;
-        QString error;  // set when model is null
-    };
-    void finished();
-
-    QFutureWatcher<Result> watcher_;
+    JobRunner loader_;
     QString loading_path_;
     std::shared_ptr<const LoadedModel> model_;
 };

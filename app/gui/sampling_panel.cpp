@@ -24,6 +24,11 @@ QDoubleSpinBox* spin(double lo, double hi, double step, const char* name) {
     s->setObjectName(QLatin1String(name));
     return s;
 }
+
+QString kv_text(KvType type) {
+    const std::string_view name = kv_type_name(type);
+    return QString::fromLatin1(name.data(), qsizetype(name.size()));
+}
 }  // namespace
 
 SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
@@ -52,7 +57,7 @@ SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
         w->setFocusPolicy(Qt::ClickFocus);
         form_->addRow(new QLabel, w);
     }
-    setSampling(SamplingOptions{});
+    setSampling(engine::lesson_sampling());
     setEngineOptions(EngineOptions{});
 
     const auto sampling = [this] { emit samplingChanged(this->sampling()); };
@@ -70,26 +75,26 @@ SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
     retranslate();
 }
 
-SamplingOptions SamplingPanel::sampling() const {
-    SamplingOptions s;
-    s.temperature = temperature_->value();
+engine::SamplerSettings SamplingPanel::sampling() const {
+    engine::SamplerSettings s = engine::lesson_sampling();
+    s.temperature = float(temperature_->value());
     s.top_k = top_k_->value();
-    s.top_p = top_p_->value();
-    s.min_p = min_p_->value();
-    s.seed = quint64(seed_->value());
+    s.top_p = float(top_p_->value());
+    s.min_p = float(min_p_->value());
+    s.seed = uint64_t(seed_->value());
     return s;
 }
 
 EngineOptions SamplingPanel::engineOptions() const {
     EngineOptions e;
-    e.backend = backend_->currentText();
-    e.threads = threads_->value();
-    e.kv_type = KvType(kv_type_->currentData().toInt());
-    e.n_ctx = context_->value();
+    e.backend = backend_->currentText().toStdString();
+    e.resources.n_threads = threads_->value();
+    e.resources.kv_type = KvType(kv_type_->currentData().toInt());
+    e.resources.n_ctx = context_->value();
     return e;
 }
 
-void SamplingPanel::setSampling(const SamplingOptions& s) {
+void SamplingPanel::setSampling(const engine::SamplerSettings& s) {
     const QSignalBlocker b1(temperature_), b2(top_k_), b3(top_p_), b4(min_p_), b5(seed_);
     temperature_->setValue(s.temperature);
     top_k_->setValue(s.top_k);
@@ -100,10 +105,10 @@ void SamplingPanel::setSampling(const SamplingOptions& s) {
 
 void SamplingPanel::setEngineOptions(const EngineOptions& e) {
     const QSignalBlocker b1(kv_type_), b2(threads_), b3(backend_), b4(context_);
-    if (const int i = backend_->findText(e.backend); i >= 0) backend_->setCurrentIndex(i);
-    if (const int i = kv_type_->findData(int(e.kv_type)); i >= 0) kv_type_->setCurrentIndex(i);
-    threads_->setValue(e.threads);
-    context_->setValue(e.n_ctx);
+    if (const int i = backend_->findText(QString::fromStdString(e.backend)); i >= 0) backend_->setCurrentIndex(i);
+    if (const int i = kv_type_->findData(int(e.resources.kv_type)); i >= 0) kv_type_->setCurrentIndex(i);
+    threads_->setValue(e.resources.n_threads);
+    context_->setValue(e.resources.n_ctx);
 }
 
 void SamplingPanel::setModelLimits(int n_ctx_train, quint64 kv_bytes_per_token) {
@@ -116,39 +121,39 @@ void SamplingPanel::setModelLimits(int n_ctx_train, quint64 kv_bytes_per_token) 
 void SamplingPanel::saveSettings() const {
     QSettings s;
     s.beginGroup(QStringLiteral("sampling"));
-    const SamplingOptions o = sampling();
+    const engine::SamplerSettings o = sampling();
     s.setValue(QStringLiteral("temperature"), o.temperature);
     s.setValue(QStringLiteral("topK"), o.top_k);
     s.setValue(QStringLiteral("topP"), o.top_p);
     s.setValue(QStringLiteral("minP"), o.min_p);
-    s.setValue(QStringLiteral("seed"), o.seed);
+    s.setValue(QStringLiteral("seed"), quint64(o.seed));
     const EngineOptions e = engineOptions();
-    s.setValue(QStringLiteral("backend"), e.backend);
-    s.setValue(QStringLiteral("threads"), e.threads);
-    s.setValue(QStringLiteral("kvType"), widgets::type_name_text(kv_type_name(e.kv_type)));
-    s.setValue(QStringLiteral("context"), e.n_ctx);
+    s.setValue(QStringLiteral("backend"), QString::fromStdString(e.backend));
+    s.setValue(QStringLiteral("threads"), e.resources.n_threads);
+    s.setValue(QStringLiteral("kvType"), widgets::type_name_text(kv_type_name(e.resources.kv_type)));
+    s.setValue(QStringLiteral("context"), e.resources.n_ctx);
     s.endGroup();
 }
 
 QString SamplingPanel::restoreSettings() {
     QSettings s;
     s.beginGroup(QStringLiteral("sampling"));
-    SamplingOptions o;
-    o.temperature = s.value(QStringLiteral("temperature"), o.temperature).toDouble();
+    engine::SamplerSettings o = engine::lesson_sampling();
+    o.temperature = s.value(QStringLiteral("temperature"), o.temperature).toFloat();
     o.top_k = s.value(QStringLiteral("topK"), o.top_k).toInt();
-    o.top_p = s.value(QStringLiteral("topP"), o.top_p).toDouble();
-    o.min_p = s.value(QStringLiteral("minP"), o.min_p).toDouble();
-    o.seed = s.value(QStringLiteral("seed"), o.seed).toULongLong();
+    o.top_p = s.value(QStringLiteral("topP"), o.top_p).toFloat();
+    o.min_p = s.value(QStringLiteral("minP"), o.min_p).toFloat();
+    o.seed = s.value(QStringLiteral("seed"), quint64(o.seed)).toULongLong();
     EngineOptions e;
-    e.backend = s.value(QStringLiteral("backend"), e.backend).toString();
-    e.threads = s.value(QStringLiteral("threads"), e.threads).toInt();
+    e.backend = s.value(QStringLiteral("backend"), QString::fromStdString(e.backend)).toString().toStdString();
+    e.resources.n_threads = s.value(QStringLiteral("threads"), e.resources.n_threads).toInt();
     QString problem;
-    const QString kv = s.value(QStringLiteral("kvType"), widgets::type_name_text(kv_type_name(e.kv_type))).toString();
-    if (const std::optional<KvType> t = parse_kv_type(kv.toStdString())) e.kv_type = *t;
+    const QString kv = s.value(QStringLiteral("kvType"), widgets::type_name_text(kv_type_name(e.resources.kv_type))).toString();
+    if (const std::optional<KvType> t = parse_kv_type(kv.toStdString())) e.resources.kv_type = *t;
     else
         problem = tr("The saved KV cache type '%1' is not one of %2; the cache stores %3.")
-                      .arg(kv, QString::fromStdString(kv_type_list()), widgets::type_name_text(kv_type_name(e.kv_type)));
-    e.n_ctx = s.value(QStringLiteral("context"), e.n_ctx).toInt();
+                      .arg(kv, QString::fromStdString(kv_type_list()), widgets::type_name_text(kv_type_name(e.resources.kv_type)));
+    e.resources.n_ctx = s.value(QStringLiteral("context"), e.resources.n_ctx).toInt();
     s.endGroup();
     setSampling(o);
     setEngineOptions(e);

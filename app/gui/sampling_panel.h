@@ -21,9 +21,11 @@ public:
     // `backends`: the names the engine knows ("cpu" first).
     explicit SamplingPanel(const QStringList& backends, QWidget* parent = nullptr);
 
-    SamplingOptions sampling() const;
+    // The shown settings over engine::lesson_sampling() (the fields the panel does not show
+    // keep its values).
+    engine::SamplerSettings sampling() const;
     EngineOptions engineOptions() const;
-    void setSampling(const SamplingOptions& s);
+    void setSampling(const engine::SamplerSettings& s);
     void setEngineOptions(const EngineOptions& e);
     // The loaded model's own context length (the most the context may be set to) and the KV
     // bytes of one position, for the context's tooltip ("2,048 positions: 90 MiB of KV cache").
@@ -34,7 +36,7 @@ public:
     void retranslate();
 
 signals:
-    void samplingChanged(const lmscope::gui::SamplingOptions& s);
+    void samplingChanged(const lmscope::engine::SamplerSettings& s);
     void engineOptionsChanged(const lmscope::gui::EngineOptions& e);
 
 private:

@@ -1,10 +1,10 @@
 #include "gui/session_view.h"
 
 #include "engine/backend_factory.h"
-#include "gui/ablation_compare.h"
+#include "gui/ablation_comparison.h"
 #include "gui/engine_change.h"
 #include "gui/layer_view.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 #include "gui/live_source.h"
 #include "gui/replay_source.h"
 #include "gui/sampling_panel.h"
@@ -49,7 +49,7 @@ QStringList backend_list() {
 }  // namespace
 
 SessionView::SessionView(QMainWindow* window)
-    : QObject(window), window_(window), engine_(new EngineThread(this)), model_(new widgets::TraceModel(this)) {
+    : QObject(window), window_(window), engine_(new EngineWorker(this)), model_(new widgets::TraceModel(this)) {
     play_timer_.setSingleShot(true);
     connect(&play_timer_, &QTimer::timeout, this, [this] {
         if (playing_) step();
@@ -65,42 +65,31 @@ SessionView::SessionView(QMainWindow* window)
     connect(w, &EngineWorker::loaded, this, &SessionView::onLoaded);
     connect(w, &EngineWorker::traceOpened, this, &SessionView::onTraceOpened);
     connect(w, &EngineWorker::traceSaved, this, &SessionView::traceSaved);
-    connect(w, &EngineWorker::progress, this, &SessionView::statusMessage);
+    connect(w, &EngineWorker::status, this, &SessionView::statusMessage);
     connect(w, &EngineWorker::prefillProgress, this, &SessionView::showPrefillProgress);
     // a long prefill keeps the rows of the head the heatmap shows first
     connect(model_, &widgets::TraceModel::headChanged, this,
-            [this](qint32 layer, qint32 head) { engine_->post([layer, head](EngineWorker* e) { e->setAttentionFocus(layer, head); }); });
+            [this](qint32 layer, qint32 head) { engine_->setAttentionFocus(layer, head); });
     connect(model_, &widgets::TraceModel::ablationChanged, this, [this](const QVector<LayerHead>& heads) {
-        engine_->post([heads](EngineWorker* e) { e->setAblation(heads); });
+        engine_->setAblation(heads);
     });
-    connect(w, &EngineWorker::cancelled, this, [this] {
+    connect(w, &EngineWorker::stopped, this, [this] {
         onEngineIdle();
         emit statusMessage(tr("Stopped"));
     });
-    connect(w, &EngineWorker::error, this, [this](const QString& message) {
+    connect(w, &EngineWorker::failed, this, [this](const JobError& error) {
         rerun_.reset();  // the new engine did not load: the old one and its session stay
         onEngineIdle();
-        emit engineError(message);
+        emit engineError(error.text());
     });
     connect(sampling_, &SamplingPanel::samplingChanged, this,
-            [this](const SamplingOptions& s) { engine_->post([s](EngineWorker* e) { e->setSampling(s); }); });
+            [this](const engine::SamplerSettings& s) { engine_->setSampling(s); });
     connect(sampling_, &SamplingPanel::engineOptionsChanged, this, &SessionView::changeEngine);
     connect(logits_, &widgets::LogitsView::forceToken, this, &SessionView::forceToken);
     connect(logits_, &widgets::LogitsView::recomputeStep, this, &SessionView::recomputeStep);
     connect(grid_, &widgets::AttentionGrid::recomputeStep, this, &SessionView::recomputeStep);
     connect(heatmap_, &widgets::AttentionHeatmap::recomputeStep, this, &SessionView::recomputeStep);
-    compare_runner_ = new labs::LabRunner(this);
-    connect(compare_runner_, &labs::LabRunner::failed, this, [this](const QString& message) {
-        if (!compare_key_) return;
-        widgets::AblationComparisonView v;
-        v.state = widgets::AblationComparisonView::State::Failed;
-        v.step = compare_key_->step;
-        v.heads = compare_key_->heads;
-        v.error = message;
-        logits_->setComparison(v);
-    });
-    connect(model_, &widgets::TraceModel::currentStepChanged, this, &SessionView::updateComparison);
-    connect(model_, &widgets::TraceModel::stepsReset, this, &SessionView::updateComparison);
+    comparison_ = new AblationComparison(model_, logits_, this);
     connect(timeline_, &widgets::Timeline::rewindTo, this, &SessionView::rewindTo);
     connect(layer_, &LayerView::logitLensRequested, this, &SessionView::logitLensRequested);
     connect(timeline_, &widgets::Timeline::branchSelected, this, &SessionView::rewindTo);  // the engine follows
@@ -265,18 +254,16 @@ void SessionView::loadModel(const QString& path) {
     stop();
     const EngineOptions options = sampling_->engineOptions();
     engine_options_ = options;
-    const SamplingOptions sampling = sampling_->sampling();
+    const engine::SamplerSettings sampling = sampling_->sampling();
     waitForEngine();
     // the model the window opened, when it is this file: the engine does not parse it again
-    const labs::LabModelPtr opened = opened_ && opened_->path == path ? opened_ : nullptr;
-    engine_->post([path, opened, options, sampling](EngineWorker* e) {
-        e->setSampling(sampling);
-        if (opened) e->run(opened, options);
-        else e->load(path, options);
-    });
+    const LabModelPtr opened = opened_ && opened_->path == path ? opened_ : nullptr;
+    engine_->setSampling(sampling);
+    if (opened) engine_->run(opened, options);
+    else engine_->load(path, options);
 }
 
-void SessionView::loadModel(const labs::LabModelPtr& opened) {
+void SessionView::loadModel(const LabModelPtr& opened) {
     opened_ = opened;
     if (opened) loadModel(opened->path);
 }
@@ -294,55 +281,8 @@ void SessionView::setSource(std::unique_ptr<StepSource> source) {
     grid_->setSwitchingEnabled(!source_->isReplay());  // a replay shows what its steps ran with
     heatmap_->setSwitchingEnabled(!source_->isReplay());
     logits_->setRecomputeEnabled(!source_->isReplay());
-    ++compare_generation_;  // another session: what was computed for the old one is dropped
-    updateComparison();
-}
-
-void SessionView::updateComparison() {
-    if (!compare_runner_) return;  // being built
-    const widgets::StepView* s = model_->current();
-    const labs::LabModelPtr runnable = info_.runnable;
-    if (!s || s->ablated.isEmpty() || source_->isReplay() || !runnable) {
-        compare_runner_->abandon();
-        compare_key_.reset();
-        logits_->setComparison({});
-        return;
-    }
-    ComparisonKey key{compare_generation_, s->index, {}, s->ablated};
-    std::vector<AblationPathStep> path;
-    for (const qint32 i : model_->path()) {
-        const widgets::StepView* v = model_->step(i);
-        AblationPathStep p;
-        p.first_pos = v->first_pos;
-        key.ids.push_back(-1 - v->first_pos);  // where the step's tokens go is part of the sequence
-        for (const widgets::TokenView& t : v->tokens) {
-            p.tokens.push_back(t.id);
-            key.ids.push_back(t.id);
-        }
-        p.ablated.assign(v->ablated.begin(), v->ablated.end());
-        path.push_back(std::move(p));
-    }
-    if (compare_key_ == key) return;  // shown, or being computed
-    compare_key_ = key;
-    widgets::AblationComparisonView computing;
-    computing.state = widgets::AblationComparisonView::State::Computing;
-    computing.step = key.step;
-    computing.heads = key.heads;
-    logits_->setComparison(computing);
-    constexpr int32_t kTop = 5;
-    compare_runner_->start(
-        [runnable, path = std::move(path)](const CancelToken& cancel) { return compare_ablation(runnable, path, kTop, cancel); },
-        [this, key, runnable](const AblationCompareResult& r) {
-            if (compare_key_ != key) return;  // an older step or sequence: never shown
-            widgets::AblationComparisonView v;
-            v.state = widgets::AblationComparisonView::State::Ready;
-            v.step = key.step;
-            v.heads = key.heads;
-            v.kl = r.compared.kl_ab;
-            for (const analysis::TokenProbs& e : r.compared.top_a)
-                v.top.push_back({e.id, QString::fromStdString(runnable->tokenizer->token_bytes(e.id, true)), e.p_a, e.p_b});
-            logits_->setComparison(v);
-        });
+    // another session: what was computed for the old one is dropped; a replay computes nothing
+    if (comparison_) comparison_->setSession(source_->isReplay() ? nullptr : info_.runnable, info_.options);
 }
 
 void SessionView::recomputeStep(qint32 step) {
@@ -357,7 +297,7 @@ void SessionView::onLoaded(const EngineInfo& info) {
     model_->clear();
     model_->setModel(info.model);
     // the Layer view probes the engine's model (its weights packed once, shared)
-    layer_->setModel(info.runnable, info.kv_type, info.n_ctx);
+    layer_->setModel(info.runnable, info.options);
     sampling_->setModelLimits(info.model.n_ctx_train, info.model.kv_bytes_per_token);
     const std::optional<RerunPlan> rerun = std::exchange(rerun_, std::nullopt);
     if (rerun)
@@ -418,26 +358,28 @@ void SessionView::rewindTo(qint32 step) {
 
 void SessionView::saveTrace(const QString& path) {
     if (!hasEngine() || isReplay()) return;
-    engine_->post([path](EngineWorker* e) { e->saveTrace(path); });
+    engine_->saveTrace(path);
 }
 
 void SessionView::openTrace(const QString& path) {
     stop();
-    engine_->post([path](EngineWorker* e) { e->openTrace(path); });
+    engine_->openTrace(path);
 }
 
 void SessionView::onTraceOpened(const ReplayPtr& replay) {
     setSource(std::make_unique<ReplaySource>(replay, model_));
-    layer_->setModel(nullptr, KvType::F16, 0);  // a replay has no model to probe
+    layer_->setModel(nullptr, {});  // a replay has no model to probe
     source_->reset();  // its model, no steps yet
     updateActions();
     emit traceOpened(replay->path);
 }
 
-void SessionView::showPrefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms) {
+void SessionView::showPrefillProgress(const JobProgress& p) {
     if (!in_flight_) return;  // a late report of a step already done
-    prefill_bar_->setRange(0, n_layer);
-    prefill_bar_->setValue(layers_done);
+    const qint64 layers_done = p.done, n_layer = p.total, elapsed_ms = p.elapsed_ms;
+    const int tokens = int(p.items);
+    prefill_bar_->setRange(0, int(n_layer));
+    prefill_bar_->setValue(int(layers_done));
     const double seconds = double(elapsed_ms) / 1000.0;
     const double per_s = elapsed_ms > 0 ? double(tokens) * double(layers_done) / double(n_layer) / seconds : 0.0;
     prefill_bar_->setFormat(tr("Prefill: layer %1 of %2 · %Ln token(s) · %3 s · %4 tokens/s · Stop (Esc) ends it", nullptr, tokens)

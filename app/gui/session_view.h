@@ -40,9 +40,10 @@ class TraceModel;
 namespace lmscope::gui {
 
 namespace labs {
-class LabRunner;
+class JobRunner;
 }
 class LayerView;
+class AblationComparison;
 class SamplingPanel;
 class StepControls;
 
@@ -56,7 +57,8 @@ public:
     ~SessionView() override;
 
     widgets::TraceModel* model() const { return model_; }
-    EngineWorker* worker() const { return engine_->worker(); }
+    // The engine; null once shutdown() ended its thread.
+    EngineWorker* worker() const { return engine_->isShutDown() ? nullptr : engine_; }
     StepControls* controls() const { return controls_; }
     // The dock of `panel`; null for a panel that is not one of the session's docks.
     QDockWidget* dock(Panel panel) const { return docks_.value(panel); }
@@ -78,14 +80,14 @@ public:
     bool inFlight() const { return in_flight_; }
     bool isReplay() const { return source_->isReplay(); }
     bool hasEngine() const { return !info_.path.isEmpty(); }
+    // The engine the session was last asked to run on (the Sampling panel's choice then).
+    const EngineOptions& engineOptions() const { return engine_options_; }
     // The chart the user last worked with, its plot and its numbers (for File > Export).
     Chart focusedChart() const;
     QCustomPlot* chartPlot(Chart chart) const;
     widgets::ChartTable chartTable(Chart chart) const;
     // The token strip takes the keyboard focus, so Space steps.
     void focusTokens();
-    // The with-and-without job of the logits panel (runs while a comparison is computed).
-    const labs::LabRunner* comparisonRunner() const { return compare_runner_; }
 
     void retranslate();
     void saveSettings() const;
@@ -94,7 +96,7 @@ public:
 
 public slots:
     // A session on the model the window opened (prepared once, shared with the labs).
-    void loadModel(const lmscope::gui::labs::LabModelPtr& opened);
+    void loadModel(const lmscope::gui::LabModelPtr& opened);
     // A session on `path`: the opened model when it is that file, else the engine opens it.
     void loadModel(const QString& path);
     void step();
@@ -132,19 +134,16 @@ private:
     void onTraceOpened(const ReplayPtr& replay);
     void waitForEngine();  // a request went to the engine: Step and the rest wait for it
     void onEngineIdle();
-    void showPrefillProgress(qint32 layers_done, qint32 n_layer, qint32 tokens, qint64 elapsed_ms);
+    void showPrefillProgress(const JobProgress& progress);
     void changeEngine();     // a new engine setting: asks first when there are steps
     void retranslatePlay();  // Play or Pause
     void scheduleNext();
     void updateStatus();
     void updateActions();
-    // The current step ran with heads switched off: compute (in the background) its
-    // distribution without them for the logits panel; a result for another step is dropped.
-    void updateComparison();
     QLabel* statusLabel(StatusField field) const { return status_[std::size_t(field)]; }
 
     QMainWindow* window_;
-    EngineThread* engine_;
+    EngineWorker* engine_;
     widgets::TraceModel* model_;
     StepControls* controls_ = nullptr;
     SamplingPanel* sampling_ = nullptr;
@@ -171,19 +170,10 @@ private:
     bool in_flight_ = false;    // the engine works on a request
     bool playing_ = false;
     EngineOptions engine_options_;   // the settings the engine was last loaded with
-    labs::LabModelPtr opened_;       // the model the window opened last
+    LabModelPtr opened_;       // the model the window opened last
     std::optional<RerunPlan> rerun_;  // the path to run again once the new engine is loaded
     Chart focused_ = Chart::Heatmap;
-    labs::LabRunner* compare_runner_ = nullptr;
-    quint64 compare_generation_ = 0;  // a new model or trace: results of the old one are dropped
-    struct ComparisonKey {
-        quint64 generation = 0;
-        qint32 step = -1;
-        QVector<qint32> ids;  // the tokens along the path
-        QVector<LayerHead> heads;
-        bool operator==(const ComparisonKey&) const = default;
-    };
-    std::optional<ComparisonKey> compare_key_;  // what the panel shows or the job computes
+    AblationComparison* comparison_ = nullptr;  // the Logits panel's with and without
 };
 
 }  // namespace lmscope::gui

@@ -25,6 +25,10 @@ namespace lmscope::engine {
 
 class Model;
 
+// The context a front end opens a session with unless told otherwise (lmscope-cli run's --ctx,
+// the window's Context): capped at the model's training context.
+inline constexpr int32_t kDefaultContext = 2048;
+
 struct BackendOptions {
     int n_threads = 0;            // CPU worker threads; 0 = every core this process may use
     KvType kv_type = KvType::F16; // KV cache storage

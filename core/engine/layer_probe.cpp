@@ -150,7 +150,7 @@ const LayerRows& LayerProbe::run(std::span<const int32_t> tokens, std::span<cons
     static const std::vector<LayerHead> kNone;
     const int32_t n = int32_t(tokens.size());
     for (int32_t p = keep; p < n;) {
-        if (cancel && cancel->cancelled()) throw CancelledError();
+        check_cancel(cancel);
         const std::vector<LayerHead>& off = ablate.empty() ? kNone : ablate[size_t(p)];
         int32_t e = p + 1;
         while (e < n && e - p < kChunkRows && (ablate.empty() || ablate[size_t(e)] == off)) ++e;

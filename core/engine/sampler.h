@@ -54,6 +54,22 @@ struct SamplerSettings {
     bool operator==(const SamplerSettings&) const = default;
 };
 
+// The sampling lmscope starts from, the one home of these defaults:
+//   greedy_sampling()       temperature 0, no filter: the labs (a run is reproducible)
+//   interactive_sampling()  temperature 0.8, top-k 40, top-p 0.95, min-p 0.05: lmscope-cli run
+//   lesson_sampling()       the same filters at temperature 0: the window's step-through session
+//                           (a lesson's steps are reproducible; the filters are set for when the
+//                           temperature goes up)
+inline SamplerSettings greedy_sampling() { return {.temperature = 0.0f}; }
+inline SamplerSettings interactive_sampling() {
+    return {.temperature = 0.8f, .top_k = 40, .top_p = 0.95f, .min_p = 0.05f};
+}
+inline SamplerSettings lesson_sampling() {
+    SamplerSettings s = interactive_sampling();
+    s.temperature = 0.0f;
+    return s;
+}
+
 // Throws UsageError naming the first invalid setting (negative or NaN temperature, top_p
 // outside (0, 1], ...).
 void validate(const SamplerSettings& settings);

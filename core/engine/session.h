@@ -90,8 +90,8 @@ public:
     // job makes a fresh token for it, so a late Stop for earlier work stops nothing.
     class CancelScope {
     public:
-        CancelScope(Session& session, const CancelToken& token)
-            : session_(session), outer_(std::exchange(session.cancel_, &token)) {}
+        CancelScope(Session& session, const CancelToken* token)
+            : session_(session), outer_(std::exchange(session.cancel_, token)) {}
         ~CancelScope() { session_.cancel_ = outer_; }
         CancelScope(const CancelScope&) = delete;
         CancelScope& operator=(const CancelScope&) = delete;

@@ -408,10 +408,6 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <source>%1 failed: %2</source>
-        <translation>%1 失败：%2</translation>
-    </message>
-    <message>
         <source>Loading the model</source>
         <translation>加载模型</translation>
     </message>
@@ -471,6 +467,13 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>Glossary</source>
         <translation>术语表</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::JobRunner</name>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
     </message>
 </context>
 <context>

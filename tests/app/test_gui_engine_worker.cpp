@@ -9,7 +9,6 @@
 
 using namespace lmscope;
 using lmscope::testing::wait_for;
-using lmscope::gui::EngineThread;
 using lmscope::gui::EngineWorker;
 using lmscope::gui::SnapshotPtr;
 
@@ -32,8 +31,8 @@ public:
     explicit WorkerSignals(EngineWorker* w) {
         connect(w, &EngineWorker::loaded, this, &WorkerSignals::loaded, Qt::QueuedConnection);
         connect(w, &EngineWorker::stepDone, this, &WorkerSignals::stepDone, Qt::QueuedConnection);
-        connect(w, &EngineWorker::cancelled, this, &WorkerSignals::cancelled, Qt::QueuedConnection);
-        connect(w, &EngineWorker::error, this, &WorkerSignals::error, Qt::QueuedConnection);
+        connect(w, &EngineWorker::stopped, this, &WorkerSignals::cancelled, Qt::QueuedConnection);
+        connect(w, &EngineWorker::failed, this, [this](const gui::JobError& e) { emit error(e.text()); }, Qt::QueuedConnection);
     }
 signals:
     void loaded(const lmscope::gui::EngineInfo& info);
@@ -45,9 +44,9 @@ signals:
 class TestGuiEngineWorker : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<EngineThread> engine_;
+    std::unique_ptr<EngineWorker> engine_;
     std::unique_ptr<WorkerSignals> signals_;
-    EngineWorker* worker() { return engine_->worker(); }
+    EngineWorker* worker() { return engine_.get(); }
     WorkerSignals* sig() { return signals_.get(); }
 
     // Loads the fixture model and prefills `prompt`; returns the prefill snapshot.
@@ -55,16 +54,16 @@ class TestGuiEngineWorker : public QObject {
         QSignalSpy loaded(sig(), &WorkerSignals::loaded);
         QSignalSpy done(sig(), &WorkerSignals::stepDone);
         const QString path = fixture("fx-gqa.gguf");
-        engine_->post([path](EngineWorker* w) { w->load(path, gui::EngineOptions{}); });
+        engine_->load(path, gui::EngineOptions{});
         if (!wait_for(loaded)) return nullptr;
-        engine_->post([prompt](EngineWorker* w) { w->prefill(prompt); });
+        engine_->prefill(prompt);
         if (!wait_for(done)) return nullptr;
         return last_snapshot(done);
     }
 
     SnapshotPtr stepOnce() {
         QSignalSpy done(sig(), &WorkerSignals::stepDone);
-        engine_->post([](EngineWorker* w) { w->step(); });
+        engine_->step();
         if (!wait_for(done)) return nullptr;
         return last_snapshot(done);
     }
@@ -73,7 +72,7 @@ private slots:
     void init() {
         const std::string model = testing::testdata_file("models/fx-gqa.gguf");
         LMSCOPE_REQUIRE_FILE(model, "the fixture model");
-        engine_ = std::make_unique<EngineThread>();
+        engine_ = std::make_unique<EngineWorker>();
         signals_ = std::make_unique<WorkerSignals>(worker());
     }
     void cleanup() {
@@ -121,7 +120,7 @@ private slots:
         QVERIFY(before.size() >= 2);
         const qint32 other = before[1].id;  // the runner-up, not the greedy choice
         QVERIFY(other != first->new_steps.front().logits.chosen);
-        engine_->post([other](EngineWorker* w) { w->force(other); });
+        engine_->force(other);
         const SnapshotPtr s = stepOnce();
         QVERIFY(s);
         QCOMPARE(s->new_steps.front().tokens.front().id, other);
@@ -133,7 +132,7 @@ private slots:
         QVERIFY(first);
         for (int i = 0; i < 3; ++i) QVERIFY(stepOnce());
         QSignalSpy done(sig(), &WorkerSignals::stepDone);
-        engine_->post([](EngineWorker* w) { w->rewind(1); });
+        engine_->rewind(1);
         QVERIFY(wait_for(done));
         const SnapshotPtr r = last_snapshot(done);
         QCOMPARE(r->kind, gui::EngineSnapshot::Kind::Rewind);
@@ -157,7 +156,7 @@ private slots:
         QSignalSpy cancelled(sig(), &WorkerSignals::cancelled);
         QSignalSpy errors(sig(), &WorkerSignals::error);
         constexpr int kQueued = 12;
-        for (int i = 0; i < kQueued; ++i) engine_->post([](EngineWorker* w) { w->step(); });
+        for (int i = 0; i < kQueued; ++i) engine_->step();
         for (int i = 0; i < 2000 && done.count() + cancelled.count() < kQueued; ++i) {
             worker()->cancel();
             QTest::qWait(1);
@@ -174,12 +173,18 @@ private slots:
 
     void errorsBecomeSignals() {
         QSignalSpy errors(sig(), &WorkerSignals::error);
-        engine_->post([](EngineWorker* w) { w->step(); });  // no model yet
+        engine_->step();  // no model yet
         QVERIFY(wait_for(errors, 1));
         const QString missing = QStringLiteral("/nonexistent/model.gguf");
-        engine_->post([missing](EngineWorker* w) { w->load(missing, gui::EngineOptions{}); });
+        engine_->load(missing, gui::EngineOptions{});
         QVERIFY(wait_for(errors, 2));
         QVERIFY2(errors.last().at(0).toString().contains(missing), qPrintable(errors.last().at(0).toString()));
+        gui::EngineOptions bad;
+        bad.backend = "gpu7";
+        const QString path = fixture("fx-gqa.gguf");
+        engine_->load(path, bad);
+        QVERIFY(wait_for(errors, 3));
+        QVERIFY(errors.last().at(0).toString().contains(QStringLiteral("gpu7")));
         // Still alive: a good load and prefill work.
         QVERIFY(loadAndPrefill(QStringLiteral("Still here")));
     }

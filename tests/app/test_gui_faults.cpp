@@ -98,7 +98,7 @@ private slots:
         QVERIFY(w);
         SessionView* s = w->session();
         s->controls()->setSpeed(20);
-        QSignalSpy cancelled(s->worker(), &EngineWorker::cancelled);
+        QSignalSpy cancelled(s->worker(), &EngineWorker::stopped);
         QSignalSpy errors(s, &SessionView::engineError);
         std::mt19937 rng(4242);
         for (int stop = 0; stop < kStops; ++stop) {

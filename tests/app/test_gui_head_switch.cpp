@@ -9,7 +9,7 @@
 #include "engine/backend_factory.h"
 #include "engine/model.h"
 #include "engine/session.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/session_view.h"
@@ -75,7 +75,7 @@ std::vector<int32_t> ids_of(const widgets::StepView& step) {
 
 // The next-token logits after `prompt` then `next` (when >= 0) fed on a fresh CPU backend of the
 // fixture model, `next` with the heads `off` switched off (the prompt with every head on).
-std::vector<float> core_logits(const gui::labs::LabModelPtr& m, const std::vector<int32_t>& prompt, int32_t next,
+std::vector<float> core_logits(const gui::LabModelPtr& m, const std::vector<int32_t>& prompt, int32_t next,
                                const std::vector<LayerHead>& off) {
     const std::unique_ptr<engine::Backend> b = engine::make_backend("cpu", m->model, {});
     std::vector<float> logits(size_t(m->model->spec().n_vocab()));
@@ -120,7 +120,7 @@ private slots:
         QCOMPARE(grid->viewState().off_in_step, off);
 
         // The core: the same prompt, then the same token decoded with head 1:2 off.
-        const gui::labs::LabModelPtr m = gui::labs::load_lab_model(testing::fixture_model());
+        const gui::LabModelPtr m = gui::load_lab_model(testing::fixture_model());
         const std::unique_ptr<engine::Backend> backend = engine::make_backend("cpu", m->model, {});
         engine::Session core(*backend, *m->tokenizer);
         const widgets::StepView* prompt = s->model()->step(0);
@@ -211,7 +211,7 @@ private slots:
         QVERIFY(v.comparison_shown);
         QVERIFY2(v.comparison_heading.contains(QStringLiteral("Heads switched off: L0 H0, L1 H2")), qPrintable(v.comparison_heading));
 
-        const gui::labs::LabModelPtr m = gui::labs::load_lab_model(testing::fixture_model());
+        const gui::LabModelPtr m = gui::load_lab_model(testing::fixture_model());
         const std::vector<int32_t> prompt = ids_of(*s->model()->step(0));
         const int32_t next = s->model()->step(1)->tokens.front().id;
         const std::vector<float> with = core_logits(m, prompt, next, {{0, 0}, {1, 2}});
@@ -284,7 +284,7 @@ private slots:
         QCOMPARE(redone->ablated, (QVector<LayerHead>{{1, 2}}));
         QCOMPARE(redone->tokens.front().id, s->model()->step(1)->tokens.front().id);
 
-        const gui::labs::LabModelPtr m = gui::labs::load_lab_model(testing::fixture_model());
+        const gui::LabModelPtr m = gui::load_lab_model(testing::fixture_model());
         const std::vector<float> want = core_logits(m, ids_of(*s->model()->step(0)), redone->tokens.front().id, {{1, 2}});
         const std::vector<int32_t> top = analysis::top_k(std::span<const float>(want), 5);
         const QVector<widgets::CandidateView>& shown = redone->logits.before();

@@ -10,7 +10,7 @@
 #include "engine/backend_factory.h"
 #include "engine/layer_anatomy.h"
 #include "engine/model.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "gui/labs/lab_window.h"
 #include "gui/labs/logit_lens_lab.h"
 #include "gui/language.h"
@@ -164,7 +164,7 @@ private slots:
         QCOMPARE(f->request.query, q);
         QCOMPARE(f->request.tokens.size(), m->sequenceLength());
 
-        const gui::labs::LabModelPtr lm = gui::labs::load_lab_model(model);
+        const gui::LabModelPtr lm = gui::load_lab_model(model);
         const model::ModelSpec& spec = lm->model->spec();
         const std::vector<StepHooks> ref = replay_steps(*m, lm->model, layer);
         const int32_t E = spec.n_embd(), hd = spec.head_dim(), H = spec.n_head(), KV = spec.n_head_kv();

@@ -153,7 +153,7 @@ private slots:
         // The file was parsed once: the labs have the model the window opened, and the
         // step-through session runs that same Model (a Model of its own would leave the labs'
         // the only holder but the window's record).
-        const gui::labs::LabModelPtr opened = w.document()->model()->runnable;
+        const gui::LabModelPtr opened = w.document()->model()->runnable;
         QVERIFY(opened);
         QCOMPARE(w.labHost()->model().get(), opened.get());
         QTRY_VERIFY_WITH_TIMEOUT(w.session()->hasEngine(), 60000);

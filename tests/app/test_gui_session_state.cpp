@@ -274,7 +274,7 @@ private slots:
         QSettings().remove(QStringLiteral("sampling/kvType"));
         QVERIFY2(problem.isEmpty() ? said.isEmpty() : said.contains(problem), qPrintable(said));
         QCOMPARE(panel.findChild<QComboBox*>(QStringLiteral("kvType"))->currentText(), shown);
-        QCOMPARE(panel.engineOptions().kv_type, parse_kv_type(shown.toStdString()).value());
+        QCOMPARE(panel.engineOptions().resources.kv_type, parse_kv_type(shown.toStdString()).value());
     }
 
     // English plural forms through Qt's %n (the plurals-only lmscope_en translation): one

@@ -38,12 +38,12 @@ QString html_text(const std::string& s) {
 }  // namespace
 
 ChatLab::ChatLab(LabHost* host, QWidget* parent)
-    : Lab(host, parent), explanation_(new QLabel), notice_(new QLabel), transcript_(new QTextBrowser),
+    : Lab(LabId::Chat, host, parent), explanation_(new QLabel), notice_(new QLabel), transcript_(new QTextBrowser),
       input_(new QLineEdit), send_(new QPushButton), stop_(new QPushButton), reset_(new QPushButton),
       reuse_(new QCheckBox), max_label_(new QLabel), max_reply_(new QSpinBox), status_(new QLabel),
       turn_label_(new QLabel), turn_picker_(new QComboBox), legend_(new QLabel), summary_(new QLabel),
       tokens_(new TokenListView), chart_(new widgets::PrefillChart), cost_(new QLabel), stream_timer_(new QTimer(this)),
-      runner_(new LabRunner(this)) {
+      runner_(new JobRunner(this)) {
     setObjectName(QStringLiteral("chatLab"));
     explanation_->setObjectName(QStringLiteral("chatExplanation"));
     notice_->setObjectName(QStringLiteral("templateNotice"));
@@ -85,8 +85,8 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     connect(turn_picker_, &QComboBox::currentIndexChanged, this, [this] { refreshSequence(); });
     stream_timer_->setInterval(60);
     connect(stream_timer_, &QTimer::timeout, this, &ChatLab::refreshTranscript);
-    connect(runner_, &LabRunner::busyChanged, this, &ChatLab::showBusy);
-    connect(runner_, &LabRunner::failed, this, &ChatLab::failed);
+    connect(runner_, &JobRunner::busyChanged, this, &ChatLab::showBusy);
+    connect(runner_, &JobRunner::failed, this, [this](const JobError& error) { failed(error.text()); });
 
     retranslate();
 }
@@ -141,11 +141,7 @@ void ChatLab::buildLayout() {
     split->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
-
 }
-
-QString ChatLab::title() const { return tr("Chat: no memory"); }
-
 
 int ChatLab::partialReplyTokens() const { return runner_->busy() && engine_ ? engine_->partial_tokens() : 0; }
 
@@ -161,7 +157,7 @@ void ChatLab::newEngine() {
     turns_.clear();
     pending_user_.clear();
     engine_model_ = model();
-    engine_ = engine_model_ ? std::make_shared<ChatEngine>(engine_model_, chat_session_options()) : nullptr;
+    engine_ = engine_model_ ? std::make_shared<ChatEngine>(engine_model_, engine()) : nullptr;
     showTemplateNotice();
     turn_picker_->clear();
     refreshTranscript();
@@ -206,9 +202,9 @@ void ChatLab::sendMessage(const QString& text) {
     const int32_t max_reply = max_reply_->value();
     const bool reuse = reuse_->isChecked();
     runner_->start(
-        [engine, user, max_reply, reuse](const CancelToken& token) -> std::optional<ChatTurnRecord> {
+        [engine, user, max_reply, reuse](const JobContext& job) -> std::optional<ChatTurnRecord> {
             try {
-                return engine->run_turn(user, max_reply, reuse, token);
+                return engine->run_turn(user, max_reply, reuse, job.token());
             } catch (const CancelledError&) {
                 return std::nullopt;  // stopped during the prefill: the conversation is as before
             }

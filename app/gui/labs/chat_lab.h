@@ -8,7 +8,7 @@
 
 #include "gui/labs/chat_lab_engine.h"
 #include "gui/labs/lab.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 
 #include <memory>
 #include <optional>
@@ -36,7 +36,6 @@ class ChatLab : public Lab {
 public:
     explicit ChatLab(LabHost* host, QWidget* parent = nullptr);
 
-    QString title() const override;
     bool isBusy() const { return runner_->busy(); }
     const std::vector<ChatTurnRecord>& turns() const { return turns_; }
     int partialReplyTokens() const;  // reply tokens decoded so far in the running turn
@@ -95,7 +94,7 @@ private:
     LabModelPtr engine_model_;            // the model engine_ runs
     std::vector<ChatTurnRecord> turns_;
     QString pending_user_;                // the user text of the running turn
-    LabRunner* runner_;                   // the running turn; reset and model changes abandon it
+    JobRunner* runner_;                   // the running turn; reset and model changes abandon it
 };
 
 }  // namespace lmscope::gui::labs

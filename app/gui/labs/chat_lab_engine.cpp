@@ -9,12 +9,6 @@
 
 namespace lmscope::gui::labs {
 
-LabSessionOptions chat_session_options() {
-    LabSessionOptions options;
-    options.sampling.temperature = 0.0f;
-    return options;
-}
-
 int32_t reusable_prefix(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
     size_t n = 0;
     while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
@@ -22,8 +16,8 @@ int32_t reusable_prefix(const std::vector<int32_t>& a, const std::vector<int32_t
     return int32_t(n);
 }
 
-ChatEngine::ChatEngine(LabModelPtr model, LabSessionOptions options)
-    : model_(std::move(model)), options_(std::move(options)) {}
+ChatEngine::ChatEngine(LabModelPtr model, EngineOptions chosen)
+    : model_(std::move(model)), engine_(lab_engine(chosen)) {}
 
 std::string ChatEngine::partial_reply() const {
     std::lock_guard lock(partial_mutex_);
@@ -59,11 +53,11 @@ int32_t ChatEngine::history_prefix(const std::vector<int32_t>& sequence) const {
 }
 
 ChatTurnRecord ChatEngine::run_turn(const std::string& user, int32_t max_reply, bool prefix_reuse,
-                                    const CancelToken& token) {
+                                    const CancelToken* token) {
     std::lock_guard run(run_mutex_);
-    token.check();
+    check_cancel(token);
     set_partial({}, 0);
-    if (!lab_.session) lab_ = make_lab_session(model_, options_);
+    if (!lab_.session) lab_ = make_engine_session(model_, engine_);
     engine::Session& session = *lab_.session;
     const engine::Session::CancelScope scope(session, token);
 
@@ -96,7 +90,7 @@ ChatTurnRecord ChatEngine::run_turn(const std::string& user, int32_t max_reply, 
             break;
         }
         try {
-            token.check();
+            check_cancel(token);
             const int32_t id = *session.pending();
             session.decode();
             fed_back.push_back(id);

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "util/cancel.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "model/chat_template.h"
 
 #include <cstdint>
@@ -37,12 +37,14 @@ struct ChatTurnRecord {
 
 class ChatEngine {
 public:
-    ChatEngine(LabModelPtr model, LabSessionOptions options);
+    // Greedy decoding (lab_session_options: the same reply every time, for a class to follow)
+    // on the chosen engine.
+    ChatEngine(LabModelPtr model, EngineOptions chosen);
 
     // One turn (blocking; call it on a pool thread). A cancel during the prefill throws
     // CancelledError and leaves the conversation as it was; a cancel during the reply ends the
     // reply there (stopped). Throws lmscope::Error when the context is full.
-    ChatTurnRecord run_turn(const std::string& user, int32_t max_reply, bool prefix_reuse, const CancelToken& token);
+    ChatTurnRecord run_turn(const std::string& user, int32_t max_reply, bool prefix_reuse, const CancelToken* token);
 
     // The reply of the running turn so far (any thread).
     std::string partial_reply() const;
@@ -54,17 +56,14 @@ private:
 
     std::mutex run_mutex_;          // one turn at a time
     LabModelPtr model_;
-    LabSessionOptions options_;
-    LabSession lab_;                // made by the first turn (off the UI thread)
+    EngineOptions engine_;
+    EngineSession lab_;                // made by the first turn (off the UI thread)
     std::vector<model::ChatTurn> history_;  // the completed turns, user and assistant
 
     mutable std::mutex partial_mutex_;  // guards partial_*
     std::string partial_text_;
     int32_t partial_tokens_ = 0;
 };
-
-// The chat lab's session: greedy decoding (the same reply every time, for a class to follow).
-LabSessionOptions chat_session_options();
 
 // The longest common prefix of `a` and `b`, as the session's prefix reuse keeps it: at least
 // one token of `a` is always fed (for the next logits).

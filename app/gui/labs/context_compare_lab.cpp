@@ -32,7 +32,8 @@ using widgets::HeadGrid;
 using widgets::LabelledBars;
 
 ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent)
-    : Lab(host, parent), runner_(new LabRunner(this)), sweep_runner_(new LabRunner(this)) {
+    : Lab(LabId::ContextCompare, host, parent), runner_(new JobRunner(this, QStringLiteral("lmscope context compare"))),
+      sweep_runner_(new JobRunner(this, QStringLiteral("lmscope context sweep"))) {
     setObjectName(QStringLiteral("contextCompareLab"));
     auto* layout = new QVBoxLayout(this);
     explain_ = new QLabel(this);
@@ -66,8 +67,8 @@ ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent)
     layout->addLayout(off_line);
     connect(off_, &QLineEdit::returnPressed, this, &ContextCompareLab::run);
     connect(sweep_button_, &QPushButton::clicked, this, &ContextCompareLab::sweepLayer);
-    connect(sweep_runner_, &LabRunner::busyChanged, this, &ContextCompareLab::showRunning);
-    connect(sweep_runner_, &LabRunner::failed, this, &ContextCompareLab::failed);
+    connect(sweep_runner_, &JobRunner::busyChanged, this, &ContextCompareLab::showRunning);
+    connect(sweep_runner_, &JobRunner::failed, this, [this](const JobError& error) { failed(error.text()); });
 
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("contextCompareStatus"));
@@ -80,8 +81,8 @@ ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent)
     sides_[1].prompt->setText(QStringLiteral("I opened a bank account"));
     connect(run_, &QPushButton::clicked, this, &ContextCompareLab::run);
     connect(stop_, &QPushButton::clicked, this, &ContextCompareLab::stop);
-    connect(runner_, &LabRunner::busyChanged, this, &ContextCompareLab::showRunning);
-    connect(runner_, &LabRunner::failed, this, &ContextCompareLab::failed);
+    connect(runner_, &JobRunner::busyChanged, this, &ContextCompareLab::showRunning);
+    connect(runner_, &JobRunner::failed, this, [this](const JobError& error) { failed(error.text()); });
     showRunning();
     retranslate();
 }
@@ -198,8 +199,6 @@ QWidget* ContextCompareLab::buildCharts() {
     return split;
 }
 
-QString ContextCompareLab::title() const { return tr("Context compare"); }
-
 QString ContextCompareLab::sideName(int side) const { return side == 0 ? tr("A") : tr("B"); }
 
 QString ContextCompareLab::prompt(int side) const { return sides_.at(size_t(side)).prompt->text(); }
@@ -296,8 +295,8 @@ void ContextCompareLab::sweepLayer() {
                              m->model->spec().n_head() + 2)
                               .arg(layer));
     sweep_runner_->start(
-        [m, ids_a, ids_b, pos_a, pos_b, off, layer](const CancelToken& token) {
-            return context_compare::sweep_layer(m, ids_a, pos_a, ids_b, pos_b, off, layer, token);
+        [m, ids_a, ids_b, pos_a, pos_b, off, layer, engine = engine()](const JobContext& job) {
+            return context_compare::sweep_layer(m, ids_a, pos_a, ids_b, pos_b, off, layer, job.token(), engine);
         },
         [this, a, b, pos_a, pos_b](context_compare::HeadSweep r) {
             // Results for other runs or other picked tokens are dropped (the runner also drops older sweeps).
@@ -365,10 +364,10 @@ void ContextCompareLab::run() {
     status_->setText(off->empty() ? tr("Running both prompts through %1…").arg(m->name)
                                   : tr("Running both prompts through %1 with %2 switched off…").arg(m->name, head_names(*off)));
     runner_->start(
-        [m, a, b, off = *off](const CancelToken& token) {
+        [m, a, b, off = *off, engine = engine()](const JobContext& job) {
             Runs runs;
-            runs[0] = context_compare::run_side(m, a, token, off);
-            runs[1] = context_compare::run_side(m, b, token, off);
+            runs[0] = context_compare::run_side(m, a, job.token(), off, engine);
+            runs[1] = context_compare::run_side(m, b, job.token(), off, engine);
             return runs;
         },
         [this](Runs runs) { finished(std::move(runs)); });

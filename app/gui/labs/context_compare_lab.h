@@ -15,7 +15,7 @@
 
 #include "gui/labs/context_compare_lab_run.h"
 #include "gui/labs/lab.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 
 #include <QVector>
 
@@ -47,7 +47,6 @@ public:
 
     explicit ContextCompareLab(LabHost* host, QWidget* parent = nullptr);
 
-    QString title() const override;
 
     QString prompt(int side) const;
     bool isRunning() const { return runner_->busy(); }
@@ -148,8 +147,8 @@ private:
     QLabel* sweep_label_ = nullptr;
     widgets::LabelledBars* sweep_bars_ = nullptr;
     std::optional<context_compare::HeadSweep> sweep_;
-    LabRunner* runner_;       // the running comparison; a stop or a new model abandons it
-    LabRunner* sweep_runner_; // the running sweep; a new run, pick or model abandons it
+    JobRunner* runner_;       // the running comparison; a stop or a new model abandons it
+    JobRunner* sweep_runner_; // the running sweep; a new run, pick or model abandons it
     bool loading_ = false;    // feeding the token models: their query signals wait
     std::array<double, kSides> kl_shown_{};
 };

@@ -3,10 +3,9 @@
 #include "analysis/distribution.h"
 
 #include "engine/backend.h"
-#include "engine/backend_factory.h"
 #include "engine/model.h"
 #include "engine/session.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "tokenizer/tokenizer.h"
 #include "trace/half.h"
 #include "trace/session_trace.h"
@@ -45,9 +44,9 @@ std::span<const float> SideRun::logits_at(int32_t pos) const {
     return std::span<const float>(logits).subspan(size_t(pos) * size_t(n_vocab), size_t(n_vocab));
 }
 
-SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token,
-                 const std::vector<LayerHead>& off) {
-    token.check();
+SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken* token,
+                 const std::vector<LayerHead>& off, const EngineOptions& chosen) {
+    check_cancel(token);
     if (!model || !model->model || !model->tokenizer) throw UsageError("context compare: no model is loaded");
     SideRun out;
     out.ids = model->tokenizer->encode_ids(text, true, false);
@@ -61,11 +60,10 @@ SideRun run_side(const LabModelPtr& model, const std::string& text, const Cancel
     out.n_layer = spec.n_layer();
     out.n_head = spec.n_head();
 
-    LabSessionOptions options;
+    engine::SessionOptions options = lab_session_options();
     options.capture.mode = trace::CaptureMode::Full;
-    options.n_ctx = kMaxPromptTokens + 1;
     options.prefix_reuse = false;
-    LabSession lab = make_lab_session(model, options);
+    EngineSession lab = make_engine_session(model, lab_engine(chosen, kMaxPromptTokens + 1), options);
     lab.session->set_ablation(off);
     out.ablated = off;
     // At most kMaxPromptTokens rows of logits, so n x n_vocab fits easily.
@@ -80,21 +78,19 @@ SideRun run_side(const LabModelPtr& model, const std::string& text, const Cancel
 
 HeadSweep sweep_layer(const LabModelPtr& model, std::span<const int32_t> ids_a, int32_t pos_a,
                       std::span<const int32_t> ids_b, int32_t pos_b, const std::vector<LayerHead>& off, int32_t layer,
-                      const CancelToken& token) {
-    token.check();
+                      const CancelToken* token, const EngineOptions& chosen) {
+    check_cancel(token);
     if (!model || !model->model) throw UsageError("context compare: no model is loaded");
     const model::ModelSpec& spec = model->model->spec();
     if (layer < 0 || layer >= spec.n_layer()) throw UsageError("context compare: no layer " + std::to_string(layer));
     if (pos_a < 0 || pos_a >= int32_t(ids_a.size()) || pos_b < 0 || pos_b >= int32_t(ids_b.size()))
         throw UsageError("context compare: the picked tokens are outside the prompts");
-    engine::BackendOptions bo;
-    bo.n_ctx = kMaxPromptTokens + 1;
-    const std::unique_ptr<engine::Backend> backend = engine::make_backend("cpu", model->model, bo);
+    const std::unique_ptr<engine::Backend> backend = make_engine_backend(*model, lab_engine(chosen, kMaxPromptTokens + 1));
     std::vector<float> a(size_t(spec.n_vocab())), b(size_t(spec.n_vocab()));
     // KL(A || B) after the picked tokens with `heads` switched off.
     auto kl = [&](const std::vector<LayerHead>& heads) {
-        backend->forward({.tokens = ids_a.first(size_t(pos_a) + 1), .pos0 = 0, .logits = a, .cancel = &token, .ablate = heads});
-        backend->forward({.tokens = ids_b.first(size_t(pos_b) + 1), .pos0 = 0, .logits = b, .cancel = &token, .ablate = heads});
+        backend->forward({.tokens = ids_a.first(size_t(pos_a) + 1), .pos0 = 0, .logits = a, .cancel = token, .ablate = heads});
+        backend->forward({.tokens = ids_b.first(size_t(pos_b) + 1), .pos0 = 0, .logits = b, .cancel = token, .ablate = heads});
         return analysis::kl_divergence(a, b);
     };
     HeadSweep out;

@@ -7,7 +7,7 @@
 
 #include "util/cancel.h"
 #include "util/types.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 
 
 #include <cstdint>
@@ -44,12 +44,12 @@ struct SideRun {
 // returns the logits of every row in the same pass. Throws UsageError for an
 // empty or too long prompt, CancelledError when `token` is cancelled, lmscope::Error otherwise.
 // `off`: heads switched off (their z zeroed before Wo) in the prefill.
-SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken& token,
-                 const std::vector<LayerHead>& off = {});
+SideRun run_side(const LabModelPtr& model, const std::string& text, const CancelToken* token,
+                 const std::vector<LayerHead>& off = {}, const EngineOptions& chosen = {});
 
 // Which head of a layer makes the two picked tokens differ: the KL divergence KL(A || B) between
 // the next-token distributions after the picked tokens (pos_a in ids_a, pos_b in ids_b), each a
-// fresh forward of the prefix up to the picked token on a CPU backend of the shared model —
+// fresh forward of the prefix up to the picked token on a backend of the shared model —
 // with every head on, with the heads `off` switched off, and with `off` plus each single head of
 // `layer` switched off (n_head + 2 runs of each prefix: one layer, never the whole grid).
 struct HeadSweep {
@@ -61,7 +61,7 @@ struct HeadSweep {
 };
 HeadSweep sweep_layer(const LabModelPtr& model, std::span<const int32_t> ids_a, int32_t pos_a,
                       std::span<const int32_t> ids_b, int32_t pos_b, const std::vector<LayerHead>& off, int32_t layer,
-                      const CancelToken& token);
+                      const CancelToken* token, const EngineOptions& chosen = {});
 
 // The default positions to compare: the shared word of the two prompts (the longest token text,
 // letters only and at least two of them, that both hold, e.g. " bank"; its last occurrence in

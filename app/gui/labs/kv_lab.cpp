@@ -15,10 +15,10 @@
 namespace lmscope::gui::labs {
 
 KvLab::KvLab(LabHost* host, QWidget* parent)
-    : Lab(host, parent),
+    : Lab(LabId::KvCache, host, parent),
       formula_(new KvFormulaPanel),
       chart_(new KvCostChart),
-      experiment_(new KvExperimentPanel),
+      experiment_(new KvExperimentPanel(host)),
       offload_(new KvOffloadPanel),
       pages_(new QTabWidget) {
     setObjectName(QStringLiteral("kvLab"));
@@ -53,8 +53,6 @@ KvLab::KvLab(LabHost* host, QWidget* parent)
     chart_->setLiveTrace(host->liveTrace());
     retranslate();
 }
-
-QString KvLab::title() const { return tr("KV cache"); }
 
 void KvLab::showPage(int page) { pages_->setCurrentIndex(page); }
 

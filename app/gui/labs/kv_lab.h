@@ -22,7 +22,6 @@ public:
 
     explicit KvLab(LabHost* host, QWidget* parent = nullptr);
 
-    QString title() const override;
     KvFormulaPanel* formula() const { return formula_; }
     KvCostChart* chart() const { return chart_; }
     KvExperimentPanel* experiment() const { return experiment_; }

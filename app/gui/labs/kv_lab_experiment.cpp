@@ -5,7 +5,7 @@
 #include "engine/backend.h"
 #include "engine/model.h"
 #include "gui/labs/kv_lab_common.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "tokenizer/tokenizer.h"
 #include "util/error.h"
 
@@ -26,29 +26,27 @@ struct Rows {
 // `generated` is null the tokens are chosen greedily from the run's own logits.
 Rows run_one(const LabModelPtr& model, KvType type, const KvExperimentOptions& options,
              const std::vector<int32_t>& prompt, std::vector<int32_t>* generated,
-             const std::vector<int32_t>& forced, const CancelToken& token, std::atomic<int>* progress) {
+             const std::vector<int32_t>& forced, const CancelToken* token, const std::function<void()>& step_done) {
     const size_t n_vocab = size_t(model->model->spec().n_vocab());
     const size_t n_rows = prompt.size() + size_t(options.decode_steps);
-    LabSessionOptions so;
-    so.threads = options.threads;
-    so.kv_type = type;
-    so.n_ctx = int32_t(n_rows);
-    LabSession lab = make_lab_session(model, so);
+    EngineOptions engine = lab_engine(options.engine, int32_t(n_rows));
+    engine.resources.kv_type = type;
+    EngineSession lab = make_engine_session(model, engine);
     engine::Backend& backend = *lab.backend;
 
     Rows rows;
     rows.logits.resize(n_rows * n_vocab);
-    token.check();
+    check_cancel(token);
     backend.forward({.tokens = prompt, .logits = std::span<float>(rows.logits.data(), prompt.size() * n_vocab), .all_logits = true});
-    if (progress) ++*progress;
+    if (step_done) step_done();
     for (int32_t s = 0; s < options.decode_steps; ++s) {
-        token.check();
+        check_cancel(token);
         const size_t row = prompt.size() + size_t(s);  // the row this step fills
         const std::span<const float> last(rows.logits.data() + (row - 1) * n_vocab, n_vocab);
         const int32_t id = generated ? analysis::top_k(last, 1).front() : forced[size_t(s)];
         if (generated) generated->push_back(id);
         backend.forward({.tokens = std::span<const int32_t>(&id, 1), .pos0 = int32_t(row), .logits = std::span<float>(rows.logits.data() + row * n_vocab, n_vocab)});
-        if (progress) ++*progress;
+        if (step_done) step_done();
     }
     const engine::KvStats stats = backend.kv_stats();
     rows.measured_bytes = stats.total_bytes;
@@ -63,7 +61,7 @@ int kv_experiment_steps(const KvExperimentOptions& options) {
 }
 
 KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimentOptions& options,
-                                     const CancelToken& token, std::atomic<int>* progress) {
+                                     const CancelToken* token, const std::function<void()>& step_done) {
     if (!model || !model->model || !model->tokenizer) throw UsageError("KV experiment: no model is loaded");
     if (options.decode_steps < 0 || options.decode_steps > 4096)
         throw UsageError("KV experiment: decode steps must be 0..4096, not " + std::to_string(options.decode_steps));
@@ -89,7 +87,7 @@ KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimen
     for (KvType type : kKvTypes) {
         const bool is_reference = type == KvType::F16;
         Rows rows = run_one(model, type, options, result.prompt, is_reference ? &result.generated : nullptr,
-                            result.generated, token, progress);
+                            result.generated, token, step_done);
         KvRunResult run;
         run.type = type;
         run.tokens = rows.tokens;

@@ -9,10 +9,10 @@
 #pragma once
 
 #include "util/cancel.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "kv/kv_math.h"
 
-#include <atomic>
+#include <functional>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -42,16 +42,16 @@ struct KvExperimentResult {
 struct KvExperimentOptions {
     std::string prompt;
     int32_t decode_steps = 8;
-    int threads = 0;  // 0: every core
+    EngineOptions engine;  // the chosen backend and threads (each run sets its KV type and context)
 };
 
 // Forward steps the experiment makes (for a progress bar): 3 x (1 + decode_steps).
 int kv_experiment_steps(const KvExperimentOptions& options);
 
 // Throws UsageError (no model, an empty prompt, more tokens than the model's context),
-// CancelledError between forward steps once `token` is cancelled. `progress` (may be null)
-// counts the forward steps done.
+// CancelledError between forward steps once `token` is cancelled. `step_done` (may be empty)
+// is called after each forward step.
 KvExperimentResult run_kv_experiment(const LabModelPtr& model, const KvExperimentOptions& options,
-                                     const CancelToken& token, std::atomic<int>* progress);
+                                     const CancelToken* token, const std::function<void()>& step_done);
 
 }  // namespace lmscope::gui::labs

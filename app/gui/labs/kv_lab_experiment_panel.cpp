@@ -1,5 +1,7 @@
 #include "gui/labs/kv_lab_experiment_panel.h"
 
+#include "gui/labs/lab_host.h"
+
 #include "gui/labs/kv_lab_common.h"
 #include "tokenizer/tokenizer.h"
 #include "widgets/cache_kl_chart.h"
@@ -13,7 +15,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace lmscope::gui::labs {
@@ -30,7 +31,7 @@ QString kl_text(double kl) { return QLocale().toString(kl, 'g', 3); }
 
 }  // namespace
 
-KvExperimentPanel::KvExperimentPanel(QWidget* parent)
+KvExperimentPanel::KvExperimentPanel(const LabHost* host, QWidget* parent)
     : QWidget(parent),
       prompt_(new QLineEdit),
       steps_(new QSpinBox),
@@ -43,8 +44,8 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
       steps_label_(new QLabel),
       status_(new QLabel),
       explain_(new QLabel),
-      poll_(new QTimer(this)),
-      runner_(new LabRunner(this)) {
+      host_(host),
+      runner_(new JobRunner(this)) {
     setObjectName(QStringLiteral("kvExperimentPanel"));
     prompt_->setObjectName(QStringLiteral("kvExperimentPrompt"));
     steps_->setObjectName(QStringLiteral("kvExperimentSteps"));
@@ -67,8 +68,6 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
     table_->horizontalHeader()->setStretchLastSection(true);
     status_->setWordWrap(true);
     explain_->setWordWrap(true);
-    poll_->setInterval(100);
-
     auto* input = new QHBoxLayout;
     input->addWidget(prompt_label_);
     input->addWidget(prompt_, 1);
@@ -87,17 +86,16 @@ KvExperimentPanel::KvExperimentPanel(QWidget* parent)
 
     retranslate();
     showRunning();
-    connect(runner_, &LabRunner::busyChanged, this, &KvExperimentPanel::showRunning);
-    connect(runner_, &LabRunner::failed, this, [this](const QString& message) {
+    connect(runner_, &JobRunner::busyChanged, this, &KvExperimentPanel::showRunning);
+    connect(runner_, &JobRunner::failed, this, [this](const JobError& error) {
+        const QString message = error.text();
         status_->setText(tr("The experiment failed: %1").arg(message));
         emit failed(message);
     });
     connect(run_, &QPushButton::clicked, this, &KvExperimentPanel::runExperiment);
     connect(stop_, &QPushButton::clicked, this, &KvExperimentPanel::stopExperiment);
     connect(prompt_, &QLineEdit::returnPressed, this, &KvExperimentPanel::runExperiment);
-    connect(poll_, &QTimer::timeout, this, [this] {
-        if (done_) progress_->setValue(done_->load());
-    });
+    connect(runner_, &JobRunner::progress, this, [this](const JobProgress& p) { progress_->setValue(int(p.done)); });
 }
 
 QString KvExperimentPanel::prompt() const { return prompt_->text(); }
@@ -123,14 +121,17 @@ void KvExperimentPanel::runExperiment() {
     KvExperimentOptions options;
     options.prompt = prompt_->text().toStdString();
     options.decode_steps = steps_->value();
-    done_ = std::make_shared<std::atomic<int>>(0);
-    progress_->setRange(0, kv_experiment_steps(options));
+    options.engine = host_->engine();
+    const int steps = kv_experiment_steps(options);
+    progress_->setRange(0, steps);
     progress_->setValue(0);
     status_->setText(tr("Running the prompt through %1 with f16, q8_0 and q4_0 caches…").arg(model_->name));
     const LabModelPtr model = model_;
-    const std::shared_ptr<std::atomic<int>> done = done_;
     runner_->start(
-        [model, options, done](const CancelToken& token) { return run_kv_experiment(model, options, token, done.get()); },
+        [model, options, steps](const JobContext& job) {
+            int done = 0;
+            return run_kv_experiment(model, options, job.token(), [&] { job.progress(++done, steps); });
+        },
         [this](KvExperimentResult result) {
             showResult(result);
             emit finished();
@@ -148,8 +149,6 @@ void KvExperimentPanel::showRunning() {
     run_->setEnabled(!running && model_);
     stop_->setEnabled(running);
     progress_->setVisible(running);
-    if (running) poll_->start();
-    else poll_->stop();
 }
 
 void KvExperimentPanel::showResult(const KvExperimentResult& result) {

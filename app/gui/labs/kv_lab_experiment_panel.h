@@ -4,7 +4,7 @@
 #pragma once
 
 #include "gui/labs/kv_lab_experiment.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 
 #include <QWidget>
 
@@ -16,7 +16,6 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
-class QTimer;
 
 namespace lmscope::widgets {
 class CacheKlChart;
@@ -24,13 +23,16 @@ class CacheKlChart;
 
 namespace lmscope::gui::labs {
 
+class LabHost;
+
 class KvExperimentPanel : public QWidget {
     Q_OBJECT
 public:
     // Table columns.
     enum Column { Type, Measured, Formula, MeanKl, KlAfterPrompt, MeanKlDecode, Top1, ColumnCount };
 
-    explicit KvExperimentPanel(QWidget* parent = nullptr);
+    // `host` (not owned) says which engine the experiment runs on.
+    explicit KvExperimentPanel(const LabHost* host, QWidget* parent = nullptr);
 
     void setModel(const LabModelPtr& model);  // cancels a running experiment, clears the table
     bool isRunning() const { return runner_->busy(); }
@@ -67,10 +69,9 @@ private:
     QLabel* steps_label_;
     QLabel* status_;
     QLabel* explain_;
-    QTimer* poll_;
+    const LabHost* host_;
     LabModelPtr model_;
-    LabRunner* runner_;                      // the running experiment; Stop and a new model abandon it
-    std::shared_ptr<std::atomic<int>> done_;  // forward steps done by the running job
+    JobRunner* runner_;                      // the running experiment; Stop and a new model abandon it
     KvExperimentResult result_;
     bool has_result_ = false;
 };

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "gui/labs/kv_lab_common.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 
 #include <QWidget>
 

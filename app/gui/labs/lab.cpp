@@ -7,13 +7,14 @@
 
 namespace lmscope::gui::labs {
 
-Lab::Lab(LabHost* host, QWidget* parent) : QWidget(parent), host_(host) {
+Lab::Lab(LabId id, LabHost* host, QWidget* parent) : QWidget(parent), id_(id), host_(host) {
     connect(host_, &LabHost::modelChanged, this, [this](const LabModelPtr& m) { modelChanged(m); });
     // The derived class is complete by the next event-loop turn.
     if (host_->model()) QTimer::singleShot(0, this, [this] { modelChanged(host_->model()); });
 }
 
 LabModelPtr Lab::model() const { return host_->model(); }
+const EngineOptions& Lab::engine() const { return host_->engine(); }
 
 void Lab::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) {

@@ -1,10 +1,11 @@
 // The base of every lab tab: it knows the LabHost (the model, the live trace), follows the
 // model as it changes and retranslates itself when the language changes. A lab's engine work
-// runs as a LabRunner's job (gui/labs/lab_runner.h), which a new run, a new model and the lab's
+// runs as a JobRunner job (gui/job_runner.h), which a new run, a new model and the lab's
 // destruction cancel.
 #pragma once
 
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
+#include "gui/labs/lab_registry.h"
 
 #include <QString>
 #include <QWidget>
@@ -16,12 +17,14 @@ class LabHost;
 class Lab : public QWidget {
     Q_OBJECT
 public:
-    explicit Lab(LabHost* host, QWidget* parent = nullptr);
+    Lab(LabId id, LabHost* host, QWidget* parent = nullptr);
 
-    // The tab's text, in the current language.
-    virtual QString title() const = 0;
+    LabId id() const { return id_; }
+    // The tab's text, in the current language (its row of lab_registry()).
+    QString title() const { return lab_title(id_); }
     LabHost* host() const { return host_; }
     LabModelPtr model() const;  // the host's model; null when none is loaded
+    const EngineOptions& engine() const;  // the host's engine: where the lab's runs go
 
 signals:
     void titleChanged();
@@ -35,6 +38,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    LabId id_;
     LabHost* host_;
 };
 

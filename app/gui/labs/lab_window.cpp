@@ -1,12 +1,8 @@
 #include "gui/labs/lab_window.h"
 
-#include "gui/labs/chat_lab.h"
-#include "gui/labs/context_compare_lab.h"
-#include "gui/labs/kv_lab.h"
 #include "gui/labs/lab.h"
 #include "gui/labs/lab_host.h"
-#include "gui/labs/logit_lens_lab.h"
-#include "gui/labs/tokenizer_lab.h"
+#include "gui/labs/lab_registry.h"
 
 #include <QAction>
 #include <QEvent>
@@ -24,12 +20,7 @@ LabWindow::LabWindow(LabHost* host, QWidget* parent) : QWidget(parent, Qt::Windo
     layout->addWidget(tabs_);
     resize(1280, 800);
 
-    // One line per lab, in the order of the lesson (docs/lesson.md).
-    add(new TokenizerLab(host));
-    add(new KvLab(host));
-    add(new ChatLab(host));
-    add(new ContextCompareLab(host));
-    add(new LogitLensLab(host));
+    for (const LabEntry& e : lab_registry()) add(e.make(host));
     addShortcuts();
 
     retranslate();
@@ -65,6 +56,10 @@ void LabWindow::addBanner(QWidget* banner) {
     auto* column = static_cast<QVBoxLayout*>(layout());
     column->insertWidget(column->indexOf(tabs_), banner);
 }
+
+Lab* LabWindow::lab(LabId id) const { return labs_.value(lab_index(id)); }
+
+void LabWindow::showLab(LabId id) { showLab(lab_index(id)); }
 
 void LabWindow::showLab(int index) {
     if (index >= 0 && index < tabs_->count()) tabs_->setCurrentIndex(index);

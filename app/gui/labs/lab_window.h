@@ -1,6 +1,9 @@
-// The labs' own window: one tab per lab, so a lab gets the whole screen of a projector while
-// the step-through window stays as it was. The main window's Labs menu opens it at a lab.
+// The labs' own window: one tab per lab of lab_registry(), so a lab gets the whole screen of a
+// projector while the step-through window stays as it was. The main window's Labs menu opens
+// it at a lab.
 #pragma once
+
+#include "gui/labs/lab_registry.h"
 
 #include <QList>
 #include <QWidget>
@@ -17,7 +20,10 @@ class LabWindow : public QWidget {
 public:
     // `parent` (the main window) owns it; it is still a window of its own.
     LabWindow(LabHost* host, QWidget* parent);
-    const QList<Lab*>& labs() const { return labs_; }
+    const QList<Lab*>& labs() const { return labs_; }  // in the registry's order
+    Lab* lab(LabId id) const;
+    // The lab of `id` as its class L (the registry makes it one).
+    template <class L> L* lab(LabId id) const { return static_cast<L*>(lab(id)); }
     QTabWidget* tabs() const { return tabs_; }
     // Puts `banner` (a strip such as the lab's first-run hint) above the tabs.
     void addBanner(QWidget* banner);
@@ -25,6 +31,7 @@ public:
 public slots:
     // Shows the window (raised) at lab `index`.
     void showLab(int index);
+    void showLab(LabId id);
 
 signals:
     void labTitlesChanged();  // the language changed: menu texts follow

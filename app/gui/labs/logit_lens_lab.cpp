@@ -32,10 +32,10 @@ QColor shade(float prob) {
 }  // namespace
 
 LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
-    : Lab(host, parent), explanation_(new QLabel), prompt_label_(new QLabel), prompt_(new QLineEdit),
+    : Lab(LabId::LogitLens, host, parent), explanation_(new QLabel), prompt_label_(new QLabel), prompt_(new QLineEdit),
       run_(new QPushButton), tokens_(new TokenListView), summary_(new QLabel), table_(new QTableWidget),
       chart_(new widgets::LensRankChart), status_(new QLabel), edit_timer_(new QTimer(this)),
-      runner_(new LabRunner(this)) {
+      runner_(new JobRunner(this)) {
     setObjectName(QStringLiteral("logitLensLab"));
     explanation_->setObjectName(QStringLiteral("lensExplanation"));
     prompt_->setObjectName(QStringLiteral("lensPrompt"));
@@ -85,13 +85,11 @@ LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
     connect(prompt_, &QLineEdit::returnPressed, this, [this] { setPrompt(prompt_->text()); });
     connect(run_, &QPushButton::clicked, this, [this] { setPrompt(prompt_->text()); });
     connect(tokens_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { selectPosition(tokens_->row(item)); });
-    connect(runner_, &LabRunner::failed, this,
-            [this](const QString& message) { status_->setText(tr("The lens failed: %1").arg(message)); });
+    connect(runner_, &JobRunner::failed, this,
+            [this](const JobError& error) { status_->setText(tr("The lens failed: %1").arg(error.text())); });
 
     retranslate();
 }
-
-QString LogitLensLab::title() const { return tr("Logit lens"); }
 
 void LogitLensLab::modelChanged(const LabModelPtr&) {
     runner_->abandon();
@@ -152,7 +150,7 @@ void LogitLensLab::runLens() {
     status_->setText(tr("Reading every layer at position %1...").arg(position_));
     const std::vector<int32_t> ids = ids_;
     const int32_t position = position_;
-    runner_->start([m, ids, position](const CancelToken& token) { return run_logit_lens(m, ids, position, kTopK, token); },
+    runner_->start([m, ids, position, engine = engine()](const JobContext& job) { return run_logit_lens(m, ids, position, kTopK, job.token(), engine); },
                    [this](LensResult r) { finished(std::move(r)); });
 }
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "gui/labs/lab.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 #include "gui/labs/logit_lens_run.h"
 
 #include <optional>
@@ -30,7 +30,6 @@ class LogitLensLab : public Lab {
 public:
     explicit LogitLensLab(LabHost* host, QWidget* parent = nullptr);
 
-    QString title() const override;
     bool isBusy() const { return runner_->busy(); }
     const std::vector<int32_t>& promptIds() const { return ids_; }
     int selectedPosition() const { return position_; }
@@ -74,7 +73,7 @@ private:
     std::vector<int32_t> ids_;  // the prompt's tokens
     int position_ = -1;         // the selected position
     std::optional<LensResult> result_;
-    LabRunner* runner_;         // the running lens; every run and model change abandons it
+    JobRunner* runner_;         // the running lens; every run and model change abandons it
 };
 
 }  // namespace lmscope::gui::labs

@@ -2,7 +2,7 @@
 
 #include "engine/model.h"
 #include "engine/session.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -11,20 +11,18 @@
 namespace lmscope::gui::labs {
 
 LensResult run_logit_lens(const LabModelPtr& model, const std::vector<int32_t>& ids, int32_t position,
-                          int32_t top_k, const CancelToken& token) {
+                          int32_t top_k, const CancelToken* token, const EngineOptions& chosen) {
     if (position < 0 || size_t(position) >= ids.size())
         throw UsageError("logit lens: position " + std::to_string(position) + " is outside the prompt of " +
                          std::to_string(ids.size()) + " tokens");
     if (top_k < 1) throw UsageError("logit lens: top_k must be at least 1");
-    token.check();
+    check_cancel(token);
     const int32_t n_vocab = model->model->spec().n_vocab();
-    LabSessionOptions options;
-    options.sampling.temperature = 0.0f;  // greedy: the chosen token is the logits' argmax
+    engine::SessionOptions options = lab_session_options();  // greedy: the chosen token is the logits' argmax
     options.capture.mode = trace::CaptureMode::None;
     options.capture.logit_lens = true;
     options.capture.lens_top_k = n_vocab;  // the whole sorted distribution: ranks at every layer
-    options.n_ctx = std::max<int32_t>(position + 1, 16);
-    LabSession lab = make_lab_session(model, options);
+    EngineSession lab = make_engine_session(model, lab_engine(chosen, std::max<int32_t>(position + 1, 16)), options);
     const engine::Session::CancelScope scope(*lab.session, token);
     const trace::StepTrace& step =
         lab.session->prefill(std::span<const int32_t>(ids.data(), size_t(position) + 1));

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "util/cancel.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "trace/capture.h"
 
 #include <cstdint>
@@ -27,6 +27,6 @@ struct LensResult {
 // Runs on a pool thread. `ids` is the whole prompt; `position` indexes it. Throws UsageError for
 // a position outside the prompt, CancelledError when cancelled.
 LensResult run_logit_lens(const LabModelPtr& model, const std::vector<int32_t>& ids, int32_t position,
-                          int32_t top_k, const CancelToken& token);
+                          int32_t top_k, const CancelToken* token, const EngineOptions& chosen = {});
 
 }  // namespace lmscope::gui::labs

@@ -1,5 +1,6 @@
 #include "gui/labs/misspelling_view.h"
 
+#include "gui/labs/lab_host.h"
 #include "gui/labs/tokenizer_chips.h"
 #include "gui/labs/tokenizer_set.h"
 #include "tokenizer/lab.h"
@@ -33,14 +34,14 @@ QTableWidget* make_top_table(const QString& name) {
 
 }  // namespace
 
-MisspellingView::MisspellingView(TokenizerSet* set, QWidget* parent)
-    : QWidget(parent), set_(set), word_label_(new QLabel), word_(new QLineEdit(QStringLiteral("definitely"))),
+MisspellingView::MisspellingView(const LabHost* host, TokenizerSet* set, QWidget* parent)
+    : QWidget(parent), set_(set), host_(host), word_label_(new QLabel), word_(new QLineEdit(QStringLiteral("definitely"))),
       own_label_(new QLabel), own_(new QLineEdit(QStringLiteral("definately"))), hint_(new QLabel),
       table_(new QTableWidget), prompt_label_(new QLabel), prompt_(new QLineEdit), run_(new QPushButton),
       stop_(new QPushButton), status_(new QLabel), correct_title_(new QLabel), wrong_title_(new QLabel),
       top_correct_(make_top_table(QStringLiteral("nextTokensCorrect"))),
       top_wrong_(make_top_table(QStringLiteral("nextTokensMisspelled"))), kl_(new QLabel),
-      runner_(new LabRunner(this)) {
+      runner_(new JobRunner(this)) {
     word_->setObjectName(QStringLiteral("misspellingWord"));
     own_->setObjectName(QStringLiteral("misspellingOwn"));
     table_->setObjectName(QStringLiteral("misspellingTable"));
@@ -112,8 +113,9 @@ MisspellingView::MisspellingView(TokenizerSet* set, QWidget* parent)
     connect(run_, &QPushButton::clicked, this, &MisspellingView::runNextToken);
     connect(stop_, &QPushButton::clicked, this, &MisspellingView::stop);
     stop_->setEnabled(false);
-    connect(runner_, &LabRunner::busyChanged, stop_, &QPushButton::setEnabled);
-    connect(runner_, &LabRunner::failed, this, [this](const QString& message) {
+    connect(runner_, &JobRunner::busyChanged, stop_, &QPushButton::setEnabled);
+    connect(runner_, &JobRunner::failed, this, [this](const JobError& error) {
+        const QString message = error.text();
         status_->setText(tr("The run failed: %1").arg(message));
         emit finished();
     });
@@ -218,8 +220,8 @@ void MisspellingView::runNextToken() {
     const QString correct = promptFor(word), wrong = promptFor(selected_);
     status_->setText(tr("Running the model on both prompts…"));
     runner_->start(
-        [model = model_, a = correct.toStdString(), b = wrong.toStdString()](const CancelToken& token) {
-            return compare_next_token(model, a, b, &token);
+        [model = model_, a = correct.toStdString(), b = wrong.toStdString(), engine = host_->engine()](const JobContext& job) {
+            return compare_next_token(model, a, b, job.token(), 5, engine);
         },
         [this, correct, wrong](NextTokenComparison result) {
             comparison_ = std::move(result);

@@ -5,9 +5,9 @@
 // distributions) from a real engine run.
 #pragma once
 
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "gui/labs/next_token_compare.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 
 #include <QString>
 #include <QStringList>
@@ -22,12 +22,14 @@ class QTableWidget;
 
 namespace lmscope::gui::labs {
 
+class LabHost;
 class TokenizerSet;
 
 class MisspellingView : public QWidget {
     Q_OBJECT
 public:
-    explicit MisspellingView(TokenizerSet* set, QWidget* parent = nullptr);
+    // `host` (not owned) says which engine the comparison runs on.
+    MisspellingView(const LabHost* host, TokenizerSet* set, QWidget* parent = nullptr);
 
     // The word first, then its misspellings (the rows of the table).
     const QStringList& variants() const { return variants_; }
@@ -61,6 +63,7 @@ private:
     void fillTop(QTableWidget* table, const std::vector<analysis::TokenProbs>& top, bool side_a);
 
     TokenizerSet* set_;
+    const LabHost* host_;
     LabModelPtr model_;
     QLabel* word_label_;
     QLineEdit* word_;
@@ -82,7 +85,7 @@ private:
     QString selected_;
     std::optional<NextTokenComparison> comparison_;
     QString compared_correct_, compared_wrong_;  // the prompts of comparison_
-    LabRunner* runner_;  // the running comparison; a new run, Stop and a new model abandon it
+    JobRunner* runner_;  // the running comparison; a new run, Stop and a new model abandon it
 };
 
 }  // namespace lmscope::gui::labs

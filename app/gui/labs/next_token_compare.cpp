@@ -1,7 +1,7 @@
 #include "gui/labs/next_token_compare.h"
 
 #include "engine/model.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "tokenizer/tokenizer.h"
 #include "util/error.h"
 
@@ -9,10 +9,11 @@
 namespace lmscope::gui::labs {
 
 NextTokenComparison compare_next_token(const LabModelPtr& model, const std::string& prompt_a,
-                                       const std::string& prompt_b, const CancelToken* cancel, int top_k) {
-    LabSessionOptions options;
+                                       const std::string& prompt_b, const CancelToken* cancel, int top_k,
+                                       const EngineOptions& chosen) {
+    engine::SessionOptions options = lab_session_options();
     options.capture.mode = trace::CaptureMode::None;
-    LabSession lab = make_lab_session(model, options);
+    EngineSession lab = make_engine_session(model, lab_engine(chosen), options);
     const size_t n_vocab = static_cast<size_t>(model->model->spec().n_vocab());
     NextTokenComparison out;
     out.ids_a = model->tokenizer->encode_ids(prompt_a, true, false);

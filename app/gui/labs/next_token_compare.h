@@ -5,7 +5,7 @@
 #pragma once
 
 #include "analysis/distribution.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "util/cancel.h"
 
 #include <cstdint>
@@ -19,10 +19,10 @@ struct NextTokenComparison {
     analysis::DistributionComparison next;   // the next-token distributions after each
 };
 
-// Runs on the calling thread (a LabRunner job). `cancel` is checked before every layer: once
+// Runs on the calling thread (a JobRunner job). `cancel` is checked before every layer: once
 // it is cancelled, lmscope::CancelledError is thrown. Throws UsageError for an empty prompt.
 NextTokenComparison compare_next_token(const LabModelPtr& model, const std::string& prompt_a,
                                        const std::string& prompt_b, const CancelToken* cancel,
-                                       int top_k = 5);
+                                       int top_k = 5, const EngineOptions& chosen = {});
 
 }  // namespace lmscope::gui::labs

@@ -43,10 +43,10 @@ struct LoadedReference {
 }  // namespace
 
 TokenizerLab::TokenizerLab(LabHost* host, QWidget* parent)
-    : Lab(host, parent), set_(new TokenizerSet(this)), modes_(new QTabWidget), compare_(new TokenizerCompareView(set_)),
-      trainer_(new TokenizerTrainerPanel), misspelling_(new MisspellingView(set_)), merges_(new BpeMergesView(set_)),
+    : Lab(LabId::Tokenizers, host, parent), set_(new TokenizerSet(this)), modes_(new QTabWidget), compare_(new TokenizerCompareView(set_)),
+      trainer_(new TokenizerTrainerPanel), misspelling_(new MisspellingView(host, set_)), merges_(new BpeMergesView(set_)),
       intro_(new QLabel), add_file_(new QPushButton), sample_status_(new QLabel), references_status_(new QLabel),
-      sample_runner_(new LabRunner(this)), references_runner_(new LabRunner(this)) {
+      sample_runner_(new JobRunner(this)), references_runner_(new JobRunner(this)) {
     setObjectName(QStringLiteral("tokenizerLab"));
     modes_->setObjectName(QStringLiteral("tokenizerModes"));
     add_file_->setObjectName(QStringLiteral("addTokenizerFile"));
@@ -80,11 +80,13 @@ TokenizerLab::TokenizerLab(LabHost* host, QWidget* parent)
     connect(add_file_, &QPushButton::clicked, this, &TokenizerLab::chooseTokenizerFile);
     connect(compare_, &TokenizerCompareView::removeRequested, set_, &TokenizerSet::remove);
     connect(trainer_, &TokenizerTrainerPanel::trained, set_, &TokenizerSet::add);
-    connect(sample_runner_, &LabRunner::failed, this, [this](const QString& message) {
+    connect(sample_runner_, &JobRunner::failed, this, [this](const JobError& error) {
+        const QString message = error.text();
         sample_error_ = message;
         retranslate();
     });
-    connect(references_runner_, &LabRunner::failed, this, [this](const QString& message) {
+    connect(references_runner_, &JobRunner::failed, this, [this](const JobError& error) {
+        const QString message = error.text();
         references_ready_ = true;
         references_missing_ = QStringList{message};
         retranslate();
@@ -94,8 +96,6 @@ TokenizerLab::TokenizerLab(LabHost* host, QWidget* parent)
     loadReferences();
     trainSample();
 }
-
-QString TokenizerLab::title() const { return tr("Tokenizers"); }
 
 void TokenizerLab::retranslate() {
     intro_->setText(tr("A model reads tokens, not letters. Type a text and see how each tokenizer splits it; "
@@ -149,10 +149,10 @@ void TokenizerLab::loadReferences() {
     QStringList paths;
     for (const Reference& r : kReferences) paths << find_sample_tokenizer(QString::fromLatin1(r.file));
     references_runner_->start(
-        [paths](const CancelToken& token) {
+        [paths](const JobContext& job) {
             QVector<LoadedReference> out;
             for (const QString& path : paths) {
-                token.check();
+                check_cancel(job.token());
                 LoadedReference r;
                 r.path = path;
                 if (!path.isEmpty()) {

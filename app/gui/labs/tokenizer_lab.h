@@ -13,7 +13,7 @@
 #pragma once
 
 #include "gui/labs/lab.h"
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 #include "tokenizer/trainer.h"
 
 #include <QString>
@@ -36,7 +36,6 @@ class TokenizerLab : public Lab {
 public:
     explicit TokenizerLab(LabHost* host, QWidget* parent = nullptr);
 
-    QString title() const override;
     TokenizerSet* tokenizers() const { return set_; }
     TokenizerCompareView* compareView() const { return compare_; }
     TokenizerTrainerPanel* trainer() const { return trainer_; }
@@ -85,8 +84,8 @@ private:
     QPushButton* add_file_;
     QLabel* sample_status_;
     QLabel* references_status_;
-    LabRunner* sample_runner_;      // trains the sample tokenizer
-    LabRunner* references_runner_;  // loads the GPT-4, GPT-4o and BERT tokenizers
+    JobRunner* sample_runner_;      // trains the sample tokenizer
+    JobRunner* references_runner_;  // loads the GPT-4, GPT-4o and BERT tokenizers
     bool references_ready_ = false;
     QStringList references_missing_;  // "GPT-4o: why it is not shown"
     bool sample_ready_ = false;

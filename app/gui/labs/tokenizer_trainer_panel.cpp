@@ -34,11 +34,11 @@ std::string sample_corpus_text() {
     return f.readAll().toStdString();
 }
 
-void start_training(LabRunner& runner, tok::TrainOptions options,
+void start_training(JobRunner& runner, tok::TrainOptions options,
                     std::function<void(std::shared_ptr<const tok::Tokenizer>)> done) {
     runner.start(
-        [options = std::move(options)](const CancelToken& token) -> std::shared_ptr<const tok::Tokenizer> {
-            return tok::train_tokenizer(options, &token);
+        [options = std::move(options)](const JobContext& job) -> std::shared_ptr<const tok::Tokenizer> {
+            return tok::train_tokenizer(options, job.token());
         },
         std::move(done));
 }
@@ -47,7 +47,7 @@ TokenizerTrainerPanel::TokenizerTrainerPanel(QWidget* parent)
     : QGroupBox(parent), method_label_(new QLabel), method_(new QComboBox), vocab_label_(new QLabel),
       vocab_(new QSlider(Qt::Horizontal)), corpus_label_(new QLabel), corpus_button_(new QPushButton),
       sample_button_(new QPushButton), train_(new QPushButton), cancel_(new QPushButton), progress_(new QProgressBar),
-      status_(new QLabel), tick_(new QTimer(this)), runner_(new LabRunner(this)) {
+      status_(new QLabel), tick_(new QTimer(this)), runner_(new JobRunner(this)) {
     setObjectName(QStringLiteral("trainerPanel"));
     method_->setObjectName(QStringLiteral("trainMethod"));
     using Model = tok::TrainOptions::Model;
@@ -96,8 +96,9 @@ TokenizerTrainerPanel::TokenizerTrainerPanel(QWidget* parent)
     connect(tick_, &QTimer::timeout, this, [this] {
         status_->setText(tr("Training… %1 s").arg(QString::number(double(clock_.elapsed()) / 1000.0, 'f', 1)));
     });
-    connect(runner_, &LabRunner::busyChanged, this, &TokenizerTrainerPanel::setRunning);
-    connect(runner_, &LabRunner::failed, this, [this](const QString& message) {
+    connect(runner_, &JobRunner::busyChanged, this, &TokenizerTrainerPanel::setRunning);
+    connect(runner_, &JobRunner::failed, this, [this](const JobError& error) {
+        const QString message = error.text();
         last_error_ = message;
         status_->setText(tr("Training failed: %1").arg(message));
         emit trainingFailed(message);

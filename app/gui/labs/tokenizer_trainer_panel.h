@@ -4,7 +4,7 @@
 // bar and the time spent, and Cancel stops the training. A trained model joins the lab's set.
 #pragma once
 
-#include "gui/labs/lab_runner.h"
+#include "gui/job_runner.h"
 #include "gui/labs/tokenizer_set.h"
 #include "tokenizer/trainer.h"
 
@@ -29,7 +29,7 @@ std::string sample_corpus_text();
 
 // Trains as `runner`'s job; done() gets the trained tokenizer, the runner's failed() the
 // trainer's message. The runner's abandon() or stop() ends the training.
-void start_training(LabRunner& runner, tok::TrainOptions options,
+void start_training(JobRunner& runner, tok::TrainOptions options,
                     std::function<void(std::shared_ptr<const tok::Tokenizer>)> done);
 
 class TokenizerTrainerPanel : public QGroupBox {
@@ -77,7 +77,7 @@ private:
     QElapsedTimer clock_;
     QString corpus_file_;
     QString last_error_;
-    LabRunner* runner_;
+    JobRunner* runner_;
 };
 
 }  // namespace lmscope::gui::labs

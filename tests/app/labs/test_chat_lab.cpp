@@ -6,7 +6,7 @@
 #include "engine/session.h"
 #include "gui/labs/chat_lab.h"
 #include "gui/labs/lab_host.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "gui/labs/token_list_view.h"
 #include "model/chat_template.h"
 #include "tokenizer/tokenizer.h"
@@ -15,6 +15,7 @@
 #include <QTest>
 
 using namespace lmscope;
+using namespace lmscope::gui;
 using namespace lmscope::gui::labs;
 
 namespace {
@@ -85,10 +86,9 @@ void TestChatLab::twoTurnsMatchCore() {
         QCOMPARE(int(lab.turns().size()), i + 1);
     }
 
-    LabSessionOptions options;
-    options.sampling.temperature = 0.0f;  // the lab decodes greedily
+    engine::SessionOptions options = lab_session_options();  // the lab decodes greedily
     options.prefix_reuse = reuse;
-    LabSession core = make_lab_session(m, options);
+    EngineSession core = make_engine_session(m, {}, options);
     std::vector<model::ChatTurn> history;
     model::SpecialText special;
     const tok::Tokenizer& tokenizer = *m->tokenizer;
@@ -176,9 +176,7 @@ void TestChatLab::stopMidReplyKeepsLabUsable() {
     QTRY_VERIFY_WITH_TIMEOUT(!lab.isBusy(), 120000);
     QCOMPARE(int(lab.turns().size()), 2);
 
-    LabSessionOptions options;
-    options.sampling.temperature = 0.0f;
-    LabSession core = make_lab_session(m, options);
+    EngineSession core = make_engine_session(m);
     const CoreTurn a = core_turn(*core.session, "Tell me a long story about a cat.", first.generated);
     QCOMPARE(a.sequence, first.sequence);
     const CoreTurn b = core_turn(*core.session, "Shorter, please.", 4);

@@ -24,6 +24,7 @@
 #include <cmath>
 
 using namespace lmscope;
+using namespace lmscope::gui;
 using namespace lmscope::gui::labs;
 using context_compare::HeadMeasure;
 

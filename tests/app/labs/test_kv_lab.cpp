@@ -14,7 +14,7 @@
 #include "gui/labs/kv_lab_formula.h"
 #include "gui/labs/kv_lab_offload.h"
 #include "gui/labs/lab_host.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "kv/kv_math.h"
 #include "kv/presets.h"
 #include "tokenizer/tokenizer.h"
@@ -36,6 +36,7 @@
 #include <cmath>
 
 using namespace lmscope;
+using namespace lmscope::gui;
 using namespace lmscope::gui::labs;
 
 namespace {
@@ -88,9 +89,9 @@ QLabel* label(const QWidget& w, const char* name) {
 // position), then one decode step per token of `feed` (or greedy picks, stored in `feed`).
 std::vector<float> run_rows(const LabModelPtr& model, KvType type, const std::vector<int32_t>& prompt,
                             int steps, std::vector<int32_t>& feed, bool choose, uint64_t& measured, int32_t& held) {
-    LabSessionOptions o;
-    o.kv_type = type;
-    LabSession lab = make_lab_session(model, o);
+    EngineOptions o;
+    o.resources.kv_type = type;
+    EngineSession lab = make_engine_session(model, o);
     const size_t V = size_t(model->model->spec().n_vocab());
     std::vector<float> rows((prompt.size() + size_t(steps)) * V);
     lab.backend->forward({.tokens = prompt, .logits = std::span<float>(rows.data(), prompt.size() * V), .all_logits = true});
@@ -360,9 +361,9 @@ void TestKvLab::liveCurveFollowsTrace() {
     const auto measured = [&lab] { return measured_curve(lab); };
     QCOMPARE(measured().tokens.size(), 0);
 
-    LabSessionOptions so;
-    so.kv_type = KvType::Q8_0;
-    LabSession run = make_lab_session(model, so);
+    EngineOptions so;
+    so.resources.kv_type = KvType::Q8_0;
+    EngineSession run = make_engine_session(model, so);
     engine::Session& session = *run.session;
     std::vector<std::pair<double, double>> expected;  // (tokens, bytes) after each step
     const auto step_done = [&] {

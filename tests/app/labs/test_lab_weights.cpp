@@ -10,7 +10,7 @@
 #include "gui/labs/chat_lab_engine.h"
 #include "gui/labs/context_compare_lab_run.h"
 #include "gui/labs/kv_lab_experiment.h"
-#include "gui/labs/lab_model.h"
+#include "gui/engine_setup.h"
 #include "gui/labs/logit_lens_run.h"
 #include "gui/labs/next_token_compare.h"
 #include "tokenizer/tokenizer.h"
@@ -20,6 +20,7 @@
 #include <functional>
 
 using namespace lmscope;
+using namespace lmscope::gui;
 using namespace lmscope::gui::labs;
 
 class TestLabWeights : public QObject {
@@ -36,22 +37,21 @@ private slots:
         const std::weak_ptr<const engine::CpuWeights> packed = engine::CpuWeights::of(m->model);
         QCOMPARE(packed.use_count(), 1);  // the session's backend alone
 
-        LabSessionOptions options;
-        options.threads = 2;
-        options.n_ctx = 256;
+        EngineOptions options;
+        options.resources.n_threads = 2;
         ChatEngine chat(m, options);
         const CancelToken token;
         const std::vector<int32_t> ids = m->tokenizer->encode_ids("The capital of France is", true, false);
         KvExperimentOptions kv;
         kv.prompt = "The capital of France is";
         kv.decode_steps = 2;
-        kv.threads = 2;
+        kv.engine = options;
         const std::vector<std::pair<const char*, std::function<void()>>> labs = {
             {"tokenizers: next token", [&] { compare_next_token(m, "I like red", "I like blue", &token); }},
-            {"context compare", [&] { context_compare::run_side(m, "The cat sat on the mat.", token); }},
-            {"logit lens", [&] { run_logit_lens(m, ids, int32_t(ids.size()) - 1, 5, token); }},
-            {"kv cache experiment", [&] { run_kv_experiment(m, kv, token, nullptr); }},
-            {"chat", [&] { chat.run_turn("Hi", 4, true, token); }},
+            {"context compare", [&] { context_compare::run_side(m, "The cat sat on the mat.", &token); }},
+            {"logit lens", [&] { run_logit_lens(m, ids, int32_t(ids.size()) - 1, 5, &token); }},
+            {"kv cache experiment", [&] { run_kv_experiment(m, kv, &token, {}); }},
+            {"chat", [&] { chat.run_turn("Hi", 4, true, &token); }},
         };
         for (const auto& [name, run] : labs) {
             run();

@@ -6,7 +6,7 @@
 #include "engine/model.h"
 #include "engine/session.h"
 #include "gui/labs/lab_host.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "gui/labs/logit_lens_lab.h"
 #include "gui/labs/token_list_view.h"
 #include "tokenizer/tokenizer.h"
@@ -20,6 +20,7 @@
 #include <cmath>
 
 using namespace lmscope;
+using namespace lmscope::gui;
 using namespace lmscope::gui::labs;
 
 class TestLogitLensLab : public QObject {
@@ -67,12 +68,11 @@ void TestLogitLensLab::tableMatchesCoreLens() {
     }
 
     // The core's lens for the same prefix, top 5.
-    LabSessionOptions options;
-    options.sampling.temperature = 0.0f;
+    engine::SessionOptions options = lab_session_options();
     options.capture.mode = trace::CaptureMode::None;
     options.capture.logit_lens = true;
     options.capture.lens_top_k = LogitLensLab::kTopK;
-    LabSession core = make_lab_session(m, options);
+    EngineSession core = make_engine_session(m, {}, options);
     const trace::StepTrace& step = core.session->prefill(std::span<const int32_t>(ids.data(), size_t(position) + 1));
     const int n_layer = m->model->spec().n_layer();
     QCOMPARE(step.lens_k, LogitLensLab::kTopK);

@@ -10,7 +10,7 @@
 #include "engine/session.h"
 #include "gui/labs/bpe_merges_view.h"
 #include "gui/labs/lab_host.h"
-#include "gui/labs/lab_session.h"
+#include "gui/engine_setup.h"
 #include "gui/labs/misspelling_view.h"
 #include "gui/labs/tokenizer_compare_view.h"
 #include "gui/labs/tokenizer_lab.h"
@@ -33,6 +33,7 @@
 #include <cmath>
 
 using namespace lmscope;
+using namespace lmscope::gui;
 using namespace lmscope::gui::labs;
 
 namespace {
@@ -69,7 +70,7 @@ std::vector<double> softmax(const std::vector<float>& logits) {
 
 // Next-token logits of a prompt, from a session of its own.
 std::vector<float> next_logits(const LabModelPtr& model, const std::string& prompt) {
-    LabSession s = make_lab_session(model);
+    EngineSession s = make_engine_session(model);
     const std::vector<int32_t> ids = model->tokenizer->encode_ids(prompt, true, false);
     std::vector<float> logits(size_t(model->model->spec().n_vocab()));
     s.backend->forward({.tokens = ids, .logits = logits});
@@ -443,9 +444,9 @@ void TestTokenizerLab::nextTokenKlMatchesCore() {
     QVERIFY(view->klLabel()->text().contains(QString::number(shown, 'g', 4)));
 
     // The top tokens shown are the core session's: its greedy choice and the trace's top-k.
-    LabSessionOptions options;
+    engine::SessionOptions options = lab_session_options();
     options.capture.mode = trace::CaptureMode::None;
-    LabSession s = make_lab_session(m, options);
+    EngineSession s = make_engine_session(m, {}, options);
     const auto& step = s.session->prefill(m->tokenizer->encode_ids("I will definately", true, false));
     const auto* table = view->findChild<QTableWidget*>(QStringLiteral("nextTokensMisspelled"));
     QVERIFY(table);

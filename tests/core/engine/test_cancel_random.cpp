@@ -186,7 +186,7 @@ void TestCancelRandom::stop_at_random_moments() {
         std::thread worker([&] {
             started.store(true);
             try {
-                const Session::CancelScope scope(*run.session, token);
+                const Session::CancelScope scope(*run.session, &token);
                 run_op(run, op);
             } catch (const CancelledError&) {
                 cancelled = true;
@@ -219,7 +219,7 @@ void TestCancelRandom::stop_at_random_moments() {
         if (!op.prompt.empty()) run.session->reset();
         const State idle = state_of(run);
         {
-            const Session::CancelScope scope(*run.session, token);
+            const Session::CancelScope scope(*run.session, &token);
             QVERIFY_THROWS_EXCEPTION(CancelledError, run_op(run, op));
         }
         QVERIFY2(state_of(run) == idle, qPrintable(QStringLiteral("stale stop after %1: before %2, after %3")

@@ -452,7 +452,7 @@ void TestSession::cancel_leaves_a_session_that_continues() {
     CancelToken stop;
     stop.cancel();
     {
-        const Session::CancelScope scope(s, stop);
+        const Session::CancelScope scope(s, &stop);
         QVERIFY_THROWS_EXCEPTION(CancelledError, s.prefill(prompt_));
     }
     QCOMPARE(s.trace().size(), size_t(0));
@@ -461,7 +461,7 @@ void TestSession::cancel_leaves_a_session_that_continues() {
     s.decode();
     const std::vector<int32_t> before = s.tokens();
     {
-        const Session::CancelScope scope(s, stop);
+        const Session::CancelScope scope(s, &stop);
         QVERIFY_THROWS_EXCEPTION(CancelledError, s.decode());
     }
     QCOMPARE(s.tokens(), before);
@@ -486,18 +486,18 @@ void TestSession::a_late_cancel_stops_only_its_own_job() {
     Session s(*b.backend, *b.tokenizer, greedy());
     CancelToken finished_job;
     {
-        const Session::CancelScope scope(s, finished_job);
+        const Session::CancelScope scope(s, &finished_job);
         s.prefill(prompt_);
     }
     finished_job.cancel();
     CancelToken next_job;
     {
-        const Session::CancelScope outer(s, finished_job);
-        const Session::CancelScope inner(s, next_job);
+        const Session::CancelScope outer(s, &finished_job);
+        const Session::CancelScope inner(s, &next_job);
         const trace::StepTrace& got = s.decode();
         QCOMPARE(got.logits, want.logits);
     }
-    const Session::CancelScope again(s, finished_job);  // the inner scope ended: this token decides
+    const Session::CancelScope again(s, &finished_job);  // the inner scope ended: this token decides
     QVERIFY_THROWS_EXCEPTION(CancelledError, s.decode());
 }
 
@@ -508,7 +508,7 @@ void TestSession::cancel_from_another_thread() {
     std::vector<int32_t> long_prompt;
     for (int i = 0; i < 200; ++i) long_prompt.push_back((i * 37 + 1) % 1024);
     CancelToken stop;
-    const Session::CancelScope scope(s, stop);
+    const Session::CancelScope scope(s, &stop);
     std::thread canceller([&stop] { stop.cancel(); });
     bool cancelled = false;
     try {
@@ -531,7 +531,7 @@ void TestSession::cancel_from_another_thread() {
         }
     }
     CancelToken fresh;
-    const Session::CancelScope next(s, fresh);
+    const Session::CancelScope next(s, &fresh);
     const trace::StepTrace& p = s.prefill(long_prompt);
     QCOMPARE(p.kv.tokens, 200);
     Loaded ref = load(fx_);
@@ -659,7 +659,7 @@ void TestSession::chat_cancel_and_rewind_keep_history() {
     CancelToken stop;
     stop.cancel();
     {
-        const Session::CancelScope scope(s, stop);
+        const Session::CancelScope scope(s, &stop);
         QVERIFY_THROWS_EXCEPTION(CancelledError, s.chat_turn("And tomorrow?"));
     }
     QCOMPARE(s.tokens(), before);
