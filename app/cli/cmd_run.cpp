@@ -1,5 +1,5 @@
 // lmscope-cli run MODEL.gguf (--prompt T | --chat) [-n N] [--temp T] [--top-k K] [--top-p P]
-//             [--min-p P] [--seed S] [--kv-type f16|q8_0|q4_0] [--capture none|summary|full]
+//             [--min-p P] [--seed S] [--kv-type f16|q8_0|q4_0] [--kv-offload MIB] [--capture none|summary|full]
 //             [--trace-budget MIB] [--ignore-eos] [--trace OUT] [--jsonl] [--ablate L:H,...]
 //             [--skip L:attn|L:ffn,...]
 // Runs the loop one step at a time. Text mode streams the generated text (not the prompt) to
@@ -63,6 +63,7 @@ struct RunOptions {
     bool n_predict_given = false;  // -n on the command line: running out of context is an error
     engine::SamplerSettings sampling;
     std::string kv_type = "f16";
+    double kv_offload_mib = 0;  // --kv-offload; 0: off
     std::string capture = "summary";
     uint64_t trace_budget_mib = trace::SessionTrace::kDefaultBudget >> 20;
     bool ignore_eos = false;
@@ -166,6 +167,7 @@ void run(const RunOptions& o) {
     engine::BackendOptions bo;
     bo.n_threads = o.threads;
     bo.kv_type = *kv;
+    bo.kv_offload_bytes = kv_offload_bytes(o.kv_offload_mib);
     bo.n_ctx = std::min(o.ctx, model->spec().n_ctx_train());
     // a run may fill its context: the cache at --ctx, and the trace's planes up to their budget
     check_memory("run: --ctx " + std::to_string(bo.n_ctx),
@@ -211,6 +213,7 @@ void add_run_command(CLI::App& app) {
     add_number(cmd, "--repeat-penalty", o->sampling.repeat_penalty, "Repetition penalty (1 = off)")->capture_default_str();
     add_number(cmd, "--seed", o->sampling.seed, "Sampler seed")->capture_default_str();
     cmd->add_option("--kv-type", o->kv_type, "KV cache storage: f16, q8_0 or q4_0")->capture_default_str();
+    add_kv_offload_option(cmd, o->kv_offload_mib);
     cmd->add_option("--capture", o->capture, "What the trace keeps: none, summary or full")
         ->capture_default_str()->check(CLI::IsMember({"none", "summary", "full"}));
     add_number(cmd, "--trace-budget", o->trace_budget_mib, "MiB the trace's attention planes may hold")

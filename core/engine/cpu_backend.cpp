@@ -357,17 +357,13 @@ void CpuBackend::attention(int32_t l, int32_t window) {
     cap_.pattern = hook_out(trace::Hook::Pattern, l);
     auto t0 = Clock::now();
     if (cache_.offloads()) {
-        cache_.stage(l);  // the layer's pages in the file, back for this attention
+        cache_.offload(l);  // the layer's pages beyond the resident budget, to the file
+        cache_.stage(l);    // and those in the file, back for this attention
         times_.add("kv offload", seconds_since(t0));
         t0 = Clock::now();
     }
     attn_.run(cache_, l, q_.data(), n_rows_, pos0_, window, att_.data(), cap_);
     times_.add("attention", seconds_since(t0));
-    if (cache_.offloads()) {
-        t0 = Clock::now();
-        cache_.offload(l);  // its pages beyond the resident budget, to the file
-        times_.add("kv offload", seconds_since(t0));
-    }
 }
 
 void CpuBackend::zero_head(int32_t head) {

@@ -249,7 +249,7 @@ void KvCache::offload(int32_t layer) {
     const size_t l = size_t(layer);
     if (!file_ || windows_[l] > 0) return;
     const int32_t end_page = (step_end_ + kPage - 1) / kPage;
-    // every page but the newest is full: the step wrote its rows before the attention
+    // every page but the newest is full: the step wrote its rows
     while (end_page - offloaded_[l] > keep_pages_) {
         Bytes& page = pages_[l][size_t(offloaded_[l])];
         file_->write(file_offset(l, offloaded_[l]), page.data(), page_bytes_);

@@ -16,11 +16,12 @@
 // should equal: 2 x kv_heads x row bytes x (sum over global layers of n + sum over local layers
 // of min(n, W)).
 //
-// Offload (a resident budget): a global layer keeps its newest pages in memory and writes the
-// older ones, whole, to a private temporary file (KvOffloadFile) right after its attention;
-// before the next attention over that layer they are read back into one staging buffer shared
-// by the layers. The rows and the order the attention reads them in are the same, so the
-// results are bit-identical to a cache held whole in memory.
+// Offload (a resident budget): before each attention over a global layer (its step's rows
+// written), the layer keeps its newest pages in memory and writes the older ones not yet in the
+// file, whole, to a private temporary file (KvOffloadFile); then every page of it in the file is
+// read back into one staging buffer shared by the layers, which the attention reads them from.
+// The rows and the order the attention reads them in are the same, so the results are
+// bit-identical to a cache held whole in memory.
 #pragma once
 
 #include "gguf/tensor_type.h"
@@ -115,11 +116,12 @@ public:
     // even bits, kernels.h f32_to_f16); null: gguf::quantize_row.
     using ToF16 = void (*)(const float* src, uint16_t* dst, int64_t n);
     void write(int32_t layer, int32_t pos, const float* k, const float* v, ToF16 to_f16 = nullptr);
-    // Before the attention of a global layer reads it: its pages in the file are read into the
-    // staging buffer (the rows k_row / v_row give for them until the next stage()).
-    void stage(int32_t layer);
-    // After it: the layer's pages beyond resident_pages() go to the file, oldest first.
+    // Before the attention of a global layer reads it (its step's rows written): its pages beyond
+    // resident_pages() go to the file, oldest first (offload), then every page of it in the file
+    // is read into the staging buffer (stage: the rows k_row / v_row give for them until the next
+    // stage()). IoError when the file refuses.
     void offload(int32_t layer);
+    void stage(int32_t layer);
     // Marks positions [0, n) as fed (after every layer has written them): the step's written rows
     // are committed; local layers give back the room a long step took.
     void set_n_tokens(int32_t n);

@@ -65,13 +65,13 @@ bool windows_intact(const KvCache& c, int32_t pos0, int32_t end) {
 }
 
 // One step through both layers as a backend makes it: every row written, then each layer's
-// attention (stage, read, offload); true when every position each row sees was intact.
+// attention (offload, stage, read); true when every position each row sees was intact.
 bool feed_offloaded(KvCache& c, int32_t n) {
     const int32_t pos0 = c.n_tokens();
     feed(c, n);
+    c.offload(0);
     c.stage(0);
     const bool ok = windows_intact(c, pos0, pos0 + n);
-    c.offload(0);
     c.set_n_tokens(pos0 + n);
     return ok;
 }
