@@ -5,7 +5,6 @@
 #include "util/error.h"
 #include "util/message.h"
 
-#include <algorithm>
 #include <iostream>
 
 namespace lmscope::cli {
@@ -16,8 +15,6 @@ void add_kv_offload_option(CLI::App* cmd, double& mib) {
                "go to a private temporary file and are streamed back each step (default: off)")
         ->check(CLI::Range(0.0, 1048576.0));
 }
-
-uint64_t kv_offload_bytes(double mib) { return mib > 0 ? std::max<uint64_t>(1, uint64_t(mib * 1048576.0)) : 0; }
 
 std::unique_ptr<engine::Backend> start_backend(const std::string& name, std::shared_ptr<const engine::Model> model,
                                                const engine::BackendOptions& options) {

@@ -194,7 +194,7 @@ void run_bench(const BenchOptions& o) {
     bo.n_threads = o.threads;
     bo.kv_type = *parse_kv_type(o.kv);
     bo.n_ctx = int32_t(total);
-    bo.kv_offload_bytes = kv_offload_bytes(o.kv_offload_mib);
+    bo.kv_offload_bytes = engine::kv_offload_budget(o.kv_offload_mib);
     trace::CapturePolicy policy;
     policy.mode = o.capture == "full"      ? trace::CaptureMode::Full
                   : o.capture == "summary" ? trace::CaptureMode::Summary

@@ -151,7 +151,7 @@ void add_dump_command(CLI::App& app) {
         engine::BackendOptions bo;
         bo.n_threads = opt->threads;
         bo.n_ctx = std::max<int32_t>(int32_t(ids.size()), 1);
-        bo.kv_offload_bytes = kv_offload_bytes(opt->kv_offload_mib);
+        bo.kv_offload_bytes = engine::kv_offload_budget(opt->kv_offload_mib);
         // Each phase names the model file (or the output) when memory or threads run out.
         auto backend = with_context(opt->model + ": starting the " + opt->backend + " backend",
                                     [&] { return start_backend(opt->backend, model, bo); });

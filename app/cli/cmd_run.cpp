@@ -167,7 +167,7 @@ void run(const RunOptions& o) {
     engine::BackendOptions bo;
     bo.n_threads = o.threads;
     bo.kv_type = *kv;
-    bo.kv_offload_bytes = kv_offload_bytes(o.kv_offload_mib);
+    bo.kv_offload_bytes = engine::kv_offload_budget(o.kv_offload_mib);
     bo.n_ctx = std::min(o.ctx, model->spec().n_ctx_train());
     // a run may fill its context: the cache at --ctx, and the trace's planes up to their budget
     check_memory("run: --ctx " + std::to_string(bo.n_ctx),

@@ -132,6 +132,7 @@ void EngineWorker::start(const labs::LabModelPtr& prepared, const EngineOptions&
     engine::BackendOptions bo;
     bo.n_threads = std::clamp(options.threads, 0, hardware_threads());  // 0: every core
     bo.kv_type = *kv;
+    bo.kv_offload_bytes = engine::kv_offload_budget(options.kv_offload_mib);
     bo.n_ctx = std::min<int32_t>(options.n_ctx, model->spec().n_ctx_train());
     auto backend = with_context(file + ": starting the backend",
                                 [&] { return engine::make_backend(options.backend.toStdString(), model, bo); });

@@ -46,6 +46,7 @@ struct EngineOptions {
     QString backend = QStringLiteral("cpu");
     int threads = 0;                       // 0: every core
     QString kv_type = QStringLiteral("f16");
+    double kv_offload_mib = 0;             // > 0: at most this much KV in memory (BackendOptions::kv_offload_bytes)
     int n_ctx = 2048;                      // capped at the model's training context
 };
 

@@ -35,6 +35,10 @@ struct BackendOptions {
     uint64_t kv_offload_bytes = 0;
 };
 
+// kv_offload_bytes for a budget of `mib` MiB as a person gives it (fractions allowed): 0 when
+// mib <= 0 (off), else at least 1 byte.
+uint64_t kv_offload_budget(double mib);
+
 // The cache as the trace and the UI report it: measured from its storage, beside the formula.
 struct KvStats {
     KvType type = KvType::F16;
