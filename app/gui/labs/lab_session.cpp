@@ -25,6 +25,7 @@ LabSession make_lab_session(const LabModelPtr& model, const LabSessionOptions& o
     engine::BackendOptions bo;
     bo.n_threads = options.threads;
     bo.kv_type = options.kv_type;
+    bo.kv_offload_bytes = options.kv_offload_bytes;
     bo.n_ctx = std::min<int32_t>(options.n_ctx, model->model->spec().n_ctx_train());
     LabSession lab;
     lab.model = model;

@@ -27,6 +27,7 @@ struct LabSessionOptions {
     int threads = 0;                           // 0: every core
     KvType kv_type = KvType::F16;
     int32_t n_ctx = 2048;                      // capped at the model's training context
+    uint64_t kv_offload_bytes = 0;             // engine::BackendOptions::kv_offload_bytes (0: off)
     engine::SamplerSettings sampling = greedy(); // a lab's run is reproducible unless it asks otherwise
     trace::CapturePolicy capture;              // summaries by default
     bool prefix_reuse = true;                  // chat turns keep the common token prefix
