@@ -346,6 +346,7 @@ void CpuBackend::rope(int32_t table) {
 
 void CpuBackend::store_kv(int32_t l) {
     const size_t KD = size_t(n_kv_) * size_t(hd_);
+    cache_.open_layer(l);
     pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {  // rows write distinct positions
         for (int64_t t = t0; t < t1; ++t)
             cache_.write(l, pos0_ + int32_t(t), k_new_.data() + size_t(t) * KD, v_new_.data() + size_t(t) * KD, k_.f32_to_f16);

@@ -201,9 +201,7 @@ void KvCache::reserve(int32_t pos0, int32_t n) {
                 pages_[l][size_t(first_page)] = std::move(page);
                 offloaded_[l] = first_page;
             }
-            for (int32_t p = first_page; p < (end + kPage - 1) / kPage; ++p)
-                if (pages_[l][size_t(p)].empty()) pages_[l][size_t(p)] = Bytes(page_bytes_);
-            continue;
+            continue;  // the step's pages: open_layer()
         }
         const int32_t cap = capacity_[l], w = windows_[l];
         // Grow geometrically (at least 64 positions), never past the context, no further than
@@ -216,6 +214,13 @@ void KvCache::reserve(int32_t pos0, int32_t n) {
         first_[l] = std::max(first_[l], end - capacity_[l]);
     }
     step_end_ = end;
+}
+
+void KvCache::open_layer(int32_t layer) {
+    const size_t l = size_t(layer);
+    if (windows_[l] > 0) return;
+    for (int32_t p = n_tokens_ / kPage; p < (step_end_ + kPage - 1) / kPage; ++p)
+        if (pages_[l][size_t(p)].empty()) pages_[l][size_t(p)] = Bytes(page_bytes_);
 }
 
 void KvCache::write(int32_t layer, int32_t pos, const float* k, const float* v, ToF16 to_f16) {

@@ -109,8 +109,12 @@ public:
     // while each of those rows still sees its window; the held count is unchanged. A page of pos0
     // that a truncation left in the file is read back (IoError when it cannot be).
     void reserve(int32_t pos0, int32_t n);
-    // Stores K and V of one layer at one position of the reserved step (rows of one layer may be
-    // written from several threads at once).
+    // Before the step's rows of one layer are written: a global layer's pages for them are
+    // allocated now, a layer at a time, so that with offload only the layer being computed holds
+    // its step's rows beyond the budget.
+    void open_layer(int32_t layer);
+    // Stores K and V of one layer at one position of the reserved step, after open_layer(layer)
+    // (rows of one layer may be written from several threads at once).
     //   k, v: [n_kv_head][head_dim] float
     // to_f16: how an f16 cache converts them (a vectorised kernel with gguf's round-to-nearest-
     // even bits, kernels.h f32_to_f16); null: gguf::quantize_row.

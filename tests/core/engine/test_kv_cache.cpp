@@ -50,8 +50,10 @@ int32_t stored_position(const KvCache& c, int32_t layer, int32_t pos) {
 void feed(KvCache& c, int32_t n) {
     const int32_t pos0 = c.n_tokens();
     c.reserve(pos0, n);
-    for (int32_t l = 0; l < 2; ++l)
+    for (int32_t l = 0; l < 2; ++l) {
+        c.open_layer(l);
         for (int32_t p = pos0; p < pos0 + n; ++p) write_position(c, l, p);
+    }
 }
 
 // Every position each row of the last step sees is stored intact (the global layer: all).
@@ -151,6 +153,8 @@ private slots:
         QCOMPARE(c.row_bytes(), size_t(row));
         const std::vector<float> kvrow(size_t(3) * 64, 0.5f);
         c.reserve(0, 10);
+        c.open_layer(0);
+        c.open_layer(1);
         for (int32_t p = 0; p < 10; ++p) c.write(0, p, kvrow.data(), kvrow.data());
         for (int32_t p = 0; p < 9; ++p) c.write(1, p, kvrow.data(), kvrow.data());  // one row short
         c.set_n_tokens(10);
@@ -209,6 +213,26 @@ private slots:
             QVERIFY(feed_offloaded(c, 5));
             for (int i = 0; i < 70; ++i) QVERIFY(feed_offloaded(c, 1));
         }
+    }
+
+    // A global layer's pages come as its rows are written (open_layer, a layer at a time), not
+    // for the whole step at reserve(): with offload only the layer being computed holds its
+    // step's rows beyond the budget.
+    void pages_come_a_layer_at_a_time() {
+        KvCache c({3, 1, kHd, KvType::F16}, 2048, {}, 1);  // one page a layer kept
+        c.reserve(0, 300);
+        for (int32_t l = 0; l < 3; ++l) QCOMPARE(c.capacity(l), 0);
+        for (int32_t l = 0; l < 3; ++l) {
+            c.open_layer(l);
+            for (int32_t p = 0; p < 300; ++p) write_position(c, l, p);
+            QCOMPARE(c.capacity(l), 5 * KvCache::kPage);  // positions 0..299
+            c.offload(l);
+            QCOMPARE(c.capacity(l), KvCache::kPage);
+            if (l + 1 < 3) QCOMPARE(c.capacity(l + 1), 0);
+        }
+        c.set_n_tokens(300);
+        QCOMPARE(c.resident_bytes(), size_t(3) * KvCache::kPage * 2 * 64);
+        QCOMPARE(c.offloaded_bytes(), size_t(3) * 256 * 2 * 64);
     }
 
     // A window as wide as int32 allows (a model file's sliding_window near 2^31): the ring's
@@ -397,6 +421,8 @@ private slots:
             KvCache plain(engine::KvShape{1, 2, kHd, KvType::F16}, 8), fast(engine::KvShape{1, 2, kHd, KvType::F16}, 8);
             plain.reserve(0, 1);
             fast.reserve(0, 1);
+            plain.open_layer(0);
+            fast.open_layer(0);
             plain.write(0, 0, k.data(), v.data());
             fast.write(0, 0, k.data(), v.data(), kn->f32_to_f16);
             for (int32_t h = 0; h < 2; ++h) {
