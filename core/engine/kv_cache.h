@@ -2,8 +2,8 @@
 // (default), q8_0 or q4_0 (GGUF block layouts, quantized with gguf::quantize_row), with its bytes
 // measured from the storage and truncation (rewind, branching, prefix reuse).
 //
-// A global layer keeps every position, in pages of kPage positions allocated as the positions
-// come (and freed as they go). A local (sliding-window) layer of window W only ever reads the
+// A global layer keeps every position, in pages of kPage positions allocated as its rows are
+// written (open_layer, a layer at a time) and freed as they go. A local (sliding-window) layer of window W only ever reads the
 // last W positions, so it keeps them in a ring: position p lives in slot p % capacity, the
 // capacity is W + kRewindSlack between steps (the slack lets short rewinds resume) and grows for
 // a step of n rows to W - 1 + n (its first row still sees its window while the last is written).
@@ -11,8 +11,8 @@
 // again).
 //
 // The bytes held are measured: each layer counts the rows it holds (the step's rows as they are
-// written, then every position a ring overwrites or a truncation drops) and multiplies them by
-// the storage type's row size. The formula (kv/kv_math.h) is a separate computation, which they
+// written, less every position that leaves: a truncation, a local layer's position sliding out
+// of its window) and multiplies them by the storage type's row size (its block layout). The formula (kv/kv_math.h) is a separate computation, which they
 // should equal: 2 x kv_heads x row bytes x (sum over global layers of n + sum over local layers
 // of min(n, W)).
 //
