@@ -53,6 +53,9 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     decode_ = plot_->addGraph();
     decode_->setLineStyle(QCPGraph::lsNone);
     decode_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors::phase(Phase::Decode), 9));
+    disagree_ = plot_->addGraph();
+    disagree_->setLineStyle(QCPGraph::lsNone);
+    disagree_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xc0, 0x39, 0x2b), 3), Qt::NoBrush, 16));
 
     // The legend below the axes, two entries a line: never over the data.
     put_legend_below(plot_, 2);
@@ -75,12 +78,13 @@ void KvChart::retranslate() {
     measured_->setName(tr("measured, all layers"));
     prefill_->setName(tr("prefill step"));
     decode_->setName(tr("decode step"));
+    disagree_->setName(tr("measured ≠ formula"));
     rebuild();  // the title and the layer's name
 }
 
 void KvChart::rebuild() {
     const qint32 layer = model_->selectedLayer();
-    QVector<double> x, total, formula, per_layer, px, py, dx, dy;
+    QVector<double> x, total, formula, per_layer, px, py, dx, dy, bx, by;
     bool have_formula = false;
     KvType type = KvType::F16;
     for (qint32 i : model_->path()) {
@@ -93,6 +97,10 @@ void KvChart::rebuild() {
         per_layer.push_back(layer < s.kv.bytes_per_layer.size() ? double(s.kv.bytes_per_layer[layer]) : qQNaN());
         (s.phase == Phase::Prefill ? px : dx).push_back(t);
         (s.phase == Phase::Prefill ? py : dy).push_back(double(s.kv.bytes_total));
+        if (s.kv.formula_bytes > 0 && s.kv.bytes_total != s.kv.formula_bytes) {
+            bx.push_back(t);
+            by.push_back(double(s.kv.bytes_total));
+        }
         type = s.kv.type;
     }
     measured_->setData(x, total, true);
@@ -107,11 +115,18 @@ void KvChart::rebuild() {
     formulaTip();
     prefill_->setData(px, py, true);
     decode_->setData(dx, dy, true);
+    disagree_->setData(bx, by, true);
+    disagree_->removeFromLegend();
+    if (!bx.isEmpty()) disagree_->addToLegend();
 
     title_ = x.isEmpty() ? tr("KV cache")
                          : tr("KV cache: %1 holding %n token(s) (%2)", nullptr, int(x.back()))
                                .arg(format_bytes(quint64(total.back())))
                                .arg(type_name_text(kv_type_name(type)));
+    if (!x.isEmpty())
+        if (const KvData& kv = model_->step(model_->path().back())->kv; kv.offloaded_bytes > 0)
+            title_ += tr(", %1 of it in the offload file (%2 moved by the step)")
+                          .arg(format_bytes(kv.offloaded_bytes), format_bytes(kv.moved_bytes));
     fitTitle();
     const double max_x = x.isEmpty() ? 1.0 : x.back();
     double max_y = 1024.0 / 1.1;  // an empty chart reads 0 bytes to 1 KiB
@@ -187,6 +202,7 @@ KvChart::ViewState KvChart::viewState() const {
     s.layer_name = layer_->name();
     s.prefill_tokens = keys(prefill_);
     s.decode_tokens = keys(decode_);
+    s.disagree_tokens = keys(disagree_);
     s.prefill_shape = int(prefill_->scatterStyle().shape());
     s.decode_shape = int(decode_->scatterStyle().shape());
     s.title = title_;

@@ -2,7 +2,9 @@
 // (measured by the engine), the formula's line beside it (2 x layers x kv_heads x head_dim x
 // tokens x bytes per element; with sliding-window layers, global layers x tokens + local layers
 // x min(tokens, W) in place of layers x tokens), and the selected layer's bytes below them (a
-// local layer's line flattens at its window). Prefill steps are squares, decode steps dots.
+// local layer's line flattens at its window). Prefill steps are squares, decode steps dots; a
+// step whose measured bytes are not the formula's gets a red cross (the cache stores other rows
+// than the formula counts).
 #pragma once
 
 #include "widgets/export.h"
@@ -28,6 +30,7 @@ public:
         QVector<double> layer;      // [point] the selected layer's bytes (NaN: the step has none)
         QString layer_name;         // the layer line's legend entry
         QVector<double> prefill_tokens, decode_tokens;  // x of the prefill / decode marks
+        QVector<double> disagree_tokens;  // x of the red crosses: measured != formula (a formula known)
         int prefill_shape = 0, decode_shape = 0;        // the marks' QCPScatterStyle::ScatterShape
         QString title, tokens_label, bytes_label;
         QString tooltip;            // the formula for this model's layers
@@ -57,6 +60,7 @@ private:
     QCPGraph* layer_;
     QCPGraph* prefill_;
     QCPGraph* decode_;
+    QCPGraph* disagree_;
     QString title_;
 };
 

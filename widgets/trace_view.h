@@ -103,9 +103,11 @@ struct LogitsData {
 struct KvData {
     qint32 tokens = 0;  // positions held after the step
     KvType type = KvType::F16;  // how the cache stores its rows
-    QVector<quint64> bytes_per_layer;
+    QVector<quint64> bytes_per_layer;  // measured: the rows each layer's storage holds x its row size
     quint64 bytes_total = 0;
     quint64 formula_bytes = 0;  // 2 x layers x kv_heads x head_dim x tokens x bytes; 0: unknown
+    quint64 offloaded_bytes = 0;  // of bytes_total, those in the offload tier (0: none)
+    quint64 moved_bytes = 0;      // moved between the tiers by the step
 };
 
 struct StepView {

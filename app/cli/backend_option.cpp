@@ -1,5 +1,6 @@
 #include "cli/backend_option.h"
 
+#include "cli/options.h"
 #include "engine/backend_factory.h"
 #include "util/error.h"
 #include "util/message.h"
@@ -7,6 +8,13 @@
 #include <iostream>
 
 namespace lmscope::cli {
+
+void add_kv_offload_option(CLI::App* cmd, double& mib) {
+    add_number(cmd, "--kv-offload", mib,
+               "Keep at most MIB of the KV cache in memory (fractions allowed); the global layers' older positions "
+               "go to a private temporary file and are streamed back each step (default: off)")
+        ->check(CLI::Range(0.0, 1048576.0));
+}
 
 std::unique_ptr<engine::Backend> start_backend(const std::string& name, std::shared_ptr<const engine::Model> model,
                                                const engine::BackendOptions& options) {

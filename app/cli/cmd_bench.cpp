@@ -1,9 +1,12 @@
 // lmscope-cli bench MODEL.gguf [-p 128] [-n 64] [-d 0] [-r 3] [--threads N]
-//                   [--capture none|summary|full] [--trace-budget MIB] [--backend cpu|cuda] [--kv-type f16|q8_0|q4_0] [--json]
+//                   [--capture none|summary|full] [--trace-budget MIB] [--backend cpu|cuda] [--kv-type f16|q8_0|q4_0]
+//                   [--kv-offload MIB] [--json]
 // With d tokens already in the cache (fed untimed, as llama-bench -d), prefill p tokens, then
 // decode n tokens greedily (argmax), r times after one warm-up run; reports tokens per second
 // of each phase (mean over the runs), the capture mode, threads, KV bytes and the peak resident
-// set size. On the CPU it then measures the read bandwidth with the same threads and reports
+// set size. The KV cache's bytes: stored (measured from the cache's storage), allocated, the
+// formula's; with --kv-offload, those in memory and in the offload tier and the bytes moved
+// between them per decoded token. On the CPU it then measures the read bandwidth with the same threads and reports
 // the decode ceiling it implies (bandwidth.h) and the fraction of it decode reached. "full" capture = every layer and head of each new
 // row, plus the top-k logits and KV statistics of every step, as the app would record them:
 // within the trace budget (--trace-budget MIB, default 512), as a session keeps them, so a long
@@ -52,6 +55,7 @@ int32_t argmax(const std::vector<float>& v) {
 
 struct Run {
     double prefill_s = 0, decode_s = 0;
+    uint64_t decode_moved = 0;       // KV bytes moved between the tiers by the decode steps
     engine::PartTimes decode_parts;  // where the decode steps' time went
 };
 
@@ -80,6 +84,7 @@ struct BenchOptions {
     trace::CaptureMode capture = trace::CaptureMode::None;
     KvType kv = KvType::F16;
     int p = 128, n = 64, depth = 0, reps = 3, threads = 0;
+    double kv_offload_mib = 0;  // --kv-offload; 0: off
     uint64_t trace_budget_mib = trace::SessionTrace::kDefaultBudget >> 20;  // full capture's planes
     bool json = false;
 };
@@ -172,7 +177,13 @@ void print_bench_text(const nlohmann::json& j, const BenchOptions& o) {
         }
         std::printf("\n");
     }
-    std::printf("kv       %d tokens, %llu bytes\n", j["kv_tokens"].get<int>(), (unsigned long long)j["kv_bytes"].get<uint64_t>());
+    auto u = [&](const char* key) { return (unsigned long long)j[key].get<uint64_t>(); };
+    std::printf("kv       %d tokens: %llu bytes stored (measured), %llu by the formula, %llu allocated\n", j["kv_tokens"].get<int>(),
+                u("kv_bytes_stored"), u("kv_bytes_formula"), u("kv_bytes_allocated"));
+    if (j.contains("kv_offload_budget_bytes"))
+        std::printf("offload  %.2f MiB budget: %llu bytes in memory, %llu in the file, %.0f bytes moved a decoded token\n",
+                    double(u("kv_offload_budget_bytes")) / 1048576.0, u("kv_resident_bytes"), u("kv_offloaded_bytes"),
+                    j["kv_bytes_moved_per_token"].get<double>());
     std::printf("peak rss %.1f MiB (model file %.1f MiB)\n", double(j["peak_rss_bytes"].get<uint64_t>()) / 1048576.0,
                 double(j["model_file_bytes"].get<uint64_t>()) / 1048576.0);
 }
@@ -188,6 +199,7 @@ void run_bench(const BenchOptions& o) {
     bo.n_threads = o.threads;
     bo.kv_type = o.kv;
     bo.n_ctx = int32_t(total);
+    bo.kv_offload_bytes = engine::kv_offload_budget(o.kv_offload_mib);
     trace::CapturePolicy policy;
     policy.mode = o.capture;
     const bool full = policy.mode == trace::CaptureMode::Full;
@@ -218,6 +230,7 @@ void run_bench(const BenchOptions& o) {
         r.prefill_s = seconds_since(t0);
         int32_t tok = argmax(logits);
         backend->clear_part_times();
+        const uint64_t moved0 = backend->kv_stats().moved_bytes;
         t0 = Clock::now();
         for (int i = 0; i < n_decode; ++i) {
             const int32_t id[1] = {tok};
@@ -227,6 +240,7 @@ void run_bench(const BenchOptions& o) {
         }
         r.decode_s = seconds_since(t0);
         r.decode_parts = backend->part_times();
+        r.decode_moved = backend->kv_stats().moved_bytes - moved0;
         return r;
     };
 
@@ -263,6 +277,15 @@ void run_bench(const BenchOptions& o) {
     if (o.n > 0) j["decode_breakdown_ms"] = decode_breakdown(runs);
     j["kv_tokens"] = kv.n_tokens;
     j["kv_bytes"] = kv.total_bytes;
+    j["kv_bytes_stored"] = kv.total_bytes;
+    j["kv_bytes_formula"] = kv.formula_bytes;
+    j["kv_bytes_allocated"] = kv.reserved_bytes;
+    j["kv_resident_bytes"] = kv.resident_bytes;
+    j["kv_offloaded_bytes"] = kv.offloaded_bytes;
+    uint64_t moved = 0;
+    for (const Run& r : runs) moved += r.decode_moved;
+    j["kv_bytes_moved_per_token"] = o.n > 0 ? double(moved) / (double(o.n) * double(runs.size())) : 0.0;
+    if (bo.kv_offload_bytes > 0) j["kv_offload_budget_bytes"] = bo.kv_offload_bytes;
     j["model_file_bytes"] = model->file().file_size();
     j["peak_rss_bytes"] = peak_rss;
     backend.reset();  // the bandwidth is measured on idle cores
@@ -288,6 +311,7 @@ void add_bench_command(CLI::App& app) {
     add_capture_option(cmd, opt->capture, "What each step captures");
     cmd->add_option("--backend", opt->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
     add_kv_type_option(cmd, opt->kv, "KV cache type");
+    add_kv_offload_option(cmd, opt->kv_offload_mib);
     cmd->add_flag("--json", opt->json, "Print one JSON object");
     cmd->callback([opt] { run_bench(*opt); });
 }

@@ -1,6 +1,6 @@
 // lmscope-cli dump MODEL.gguf --ids 1,2,3 [--logits OUT.f32] [--attention OUT.f32]
 //                  [--hooks blk.1.q,blk.1.pattern,logits --out DIR] [--ablate L:H,...]
-//                  [--skip L:attn|L:ffn,...] [--backend cpu|cuda] [--threads N]
+//                  [--skip L:attn|L:ffn,...] [--backend cpu|cuda] [--threads N] [--kv-offload MIB]
 // A teacher-forced run over the given ids (one prefill step). Writes little-endian float32
 // logits [n][n_vocab] and attention [n_layer][n_head][n][n] (zeros where masked): the layouts
 // of ../shared/testdata/reference/; and each hook point asked for (trace/hooks.h: names and
@@ -103,6 +103,7 @@ void add_dump_command(CLI::App& app) {
     struct Options {
         std::string model, ids, logits, attention, hooks, out, ablate, skip, backend = "cpu";
         int threads = 0;
+        double kv_offload_mib = 0;  // --kv-offload; 0: off
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("dump", "Teacher-forced run over token ids; write logits (and attention) as float32");
@@ -120,6 +121,7 @@ void add_dump_command(CLI::App& app) {
         ->check(non_empty_list());
     cmd->add_option("--backend", opt->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
     add_number(cmd, "--threads", opt->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_kv_offload_option(cmd, opt->kv_offload_mib);
     cmd->callback([opt] {
         const std::vector<int32_t> ids = parse_ids(opt->ids);
         if (opt->logits.empty() && opt->attention.empty() && opt->hooks.empty())
@@ -148,6 +150,7 @@ void add_dump_command(CLI::App& app) {
         engine::BackendOptions bo;
         bo.n_threads = opt->threads;
         bo.n_ctx = std::max<int32_t>(int32_t(ids.size()), 1);
+        bo.kv_offload_bytes = engine::kv_offload_budget(opt->kv_offload_mib);
         // Each phase names the model file (or the output) when memory or threads run out.
         auto backend = with_context(opt->model + ": starting the " + opt->backend + " backend",
                                     [&] { return start_backend(opt->backend, model, bo); });

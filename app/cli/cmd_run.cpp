@@ -1,5 +1,5 @@
 // lmscope-cli run MODEL.gguf (--prompt T | --chat) [-n N] [--temp T] [--top-k K] [--top-p P]
-//             [--min-p P] [--seed S] [--kv-type f16|q8_0|q4_0] [--capture none|summary|full]
+//             [--min-p P] [--seed S] [--kv-type f16|q8_0|q4_0] [--kv-offload MIB] [--capture none|summary|full]
 //             [--trace-budget MIB] [--ignore-eos] [--trace OUT] [--jsonl] [--ablate L:H,...]
 //             [--skip L:attn|L:ffn,...]
 // Runs the loop one step at a time. Text mode streams the generated text (not the prompt) to
@@ -57,6 +57,7 @@ struct RunOptions {
     bool n_predict_given = false;  // -n on the command line: running out of context is an error
     engine::SamplerSettings sampling = engine::interactive_sampling();
     KvType kv_type = KvType::F16;
+    double kv_offload_mib = 0;  // --kv-offload; 0: off
     trace::CaptureMode capture = trace::CaptureMode::Summary;
     uint64_t trace_budget_mib = trace::SessionTrace::kDefaultBudget >> 20;
     bool ignore_eos = false;
@@ -151,6 +152,7 @@ void run(const RunOptions& o) {
     engine::BackendOptions bo;
     bo.n_threads = o.threads;
     bo.kv_type = o.kv_type;
+    bo.kv_offload_bytes = engine::kv_offload_budget(o.kv_offload_mib);
     bo.n_ctx = std::min(o.ctx, model->spec().n_ctx_train());
     // a run may fill its context: the cache at --ctx, and the trace's planes up to their budget
     check_memory("run: --ctx " + std::to_string(bo.n_ctx),
@@ -196,6 +198,7 @@ void add_run_command(CLI::App& app) {
     add_number(cmd, "--repeat-penalty", o->sampling.repeat_penalty, "Repetition penalty (1 = off)")->capture_default_str();
     add_number(cmd, "--seed", o->sampling.seed, "Sampler seed")->capture_default_str();
     add_kv_type_option(cmd, o->kv_type, "KV cache storage");
+    add_kv_offload_option(cmd, o->kv_offload_mib);
     add_capture_option(cmd, o->capture, "What the trace keeps");
     add_number(cmd, "--trace-budget", o->trace_budget_mib, "MiB the trace's attention planes may hold")
         ->capture_default_str()->check(CLI::Range(uint64_t(1), uint64_t(1) << 30));

@@ -34,7 +34,7 @@ QString kv_text(KvType type) {
 SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
     : QWidget(parent), temperature_(spin(0.0, 5.0, 0.1, "temperature")), top_k_(new QSpinBox),
       top_p_(spin(0.01, 1.0, 0.05, "topP")), min_p_(spin(0.0, 1.0, 0.01, "minP")), seed_(new QSpinBox),
-      kv_type_(new QComboBox), context_(new QSpinBox), threads_(new QSpinBox), backend_(new QComboBox), form_(new QFormLayout(this)) {
+      kv_type_(new QComboBox), kv_offload_(spin(0.0, 1048576.0, 1.0, "kvOffload")), context_(new QSpinBox), threads_(new QSpinBox), backend_(new QComboBox), form_(new QFormLayout(this)) {
     setObjectName(QStringLiteral("samplingPanel"));
     top_k_->setObjectName(QStringLiteral("topK"));
     top_k_->setRange(0, 1000);
@@ -52,7 +52,8 @@ SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
     backend_->addItems(backends);
     for (QWidget* w : {static_cast<QWidget*>(temperature_), static_cast<QWidget*>(top_k_),
                        static_cast<QWidget*>(top_p_), static_cast<QWidget*>(min_p_), static_cast<QWidget*>(seed_),
-                       static_cast<QWidget*>(kv_type_), static_cast<QWidget*>(context_), static_cast<QWidget*>(threads_),
+                       static_cast<QWidget*>(kv_type_), static_cast<QWidget*>(kv_offload_), static_cast<QWidget*>(context_),
+                       static_cast<QWidget*>(threads_),
                        static_cast<QWidget*>(backend_)}) {
         w->setFocusPolicy(Qt::ClickFocus);
         form_->addRow(new QLabel, w);
@@ -68,6 +69,7 @@ SamplingPanel::SamplingPanel(const QStringList& backends, QWidget* parent)
     connect(seed_, &QSpinBox::valueChanged, this, sampling);
     const auto engine = [this] { emit engineOptionsChanged(engineOptions()); };
     connect(kv_type_, &QComboBox::currentIndexChanged, this, engine);
+    connect(kv_offload_, &QDoubleSpinBox::editingFinished, this, engine);
     connect(backend_, &QComboBox::currentIndexChanged, this, engine);
     connect(threads_, &QSpinBox::editingFinished, this, engine);
     connect(context_, &QSpinBox::editingFinished, this, engine);
@@ -90,6 +92,7 @@ EngineOptions SamplingPanel::engineOptions() const {
     e.backend = backend_->currentText().toStdString();
     e.resources.n_threads = threads_->value();
     e.resources.kv_type = KvType(kv_type_->currentData().toInt());
+    e.resources.kv_offload_bytes = engine::kv_offload_budget(kv_offload_->value());
     e.resources.n_ctx = context_->value();
     return e;
 }
@@ -104,7 +107,8 @@ void SamplingPanel::setSampling(const engine::SamplerSettings& s) {
 }
 
 void SamplingPanel::setEngineOptions(const EngineOptions& e) {
-    const QSignalBlocker b1(kv_type_), b2(threads_), b3(backend_), b4(context_);
+    const QSignalBlocker b1(kv_type_), b2(threads_), b3(backend_), b4(context_), b5(kv_offload_);
+    kv_offload_->setValue(double(e.resources.kv_offload_bytes) / double(1u << 20));
     if (const int i = backend_->findText(QString::fromStdString(e.backend)); i >= 0) backend_->setCurrentIndex(i);
     if (const int i = kv_type_->findData(int(e.resources.kv_type)); i >= 0) kv_type_->setCurrentIndex(i);
     threads_->setValue(e.resources.n_threads);
@@ -131,6 +135,7 @@ void SamplingPanel::saveSettings() const {
     s.setValue(QStringLiteral("backend"), QString::fromStdString(e.backend));
     s.setValue(QStringLiteral("threads"), e.resources.n_threads);
     s.setValue(QStringLiteral("kvType"), widgets::type_name_text(kv_type_name(e.resources.kv_type)));
+    s.setValue(QStringLiteral("kvOffload"), double(e.resources.kv_offload_bytes) / double(1u << 20));
     s.setValue(QStringLiteral("context"), e.resources.n_ctx);
     s.endGroup();
 }
@@ -153,6 +158,8 @@ QString SamplingPanel::restoreSettings() {
     else
         problem = tr("The saved KV cache type '%1' is not one of %2; the cache stores %3.")
                       .arg(kv, QString::fromStdString(kv_type_list()), widgets::type_name_text(kv_type_name(e.resources.kv_type)));
+    e.resources.kv_offload_bytes = engine::kv_offload_budget(
+        s.value(QStringLiteral("kvOffload"), double(e.resources.kv_offload_bytes) / double(1u << 20)).toDouble());
     e.resources.n_ctx = s.value(QStringLiteral("context"), e.resources.n_ctx).toInt();
     s.endGroup();
     setSampling(o);
@@ -162,7 +169,8 @@ QString SamplingPanel::restoreSettings() {
 
 void SamplingPanel::retranslate() {
     const QString labels[] = {tr("Temperature"), tr("Top-k"),   tr("Top-p"),   tr("Min-p"),
-                              tr("Seed"),        tr("KV cache"), tr("Context"), tr("Threads"), tr("Backend")};
+                              tr("Seed"),        tr("KV cache"), tr("KV offload"), tr("Context"), tr("Threads"),
+                              tr("Backend")};
     for (int row = 0; row < form_->rowCount(); ++row)
         if (auto* l = qobject_cast<QLabel*>(form_->itemAt(row, QFormLayout::LabelRole)->widget()))
             l->setText(labels[row]);
@@ -170,6 +178,11 @@ void SamplingPanel::retranslate() {
     top_k_->setToolTip(tr("Keep the k most probable tokens (0 = off)"));
     top_p_->setToolTip(tr("Keep the smallest set whose probability reaches p (1 = off)"));
     min_p_->setToolTip(tr("Drop tokens below min-p times the best one (0 = off)"));
+    kv_offload_->setSpecialValueText(tr("off"));
+    kv_offload_->setSuffix(tr(" MiB"));
+    kv_offload_->setToolTip(tr("Keep at most this much of the KV cache in memory: the older positions of the global "
+                               "layers go to a temporary file and are read back every step, with the same results "
+                               "(CPU backend; applied by reloading the model; off: all in memory)"));
     threads_->setSpecialValueText(tr("all cores"));
     threads_->setToolTip(tr("CPU threads (applied by reloading the model)"));
     context_->setSuffix(tr(" tokens"));

@@ -46,6 +46,7 @@ private:
     QDoubleSpinBox* min_p_;
     QSpinBox* seed_;
     QComboBox* kv_type_;
+    QDoubleSpinBox* kv_offload_;  // MiB of KV kept in memory; 0: off
     QSpinBox* context_;
     quint64 kv_bytes_per_token_ = 0;
     QSpinBox* threads_;

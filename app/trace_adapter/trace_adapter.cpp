@@ -192,6 +192,8 @@ widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, con
     v.kv.bytes_per_layer = QVector<quint64>(s.kv.bytes_per_layer.begin(), s.kv.bytes_per_layer.end());
     v.kv.bytes_total = s.kv.bytes_total;
     v.kv.formula_bytes = formula_kv_bytes(trace, s.kv.type, s.kv.tokens);
+    v.kv.offloaded_bytes = s.kv.offloaded_bytes;
+    v.kv.moved_bytes = s.kv.moved_bytes;
     v.logits = logits_view(trace, s.logits, pieces);
     return v;
 }

@@ -4,9 +4,14 @@
 #include "model/interventions.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <string>
 
 namespace lmscope::engine {
+
+uint64_t kv_offload_budget(double mib) {
+    return mib > 0 ? std::max<uint64_t>(1, uint64_t(mib * 1048576.0)) : 0;
+}
 
 void check_forward_request(const ForwardRequest& r, const Model& model, int32_t kv_tokens, int32_t n_ctx) {
     const model::ModelSpec& s = model.spec();

@@ -33,18 +33,30 @@ struct BackendOptions {
     int n_threads = 0;            // CPU worker threads; 0 = every core this process may use
     KvType kv_type = KvType::F16; // KV cache storage
     int32_t n_ctx = 0;            // positions the cache may hold; 0 = the model's context length
+    // > 0: at most this many bytes of the KV cache stay in compute memory; the older positions of
+    // the global layers go to the next tier (the CPU backend: a private temporary file) and are
+    // streamed back each step, with the same results. 0: the whole cache stays.
+    uint64_t kv_offload_bytes = 0;
 };
 
-// The cache as the trace and the UI report it.
+// kv_offload_bytes for a budget of `mib` MiB as a person gives it (fractions allowed): 0 when
+// mib <= 0 (off), else at least 1 byte.
+uint64_t kv_offload_budget(double mib);
+
+// The cache as the trace and the UI report it: measured from its storage, beside the formula.
 struct KvStats {
     KvType type = KvType::F16;
     int32_t n_tokens = 0;                 // positions held
     int32_t n_ctx = 0;                    // positions it may hold
-    size_t bytes_per_token = 0;           // K + V of all layers for one position
-    std::vector<size_t> layer_bytes;      // [layer] bytes held (K + V): a local layer that keeps only
-                                          // its window W holds min(n_tokens, W) positions
-    size_t total_bytes = 0;               // sum of layer_bytes
-    size_t reserved_bytes = 0;            // storage allocated (grows ahead of the tokens held)
+    size_t bytes_per_token = 0;           // K + V of all layers for one position (formula)
+    std::vector<size_t> layer_bytes;      // [layer] bytes stored (K + V): the rows the layer holds x
+                                          // the storage's row size (a local layer: those in its window)
+    size_t total_bytes = 0;               // sum of layer_bytes: the bytes stored, measured
+    size_t formula_bytes = 0;             // kv::cache_bytes of the model's shape at n_tokens
+    size_t reserved_bytes = 0;            // memory allocated (grows ahead of the tokens held)
+    size_t resident_bytes = 0;            // of it, the rows' storage in compute memory
+    size_t offloaded_bytes = 0;           // bytes stored in the next tier (0 without offload)
+    uint64_t moved_bytes = 0;             // bytes moved between the tiers since the backend started
 };
 
 // One forward step, as asked (designated initializers name what differs from the defaults).

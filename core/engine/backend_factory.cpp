@@ -29,6 +29,8 @@ std::vector<std::string> backend_names() {
 
 std::unique_ptr<Backend> make_backend(std::string_view name, std::shared_ptr<const Model> model,
                                       const BackendOptions& options) {
+    if (name != "cpu" && options.kv_offload_bytes > 0)  // never run with a budget the backend would not keep
+        throw UnsupportedError("KV offload: only the cpu backend has an offload tier so far, not " + std::string(name));
     auto it = registry().find(name);
     if (it != registry().end()) return it->second(std::move(model), options);
     if (name == "cuda") throw UnsupportedError("cuda backend not available in this build / no device");

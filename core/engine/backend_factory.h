@@ -20,7 +20,8 @@ void register_backend(std::string name, BackendFactory factory);
 // Names known now, "cpu" first.
 std::vector<std::string> backend_names();
 // Throws UsageError for an unknown name, and UnsupportedError("cuda backend not available in
-// this build / no device") for "cuda" when no CUDA backend registered itself.
+// this build / no device") for "cuda" when no CUDA backend registered itself, or for a KV
+// offload budget on a backend other than "cpu" (the only one with an offload tier so far).
 std::unique_ptr<Backend> make_backend(std::string_view name, std::shared_ptr<const Model> model,
                                       const BackendOptions& options);
 

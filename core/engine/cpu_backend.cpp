@@ -11,6 +11,7 @@
 #include "engine/ops.h"
 #include "engine/thread_pool.h"
 #include "gguf/quant.h"
+#include "kv/kv_math.h"
 #include "util/cpu_info.h"
 #include "util/error.h"
 
@@ -129,7 +130,7 @@ CpuBackend::CpuBackend(std::shared_ptr<const Model> model, const BackendOptions&
       kernels_(kernels::best()),
       mm_(*pool_, kernels_),
       cache_(KvShape{spec_.n_layer(), spec_.n_head_kv(), spec_.head_dim(), o.kv_type},
-             o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train(), layer_windows(spec_)),
+             o.n_ctx > 0 ? o.n_ctx : spec_.n_ctx_train(), layer_windows(spec_), o.kv_offload_bytes),
       attn_(*pool_, kernels_, spec_.n_head(), spec_.n_head_kv(), spec_.head_dim(), spec_.attn_scale,
             spec_.attn_softcap) {
     const model::ModelSpec& s = spec_;
@@ -166,7 +167,11 @@ KvStats CpuBackend::kv_stats() const {
     s.layer_bytes.resize(size_t(n_layer_));
     for (int32_t l = 0; l < n_layer_; ++l) s.layer_bytes[size_t(l)] = cache_.layer_bytes(l);
     s.total_bytes = cache_.total_bytes();
+    s.formula_bytes = kv::cache_bytes(spec_.kv_shape(), s.type, uint64_t(s.n_tokens));
     s.reserved_bytes = cache_.allocated_bytes();
+    s.resident_bytes = cache_.resident_bytes();
+    s.offloaded_bytes = cache_.offloaded_bytes();
+    s.moved_bytes = cache_.bytes_moved();
     return s;
 }
 
@@ -343,6 +348,7 @@ void CpuBackend::rope(int32_t table) {
 
 void CpuBackend::store_kv(int32_t l) {
     const size_t KD = size_t(n_kv_) * size_t(hd_);
+    cache_.open_layer(l);
     pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {  // rows write distinct positions
         for (int64_t t = t0; t < t1; ++t)
             cache_.write(l, pos0_ + int32_t(t), k_.data() + size_t(t) * KD, v_.data() + size_t(t) * KD, kernels_.f32_to_f16);
@@ -352,7 +358,13 @@ void CpuBackend::store_kv(int32_t l) {
 void CpuBackend::attention(int32_t l, int32_t window) {
     cap_.scores = hook_out(trace::Hook::Scores, l);
     cap_.pattern = hook_out(trace::Hook::Pattern, l);
-    const auto t0 = Clock::now();
+    auto t0 = Clock::now();
+    if (cache_.offloads()) {
+        cache_.offload(l);  // the layer's pages beyond the resident budget, to the file
+        cache_.stage(l);    // and those in the file, back for this attention
+        times_.add("kv offload", seconds_since(t0));
+        t0 = Clock::now();
+    }
     attn_.run(cache_, l, q_.data(), n_rows_, pos0_, window, z_.data(), cap_);
     times_.add("attention", seconds_since(t0));
 }

@@ -179,6 +179,7 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, Phase phase,
     trace::StepCapture capture;
     logits_step_ = -1;  // until this step is added
     restore_cache(tokens_, pos0);  // the cache may hold more (a chat turn reusing a prefix)
+    const uint64_t moved_before = backend_.kv_stats().moved_bytes;
     const auto t0 = Clock::now();
     backend_.forward({.tokens = ids,
                       .pos0 = pos0,
@@ -219,6 +220,10 @@ const trace::StepTrace& Session::step(std::span<const int32_t> ids, Phase phase,
     s.kv.type = kv.type;
     s.kv.bytes_per_layer.assign(kv.layer_bytes.begin(), kv.layer_bytes.end());
     s.kv.bytes_total = kv.total_bytes;
+    s.kv.formula_bytes = kv.formula_bytes;
+    s.kv.resident_bytes = kv.resident_bytes;
+    s.kv.offloaded_bytes = kv.offloaded_bytes;
+    s.kv.moved_bytes = kv.moved_bytes - moved_before;
     s.logits = logits_trace(report);
     s.lens_k = capture.lens.empty() ? 0 : options_.capture.lens_top_k;
     s.lens = capture.lens;

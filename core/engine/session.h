@@ -110,6 +110,8 @@ public:
     int32_t n_ctx() const { return backend_.n_ctx(); }
 
     const trace::SessionTrace& trace() const { return trace_; }
+    // The cache now: bytes stored (measured), allocated, the formula's, the offload tier's.
+    KvStats kv_stats() const { return backend_.kv_stats(); }
     const Sampler& sampler() const { return sampler_; }
     // New sampler settings (validated: UsageError); the RNG keeps its state unless the seed
     // changes. The trace records the settings in force last. The pending token is picked

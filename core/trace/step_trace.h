@@ -48,8 +48,12 @@ struct LogitsTrace {
 struct KvTrace {
     int32_t tokens = 0;                    // positions held after this step
     KvType type = KvType::F16;             // how the cache stores its rows
-    std::vector<uint64_t> bytes_per_layer; // [layer] bytes of K and V held
-    uint64_t bytes_total = 0;
+    std::vector<uint64_t> bytes_per_layer; // [layer] bytes of K and V stored (measured from the cache)
+    uint64_t bytes_total = 0;              // their sum
+    uint64_t formula_bytes = 0;            // the KV formula's bytes at `tokens` (kv::cache_bytes)
+    uint64_t resident_bytes = 0;           // the cache's storage in compute memory
+    uint64_t offloaded_bytes = 0;          // stored in the offload tier (0 without offload)
+    uint64_t moved_bytes = 0;              // moved between the tiers during this step
     bool operator==(const KvTrace&) const = default;
 };
 

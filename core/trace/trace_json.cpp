@@ -170,7 +170,11 @@ json step_to_json(const StepTrace& s) {
     j["kv"] = {{"tokens", s.kv.tokens},
                {"dtype", kv_type_name(s.kv.type)},
                {"bytes_per_layer", s.kv.bytes_per_layer},
-               {"bytes_total", s.kv.bytes_total}};
+               {"bytes_total", s.kv.bytes_total},
+               {"formula_bytes", s.kv.formula_bytes},
+               {"resident_bytes", s.kv.resident_bytes},
+               {"offloaded_bytes", s.kv.offloaded_bytes},
+               {"moved_bytes", s.kv.moved_bytes}};
     json stages = json::array();
     for (const FilterStage& st : s.logits.stages)
         stages.push_back({{"filter", stage_name(st.stage)},
@@ -284,6 +288,10 @@ void kv_from_json(const JsonReader& r, const json& j, const std::string& path, S
     if (s.kv.bytes_total != sum)
         r.fail(kp + ".bytes_total", std::to_string(s.kv.bytes_total) + " is not the sum of bytes_per_layer (" +
                                         std::to_string(sum) + ")");
+    // (traces written before lmscope measured the tiers have none of these: 0)
+    for (auto [key, field] : {std::pair{"formula_bytes", &KvTrace::formula_bytes}, std::pair{"resident_bytes", &KvTrace::resident_bytes},
+                              std::pair{"offloaded_bytes", &KvTrace::offloaded_bytes}, std::pair{"moved_bytes", &KvTrace::moved_bytes}})
+        if (kv.contains(key)) s.kv.*field = r.unsigned_integer(kv, kp, key);
 }
 
 // The next-token report: entropy, the choice and each sampling stage's survivors.

@@ -968,6 +968,22 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <source>The saved KV cache type &apos;%1&apos; is not one of %2; the cache stores %3.</source>
         <translation>保存的 KV 缓存类型“%1”不在 %2 之中；缓存改用 %3。</translation>
     </message>
+    <message>
+        <source>KV offload</source>
+        <translation>KV 卸载</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>Keep at most this much of the KV cache in memory: the older positions of the global layers go to a temporary file and are read back every step, with the same results (CPU backend; applied by reloading the model; off: all in memory)</source>
+        <translation>内存中最多保留这么多 KV 缓存：全局层较早的位置写入临时文件，每一步再读回，结果完全相同（CPU 后端；重新加载模型后生效；关闭：全部留在内存）</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::SessionView</name>
@@ -2026,6 +2042,54 @@ layer %4, head %5</source>
             <numerusform>%Ln 个词元</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Decoding %1 tokens after %2 on %3, with the whole cache in memory and within three budgets…</source>
+        <translation>在 %3 上于 %2 个词元之后解码 %1 个词元：整个缓存留在内存中，以及三种预算下……</translation>
+    </message>
+    <message>
+        <source>whole cache</source>
+        <translation>整个缓存</translation>
+    </message>
+    <message>
+        <source>%1 tok/s</source>
+        <translation>%1 词元/秒</translation>
+    </message>
+    <message>
+        <source>Measured on %1: the bytes moved and the speed of each decode step, beside the bandwidth model&apos;s bytes for a device window of the same size (above).</source>
+        <translation>在 %1 上实测：每个解码步移动的字节数与速度，旁边是带宽模型对同样大小设备窗口给出的字节数（见上）。</translation>
+    </message>
+    <message>
+        <source>Measure on the loaded model</source>
+        <translation>在已加载的模型上实测</translation>
+    </message>
+    <message>
+        <source>Decode on the loaded model with its KV cache whole in memory, then within a half, a quarter and an eighth of it (the rest in a temporary file, read back every step): measured speed and bytes moved, beside the model&apos;s prediction</source>
+        <translation>在已加载的模型上解码：KV 缓存先整个留在内存，再只留一半、四分之一和八分之一（其余在临时文件中，每步读回）：实测速度与移动的字节数，旁边是模型的预测</translation>
+    </message>
+    <message>
+        <source>Resident budget</source>
+        <translation>常驻预算</translation>
+    </message>
+    <message>
+        <source>Decode speed</source>
+        <translation>解码速度</translation>
+    </message>
+    <message>
+        <source>Moved per token (measured)</source>
+        <translation>每词元移动（实测）</translation>
+    </message>
+    <message>
+        <source>Moved per token (model)</source>
+        <translation>每词元移动（模型）</translation>
+    </message>
+    <message>
+        <source>In memory (measured)</source>
+        <translation>内存中（实测）</translation>
+    </message>
+    <message>
+        <source>In the file (measured)</source>
+        <translation>文件中（实测）</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::labs::KvOffloadStrip</name>
@@ -2724,6 +2788,14 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>formula: 2 (K and V) × KV heads × head dim × bytes per value × (global layers (%1) × tokens + local layers (%2) × min(tokens, %3)): a local layer attends to its last %3 tokens only, so its cache keeps just those</source>
         <translation>公式：2（K 和 V）× KV 头数 × 头维度 × 每个值的字节数 ×（全局层（%1 个）× 词元数 + 局部层（%2 个）× min(词元数, %3)）：局部层只关注最近的 %3 个词元，因此它的缓存只保存这些</translation>
+    </message>
+    <message>
+        <source>measured ≠ formula</source>
+        <translation>实测 ≠ 公式</translation>
+    </message>
+    <message>
+        <source>, %1 of it in the offload file (%2 moved by the step)</source>
+        <translation>，其中 %1 在卸载文件中（本步移动 %2）</translation>
     </message>
 </context>
 <context>

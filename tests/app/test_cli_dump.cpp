@@ -1,6 +1,7 @@
 // lmscope-cli dump: the fixture models' reference sequences (every architecture), written in
 // the reference layouts and compared with the reference files; hook points written as .npy and
-// heads switched off; bench --json fields; usage and runtime errors.
+// heads switched off; bench --json fields; --kv-offload (the same bytes, bench's tiers); usage
+// and runtime errors.
 #include "common/testing.h"
 
 #include <QDir>
@@ -183,6 +184,72 @@ private slots:
         QVERIFY2(too_deep.err.contains("-d + -p + -n = 1044 exceeds the model's context of 1024"), too_deep.err.constData());
     }
 
+    void dump_with_kv_offload_data() {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("fx-gqa (grouped heads)") << "fx-gqa";
+        QTest::newRow("fx-gqa-Q8_0") << "fx-gqa-Q8_0";
+        QTest::newRow("fx-gemma3 (sliding windows)") << "fx-gemma3";
+    }
+    // --kv-offload with a budget of a page a global layer: the older pages go through the file
+    // within the one prefill step; the logits and attention are byte-equal to those without.
+    void dump_with_kv_offload() {
+        QFETCH(QString, model);
+        const std::string gguf = testdata_file("models/" + model.toStdString() + ".gguf");
+        LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
+        QStringList ids;
+        for (int i = 0; i < 300; ++i) ids << QString::number((i * 37) % 200 + 3);
+        QTemporaryDir dir;
+        auto dump = [&](const QString& tag, const QStringList& extra) {
+            const CliRun r = run_cli(QStringList{"dump", QString::fromStdString(gguf), "--ids", ids.join(','), "--logits",
+                                                 dir.filePath(tag + ".logits"), "--attention", dir.filePath(tag + ".attn"),
+                                                 "--threads", "2"} + extra);
+            QVERIFY2(r.code == 0, r.err.constData());
+        };
+        dump("whole", {});
+        dump("offloaded", {"--kv-offload", "0.0001"});
+        for (const char* kind : {".logits", ".attn"}) {
+            QFile a(dir.filePath(QString("whole") + kind)), b(dir.filePath(QString("offloaded") + kind));
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            const QByteArray x = a.readAll(), y = b.readAll();
+            QVERIFY(!x.isEmpty());
+            QVERIFY2(x == y, kind);
+        }
+    }
+
+    // bench with --kv-offload: the bytes stored are the formula's, most of them in the file, and
+    // every decoded token moves bytes between the tiers; without it none.
+    void bench_kv_offload() {
+        const std::string gguf = testdata_file("models/fx-gqa.gguf");
+        LMSCOPE_REQUIRE_FILE(gguf, "the fixture model");
+        for (const bool offload : {false, true}) {
+            QStringList args{"bench", QString::fromStdString(gguf), "-p", "300", "-n", "8", "-r", "1", "--json"};
+            if (offload) args << "--kv-offload" << "0.0001";
+            const CliRun r = run_cli(args);
+            QVERIFY2(r.code == 0, r.err.constData());
+            const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+            // 3 layers x 2 kv heads x 308 tokens x (K + V) x 32 values x 2 bytes
+            const double stored = 3.0 * 2 * 308 * 2 * 32 * 2;
+            QCOMPARE(o.value("kv_bytes_stored").toDouble(), stored);
+            QCOMPARE(o.value("kv_bytes_formula").toDouble(), stored);
+            QVERIFY(o.value("kv_bytes_allocated").toDouble() >= o.value("kv_resident_bytes").toDouble());
+            if (!offload) {
+                QCOMPARE(o.value("kv_offloaded_bytes").toDouble(), 0.0);
+                QCOMPARE(o.value("kv_bytes_moved_per_token").toDouble(), 0.0);
+                QVERIFY(o.value("kv_resident_bytes").toDouble() >= stored);
+                continue;
+            }
+            // one page of 64 positions a layer in memory, the 4 pages before it in the file
+            const double page = 3.0 * 2 * 64 * 2 * 32 * 2;
+            QCOMPARE(o.value("kv_resident_bytes").toDouble(), page);
+            QCOMPARE(o.value("kv_offloaded_bytes").toDouble(), 4 * page);
+            // each decoded token reads the file's pages of every layer back
+            QVERIFY(o.value("kv_bytes_moved_per_token").toDouble() >= 4 * page);
+            QVERIFY(o.value("decode_tok_s").toDouble() > 0);
+        }
+        const CliRun text = run_cli({"bench", QString::fromStdString(gguf), "-p", "300", "-n", "4", "-r", "1", "--kv-offload", "0.0001"});
+        QVERIFY2(text.out.contains("bytes stored (measured)") && text.out.contains("in the file"), text.out.constData());
+    }
+
     void errors_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("code");
@@ -191,6 +258,8 @@ private slots:
         QTest::newRow("id past vocab") << QStringList{"--ids", "1,5000"} << 2 << "outside the vocabulary";
         QTest::newRow("cuda") << QStringList{"--ids", "1,2", "--backend", "cuda"} << 1
                                 << "error: --backend cuda: (cuda backend not available|no CUDA device)";
+        QTest::newRow("offload on cuda") << QStringList{"--ids", "1,2", "--backend", "cuda", "--kv-offload", "1"} << 1
+                                         << "only the cpu backend has an offload tier";
         QTest::newRow("unknown backend") << QStringList{"--ids", "1,2", "--backend", "tpu"} << 2
                                          << "error: --backend: tpu not in \\{cpu";
         QTest::newRow("hooks without --out") << QStringList{"--ids", "1,2", "--hooks", "blk.0.q"} << 2

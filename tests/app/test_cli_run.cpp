@@ -43,6 +43,7 @@ private slots:
     void init();
     void seeded_run_repeats();
     void greedy_run_matches_engine_argmax();
+    void kv_offload_run_is_the_same();
     void trace_round_trips_through_replay();
     void ablated_heads_are_traced();
     void skipped_sublayers_are_traced();
@@ -96,6 +97,31 @@ void TestCliRun::greedy_run_matches_engine_argmax() {
         QCOMPARE(steps[i]["token"].get<int32_t>(), int32_t(std::max_element(row, row + n_vocab) - row));
         QCOMPARE(steps[i]["how"].get<std::string>(), std::string("greedy"));
     }
+}
+
+// --kv-offload: the same steps (tokens, probabilities) as without; every step's record has
+// the bytes stored equal to the formula's, and past the budget most of them in the file and
+// bytes moved by the step.
+void TestCliRun::kv_offload_run_is_the_same() {
+    const QStringList base{"run", fx_, "--prompt", "The quick brown fox", "-n", "150", "--temp", "0", "--jsonl", "--ignore-eos"};
+    const CliRun a = run_cli(base), b = run_cli(base + QStringList{"--kv-offload", "0.0001"});
+    QVERIFY2(a.code == 0 && b.code == 0, (a.err + b.err).constData());
+    const std::vector<json> sa = json_lines(a.out), sb = json_lines(b.out);
+    QCOMPARE(sb.size(), sa.size());
+    uint64_t moved = 0;
+    for (size_t i = 0; i < sa.size(); ++i) {
+        QCOMPARE(sb[i]["token"], sa[i]["token"]);
+        QCOMPARE(sb[i]["prob"], sa[i]["prob"]);
+        QCOMPARE(sb[i]["kv_bytes"], sa[i]["kv_bytes"]);
+        QCOMPARE(sb[i]["kv_bytes"], sb[i]["kv_bytes_formula"]);
+        QCOMPARE(sa[i]["kv_offloaded_bytes"].get<uint64_t>(), uint64_t(0));
+        QCOMPARE(sa[i]["kv_bytes_moved"].get<uint64_t>(), uint64_t(0));
+        moved += sb[i]["kv_bytes_moved"].get<uint64_t>();
+    }
+    const json& last = sb.back();
+    QVERIFY(last["kv_offloaded_bytes"].get<uint64_t>() > last["kv_resident_bytes"].get<uint64_t>());
+    QVERIFY(last["kv_bytes_moved"].get<uint64_t>() > 0);
+    QVERIFY(moved > 0);
 }
 
 void TestCliRun::trace_round_trips_through_replay() {

@@ -50,11 +50,11 @@ class TestGuiEngineWorker : public QObject {
     WorkerSignals* sig() { return signals_.get(); }
 
     // Loads the fixture model and prefills `prompt`; returns the prefill snapshot.
-    SnapshotPtr loadAndPrefill(const QString& prompt) {
+    SnapshotPtr loadAndPrefill(const QString& prompt, const gui::EngineOptions& options = {}) {
         QSignalSpy loaded(sig(), &WorkerSignals::loaded);
         QSignalSpy done(sig(), &WorkerSignals::stepDone);
         const QString path = fixture("fx-gqa.gguf");
-        engine_->load(path, gui::EngineOptions{});
+        engine_->load(path, options);
         if (!wait_for(loaded)) return nullptr;
         engine_->prefill(prompt);
         if (!wait_for(done)) return nullptr;
@@ -111,6 +111,32 @@ private slots:
             bytes = s->kv_bytes;
         }
         QCOMPARE(errors.count(), 0);
+    }
+
+    // The KV offload setting reaches the backend: a long prompt's older positions go to the
+    // file (the steps record it), and the steps choose what they choose without it.
+    void kvOffloadSetting() {
+        QString prompt;
+        for (int i = 0; i < 20; ++i) prompt += QStringLiteral("red green blue yellow ");
+        std::vector<qint32> chosen[2];
+        QSignalSpy errors(sig(), &WorkerSignals::error);
+        for (const bool offload : {false, true}) {
+            gui::EngineOptions options;
+            options.resources.kv_offload_bytes = engine::kv_offload_budget(offload ? 0.0001 : 0.0);
+            const SnapshotPtr first = loadAndPrefill(prompt, options);
+            QVERIFY2(first, errors.isEmpty() ? "" : qPrintable(errors.last().at(0).toString()));
+            QVERIFY(first->kv_tokens > 2 * 64);
+            QCOMPARE(first->new_steps.front().kv.offloaded_bytes > 0, offload);
+            QCOMPARE(first->new_steps.front().kv.bytes_total, first->new_steps.front().kv.formula_bytes);
+            chosen[offload].push_back(first->new_steps.front().logits.chosen);
+            for (int i = 0; i < 3; ++i) {
+                const SnapshotPtr s = stepOnce();
+                QVERIFY(s);
+                QCOMPARE(s->new_steps.front().kv.moved_bytes > 0, offload);
+                chosen[offload].push_back(s->new_steps.front().logits.chosen);
+            }
+        }
+        QCOMPARE(chosen[1], chosen[0]);
     }
 
     void forcedTokenIsFed() {

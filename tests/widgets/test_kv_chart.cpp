@@ -50,11 +50,61 @@ private slots:
         QCOMPARE(v.tokens_label, QStringLiteral("tokens in the cache"));
         QCOMPARE(v.bytes_label, QStringLiteral("bytes held"));
         QVERIFY2(v.title.startsWith(QStringLiteral("KV cache: ")), qPrintable(v.title));
+        QVERIFY(v.disagree_tokens.isEmpty());  // measured = formula
 
         const ChartTable t = chart.table();
         QCOMPARE(t.rows.size(), points);
         QCOMPARE(t.columns.size(), 6 + kLayers);
         QCOMPARE(t.rows.back()[4].toULongLong(), steps[points - 1].kv.bytes_total);
+    }
+
+    void disagreementMarked_data() {
+        QTest::addColumn<qint64>("extra");     // bytes step 1 holds beyond the formula's
+        QTest::addColumn<bool>("formula");     // the formula is known
+        QTest::addColumn<QVector<double>>("crosses");
+        QTest::newRow("equal") << qint64(0) << true << QVector<double>{};
+        QTest::newRow("a row too many") << qint64(kv_layer_bytes(1)) << true << QVector<double>{5.0};
+        QTest::newRow("a row too few") << -qint64(kv_layer_bytes(1)) << true << QVector<double>{5.0};
+        QTest::newRow("no formula known") << qint64(kv_layer_bytes(1)) << false << QVector<double>{};
+    }
+    // A step whose measured bytes differ from the formula's gets a red cross, named in the legend.
+    void disagreementMarked() {
+        QFETCH(qint64, extra);
+        QFETCH(bool, formula);
+        QFETCH(QVector<double>, crosses);
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVector<StepView> steps = sample_steps();
+        steps[1].kv.bytes_total = quint64(qint64(steps[1].kv.bytes_total) + extra);
+        if (!formula)
+            for (StepView& s : steps) s.kv.formula_bytes = 0;
+        QVERIFY(m.setSteps(steps));
+        m.setCurrentStep(2);
+        KvChart chart(&m);
+        QCOMPARE(chart.viewState().disagree_tokens, crosses);
+        bool in_legend = false;
+        for (int i = 0; i < chart.plot()->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(chart.plot()->legend->item(i)))
+                in_legend = in_legend || item->plottable()->name() == QStringLiteral("measured ≠ formula");
+        QCOMPARE(in_legend, !crosses.isEmpty());
+    }
+
+    // With offload the title says how much of the cache is in the file and what the step moved.
+    void offloadInTitle() {
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVector<StepView> steps = sample_steps();
+        QVERIFY(m.setSteps(steps));
+        m.setCurrentStep(2);
+        KvChart plain(&m);
+        QVERIFY2(!plain.viewState().title.contains(QStringLiteral("offload")), qPrintable(plain.viewState().title));
+        steps[2].kv.offloaded_bytes = 3 << 20;
+        steps[2].kv.moved_bytes = 5 << 20;
+        QVERIFY(m.setSteps(steps));
+        m.setCurrentStep(2);
+        KvChart chart(&m);
+        QVERIFY2(chart.viewState().title.contains(QStringLiteral("3.0 MiB of it in the offload file (5.0 MiB moved by the step)")),
+                 qPrintable(chart.viewState().title));
     }
 
     // A model with local layers: the tooltip gives the per-layer formula with this model's

@@ -64,6 +64,7 @@ void KvLab::runExperiment() {
 void KvLab::modelChanged(const LabModelPtr& model) {
     formula_->setLoadedModel(model);
     experiment_->setModel(model);
+    offload_->setModel(model);
 }
 
 void KvLab::retranslate() {

@@ -1,5 +1,6 @@
 #include "gui/labs/kv_lab_offload.h"
 
+#include "engine/model.h"
 #include "util/error.h"
 #include "widgets/format.h"
 
@@ -8,8 +9,11 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QHeaderView>
 #include <QPainter>
+#include <QPushButton>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -22,6 +26,7 @@ const char* const kFigureNames[FigureCount] = {"offloadWindow",   "offloadDevice
                                                "offloadHostBytes", "offloadEvicted",     "offloadStreamed",
                                                "offloadMoved"};
 const QColor kHostColor(0xf3, 0xb6, 0x5b);
+constexpr int kMaxMeasuredContext = 2048;  // the measurement's prefill, four times: a minute at most on a small model
 const QColor kDeviceColor(0x5b, 0x9b, 0xd5);
 }  // namespace
 
@@ -72,8 +77,19 @@ KvOffloadPanel::KvOffloadPanel(QWidget* parent)
       budget_label_(new QLabel),
       intro_(new QLabel),
       strip_(new KvOffloadStrip),
-      error_(new QLabel) {
+      error_(new QLabel),
+      measure_(new QPushButton),
+      measure_status_(new QLabel),
+      measured_(new QTableWidget(0, ColumnCount)),
+      runner_(new JobRunner(this)) {
     setObjectName(QStringLiteral("kvOffloadPanel"));
+    measure_->setObjectName(QStringLiteral("offloadMeasure"));
+    measured_->setObjectName(QStringLiteral("offloadMeasured"));
+    measured_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    measured_->verticalHeader()->hide();
+    measured_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    measure_status_->setWordWrap(true);
+    measure_->setEnabled(false);
     context_->setObjectName(QStringLiteral("offloadContext"));
     budget_->setObjectName(QStringLiteral("offloadBudget"));
     error_->setObjectName(QStringLiteral("offloadError"));
@@ -111,11 +127,20 @@ KvOffloadPanel::KvOffloadPanel(QWidget* parent)
     layout->addWidget(strip_);
     layout->addLayout(figures);
     layout->addWidget(error_);
-    layout->addStretch(1);
+    layout->addWidget(measure_);
+    layout->addWidget(measure_status_);
+    layout->addWidget(measured_, 1);
 
     retranslate();
     connect(context_, &QSpinBox::valueChanged, this, [this] { recompute(); });
     connect(budget_, &QDoubleSpinBox::valueChanged, this, [this] { recompute(); });
+    connect(measure_, &QPushButton::clicked, this, &KvOffloadPanel::measure);
+    connect(runner_, &JobRunner::busyChanged, this, [this](bool busy) { measure_->setEnabled(!busy && model_); });
+    connect(runner_, &JobRunner::failed, this, [this](const JobError& error) {
+        const QString message = error.text();
+        measure_status_->setText(message);
+        emit failed(message);
+    });
 }
 
 uint64_t KvOffloadPanel::deviceBudgetBytes() const { return uint64_t(std::llround(budget_->value() * kGB)); }
@@ -180,6 +205,65 @@ void KvOffloadPanel::recompute() {
     strip_->setPlan(plan_);
 }
 
+void KvOffloadPanel::setModel(const LabModelPtr& model) {
+    runner_->abandon();
+    model_ = model;
+    rows_.clear();
+    measure_->setEnabled(model_ != nullptr);
+    showMeasured();
+}
+
+void KvOffloadPanel::measure() {
+    if (!model_ || !model_->model) return;
+    const model::ModelSpec& spec = model_->model->spec();
+    OffloadRunOptions options;
+    options.context = std::clamp(context_->value(), 1, std::min(kMaxMeasuredContext, spec.n_ctx_train() - options.decode_steps));
+    options.budgets = offload_run_budgets(spec.kv_shape(), KvType::F16, options.context);
+    measure_status_->setText(tr("Decoding %1 tokens after %2 on %3, with the whole cache in memory and within three "
+                                "budgets…")
+                                 .arg(options.decode_steps)
+                                 .arg(options.context)
+                                 .arg(model_->name));
+    const LabModelPtr model = model_;
+    runner_->start([model, options](const JobContext& job) {
+                       const int steps = offload_run_steps(options);
+                       int done = 0;
+                       return run_offload_experiment(model, options, job.token(), [&] { job.progress(++done, steps); });
+                   },
+                   [this](std::vector<OffloadRunRow> rows) {
+                       rows_ = std::move(rows);
+                       showMeasured();
+                       emit measured();
+                   });
+}
+
+void KvOffloadPanel::showMeasured() {
+    measured_->setRowCount(int(rows_.size()));
+    const auto bytes = [](double n) { return format_si_bytes(uint64_t(std::llround(n))); };
+    for (int r = 0; r < int(rows_.size()); ++r) {
+        const OffloadRunRow& row = rows_[size_t(r)];
+        const QString cells[ColumnCount] = {
+            row.budget_bytes == 0 ? tr("whole cache") : bytes(double(row.budget_bytes)),
+            tr("%1 tok/s").arg(row.decode_tok_s, 0, 'f', 1),
+            bytes(row.moved_per_token),
+            bytes(double(row.predicted.moved_bytes_per_step())),
+            bytes(double(row.resident_bytes)),
+            bytes(double(row.offloaded_bytes))};
+        const double values[ColumnCount] = {double(row.budget_bytes), row.decode_tok_s, row.moved_per_token,
+                                            double(row.predicted.moved_bytes_per_step()), double(row.resident_bytes),
+                                            double(row.offloaded_bytes)};
+        for (int c = 0; c < ColumnCount; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setData(Qt::UserRole, values[c]);
+            measured_->setItem(r, c, item);
+        }
+    }
+    if (!rows_.empty())
+        measure_status_->setText(tr("Measured on %1: the bytes moved and the speed of each decode step, beside the "
+                                    "bandwidth model's bytes for a device window of the same size (above).")
+                                     .arg(model_ ? model_->name : QString()));
+}
+
 void KvOffloadPanel::retranslate() {
     context_label_->setText(tr("Context (tokens)"));
     budget_label_->setText(tr("Device memory for the cache"));
@@ -191,6 +275,14 @@ void KvOffloadPanel::retranslate() {
                             tr("Evicted per decode step"), tr("Streamed from host per decode step"),
                             tr("Moved per decode step")};
     for (int i = 0; i < FigureCount; ++i) names_[i]->setText(names[i]);
+    measure_->setText(tr("Measure on the loaded model"));
+    measure_->setToolTip(tr("Decode on the loaded model with its KV cache whole in memory, then within a half, a "
+                            "quarter and an eighth of it (the rest in a temporary file, read back every step): "
+                            "measured speed and bytes moved, beside the model's prediction"));
+    measured_->setHorizontalHeaderLabels({tr("Resident budget"), tr("Decode speed"), tr("Moved per token (measured)"),
+                                          tr("Moved per token (model)"), tr("In memory (measured)"),
+                                          tr("In the file (measured)")});
+    showMeasured();
     recompute();
 }
 

@@ -27,6 +27,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -134,6 +135,8 @@ private slots:
     void offloadMatchesPlan_data();
     void offloadMatchesPlan();
     void liveCurveFollowsTrace();
+    void offloadMeasured_data();
+    void offloadMeasured();
     void experimentMatchesCore_data();
     void experimentMatchesCore();
     void experimentStops();
@@ -349,6 +352,54 @@ void TestKvLab::offloadMatchesPlan() {
     QCOMPARE(strip->plan().host_tokens, plan.host_tokens);
     QCOMPARE(strip->plan().device_tokens, plan.device_tokens);
     if (plan.host_tokens > 0) QVERIFY(plan.streamed_bytes_per_step > 0);
+}
+
+void TestKvLab::offloadMeasured_data() {
+    QTest::addColumn<QString>("model");
+    QTest::newRow("fx-gqa") << "fx-gqa";
+    QTest::newRow("fx-gemma3 (sliding windows)") << "fx-gemma3";
+}
+// The offload page's measurement on the loaded model: the whole cache moves nothing; within a
+// half, a quarter and an eighth of it the file holds bytes and every decode step moves some
+// (more as the budget shrinks), the bytes stored stay the formula's; the model's prediction
+// is plan_offload's for the same window; the table shows the rows.
+void TestKvLab::offloadMeasured() {
+    QFETCH(QString, model);
+    LMSCOPE_REQUIRE_FILE(model_path(model), "the model");
+    const LabModelPtr m = load_lab_model(QString::fromStdString(model_path(model)));
+    LabHost host(nullptr);
+    KvLab lab(&host);
+    host.setModel(m);
+    KvOffloadPanel& o = *lab.offload();
+    o.setContext(300);
+    QSignalSpy measured(&o, &KvOffloadPanel::measured);
+    o.findChild<QPushButton*>(QStringLiteral("offloadMeasure"))->click();
+    QVERIFY(o.isMeasuring());
+    QVERIFY(testing::wait_for(measured, 1, 300000));
+    const std::vector<OffloadRunRow>& rows = o.measuredRows();
+    QCOMPARE(rows.size(), size_t(4));
+    QCOMPARE(o.measuredTable()->rowCount(), 4);
+    const kv::Shape shape = m->model->spec().kv_shape();
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const OffloadRunRow& r = rows[i];
+        QCOMPARE(r.stored_bytes, r.formula_bytes);
+        QCOMPARE(r.formula_bytes, kv::cache_bytes(shape, KvType::F16, 300 + 16));
+        QCOMPARE(o.measuredTable()->item(int(i), KvOffloadPanel::MovedMeasured)->data(Qt::UserRole).toDouble(), r.moved_per_token);
+        const uint64_t window = r.budget_bytes ? r.budget_bytes / kv::bytes_per_token(shape, KvType::F16) : 316;
+        QCOMPARE(r.predicted.moved_bytes_per_step(), kv::plan_offload(shape, KvType::F16, 1, 308, window).moved_bytes_per_step());
+        QVERIFY(r.decode_tok_s > 0);
+        if (i == 0) {
+            QCOMPARE(r.budget_bytes, uint64_t(0));
+            QCOMPARE(r.moved_per_token, 0.0);
+            QCOMPARE(r.offloaded_bytes, uint64_t(0));
+            continue;
+        }
+        QCOMPARE(r.budget_bytes, kv::cache_bytes(shape, KvType::F16, 300) >> i);
+        QVERIFY(r.offloaded_bytes > 0);
+        QVERIFY(r.moved_per_token > 0);
+        QVERIFY(r.moved_per_token >= rows[i - 1].moved_per_token);
+        QVERIFY(r.resident_bytes < rows[0].resident_bytes);
+    }
 }
 
 void TestKvLab::liveCurveFollowsTrace() {

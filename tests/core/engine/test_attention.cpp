@@ -25,6 +25,7 @@ std::vector<float> random_floats(size_t n, std::mt19937& rng) {
 // Writes random keys and values for positions [pos0, pos0 + n_rows) of layer 0 ([n_kv_head][hd] each).
 void write_random_rows(KvCache& cache, int32_t pos0, int32_t n_rows, int32_t n_kv_head, int32_t hd, std::mt19937& rng) {
     cache.reserve(pos0, n_rows);
+    cache.open_layer(0);
     for (int32_t t = 0; t < n_rows; ++t) {
         const std::vector<float> k = random_floats(size_t(n_kv_head) * size_t(hd), rng);
         const std::vector<float> v = random_floats(size_t(n_kv_head) * size_t(hd), rng);

@@ -2,7 +2,10 @@
 // the per-layer formula of kv::cache_bytes), the ring wraps, grows for a long step and shrinks
 // back; decoding far past the ring on fx-gemma3 gives the float64 reference's logits; a rewind
 // inside the slack resumes, one past it forgets every position, and feeding again gives the same
-// logits.
+// logits. The bytes are measured: rows not written are not counted, each type's row is its
+// storage's. The offload tier: the global layer's old pages go to the file and come back
+// intact (through rewinds into them), the resident pages stay within the budget; a backend
+// with offload gives the bit-identical logits on fixtures with GQA and sliding windows.
 #include "engine_fixture.h"
 #include "float64_forward.h"
 
@@ -47,8 +50,10 @@ int32_t stored_position(const KvCache& c, int32_t layer, int32_t pos) {
 void feed(KvCache& c, int32_t n) {
     const int32_t pos0 = c.n_tokens();
     c.reserve(pos0, n);
-    for (int32_t l = 0; l < 2; ++l)
+    for (int32_t l = 0; l < 2; ++l) {
+        c.open_layer(l);
         for (int32_t p = pos0; p < pos0 + n; ++p) write_position(c, l, p);
+    }
 }
 
 // Every position each row of the last step sees is stored intact (the global layer: all).
@@ -59,6 +64,18 @@ bool windows_intact(const KvCache& c, int32_t pos0, int32_t end) {
         for (int32_t p = std::max(0, row - kWindow + 1); p <= row; ++p)
             if (stored_position(c, 1, p) != p) return false;
     return true;
+}
+
+// One step through both layers as a backend makes it: every row written, then each layer's
+// attention (offload, stage, read); true when every position each row sees was intact.
+bool feed_offloaded(KvCache& c, int32_t n) {
+    const int32_t pos0 = c.n_tokens();
+    feed(c, n);
+    c.offload(0);
+    c.stage(0);
+    const bool ok = windows_intact(c, pos0, pos0 + n);
+    c.set_n_tokens(pos0 + n);
+    return ok;
 }
 
 std::vector<int32_t> token_ids(size_t n, int32_t n_vocab) {
@@ -117,6 +134,105 @@ private slots:
             QVERIFY(c.capacity(0) >= held);
             QCOMPARE(c.allocated_bytes(), size_t(c.capacity(0) + c.capacity(1)) * row);
         }
+    }
+
+    void row_bytes_of_the_storage_data() {
+        QTest::addColumn<QString>("kv");
+        QTest::addColumn<int>("row");  // bytes of one 64-value row as stored
+        QTest::newRow("f16") << "f16" << 128;
+        QTest::newRow("q8_0: two blocks of 34") << "q8_0" << 68;
+        QTest::newRow("q4_0: two blocks of 18") << "q4_0" << 36;
+    }
+    // The bytes stored are the rows written x the storage's row: a row a step did not write is
+    // not counted (the formula would count it), a truncation takes rows off.
+    void row_bytes_of_the_storage() {
+        QFETCH(QString, kv);
+        QFETCH(int, row);
+        const KvType type = *parse_kv_type(kv.toStdString());
+        KvCache c({2, 3, 64, type}, 512);
+        QCOMPARE(c.row_bytes(), size_t(row));
+        const std::vector<float> kvrow(size_t(3) * 64, 0.5f);
+        c.reserve(0, 10);
+        c.open_layer(0);
+        c.open_layer(1);
+        for (int32_t p = 0; p < 10; ++p) c.write(0, p, kvrow.data(), kvrow.data());
+        for (int32_t p = 0; p < 9; ++p) c.write(1, p, kvrow.data(), kvrow.data());  // one row short
+        c.set_n_tokens(10);
+        QCOMPARE(c.rows(0), int64_t(10));
+        QCOMPARE(c.rows(1), int64_t(9));
+        const size_t per_row = 2 * 3 * size_t(row);
+        QCOMPARE(c.total_bytes(), 19 * per_row);
+        QVERIFY(c.total_bytes() != size_t(kv::cache_bytes({2, 3, 3, 64}, type, 10)));
+        c.truncate(4);  // takes off the six positions from 4 on, of each layer
+        QCOMPARE(c.total_bytes(), 7 * per_row);
+        QCOMPARE(c.allocated_bytes(), 2 * size_t(KvCache::kPage) * per_row);  // a page each
+    }
+
+    void offload_data() {
+        QTest::addColumn<QList<int>>("steps");  // rows fed per step
+        QTest::addColumn<int>("keep");          // pages the budget leaves the global layer
+        QTest::newRow("decode, one page kept") << QList<int>(300, 1) << 1;
+        QTest::newRow("a long prefill, then decode, two pages") << (QList<int>{250} + QList<int>(100, 1)) << 2;
+        QTest::newRow("odd chunks, one page") << QList<int>{7, 3, 61, 1, 1, 129, 2, 65, 66, 1} << 1;
+    }
+    // The global layer's pages beyond the budget go to the file after its attention and come
+    // back intact for the next one; the bytes stored stay the formula's, those in memory
+    // within the budget.
+    void offload() {
+        QFETCH(QList<int>, steps);
+        QFETCH(int, keep);
+        const size_t row = 2 * 64;  // K + V of one layer, one position
+        const size_t page = KvCache::kPage * row;
+        const size_t ring = size_t(kWindow + KvCache::kRewindSlack) * row;
+        KvCache c({2, 1, kHd, KvType::F16}, 2048, {0, kWindow}, ring + size_t(keep) * page + page / 2);
+        QVERIFY(c.offloads());
+        QCOMPARE(c.resident_pages(), keep);
+        uint64_t moved = 0;
+        for (int n : steps) {
+            const int32_t pos0 = c.n_tokens();
+            QVERIFY2(feed_offloaded(c, n), qPrintable(QString("step at %1 of %2 rows").arg(pos0).arg(n)));
+            const int32_t held = c.n_tokens();
+            QCOMPARE(c.total_bytes(), size_t(kv::cache_bytes({2, 1, 1, kHd, 1, kWindow}, KvType::F16, uint64_t(held))));
+            QVERIFY(c.capacity(0) <= keep * KvCache::kPage);
+            const int32_t in_file = std::max(0, (held + KvCache::kPage - 1) / KvCache::kPage - keep) * KvCache::kPage;
+            QCOMPARE(c.offloaded_bytes(), size_t(in_file) * row);
+            QVERIFY(c.resident_bytes() <= ring + size_t(keep) * page);
+            QVERIFY(c.bytes_moved() >= moved);
+            moved = c.bytes_moved();
+        }
+        QVERIFY(moved > 0);
+        // a rewind into a page in the file (inside the ring's slack, so that it resumes): the
+        // page comes back for the next step's rows; then rewinds past the ring (from 0)
+        for (int32_t back : {50, 200, 1000}) {
+            const int32_t to = std::max(0, c.n_tokens() - back);
+            const bool resumes = c.resumable(to);
+            QCOMPARE(resumes, back == 50);
+            c.truncate(to);
+            QCOMPARE(c.n_tokens(), resumes ? to : 0);
+            QCOMPARE(c.total_bytes(), size_t(kv::cache_bytes({2, 1, 1, kHd, 1, kWindow}, KvType::F16, uint64_t(c.n_tokens()))));
+            QVERIFY(feed_offloaded(c, 5));
+            for (int i = 0; i < 70; ++i) QVERIFY(feed_offloaded(c, 1));
+        }
+    }
+
+    // A global layer's pages come as its rows are written (open_layer, a layer at a time), not
+    // for the whole step at reserve(): with offload only the layer being computed holds its
+    // step's rows beyond the budget.
+    void pages_come_a_layer_at_a_time() {
+        KvCache c({3, 1, kHd, KvType::F16}, 2048, {}, 1);  // one page a layer kept
+        c.reserve(0, 300);
+        for (int32_t l = 0; l < 3; ++l) QCOMPARE(c.capacity(l), 0);
+        for (int32_t l = 0; l < 3; ++l) {
+            c.open_layer(l);
+            for (int32_t p = 0; p < 300; ++p) write_position(c, l, p);
+            QCOMPARE(c.capacity(l), 5 * KvCache::kPage);  // positions 0..299
+            c.offload(l);
+            QCOMPARE(c.capacity(l), KvCache::kPage);
+            if (l + 1 < 3) QCOMPARE(c.capacity(l + 1), 0);
+        }
+        c.set_n_tokens(300);
+        QCOMPARE(c.resident_bytes(), size_t(3) * KvCache::kPage * 2 * 64);
+        QCOMPARE(c.offloaded_bytes(), size_t(3) * 256 * 2 * 64);
     }
 
     // A window as wide as int32 allows (a model file's sliding_window near 2^31): the ring's
@@ -246,6 +362,53 @@ private slots:
         QVERIFY(max_abs_diff(again, std::span(first).subspan(100 * V, V)) < 1e-3);
     }
 
+    void offload_bit_identical_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("kv");
+        QTest::newRow("fx-gqa f16") << "fx-gqa" << "f16";
+        QTest::newRow("fx-gqa q8_0") << "fx-gqa" << "q8_0";
+        QTest::newRow("fx-gqa q4_0") << "fx-gqa" << "q4_0";
+        QTest::newRow("fx-gemma3 f16 (sliding windows)") << "fx-gemma3" << "f16";
+        QTest::newRow("fx-gemma3 q8_0") << "fx-gemma3" << "q8_0";
+    }
+    // A backend whose cache keeps one page a global layer in memory (the rest in the file) gives
+    // the same bits as one that keeps it all: a prefill, decode steps, a chunk, a rewind into a
+    // page in the file; its bytes stored are the same, its resident ones fewer.
+    void offload_bit_identical() {
+        QFETCH(QString, model);
+        QFETCH(QString, kv);
+        const std::string path = testdata_file("models/" + model.toStdString() + ".gguf");
+        LMSCOPE_REQUIRE_FILE(path, "../shared/testdata/models");
+        auto m = engine::Model::load(path);
+        const std::vector<int32_t> ids = token_ids(260, m->spec().n_vocab());
+        engine::BackendOptions whole, offloaded;
+        whole.kv_type = offloaded.kv_type = *parse_kv_type(kv.toStdString());
+        whole.n_ctx = offloaded.n_ctx = 512;
+        offloaded.kv_offload_bytes = 1;  // one page a global layer
+        auto a = engine::make_cpu_backend(m, whole), b = engine::make_cpu_backend(m, offloaded);
+        const size_t V = size_t(m->spec().n_vocab());
+        std::vector<float> la(ids.size() * V), lb(la.size());
+        // (pos0, rows): a prefill, decode steps, a chunk, then a rewind to 150 (a page in the file) and on
+        const std::vector<std::pair<int32_t, int32_t>> steps{{0, 100}, {100, 1}, {101, 1}, {102, 50}, {152, 1}, {153, 47},
+                                                             {200, 1}, {150, 1}, {151, 1}, {152, 40}, {192, 1}};
+        for (const auto& [pos0, n] : steps) {
+            for (const auto& [be, lo] : {std::pair{a.get(), &la}, std::pair{b.get(), &lb}})
+                be->forward({.tokens = std::span(ids).subspan(size_t(pos0), size_t(n)), .pos0 = pos0,
+                             .logits = std::span(*lo).subspan(size_t(pos0) * V, size_t(n) * V), .all_logits = true});
+            QVERIFY2(std::memcmp(la.data() + size_t(pos0) * V, lb.data() + size_t(pos0) * V, size_t(n) * V * sizeof(float)) == 0,
+                     qPrintable(QString("logits of positions %1 .. %2 differ").arg(pos0).arg(pos0 + n)));
+            const engine::KvStats sa = a->kv_stats(), sb = b->kv_stats();
+            QCOMPARE(sb.total_bytes, sa.total_bytes);
+            QCOMPARE(sb.total_bytes, sb.formula_bytes);
+            QCOMPARE(sa.offloaded_bytes, size_t(0));
+            if (pos0 + n > 2 * engine::KvCache::kPage) {
+                QVERIFY(sb.offloaded_bytes > 0);
+                QVERIFY(sb.resident_bytes < sa.resident_bytes);
+                QVERIFY(sb.moved_bytes > 0);
+            }
+        }
+    }
+
     // An f16 cache written through a kernel's f32_to_f16 holds the bytes gguf's rounding gives,
     // for every kernel variant (random values, tiny, huge, negative zero, infinities).
     void kernel_conversion_is_gguf_rounding() {
@@ -258,6 +421,8 @@ private slots:
             KvCache plain(engine::KvShape{1, 2, kHd, KvType::F16}, 8), fast(engine::KvShape{1, 2, kHd, KvType::F16}, 8);
             plain.reserve(0, 1);
             fast.reserve(0, 1);
+            plain.open_layer(0);
+            fast.open_layer(0);
             plain.write(0, 0, k.data(), v.data());
             fast.write(0, 0, k.data(), v.data(), kn->f32_to_f16);
             for (int32_t h = 0; h < 2; ++h) {

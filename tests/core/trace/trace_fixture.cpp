@@ -61,6 +61,10 @@ StepTrace make_step(int32_t n_layer, int32_t n_head, int32_t first_pos, int32_t 
     s.kv.type = KvType::Q8_0;
     for (int32_t l = 0; l < n_layer; ++l) s.kv.bytes_per_layer.push_back(uint64_t(s.kv.tokens) * 68 * 2);
     for (uint64_t b : s.kv.bytes_per_layer) s.kv.bytes_total += b;
+    s.kv.formula_bytes = s.kv.bytes_total;
+    s.kv.resident_bytes = s.kv.bytes_total / 4;
+    s.kv.offloaded_bytes = s.kv.bytes_total - s.kv.resident_bytes;
+    s.kv.moved_bytes = s.kv.offloaded_bytes + 4096;
     s.logits.entropy = 3.5f;
     s.logits.stages = {{Stage::Raw, 1024, {{5, 9.5f, 0.4f}, {17, 8.25f, 0.2f}, {3, -1.5f, 0.01f}}},
                        {Stage::TopK, 2, {{5, 9.5f, 0.66f}, {17, 8.25f, 0.34f}}}};
