@@ -6,7 +6,7 @@
 // size, and each screen size and mode keeps its own layout. The fixture model, offscreen.
 #include "common/testing.h"
 #include "gui_testing.h"
-#include "layout_check.h"
+#include "tools/layout_check.h"
 #include "gui/dock_layout.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
@@ -26,7 +26,7 @@
 using namespace lmscope;
 using lmscope::gui::DockLayout;
 using lmscope::gui::MainWindow;
-using lmscope::testing::clipped_texts;
+using lmscope::tools::clipped_texts;
 using lmscope::testing::open_window;
 using lmscope::testing::step_and_wait;
 using lmscope::testing::wait_for;
