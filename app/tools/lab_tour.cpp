@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QTextStream>
 
 namespace lmscope::tools {
@@ -119,11 +120,19 @@ void visit_labs(gui::MainWindow& window, const LabScreen& screen) {
         kv->showPage(page);
         screen(labs, QString::fromLatin1(name));
     }
-    const char* const rest[] = {"lab-chat", "lab-context-compare", "lab-logit-lens"};  // tabs 2, 3, 4
-    for (int i = 0; i < 3; ++i) {
-        labs->showLab(2 + i);
-        screen(labs, QString::fromLatin1(rest[i]));
+    labs->showLab(2);
+    screen(labs, QStringLiteral("lab-chat"));
+    auto* context = lab_at<ContextCompareLab>(labs, 3);
+    labs->showLab(3);
+    const char* const context_views[] = {"lab-context-compare", "lab-context-compare-rows", "lab-context-compare-next",
+                                          "lab-context-compare-sweep"};  // by ContextCompareLab::View
+    for (int view = 0; view < ContextCompareLab::ViewCount; ++view) {
+        context->views()->setCurrentIndex(view);
+        screen(labs, QString::fromLatin1(context_views[view]));
     }
+    context->views()->setCurrentIndex(ContextCompareLab::GridsView);
+    labs->showLab(4);
+    screen(labs, QStringLiteral("lab-logit-lens"));
     labs->hide();
 }
 

@@ -1702,6 +1702,22 @@ layer %4, head %5</source>
         <source>Switch off each head of the chosen layer in turn and run both picked tokens again: how much does the difference between them change?</source>
         <translation>依次关闭所选层的每个头，再次运行两个选中的词元：它们之间的差别改变了多少？</translation>
     </message>
+    <message>
+        <source>Every layer and head</source>
+        <translation>每一层与每个头</translation>
+    </message>
+    <message>
+        <source>Attention rows</source>
+        <translation>注意力行</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>Which head?</source>
+        <translation>是哪个头？</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::labs::KvCostChart</name>

@@ -8,6 +8,9 @@
 #include "gui_testing.h"
 #include "tools/layout_check.h"
 #include "gui/dock_layout.h"
+#include "gui/labs/context_compare_lab.h"
+#include "gui/labs/lab_host.h"
+#include "gui/labs/lab_window.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/panel_guide.h"
@@ -19,7 +22,9 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QtTest>
 
@@ -152,6 +157,48 @@ private slots:
         settle();
         const QStringList problems = problems_with_each_dock_raised(*w);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // The Context compare lab after a run and a head sweep ("river bank" / "bank account"), each
+    // of its views in turn: the Labs window keeps the size asked for and nothing in it is cut off
+    // or overlaps (issue 35: at every size its charts were squashed to a few pixels, axis
+    // numbers stacked, the labels of the next tokens and of the head sweep overlapping).
+    void contextCompareFits_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QString>("model");
+        QTest::newRow("fixture 1280x720") << QSize(1280, 720) << QStringLiteral("fixture");
+        QTest::newRow("smollm2 1280x720") << QSize(1280, 720) << QStringLiteral("smollm2");
+        QTest::newRow("smollm2 1920x1080") << QSize(1920, 1080) << QStringLiteral("smollm2");
+    }
+    void contextCompareFits() {
+        QFETCH(QSize, size);
+        QFETCH(QString, model);
+        const QString path = model_for(model);
+        LMSCOPE_REQUIRE_FILE(path.toStdString(), "the model");
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, QStringLiteral("A B C"), path);
+        QVERIFY(w);
+        gui::labs::LabWindow* labs = w->labWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(w->labHost()->model() != nullptr, 60000);
+        auto* lab = labs->findChild<gui::labs::ContextCompareLab*>();
+        QVERIFY(lab);
+        labs->showLab(int(labs->labs().indexOf(lab)));
+        labs->resize(size);
+        QSignalSpy ran(lab, &gui::labs::ContextCompareLab::runFinished);
+        lab->run();
+        QVERIFY(wait_for(ran));
+        QSignalSpy swept(lab, &gui::labs::ContextCompareLab::sweepFinished);
+        lab->sweepLayer();
+        QVERIFY(wait_for(swept));
+        settle();
+        QCOMPARE(labs->size(), size);
+        for (int view = 0; view < gui::labs::ContextCompareLab::ViewCount; ++view) {
+            lab->views()->setCurrentIndex(view);
+            settle();
+            const QStringList problems = clipped_texts(labs);
+            QVERIFY2(problems.isEmpty(), qPrintable(lab->views()->tabText(view) + QStringLiteral(":\n") + problems.join(QLatin1Char('\n'))));
+        }
+        labs->hide();
     }
 
     // A walk that cannot fail proves nothing: a label squeezed below its text is found.
