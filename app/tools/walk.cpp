@@ -2,7 +2,8 @@
 // For each language it opens the real window on the sample model and goes through the states
 // of a lesson: start (model open, labs run), one step, Play to 100 tokens, a 2,000-token prompt,
 // Reset, a model change (the second model, labs run again) and a language change. In each state,
-// at each size, it shows the docked window and every lab page, saves each screen as a PNG and
+// at each size, it shows the docked window (each dock behind a tab raised in turn, each tab of
+// the Layer view) and every lab page, saves each screen as a PNG and
 // checks it (tools/layout_check.h): texts cut off or overlapping (in charts too), data areas too
 // small, the newest token's chip out of view, panels showing another step than the session's,
 // and after the language change interface text left in the other language. It writes
@@ -16,6 +17,7 @@
 //        [--states start,step,...] [--no-labs]
 #include "backend_factory.h"
 #include "gui/language.h"
+#include "gui/layer_view.h"
 #include "gui/labs/lab_window.h"
 #include "gui/main_window.h"
 #include "gui/sample_model.h"
@@ -31,6 +33,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -140,6 +143,9 @@ private:
     // Every screen of `state`: the window and each lab page, at each size and mode.
     void visitState(gui::MainWindow& w, const QString& state, const QString& lang, bool language_changed);
     void record(QWidget* screen, Screen s, QStringList violations, bool language_changed, const QString& lang);
+    // The docks behind another's tab, each raised in turn ("window-logitsDock"), and each tab
+    // of the Layer view ("window-layer-rope"); then the docks shown before.
+    void visitDocks(gui::MainWindow& w, const Screen& base, bool language_changed);
 
     Options o_;
     tools::TranslationCatalogue english_;
@@ -159,6 +165,41 @@ void Walk::record(QWidget* screen, Screen s, QStringList violations, bool langua
     screens_.push_back(std::move(s));
 }
 
+void Walk::visitDocks(gui::MainWindow& w, const Screen& base, bool language_changed) {
+    const QList<QDockWidget*> docks = w.findChildren<QDockWidget*>();
+    QList<QDockWidget*> front;
+    for (QDockWidget* d : docks)
+        if (d->isVisible() && !d->visibleRegion().isEmpty()) front << d;
+    auto screen = [&](const QString& name) {
+        tools::WindowDriver::pump(300);
+        Screen s = base;
+        s.name = QStringLiteral("window-") + name;
+        record(&w, s, tools::hidden_newest_token(&w) << tools::stale_steps(&w, *w.session()->model()), language_changed, base.lang);
+    };
+    for (QDockWidget* d : docks) {
+        if (!d->isVisible() || front.contains(d) || w.tabifiedDockWidgets(d).isEmpty()) continue;
+        d->raise();
+        screen(d->objectName());
+    }
+    QDockWidget* layer_dock = w.dock(gui::Panel::Layer);
+    auto* layer = layer_dock ? layer_dock->findChild<gui::LayerView*>() : nullptr;
+    if (layer && layer_dock->isVisible() && w.session()->model()->stepCount() > 0) {
+        layer_dock->raise();
+        const std::pair<gui::LayerView::Tab, const char*> tabs[] = {
+            {gui::LayerView::Tab::Vectors, "layer-qkv"}, {gui::LayerView::Tab::Scores, "layer-scores"},
+            {gui::LayerView::Tab::Mix, "layer-mix"},     {gui::LayerView::Tab::Rope, "layer-rope"},
+            {gui::LayerView::Tab::Ffn, "layer-ffn"},     {gui::LayerView::Tab::Stream, "layer-stream"}};
+        for (const auto& [tab, name] : tabs) {
+            layer->setTab(tab);
+            for (int waited = 0; (!layer->figures() || layer->computing()) && waited < 60000; waited += 50) tools::WindowDriver::pump(50);
+            screen(QString::fromLatin1(name));
+        }
+        layer->setTab(gui::LayerView::Tab::Vectors);
+    }
+    for (QDockWidget* d : front) d->raise();
+    tools::WindowDriver::pump(200);
+}
+
 void Walk::visitState(gui::MainWindow& w, const QString& state, const QString& lang, bool language_changed) {
     for (const QString& mode : o_.modes) {
         apply_mode(w, mode);
@@ -175,6 +216,7 @@ void Walk::visitState(gui::MainWindow& w, const QString& state, const QString& l
             Screen window = base;
             window.name = QStringLiteral("window");
             record(&w, window, own, language_changed, lang);
+            visitDocks(w, base, language_changed);
             if (!o_.labs) continue;
             w.labWindow()->resize(size);
             tools::visit_labs(w, [&](QWidget* labs, const QString& name) {
