@@ -54,8 +54,14 @@ public slots:
 signals:
     void finished();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;  // the table's width: fitColumns
+
 private:
     void rebuildTable();
+    // Each column as wide as its cells and title, the width left shared among them (the table
+    // filled half its width); a table wider than the view scrolls sideways.
+    void fitColumns();
     void showComparison();
     void fillTop(QTableWidget* table, const std::vector<NextToken>& top);
 
