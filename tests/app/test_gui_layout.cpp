@@ -22,11 +22,16 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QSettings>
+#include <QFile>
 #include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QtTest>
+
+#include <qcustomplot.h>
 
 using namespace lmscope;
 using lmscope::gui::DockLayout;
@@ -212,6 +217,66 @@ private slots:
         const QStringList problems = clipped_texts(&host);
         QCOMPARE(problems.size(), 1);
         QVERIFY2(problems.front().contains(QStringLiteral("needs")), qPrintable(problems.front()));
+    }
+
+    // Each of the walk's newer checks finds what it looks for, on a widget broken on purpose.
+    void eachCheckCanFail_data() {
+        QTest::addColumn<int>("broken");
+        QTest::addColumn<QString>("found");  // a word of the problem reported
+        QTest::newRow("a table cell elided, no tooltip") << 0 << QStringLiteral("elided");
+        QTest::newRow("a table header cut, no tooltip") << 1 << QStringLiteral("header");
+        QTest::newRow("a chart's texts overlapping") << 2 << QStringLiteral("overlap");
+        QTest::newRow("a chart's data area too small") << 3 << QStringLiteral("data area");
+        QTest::newRow("English left in the Chinese interface") << 4 << QStringLiteral("still in English");
+        QTest::newRow("Chinese left in the English interface") << 5 << QStringLiteral("still in Chinese");
+    }
+    void eachCheckCanFail() {
+        QFETCH(int, broken);
+        QFETCH(QString, found);
+        QWidget host;
+        host.resize(400, 300);
+        QTemporaryDir dir;
+        const QString ts = dir.filePath(QStringLiteral("t.ts"));
+        {
+            QFile f(ts);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("<?xml version=\"1.0\" encoding=\"utf-8\"?><TS version=\"2.1\" language=\"zh_CN\"><context><name>X</name>"
+                    "<message><source>Attention rows</source><translation>\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b\xe8\xa1\x8c</translation></message>"
+                    "</context></TS>");
+        }
+        const tools::TranslationCatalogue english = tools::TranslationCatalogue::read(ts);
+        QStringList problems;
+        auto shown = [&] { host.show(); QVERIFY(QTest::qWaitForWindowExposed(&host)); settle(); };
+        if (broken <= 1) {
+            auto* table = new QTableWidget(1, 1, &host);
+            table->setGeometry(0, 0, 400, 300);
+            table->setHorizontalHeaderLabels({broken == 1 ? QStringLiteral("a title far wider than its column") : QStringLiteral("t")});
+            table->setItem(0, 0, new QTableWidgetItem(broken == 0 ? QStringLiteral("a cell far wider than its column") : QStringLiteral("c")));
+            table->setColumnWidth(0, 40);
+            shown();
+            problems = clipped_texts(&host);
+        } else if (broken <= 3) {
+            auto* plot = new QCustomPlot(&host);
+            plot->setGeometry(0, 0, broken == 3 ? 150 : 400, broken == 3 ? 110 : 300);
+            plot->xAxis->setLabel(QStringLiteral("x"));
+            if (broken == 2) {  // a value label over the tick labels of the bottom axis
+                auto* text = new QCPItemText(plot);
+                text->setClipToAxisRect(false);
+                text->position->setType(QCPItemPosition::ptAbsolute);
+                text->setText(QStringLiteral("0.5 over the ticks"));
+                shown();
+                plot->replot(QCustomPlot::rpImmediateRefresh);
+                text->position->setCoords(plot->axisRect()->rect().center().x(), plot->axisRect()->rect().bottom() + 12);
+            }
+            shown();
+            problems = clipped_texts(&host);
+        } else {
+            auto* label = new QLabel(broken == 4 ? QStringLiteral("Attention rows") : QString::fromUtf8("\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b\xe8\xa1\x8c"), &host);
+            label->setGeometry(0, 0, 300, 30);
+            shown();
+            problems = tools::stale_language(&host, english, broken == 4);
+        }
+        QVERIFY2(!problems.isEmpty() && problems.join(QLatin1Char('\n')).contains(found), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
     // Reset Layout puts a closed, floated dock back; each mode keeps the layout made in it.
