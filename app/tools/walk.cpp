@@ -183,7 +183,7 @@ void Walk::visitDocks(gui::MainWindow& w, const Screen& base, bool language_chan
     }
     QDockWidget* layer_dock = w.dock(gui::Panel::Layer);
     auto* layer = layer_dock ? layer_dock->findChild<gui::LayerView*>() : nullptr;
-    if (layer && layer_dock->isVisible() && w.session()->model()->stepCount() > 0) {
+    if (layer && layer_dock->isVisible() && w.session()->model()->currentStep() >= 0) {
         layer_dock->raise();
         const std::pair<gui::LayerView::Tab, const char*> tabs[] = {
             {gui::LayerView::Tab::Vectors, "layer-qkv"}, {gui::LayerView::Tab::Scores, "layer-scores"},
@@ -191,7 +191,9 @@ void Walk::visitDocks(gui::MainWindow& w, const Screen& base, bool language_chan
             {gui::LayerView::Tab::Ffn, "layer-ffn"},     {gui::LayerView::Tab::Stream, "layer-stream"}};
         for (const auto& [tab, name] : tabs) {
             layer->setTab(tab);
-            for (int waited = 0; (!layer->figures() || layer->computing()) && waited < 60000; waited += 50) tools::WindowDriver::pump(50);
+            // Its figures come once the engine is idle; a session with no current step has none.
+            for (int waited = 0; (layer->computing() || (!layer->figures() && waited < 2000)) && waited < 60000; waited += 50)
+                tools::WindowDriver::pump(50);
             screen(QString::fromLatin1(name));
         }
         layer->setTab(gui::LayerView::Tab::Vectors);
