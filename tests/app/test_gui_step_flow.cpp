@@ -124,6 +124,10 @@ private slots:
         }
         QVERIFY2(s->model()->sequenceLength() >= 80, qPrintable(QString::number(s->model()->sequenceLength())));
         QTRY_VERIFY2(tools::hidden_newest_token(w.get()).isEmpty(), qPrintable(tools::hidden_newest_token(w.get()).join(QLatin1Char('\n'))));
+        for (QSize size : {QSize(1920, 1080), QSize(1280, 720)}) {  // the lines laid out again
+            w->resize(size);
+            QTRY_VERIFY2(tools::hidden_newest_token(w.get()).isEmpty(), qPrintable(tools::hidden_newest_token(w.get()).join(QLatin1Char('\n'))));
+        }
         auto* strip = panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens);
         QCOMPARE(strip->height(), strip->heightForWidth(strip->width()));  // all of it scrolls into view
     }
