@@ -1,5 +1,7 @@
 #include "widgets/lens_rank_chart.h"
 
+#include "widgets/plot_style.h"
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -22,6 +24,7 @@ LensRankChart::LensRankChart(QWidget* parent) : PlotPanel(parent, 0) {
     p->yAxis->setScaleType(QCPAxis::stLogarithmic);
     p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     p->yAxis->setRangeReversed(true);  // rank 1 at the top
+    use_whole_ticks(p->xAxis);  // layers
     p->yAxis2->setVisible(true);
     p->yAxis2->setRange(0, 1);
     put_legend_below(p, 1);

@@ -59,6 +59,13 @@ QCPTextElement* add_plot_title(QCustomPlot* plot) {
     return title;
 }
 
+void use_whole_ticks(QCPAxis* axis) {
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);  // 1, 2, 3, ... as the room asks
+    axis->setTicker(ticker);
+}
+
 void put_legend_below(QCustomPlot* plot, int row) {
     plot->legend->setVisible(true);
     plot->plotLayout()->addElement(row, 0, plot->legend);

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+class QCPAxis;
 class QCPColorMap;
 class QCPTextElement;
 class QCustomPlot;
@@ -22,6 +23,9 @@ QCPTextElement* add_plot_title(QCustomPlot* plot);
 // The legend in row `row` of the plot's layout (under the axes): never over the data, no taller
 // than its entries.
 void put_legend_below(QCustomPlot* plot, int row);
+
+// Ticks at whole numbers only (layers, positions, steps): a step of 1 or a whole multiple of it.
+void use_whole_ticks(QCPAxis* axis);
 
 // The colours of a heatmap's cells, NaN cells transparent (the background shows through):
 // Weight, white to dark blue over [0, 1] (attention weights, colors::weight_ramp()); Diverging,

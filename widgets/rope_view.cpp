@@ -4,7 +4,8 @@
 #include "widgets/trace_colors.h"
 
 #include <QEvent>
-#include <QHBoxLayout>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -16,7 +17,8 @@
 namespace lmscope::widgets {
 namespace {
 
-constexpr int kPairColumns = 4;        // pair plots per row
+constexpr int kMaxPairColumns = 4;     // pair plots per row, when the view is wide enough
+constexpr int kPairWidth = 240;        // the room of one pair plot: its 160 px square and axes
 constexpr double kFlat = 1e-4;         // the offset plot is flat when max - min stays within this
 constexpr int kMaxSquarePasses = 3;    // replots in a row to give the pair plots equal scales
 const QColor kQuery(0x2f, 0x6d, 0xb5);  // q: blue (the prompt's outline)
@@ -58,6 +60,9 @@ QVector<double> keys(const QCPGraph* g) {
     return out;
 }
 
+constexpr int kPairRowHeight = 260;  // a row of pair plots: three title lines and a square of 160 px
+constexpr int kChartHeight = 300;  // the spectrum and the offsets: title, data, axes, legend
+
 }  // namespace
 
 RopeView::RopeView(QWidget* parent) : QWidget(parent) {
@@ -69,23 +74,33 @@ RopeView::RopeView(QWidget* parent) : QWidget(parent) {
     message_->setMargin(12);
     message_->hide();
     layout->addWidget(message_, 3);
-    key_ = new QLabel(this);
+    // The figures one under another, each at a height a class can read, scrolling when the
+    // panel is lower (at 1280x720 side by side they were squashed and their titles clipped).
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("ropeScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* content = new QWidget(scroll);
+    auto* figures = new QVBoxLayout(content);
+    figures->setContentsMargins(0, 0, 0, 0);
+    key_ = new QLabel(content);
     key_->setWordWrap(true);
-    layout->addWidget(key_);
-    pairs_plot_ = new QCustomPlot(this);
-    pairs_plot_->setMinimumSize(240, 180);
-    layout->addWidget(pairs_plot_, 3);
-    auto* row = new QHBoxLayout;
-    spectrum_plot_ = new QCustomPlot(this);
-    offset_plot_ = new QCustomPlot(this);
+    figures->addWidget(key_);
+    pairs_plot_ = new QCustomPlot(content);
+    pairs_plot_->setMinimumSize(kPairWidth, kPairRowHeight);
+    figures->addWidget(pairs_plot_, 3);
+    spectrum_plot_ = new QCustomPlot(content);
+    offset_plot_ = new QCustomPlot(content);
     for (QCustomPlot* p : {spectrum_plot_, offset_plot_}) {
-        p->setMinimumSize(240, 200);
-        row->addWidget(p, 1);
+        p->setMinimumSize(240, kChartHeight);
+        figures->addWidget(p, 2);
     }
-    layout->addLayout(row, 2);
-    caption_ = new QLabel(this);
+    caption_ = new QLabel(content);
     caption_->setWordWrap(true);
-    layout->addWidget(caption_);
+    figures->addWidget(caption_);
+    scroll->setWidget(content);
+    layout->addWidget(scroll, 3);
 
     // Spectrum: θ per pair on a log axis, the wavelength 2π/θ on the right one.
     QCustomPlot* s = spectrum_plot_;
@@ -150,7 +165,7 @@ void RopeView::rebuild() {
                                       : tr("This layer uses no RoPE (NoPE): %1").arg(rest));
     }
     key_->setText(tr("q blue, k orange; dashed: before the rotation, solid: after it (q at position %1, k at "
-                     "position %2)")
+                     "position %2); each pair turns by angle = position × θ")
                       .arg(data_.query_pos)
                       .arg(data_.key_pos));
     buildPairs();
@@ -168,13 +183,15 @@ void RopeView::buildPairs() {
     pair_items_.clear();
     square_passes_ = 0;
     const qsizetype n = data_.rope ? data_.pairs.size() : 0;
+    const qsizetype rows = (n + pair_columns_ - 1) / pair_columns_;
+    p->setMinimumHeight(int(std::max<qsizetype>(1, rows)) * kPairRowHeight);
     for (qsizetype i = 0; i < n; ++i) {
         const RopePairView& pair = data_.pairs[i];
         auto* cell = new QCPLayoutGrid;
-        p->plotLayout()->addElement(int(i / kPairColumns), int(i % kPairColumns), cell);
+        p->plotLayout()->addElement(int(i / pair_columns_), int(i % pair_columns_), cell);
         PairItems items;
         items.title = new QCPTextElement(p);
-        items.title->setText(tr("pair %1 (dims %2):\nθ = %3, angle = pos × θ = %4°")
+        items.title->setText(tr("pair %1 (dims %2)\nθ = %3\nangle = %4°")
                                  .arg(pair.pair)
                                  .arg(pair.dims)
                                  .arg(pair.theta, 0, 'g', 4)
@@ -315,6 +332,18 @@ void RopeView::applyFonts() {
     for (QCustomPlot* p : {pairs_plot_, spectrum_plot_, offset_plot_}) apply_plot_fonts(p, base);
     for (const PairItems& items : pair_items_) items.title->setFont(scaled(base, 1.1, true));
     message_->setFont(scaled(base, 1.3));
+}
+
+// As many pair plots in a row as have their room: four on a wide panel, two or one on a
+// narrow one (more rows, the view scrolls).
+void RopeView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    const int columns = std::clamp(e->size().width() / kPairWidth, 1, kMaxPairColumns);
+    if (columns == pair_columns_) return;
+    pair_columns_ = columns;
+    buildPairs();
+    applyFonts();
+    pairs_plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void RopeView::changeEvent(QEvent* e) {

@@ -2,6 +2,8 @@
 //   pairs: a few dimension pairs of q and k (fastest first), each in its own square plot with
 //     the same scale on both axes and the origin in the middle: the pair before rotation (dashed
 //     arrow) and after it (solid), q in blue and k in orange, the title with θ and the angle;
+//     four in a row on a wide view, fewer on a narrow one; the figures one under another,
+//     scrolling in a panel lower than they need;
 //   spectrum: θ of every pair on a log axis (radians per position), the wavelength 2π/θ on the
 //     right axis, the pairs of the first plot marked, the frequency base in the title;
 //   relative position: the score of the same q and k placed at positions m and n, against the
@@ -69,6 +71,7 @@ public:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     struct PairItems {
@@ -89,6 +92,7 @@ private:
 
     RopeData data_;
     qint32 layer_ = -1;
+    int pair_columns_ = 4;   // pair plots per row, as the width allows (resizeEvent)
     int square_passes_ = 0;  // replots in a row that changed the pair plots' ranges
     QLabel* message_;
     QLabel* key_;  // what the arrows are

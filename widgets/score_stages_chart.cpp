@@ -62,8 +62,6 @@ ScoreStagesChart::ScoreStagesChart(QWidget* parent) : PlotPanel(parent, 2) {
     query_text_ = new QCPItemText(p);
     query_text_->position->setTypeX(QCPItemPosition::ptPlotCoords);
     query_text_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    query_text_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    query_text_->setPadding(QMargins(4, 2, 0, 0));
     query_text_->setColor(QColor(0xd2, 0x6a, 0x00));
     put_legend_below(p, 1);
     retranslate();
@@ -204,6 +202,11 @@ void ScoreStagesChart::rebuild() {
     query_line_->point1->setCoords(data_.query, 0);
     query_line_->point2->setCoords(data_.query, 1);
     query_text_->position->setCoords(data_.query, 0);
+    // Beside the line on the side with room: left of it for a query in the right half (the
+    // last position, most often), where the text would run out of the chart.
+    const bool right_half = data_.query > (n - 1) / 2.0;
+    query_text_->setPositionAlignment((right_half ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    query_text_->setPadding(right_half ? QMargins(0, 2, 4, 0) : QMargins(4, 2, 0, 0));
     applyFonts();  // the new texts
     p->replot(QCustomPlot::rpQueuedReplot);
 }

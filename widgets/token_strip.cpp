@@ -37,7 +37,11 @@ QString origin_name(Choice o) {
 TokenStrip::TokenStrip(TraceModel* model, QWidget* parent) : QWidget(parent), model_(model) {
     setObjectName(QStringLiteral("tokenStrip"));
     setMouseTracking(true);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    // Its height follows its width: a scroll area that resizes it reads the policy's flag (not
+    // hasHeightForWidth()) to give it the height of all its lines, so they scroll into view.
+    QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
     setAutoFillBackground(true);
     QPalette pal = palette();
     pal.setColor(QPalette::Window, Qt::white);

@@ -26,6 +26,7 @@
 #include <QMainWindow>
 #include <QProgressBar>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 #include <QSettings>
 #include <QStatusBar>
@@ -152,12 +153,15 @@ void SessionView::createDocks(QMainWindow* window) {
     chips->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     chips->setMinimumHeight(strip_->minimumSizeHint().height());
     layout->addWidget(chips, 1);
-    connect(model_, &widgets::TraceModel::currentStepChanged, chips, [this, chips] {
+    auto follow = [this, chips] {
         QTimer::singleShot(0, chips, [this, chips] {
             const QRect last = strip_->chipRect(strip_->chipCount() - 1);
             if (!last.isEmpty()) chips->ensureVisible(last.center().x(), last.center().y(), 0, last.height());
         });
-    });
+    };
+    connect(model_, &widgets::TraceModel::currentStepChanged, chips, follow);
+    // A resize lays the lines out again: the newest chip stays in view.
+    connect(chips->verticalScrollBar(), &QScrollBar::rangeChanged, chips, follow);
 
     // Each panel scrolls when its dock is smaller than the panel's minimum, so the window
     // itself can be small (a laptop beside a projector).

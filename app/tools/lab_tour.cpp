@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QTextStream>
 
 namespace lmscope::tools {
@@ -52,19 +53,11 @@ T* lab_at(gui::labs::LabWindow* labs, int index) {
     return lab;
 }
 
-void save(QWidget* widget, const QString& out, const QString& file) {
-    WindowDriver::pump(400);  // queued replots and paints
-    const QString path = QDir(out).filePath(file);
-    if (!widget->grab().save(path)) throw IoError(path.toStdString() + ": cannot write the picture");
-    QTextStream(stdout) << "wrote " << path << "\n";
-}
-
 }  // namespace
 
-void lab_tour(gui::MainWindow& window, const QString& out) {
+void prepare_labs(gui::MainWindow& window) {
     using namespace gui::labs;
     LabWindow* labs = window.labWindow();
-    labs->resize(1600, 1000);
     wait_until([&] { return window.labHost()->model() != nullptr; }, "the labs' model");
 
     // Tokenizers: the model's, GPT-4's, GPT-4o's, BERT's, the sample one and a WordPiece trained
@@ -77,25 +70,15 @@ void lab_tour(gui::MainWindow& window, const QString& out) {
                  [&] { tok->trainTokenizer(800, lmscope::tok::TrainOptions::Model::WordPiece); },
                  "training a WordPiece tokenizer");
     tok->setText(QStringLiteral("Tokenizers split unfamiliar words, like tokenisation or definately, into more pieces."));
-    save(labs, out, QStringLiteral("lab-tokenizer.png"));
     act_and_wait(tok->misspellingView(), &MisspellingView::finished,
                  [&] { tok->compareMisspelling(QStringLiteral("definitely"), QStringLiteral("definately")); },
                  "the misspelling comparison");
-    tok->showMode(1);
-    save(labs, out, QStringLiteral("lab-tokenizer-misspelling.png"));
     tok->replayMerges(QStringLiteral("tokenization"));
-    tok->showMode(2);
-    save(labs, out, QStringLiteral("lab-tokenizer-merges.png"));
 
     // The KV cache: the cost chart, then the f16 / q8_0 / q4_0 experiment, then offload.
     auto* kv = lab_at<KvLab>(labs, 1);
     labs->showLab(1);
-    kv->showPage(KvLab::ChartPage);
-    save(labs, out, QStringLiteral("lab-kv-cache.png"));
     act_and_wait(kv->experiment(), &KvExperimentPanel::finished, [&] { kv->runExperiment(); }, "the KV experiment");
-    save(labs, out, QStringLiteral("lab-kv-experiment.png"));
-    kv->showPage(KvLab::OffloadPage);
-    save(labs, out, QStringLiteral("lab-kv-offload.png"));
 
     // Chat: three turns, each re-sending the ones before.
     auto* chat = lab_at<ChatLab>(labs, 2);
@@ -103,7 +86,6 @@ void lab_tour(gui::MainWindow& window, const QString& out) {
     chat->setMaxReplyTokens(48);
     for (const char* message : {"Hi! Who are you?", "What is the capital of France?", "Thanks!"})
         act_and_wait(chat, &ChatLab::turnFinished, [&] { chat->sendMessage(QString::fromUtf8(message)); }, "a chat turn");
-    save(labs, out, QStringLiteral("lab-chat.png"));
 
     // Context: "bank" by a river and in a bank account.
     auto* context = lab_at<ContextCompareLab>(labs, 3);
@@ -111,15 +93,58 @@ void lab_tour(gui::MainWindow& window, const QString& out) {
     act_and_wait(context, &ContextCompareLab::runFinished, [&] { context->run(); }, "the context comparison");
     // ... and which head of the shown layer makes the two differ: each switched off in turn
     act_and_wait(context, &ContextCompareLab::sweepFinished, [&] { context->sweepLayer(); }, "the head sweep");
-    save(labs, out, QStringLiteral("lab-context-compare.png"));
 
     // The logit lens on the classroom prompt.
     auto* lens = lab_at<LogitLensLab>(labs, 4);
     labs->showLab(4);
     act_and_wait(lens, &LogitLensLab::lensFinished,
                  [&] { lens->setPrompt(QStringLiteral("The capital of France is")); }, "the logit lens");
-    save(labs, out, QStringLiteral("lab-logit-lens.png"));
     labs->hide();
+}
+
+void visit_labs(gui::MainWindow& window, const LabScreen& screen) {
+    using namespace gui::labs;
+    LabWindow* labs = window.labWindow();
+    auto* tok = lab_at<TokenizerLab>(labs, 0);
+    labs->showLab(0);
+    const char* const tokenizer_modes[] = {"lab-tokenizer", "lab-tokenizer-misspelling", "lab-tokenizer-merges"};
+    for (int mode = 0; mode < 3; ++mode) {
+        tok->showMode(mode);
+        screen(labs, QString::fromLatin1(tokenizer_modes[mode]));
+    }
+    auto* kv = lab_at<KvLab>(labs, 1);
+    labs->showLab(1);
+    const std::pair<KvLab::Page, const char*> kv_pages[] = {
+        {KvLab::ChartPage, "lab-kv-cache"}, {KvLab::ExperimentPage, "lab-kv-experiment"}, {KvLab::OffloadPage, "lab-kv-offload"}};
+    for (const auto& [page, name] : kv_pages) {
+        kv->showPage(page);
+        screen(labs, QString::fromLatin1(name));
+    }
+    labs->showLab(2);
+    screen(labs, QStringLiteral("lab-chat"));
+    auto* context = lab_at<ContextCompareLab>(labs, 3);
+    labs->showLab(3);
+    const char* const context_views[] = {"lab-context-compare", "lab-context-compare-rows", "lab-context-compare-next",
+                                          "lab-context-compare-sweep"};  // by ContextCompareLab::View
+    for (int view = 0; view < ContextCompareLab::ViewCount; ++view) {
+        context->views()->setCurrentIndex(view);
+        screen(labs, QString::fromLatin1(context_views[view]));
+    }
+    context->views()->setCurrentIndex(ContextCompareLab::GridsView);
+    labs->showLab(4);
+    screen(labs, QStringLiteral("lab-logit-lens"));
+    labs->hide();
+}
+
+void lab_tour(gui::MainWindow& window, const QString& out) {
+    window.labWindow()->resize(1600, 1000);
+    prepare_labs(window);
+    visit_labs(window, [&out](QWidget* labs, const QString& name) {
+        WindowDriver::pump(400);  // queued replots and paints
+        const QString path = QDir(out).filePath(name + QStringLiteral(".png"));
+        if (!labs->grab().save(path)) throw IoError(path.toStdString() + ": cannot write the picture");
+        QTextStream(stdout) << "wrote " << path << "\n";
+    });
 }
 
 }  // namespace lmscope::tools

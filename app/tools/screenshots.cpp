@@ -22,7 +22,6 @@
 #include "tools/window_driver.h"
 #include "util/error.h"
 #include "widgets/help_popover.h"
-#include "widgets/hint_bar.h"
 #include "widgets/trace_model.h"
 
 #include <QAction>
@@ -127,18 +126,6 @@ void save_hints(Tour& tour, gui::MainWindow& w) {
     tour.saveWithPopup(labs, guide->popover(), QStringLiteral("lab-explained.png"));
 }
 
-// The panels and labs as they look once their hints are dismissed (each "×" clicked; the lab
-// window's hint is the one of the lab shown).
-void dismiss_hints(gui::MainWindow& w) {
-    for (gui::Panel p : gui::all_panels()) {
-        if (gui::is_lab(p)) {
-            QTabWidget* tabs = w.labWindow()->tabs();
-            tabs->setCurrentIndex(tabs->indexOf(w.labWindow()->findChild<QWidget*>(gui::panel_object_name(p))));
-        }
-        w.panelGuide()->hintBar(p)->closeButton()->click();
-    }
-}
-
 void save_panels(Tour& tour, gui::MainWindow& w) {
     tour.savePanel(gui::Panel::Tokens, QStringLiteral("panel-tokens.png"));
     tour.savePanel(gui::Panel::Attention, QStringLiteral("panel-attention.png"));
@@ -197,7 +184,7 @@ void run(const Options& o) {
 
     Tour tour(driver, o.out);
     if (o.hints) return save_hints(tour, w);
-    dismiss_hints(w);
+    driver.dismissHints();  // the panels and labs as they look once read
     tour.save(&w, QStringLiteral("window.png"));
     if (o.window_only) return;
     save_panels(tour, w);

@@ -1,12 +1,18 @@
 #include "tools/window_driver.h"
 
+#include "gui/labs/lab_window.h"
 #include "gui/main_window.h"
+#include "gui/panel_guide.h"
 #include "gui/session_view.h"
+#include "widgets/hint_bar.h"
+#include "widgets/trace_model.h"
 #include "util/error.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QTabWidget>
+#include <QToolButton>
 #include <QTimer>
 
 namespace lmscope::tools {
@@ -64,6 +70,38 @@ void WindowDriver::step(int timeout_ms) {
     if (!wait_until([&] { return applied || !error.isEmpty(); }, timeout_ms))
         throw Error("the step did not reach the panels in time");
     if (!error.isEmpty()) throw Error(error.toStdString());
+}
+
+void WindowDriver::playTo(int tokens, int timeout_ms) {
+    gui::SessionView* session = window_->session();
+    widgets::TraceModel* trace = session->model();
+    QString error;
+    QObject guard;
+    QObject::connect(session, &gui::SessionView::engineError, &guard, [&](const QString& m) { error = m; });
+    session->setPlaying(true);
+    if (!wait_until([&] { return trace->sequenceLength() >= tokens || !session->isPlaying() || !error.isEmpty(); }, timeout_ms))
+        throw Error("Play did not reach " + std::to_string(tokens) + " tokens in time");
+    session->setPlaying(false);
+    if (!error.isEmpty()) throw Error(error.toStdString());
+    if (!wait_until([&] { return !session->inFlight(); }, timeout_ms)) throw Error("the last step of Play did not finish in time");
+    pump(300);  // the coalesced apply
+}
+
+void WindowDriver::reset(int timeout_ms) {
+    gui::SessionView* session = window_->session();
+    session->reset();
+    if (!wait_until([&] { return !session->inFlight(); }, timeout_ms)) throw Error("Reset did not finish in time");
+    pump(300);  // the coalesced apply
+}
+
+void WindowDriver::dismissHints() {
+    for (gui::Panel p : gui::all_panels()) {
+        if (gui::is_lab(p)) {
+            QTabWidget* tabs = window_->labWindow()->tabs();
+            tabs->setCurrentIndex(tabs->indexOf(window_->labWindow()->findChild<QWidget*>(gui::panel_object_name(p))));
+        }
+        window_->panelGuide()->hintBar(p)->closeButton()->click();
+    }
 }
 
 void WindowDriver::pump(int ms) {

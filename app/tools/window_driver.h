@@ -1,5 +1,5 @@
 // Drives the real main window the way a user would, for the developer tools beside the app
-// (the GUI benchmark and the screenshot tour): open a model, type a prompt, step, and wait for
+// (the GUI benchmark, the screenshot tour and the walk): open a model, type a prompt, step, and wait for
 // what the user would wait for. Waiting runs the event loop, so the window stays live.
 #pragma once
 
@@ -28,6 +28,13 @@ public:
     // Presses Step once (prefill when nothing is in the cache, else decode) and waits until
     // the panels show the step.
     void step(int timeout_ms = 120000);
+    // Presses Play and waits until the sequence holds `tokens` tokens (or Play stops by itself,
+    // at an end-of-text token), then pauses and waits for the step in flight.
+    void playTo(int tokens, int timeout_ms = 600000);
+    // Presses Reset and waits until the engine has done it.
+    void reset(int timeout_ms = 120000);
+    // Closes every panel's and lab's first-run hint (its "x"), as a user who has read them.
+    void dismissHints();
     // Runs the event loop for `ms` milliseconds.
     static void pump(int ms);
 

@@ -1725,6 +1725,22 @@ layer %4, head %5</source>
         <source>Not run: %1</source>
         <translation>未运行：%1</translation>
     </message>
+    <message>
+        <source>Every layer and head</source>
+        <translation>每一层与每个头</translation>
+    </message>
+    <message>
+        <source>Attention rows</source>
+        <translation>注意力行</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>Which head?</source>
+        <translation>是哪个头？</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::labs::KvCostChart</name>
@@ -3084,16 +3100,6 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <translation>这一层不使用 RoPE（NoPE）：%1</translation>
     </message>
     <message>
-        <source>q blue, k orange; dashed: before the rotation, solid: after it (q at position %1, k at position %2)</source>
-        <translation>q 为蓝色，k 为橙色；虚线：旋转之前，实线：旋转之后（q 在位置 %1，k 在位置 %2）</translation>
-    </message>
-    <message>
-        <source>pair %1 (dims %2):
-θ = %3, angle = pos × θ = %4°</source>
-        <translation>第 %1 对（维度 %2）：
-θ = %3，角度 = 位置 × θ = %4°</translation>
-    </message>
-    <message>
         <source>Frequency of each pair: base %1</source>
         <translation>每一对的频率：基数 %1</translation>
     </message>
@@ -3148,6 +3154,18 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
     <message>
         <source>Not the same for every pair of positions with this offset: the largest spread (highest − lowest score) is %1, at offset %2</source>
         <translation>对偏移相同的各对位置并不一样：最大差距（最高 − 最低分数）为 %1，在偏移 %2 处</translation>
+    </message>
+    <message>
+        <source>q blue, k orange; dashed: before the rotation, solid: after it (q at position %1, k at position %2); each pair turns by angle = position × θ</source>
+        <translation>q 为蓝色，k 为橙色；虚线：旋转之前，实线：旋转之后（q 在位置 %1，k 在位置 %2）；每一对转过的角度 = 位置 × θ</translation>
+    </message>
+    <message>
+        <source>pair %1 (dims %2)
+θ = %3
+angle = %4°</source>
+        <translation>第 %1 对（维度 %2）
+θ = %3
+角度 = %4°</translation>
     </message>
 </context>
 <context>

@@ -18,6 +18,7 @@
 #include "gui/main_window.h"
 #include "gui/session_view.h"
 #include "gui_testing.h"
+#include "tools/layout_check.h"
 #include "trace/hooks.h"
 #include "widgets/rope_view.h"
 #include "widgets/score_stages_chart.h"
@@ -25,6 +26,7 @@
 #include "widgets/vector_strips.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QDockWidget>
 #include <QLabel>
 #include <QPushButton>
@@ -286,6 +288,38 @@ private slots:
         const QString caption = view->findChild<widgets::RopeView*>()->viewState().caption;
         QVERIFY2(caption.contains(QStringLiteral("flat within 1e-4")), qPrintable(caption));
         view->setTab(LayerView::Tab::Vectors);
+    }
+
+    // Each tab of the Layer view, docked as the window arranges it, shows its figures with
+    // nothing cut off or overlapping (issue 35: the RoPE tab's pair titles were clipped at
+    // every size, its spectrum and offset charts squashed at 1280x720).
+    void eachTabFits_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QSize>("size");
+        const QString smol = QString::fromStdString(testing::sample_model());
+        QTest::newRow("fixture 1280x720") << testing::fixture_model() << QSize(1280, 720);
+        QTest::newRow("SmolLM2 1280x720") << smol << QSize(1280, 720);
+        QTest::newRow("SmolLM2 1920x1080") << smol << QSize(1920, 1080);
+    }
+    void eachTabFits() {
+        QFETCH(QString, model);
+        QFETCH(QSize, size);
+        LMSCOPE_REQUIRE_FILE(model.toStdString(), "the model");
+        gui::Language language;
+        auto w = testing::open_window(&language, QStringLiteral("The capital of France is"), model);
+        QVERIFY(w);
+        w->resize(size);
+        w->resetLayoutAction()->trigger();
+        QVERIFY(step_and_wait(w->session()));
+        QVERIFY(shown(w->session()));
+        LayerView* view = layer_of(w->session());
+        for (LayerView::Tab tab : {LayerView::Tab::Vectors, LayerView::Tab::Scores, LayerView::Tab::Mix, LayerView::Tab::Rope,
+                                   LayerView::Tab::Ffn, LayerView::Tab::Stream}) {
+            view->setTab(tab);
+            QTest::qWait(100);
+            const QStringList problems = tools::clipped_texts(w->dock(gui::Panel::Layer));
+            QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("tab %1:\n").arg(int(tab)) + problems.join(QLatin1Char('\n'))));
+        }
     }
 
     // Another head: the old figures are not offered as the new selection's; the new ones come.

@@ -6,8 +6,11 @@
 // size, and each screen size and mode keeps its own layout. The fixture model, offscreen.
 #include "common/testing.h"
 #include "gui_testing.h"
-#include "layout_check.h"
+#include "tools/layout_check.h"
 #include "gui/dock_layout.h"
+#include "gui/labs/context_compare_lab.h"
+#include "gui/labs/lab_host.h"
+#include "gui/labs/lab_window.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/panel_guide.h"
@@ -19,14 +22,21 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QSettings>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QtTest>
+
+#include <qcustomplot.h>
 
 using namespace lmscope;
 using lmscope::gui::DockLayout;
 using lmscope::gui::MainWindow;
-using lmscope::testing::clipped_texts;
+using lmscope::tools::clipped_texts;
 using lmscope::testing::open_window;
 using lmscope::testing::step_and_wait;
 using lmscope::testing::wait_for;
@@ -154,6 +164,48 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
+    // The Context compare lab after a run and a head sweep ("river bank" / "bank account"), each
+    // of its views in turn: the Labs window keeps the size asked for and nothing in it is cut off
+    // or overlaps (issue 35: at every size its charts were squashed to a few pixels, axis
+    // numbers stacked, the labels of the next tokens and of the head sweep overlapping).
+    void contextCompareFits_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QString>("model");
+        QTest::newRow("fixture 1280x720") << QSize(1280, 720) << QStringLiteral("fixture");
+        QTest::newRow("smollm2 1280x720") << QSize(1280, 720) << QStringLiteral("smollm2");
+        QTest::newRow("smollm2 1920x1080") << QSize(1920, 1080) << QStringLiteral("smollm2");
+    }
+    void contextCompareFits() {
+        QFETCH(QSize, size);
+        QFETCH(QString, model);
+        const QString path = model_for(model);
+        LMSCOPE_REQUIRE_FILE(path.toStdString(), "the model");
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, QStringLiteral("A B C"), path);
+        QVERIFY(w);
+        gui::labs::LabWindow* labs = w->labWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(w->labHost()->model() != nullptr, 60000);
+        auto* lab = labs->findChild<gui::labs::ContextCompareLab*>();
+        QVERIFY(lab);
+        labs->showLab(int(labs->labs().indexOf(lab)));
+        labs->resize(size);
+        QSignalSpy ran(lab, &gui::labs::ContextCompareLab::runFinished);
+        lab->run();
+        QVERIFY(wait_for(ran));
+        QSignalSpy swept(lab, &gui::labs::ContextCompareLab::sweepFinished);
+        lab->sweepLayer();
+        QVERIFY(wait_for(swept));
+        settle();
+        QCOMPARE(labs->size(), size);
+        for (int view = 0; view < gui::labs::ContextCompareLab::ViewCount; ++view) {
+            lab->views()->setCurrentIndex(view);
+            settle();
+            const QStringList problems = clipped_texts(labs);
+            QVERIFY2(problems.isEmpty(), qPrintable(lab->views()->tabText(view) + QStringLiteral(":\n") + problems.join(QLatin1Char('\n'))));
+        }
+        labs->hide();
+    }
+
     // A walk that cannot fail proves nothing: a label squeezed below its text is found.
     void theWalkFindsACutLabel() {
         QWidget host;
@@ -165,6 +217,66 @@ private slots:
         const QStringList problems = clipped_texts(&host);
         QCOMPARE(problems.size(), 1);
         QVERIFY2(problems.front().contains(QStringLiteral("needs")), qPrintable(problems.front()));
+    }
+
+    // Each of the walk's newer checks finds what it looks for, on a widget broken on purpose.
+    void eachCheckCanFail_data() {
+        QTest::addColumn<int>("broken");
+        QTest::addColumn<QString>("found");  // a word of the problem reported
+        QTest::newRow("a table cell elided, no tooltip") << 0 << QStringLiteral("elided");
+        QTest::newRow("a table header cut, no tooltip") << 1 << QStringLiteral("header");
+        QTest::newRow("a chart's texts overlapping") << 2 << QStringLiteral("overlap");
+        QTest::newRow("a chart's data area too small") << 3 << QStringLiteral("data area");
+        QTest::newRow("English left in the Chinese interface") << 4 << QStringLiteral("still in English");
+        QTest::newRow("Chinese left in the English interface") << 5 << QStringLiteral("still in Chinese");
+    }
+    void eachCheckCanFail() {
+        QFETCH(int, broken);
+        QFETCH(QString, found);
+        QWidget host;
+        host.resize(400, 300);
+        QTemporaryDir dir;
+        const QString ts = dir.filePath(QStringLiteral("t.ts"));
+        {
+            QFile f(ts);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("<?xml version=\"1.0\" encoding=\"utf-8\"?><TS version=\"2.1\" language=\"zh_CN\"><context><name>X</name>"
+                    "<message><source>Attention rows</source><translation>\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b\xe8\xa1\x8c</translation></message>"
+                    "</context></TS>");
+        }
+        const tools::TranslationCatalogue english = tools::TranslationCatalogue::read(ts);
+        QStringList problems;
+        auto shown = [&] { host.show(); QVERIFY(QTest::qWaitForWindowExposed(&host)); settle(); };
+        if (broken <= 1) {
+            auto* table = new QTableWidget(1, 1, &host);
+            table->setGeometry(0, 0, 400, 300);
+            table->setHorizontalHeaderLabels({broken == 1 ? QStringLiteral("a title far wider than its column") : QStringLiteral("t")});
+            table->setItem(0, 0, new QTableWidgetItem(broken == 0 ? QStringLiteral("a cell far wider than its column") : QStringLiteral("c")));
+            table->setColumnWidth(0, 40);
+            shown();
+            problems = clipped_texts(&host);
+        } else if (broken <= 3) {
+            auto* plot = new QCustomPlot(&host);
+            plot->setGeometry(0, 0, broken == 3 ? 150 : 400, broken == 3 ? 110 : 300);
+            plot->xAxis->setLabel(QStringLiteral("x"));
+            if (broken == 2) {  // a value label over the tick labels of the bottom axis
+                auto* text = new QCPItemText(plot);
+                text->setClipToAxisRect(false);
+                text->position->setType(QCPItemPosition::ptAbsolute);
+                text->setText(QStringLiteral("0.5 over the ticks"));
+                shown();
+                plot->replot(QCustomPlot::rpImmediateRefresh);
+                text->position->setCoords(plot->axisRect()->rect().center().x(), plot->axisRect()->rect().bottom() + 12);
+            }
+            shown();
+            problems = clipped_texts(&host);
+        } else {
+            auto* label = new QLabel(broken == 4 ? QStringLiteral("Attention rows") : QString::fromUtf8("\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b\xe8\xa1\x8c"), &host);
+            label->setGeometry(0, 0, 300, 30);
+            shown();
+            problems = tools::stale_language(&host, english, broken == 4);
+        }
+        QVERIFY2(!problems.isEmpty() && problems.join(QLatin1Char('\n')).contains(found), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
     // Reset Layout puts a closed, floated dock back; each mode keeps the layout made in it.

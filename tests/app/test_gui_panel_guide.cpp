@@ -5,7 +5,7 @@
 // retranslates an open explanation and the hints; F1 outside every panel opens the lesson. No
 // model is needed: the panels exist empty.
 #include "gui_testing.h"
-#include "layout_check.h"
+#include "tools/layout_check.h"
 #include "gui/dock_layout.h"
 #include "gui/help_window.h"
 #include "gui/labs/lab.h"
@@ -127,7 +127,7 @@ private slots:
         const gui::PanelHelp help = gui::panel_help(panel);
         QCOMPARE(popover->title(), help.title);
         QCOMPARE(popover->text(), help.explanation);
-        const QStringList cut = testing::clipped_texts(popover);
+        const QStringList cut = tools::clipped_texts(popover);
         QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
         QTest::keyClick(popover, Qt::Key_Escape);
         QTRY_VERIFY(!popover->isVisible());
@@ -205,7 +205,7 @@ private slots:
             settle();
             widgets::HintBar* hint = w.panelGuide()->hintBar(p);
             QVERIFY2(hint->isVisible(), qPrintable(gui::panel_object_name(p)));
-            const QStringList cut = testing::clipped_texts(hint);
+            const QStringList cut = tools::clipped_texts(hint);
             QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
         }
         w.setPresenterMode(false);

@@ -4,6 +4,7 @@
 // any model, and closing the window while playing is clean.
 #include "common/testing.h"
 #include "gui_testing.h"
+#include "tools/layout_check.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/session_view.h"
@@ -92,6 +93,43 @@ private slots:
         QVERIFY(press_and_wait(*w, Qt::Key_Space));  // the session continues
         QCOMPARE(s->model()->stepCount(), steps + 1);
         QCOMPARE(s->model()->current()->parent, steps - 1);
+    }
+
+    // The Tokens panel follows the newest token (issue 35: after Play to 86 tokens and after a
+    // 2,163-token prompt only the first rows showed, with no scroll bar): its chip is in view,
+    // and the chips scroll.
+    void newestTokenStaysInView_data() {
+        QTest::addColumn<QString>("prompt");
+        QTest::addColumn<int>("play_to");  // 0: the prefill only
+        QTest::newRow("Play to 86 tokens") << QStringLiteral("The capital of France is") << 86;
+        QString long_prompt;
+        for (int i = 0; i < 20; ++i) long_prompt += QStringLiteral("Line %1 of a long prompt. ").arg(i);
+        QTest::newRow("a long prompt") << long_prompt << 0;
+    }
+    void newestTokenStaysInView() {
+        QFETCH(QString, prompt);
+        QFETCH(int, play_to);
+        auto w = open_window(&language_, prompt);
+        QVERIFY(w);
+        w->resize(1280, 720);
+        SessionView* s = w->session();
+        QVERIFY(testing::step_and_wait(s));
+        if (play_to > 0) {
+            s->controls()->setSpeed(20);
+            s->setPlaying(true);
+            QTRY_VERIFY_WITH_TIMEOUT(s->model()->sequenceLength() >= play_to || !s->isPlaying(), 120000);
+            s->setPlaying(false);
+            QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+            QTest::qWait(200);  // the last snapshot reaches the panels
+        }
+        QVERIFY2(s->model()->sequenceLength() >= 80, qPrintable(QString::number(s->model()->sequenceLength())));
+        QTRY_VERIFY2(tools::hidden_newest_token(w.get()).isEmpty(), qPrintable(tools::hidden_newest_token(w.get()).join(QLatin1Char('\n'))));
+        for (QSize size : {QSize(1920, 1080), QSize(1280, 720)}) {  // the lines laid out again
+            w->resize(size);
+            QTRY_VERIFY2(tools::hidden_newest_token(w.get()).isEmpty(), qPrintable(tools::hidden_newest_token(w.get()).join(QLatin1Char('\n'))));
+        }
+        auto* strip = panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens);
+        QCOMPARE(strip->height(), strip->heightForWidth(strip->width()));  // all of it scrolls into view
     }
 
     void logitsClickForcesAToken() {

@@ -3,12 +3,37 @@
 #include "widgets/lens_rank_chart.h"
 
 #include <QtTest>
+#include <qcustomplot.h>
+
+#include <cmath>
 
 using namespace lmscope::widgets;
 
 class TestLensRankChart : public QObject {
     Q_OBJECT
 private slots:
+    // The layer axis has a tick only at whole layers, however wide the chart (issue 35: at
+    // 1280x720 it read "2.5, 7.5, 12.5").
+    void layerTicksAreWhole_data() {
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<int>("width");
+        QTest::newRow("Gemma's 18 in 500 px") << 18 << 500;
+        QTest::newRow("18 in 1200 px") << 18 << 1200;
+        QTest::newRow("SmolLM2's 30 in 400 px") << 30 << 400;
+        QTest::newRow("6 in 900 px") << 6 << 900;
+    }
+    void layerTicksAreWhole() {
+        QFETCH(int, layers);
+        QFETCH(int, width);
+        LensRankChart chart;
+        chart.resize(width, 400);
+        chart.setData({.rank = QVector<double>(layers, 5.0), .prob = QVector<double>(layers, 0.1)});
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QVector<double> ticks = chart.plot()->xAxis->tickVector();
+        QVERIFY(ticks.size() >= 2);
+        for (double t : ticks) QVERIFY2(t == std::round(t), qPrintable(QString::number(t)));
+    }
+
     void showsRanks_data() {
         QTest::addColumn<QVector<double>>("rank");
         QTest::addColumn<QVector<double>>("prob");

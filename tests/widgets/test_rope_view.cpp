@@ -45,15 +45,15 @@ private slots:
             << QVector<RopePairView>{pair(0, QStringLiteral("0, 1"), 1.0, 7.0, q, rotate(q, 7.0), k, rotate(k, 5.0)),
                                      pair(5, QStringLiteral("10, 11"), 0.01, 0.07, q * 3, rotate(q * 3, 0.07), k, rotate(k, 0.05))}
             << QVector<double>{1.0, 0.3, 0.1, 0.03, 0.02, 0.01}
-            << QStringList{QStringLiteral("pair 0 (dims 0, 1):\nθ = 1, angle = pos × θ = 401.1°"),
-                           QStringLiteral("pair 5 (dims 10, 11):\nθ = 0.01, angle = pos × θ = 4.0°")};
+            << QStringList{QStringLiteral("pair 0 (dims 0, 1)\nθ = 1\nangle = 401.1°"),
+                           QStringLiteral("pair 5 (dims 10, 11)\nθ = 0.01\nangle = 4.0°")};
         QTest::newRow("NeoX dims, long vectors")
             << QVector<RopePairView>{pair(2, QStringLiteral("2, 34"), 0.5, 1.5, {12, 0}, rotate({12, 0}, 1.5), {0, -20}, rotate({0, -20}, 1.0))}
             << QVector<double>{1.0, 0.75, 0.5}
-            << QStringList{QStringLiteral("pair 2 (dims 2, 34):\nθ = 0.5, angle = pos × θ = 85.9°")};
+            << QStringList{QStringLiteral("pair 2 (dims 2, 34)\nθ = 0.5\nangle = 85.9°")};
         QTest::newRow("zero vectors") << QVector<RopePairView>{pair(0, QStringLiteral("0, 1"), 1.0, 0.0, {}, {}, {}, {})}
                                       << QVector<double>{1.0}
-                                      << QStringList{QStringLiteral("pair 0 (dims 0, 1):\nθ = 1, angle = pos × θ = 0.0°")};
+                                      << QStringList{QStringLiteral("pair 0 (dims 0, 1)\nθ = 1\nangle = 0.0°")};
     }
     void drawsPairs() {
         QFETCH(QVector<RopePairView>, pairs);

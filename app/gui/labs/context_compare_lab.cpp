@@ -19,7 +19,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -115,60 +115,62 @@ QWidget* ContextCompareLab::buildPromptRow(int side) {
 }
 
 QWidget* ContextCompareLab::buildCharts() {
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->setObjectName(QStringLiteral("contextCompareSplitter"));
-
-    // Left: the layer x head grids of the chosen measure.
-    auto* grids = new QWidget(split);
-    auto* gl = new QVBoxLayout(grids);
-    gl->setContentsMargins(0, 0, 0, 0);
-    auto* measure_line = new QHBoxLayout;
-    measure_caption_ = new QLabel(grids);
-    measure_ = new QComboBox(grids);
+    auto* box = new QWidget(this);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    // The measure, layer and head the views show, above them all.
+    auto* pick = new QHBoxLayout;
+    measure_caption_ = new QLabel(box);
+    measure_ = new QComboBox(box);
     measure_->setObjectName(QStringLiteral("contextCompareMeasure"));
-    measure_line->addWidget(measure_caption_);
-    measure_line->addWidget(measure_, 1);
-    gl->addLayout(measure_line);
-    auto* row = new QVBoxLayout;
+    layer_caption_ = new QLabel(box);
+    layer_ = new QSpinBox(box);
+    layer_->setObjectName(QStringLiteral("contextCompareLayer"));
+    head_caption_ = new QLabel(box);
+    head_ = new QSpinBox(box);
+    head_->setObjectName(QStringLiteral("contextCompareHead"));
+    for (QWidget* w : std::initializer_list<QWidget*>{measure_caption_, measure_, layer_caption_, layer_, head_caption_, head_})
+        pick->addWidget(w);
+    pick->addStretch(1);
+    layout->addLayout(pick);
+
+    // One view at a time, each with the whole width and height (at 1280x720 the four stacked
+    // were squashed to a few pixels each): the grids, the rows, the next tokens, the sweep.
+    views_ = new QTabWidget(box);
+    views_->setObjectName(QStringLiteral("contextCompareViews"));
+    layout->addWidget(views_, 1);
+    auto side_by_side = [](QWidget* a, QWidget* b, QWidget* c = nullptr) {
+        auto* row = new QHBoxLayout;
+        for (QWidget* w : {a, b, c})
+            if (w) row->addWidget(w, 1);
+        return row;
+    };
+
+    auto* grids = new QWidget(views_);
     for (int s = 0; s < kSides; ++s) {
         sides_[size_t(s)].grid = new HeadGrid(grids);
         sides_[size_t(s)].grid->setObjectName(s == 0 ? QStringLiteral("contextCompareGridA") : QStringLiteral("contextCompareGridB"));
-        row->addWidget(sides_[size_t(s)].grid);
     }
     diff_grid_ = new HeadGrid(grids);
     diff_grid_->setObjectName(QStringLiteral("contextCompareGridDiff"));
-    row->addWidget(diff_grid_);
-    gl->addLayout(row, 1);
+    auto* gl = new QVBoxLayout(grids);
+    gl->addLayout(side_by_side(sides_[0].grid, sides_[1].grid, diff_grid_), 1);
     for (HeadGrid* g : {sides_[0].grid, sides_[1].grid, diff_grid_})
         connect(g, &HeadGrid::cellClicked, this, &ContextCompareLab::setLayerHead);
+    views_->addTab(grids, QString());
 
-    // Right: the attention rows of the chosen head, then the next-token distributions.
-    auto* right = new QSplitter(Qt::Vertical, split);
-    auto* rows = new QWidget(right);
-    auto* rl = new QVBoxLayout(rows);
-    rl->setContentsMargins(0, 0, 0, 0);
-    auto* pick = new QHBoxLayout;
-    layer_caption_ = new QLabel(rows);
-    layer_ = new QSpinBox(rows);
-    layer_->setObjectName(QStringLiteral("contextCompareLayer"));
-    head_caption_ = new QLabel(rows);
-    head_ = new QSpinBox(rows);
-    head_->setObjectName(QStringLiteral("contextCompareHead"));
-    for (QWidget* w : std::initializer_list<QWidget*>{layer_caption_, layer_, head_caption_, head_}) pick->addWidget(w);
-    pick->addStretch(1);
-    rl->addLayout(pick);
-    auto* bars = new QHBoxLayout;
-    auto* next = new QHBoxLayout;
+    auto* rows = new QWidget(views_);
     for (int s = 0; s < kSides; ++s) {
         Side& side = sides_[size_t(s)];
         side.row = new LabelledBars(LabelledBars::Orientation::Columns, rows);
         side.row->setObjectName(s == 0 ? QStringLiteral("contextCompareRowA") : QStringLiteral("contextCompareRowB"));
-        bars->addWidget(side.row);
     }
-    rl->addLayout(bars, 1);
-    auto* dist = new QWidget(right);
+    auto* rl = new QVBoxLayout(rows);
+    rl->addLayout(side_by_side(sides_[0].row, sides_[1].row), 1);
+    views_->addTab(rows, QString());
+
+    auto* dist = new QWidget(views_);
     auto* dl = new QVBoxLayout(dist);
-    dl->setContentsMargins(0, 0, 0, 0);
     kl_ = new QLabel(dist);
     kl_->setObjectName(QStringLiteral("contextCompareKl"));
     kl_->setWordWrap(true);
@@ -177,12 +179,12 @@ QWidget* ContextCompareLab::buildCharts() {
         Side& side = sides_[size_t(s)];
         side.next = new LabelledBars(LabelledBars::Orientation::Rows, dist);
         side.next->setObjectName(s == 0 ? QStringLiteral("contextCompareNextA") : QStringLiteral("contextCompareNextB"));
-        next->addWidget(side.next);
     }
-    dl->addLayout(next, 1);
-    auto* sweep = new QWidget(right);
+    dl->addLayout(side_by_side(sides_[0].next, sides_[1].next), 1);
+    views_->addTab(dist, QString());
+
+    auto* sweep = new QWidget(views_);
     auto* sl = new QVBoxLayout(sweep);
-    sl->setContentsMargins(0, 0, 0, 0);
     sweep_label_ = new QLabel(sweep);
     sweep_label_->setObjectName(QStringLiteral("contextCompareSweepLabel"));
     sweep_label_->setWordWrap(true);
@@ -190,13 +192,12 @@ QWidget* ContextCompareLab::buildCharts() {
     sweep_bars_ = new LabelledBars(LabelledBars::Orientation::Rows, sweep);
     sweep_bars_->setObjectName(QStringLiteral("contextCompareSweepBars"));
     sl->addWidget(sweep_bars_, 1);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    views_->addTab(sweep, QString());
 
     connect(layer_, &QSpinBox::valueChanged, this, [this] { showRows(); });
     connect(head_, &QSpinBox::valueChanged, this, [this] { showRows(); });
     connect(measure_, &QComboBox::currentIndexChanged, this, [this] { showGrids(); });
-    return split;
+    return box;
 }
 
 QString ContextCompareLab::sideName(int side) const { return side == 0 ? tr("A") : tr("B"); }
@@ -291,6 +292,7 @@ void ContextCompareLab::sweepLayer() {
     const int32_t pos_a = pickedPosition(0), pos_b = pickedPosition(1), layer = layer_->value();
     const std::vector<LayerHead> off = a->ablated;
     sweep_.reset();
+    views_->setCurrentIndex(SweepView);  // where its answer appears
     sweep_label_->setText(tr("Switching off each head of layer %1 in turn (%n run(s) of each prompt)…", nullptr,
                              m->model->spec().n_head() + 2)
                               .arg(layer));
@@ -456,6 +458,10 @@ void ContextCompareLab::retranslate() {
     layer_caption_->setText(tr("Layer"));
     head_caption_->setText(tr("Head"));
     measure_caption_->setText(tr("Grid:"));
+    views_->setTabText(GridsView, tr("Every layer and head"));
+    views_->setTabText(RowsView, tr("Attention rows"));
+    views_->setTabText(NextView, tr("Next token"));
+    views_->setTabText(SweepView, tr("Which head?"));
     off_caption_->setText(tr("Switch off heads:"));
     off_->setPlaceholderText(tr("layer:head, e.g. 3:5, 7:0 (both prompts run without them; empty: every head on)"));
     off_->setToolTip(tr("Heads switched off (their output zeroed before the output projection) when both prompts run"));

@@ -7,7 +7,9 @@
 //     on the first token, on itself, the largest weight) for each side, and their difference;
 //     clicking a cell picks that layer and head;
 //   - the next-token distribution after the picked token on each side (top-k bars, tokens in
-//     both lists highlighted) and the KL divergence between the two full distributions.
+//     both lists highlighted) and the KL divergence between the two full distributions;
+// each of these (grids, rows, next tokens, and the sweep below) a tab of its own, so each has
+// the room a projector needs.
 // Heads can be switched off ("Switch off heads: 3:5, 7:0"): both prompts then run without them,
 // and "Which head of layer L?" switches each head of the chosen layer off in turn (one layer:
 // n_head runs, not the whole grid) and shows how the KL divergence at the picked tokens changes.
@@ -29,6 +31,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 
 namespace lmscope::widgets {
 class HeadGrid;
@@ -44,6 +47,8 @@ class ContextCompareLab : public Lab {
 public:
     static constexpr int kSides = 2;  // 0: the left prompt (A), 1: the right one (B)
     static constexpr int kTopK = 10;
+    // The views, one tab each under the layer and head pickers.
+    enum View { GridsView, RowsView, NextView, SweepView, ViewCount };
 
     explicit ContextCompareLab(LabHost* host, QWidget* parent = nullptr);
 
@@ -59,6 +64,7 @@ public:
     context_compare::HeadMeasure measure() const;
 
     // What is shown, for tests and tools.
+    QTabWidget* views() const { return views_; }  // a View per tab; "Which head" shows SweepView
     widgets::TraceModel* tokens(int side) const;
     widgets::TokenStrip* strip(int side) const;
     widgets::LabelledBars* attentionBars(int side) const;
@@ -129,6 +135,7 @@ private:
     QString sideName(int side) const;
 
     std::array<Side, kSides> sides_;
+    QTabWidget* views_ = nullptr;  // a tab per View
     widgets::HeadGrid* diff_grid_ = nullptr;
     QLabel* explain_ = nullptr;
     QLabel* status_ = nullptr;

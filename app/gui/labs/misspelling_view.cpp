@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QEvent>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -58,6 +59,7 @@ MisspellingView::MisspellingView(const LabHost* host, TokenizerSet* set, QWidget
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->viewport()->installEventFilter(this);  // its columns follow its width
     QFont big = kl_->font();
     big.setPointSizeF(big.pointSizeF() * 1.3);
     big.setBold(true);
@@ -96,6 +98,8 @@ MisspellingView::MisspellingView(const LabHost* host, TokenizerSet* set, QWidget
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(upper);
     split->addWidget(lower);
+    split->setStretchFactor(0, 3);  // the table's rows before the next tokens' five
+    split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
@@ -183,6 +187,7 @@ void MisspellingView::rebuildTable() {
     QStringList headers;
     for (const TokenizerEntry& e : set_->entries()) headers << e.name;
     table_->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < table_->columnCount(); ++c) table_->horizontalHeaderItem(c)->setToolTip(headers[c]);  // when narrowed
     table_->setVerticalHeaderLabels(variants_);
     for (int c = 0; c < set_->size(); ++c) {
         const tok::Tokenizer& t = *set_->at(c).tokenizer;
@@ -204,10 +209,28 @@ void MisspellingView::rebuildTable() {
             table_->setItem(r, c, item);
         }
     }
-    table_->resizeColumnsToContents();
+    fitColumns();
     if (!variants_.contains(selected_) || selected_ == word) selected_ = variants_.size() > 1 ? variants_[1] : QString();
     const qsizetype row = variants_.indexOf(selected_);
     if (row > 0) table_->selectRow(int(row));
+}
+
+void MisspellingView::fitColumns() {
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    table_->resizeColumnsToContents();
+    const int n = table_->columnCount();
+    int need = 0;
+    for (int c = 0; c < n; ++c) need += header->sectionSize(c);
+    const int room = table_->viewport()->width();
+    if (n == 0 || need >= room) return;  // wider than the table: it scrolls sideways
+    const int extra = (room - need) / n;
+    for (int c = 0; c < n; ++c) header->resizeSection(c, header->sectionSize(c) + extra + (c == n - 1 ? (room - need) % n : 0));
+}
+
+bool MisspellingView::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == table_->viewport() && e->type() == QEvent::Resize) fitColumns();
+    return QWidget::eventFilter(watched, e);
 }
 
 void MisspellingView::runNextToken() {

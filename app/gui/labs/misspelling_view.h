@@ -56,8 +56,14 @@ public slots:
 signals:
     void finished();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;  // the table's width: fitColumns
+
 private:
     void rebuildTable();
+    // Each column as wide as its cells and title, the width left shared among them (the table
+    // filled half its width); a table wider than the view scrolls sideways.
+    void fitColumns();
     void showComparison();
     // The rows' p_a (side_a) or p_b.
     void fillTop(QTableWidget* table, const std::vector<analysis::TokenProbs>& top, bool side_a);

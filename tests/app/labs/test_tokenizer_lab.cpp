@@ -18,10 +18,12 @@
 #include "gui/labs/tokenizer_trainer_panel.h"
 #include "gui/language.h"
 #include "tokenizer/tokenizer.h"
+#include "tools/layout_check.h"
 #include "tokenizer/trainer.h"
 #include "widgets/chips_row.h"
 
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -101,6 +103,8 @@ private slots:
     void trainedCountsMatchCore_data();
     void trainedCountsMatchCore();
     void cancelStopsTraining();
+    void misspellingTableFills_data();
+    void misspellingTableFills();
     void misspellingTableMatchesCore_data();
     void misspellingTableMatchesCore();
     void nextTokenKlMatchesCore_data();
@@ -367,6 +371,37 @@ void TestTokenizerLab::misspellingTableMatchesCore_data() {
     for (const char* m : {"fx-gqa", "smollm2"})
         for (const char* w : {"definitely", "necessary", "receive"})
             QTest::newRow(QByteArray(m) + '/' + w) << QString::fromLatin1(m) << QString::fromLatin1(w);
+}
+
+// The misspellings table at the sizes of a projector: its columns fill its width (half of it
+// was empty), no title or cell is cut without a tooltip (issue 35).
+void TestTokenizerLab::misspellingTableFills_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+}
+
+void TestTokenizerLab::misspellingTableFills() {
+    QFETCH(QSize, size);
+    const std::string path = model_path(QStringLiteral("smollm2"));
+    LMSCOPE_REQUIRE_FILE(path, "the model");
+    LabHost host(nullptr);
+    host.setModel(load_lab_model(QString::fromStdString(path)));
+    TokenizerLab lab(&host);
+    QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady() && lab.referencesReady(), testing::sanitizer_timeout_ms(60000));
+    lab.resize(size);
+    lab.show();
+    lab.showMode(1);
+    MisspellingView* view = lab.misspellingView();
+    view->setWord(QStringLiteral("definitely"));
+    QTest::qWait(100);
+    const QTableWidget* table = view->table();
+    int columns = 0;
+    for (int c = 0; c < table->columnCount(); ++c) columns += table->horizontalHeader()->sectionSize(c);
+    QVERIFY2(columns >= table->viewport()->width() - 1,
+             qPrintable(QStringLiteral("columns %1 px in a %2 px table").arg(columns).arg(table->viewport()->width())));
+    const QStringList problems = tools::clipped_texts(view);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
 void TestTokenizerLab::misspellingTableMatchesCore() {
