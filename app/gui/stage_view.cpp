@@ -272,6 +272,9 @@ void StageView::showStage(int index) {
         // panel inherits it while it is here and its home's again when it goes back.
         auto* holder = new QWidget;
         holder->setObjectName(w->objectName() + QStringLiteral("Holder"));
+        // a panel that needs more than the stage has is cut (and the layout check says so),
+        // never a window grown past the projector's screen
+        holder->setMinimumSize(1, 1);
         holder->setFont(lab_panes_.contains(w) ? window_->font() : font());
         auto* box = new QVBoxLayout(holder);
         box->setContentsMargins(0, 0, 0, 0);
@@ -286,6 +289,8 @@ void StageView::showStage(int index) {
     if (panels_box_->count() == 2) panels_box_->setSizes(across ? QList<int>{3000, 2000} : QList<int>{2000, 3000});  // scaled to the room
     const bool layer = stage.pickers & kPickLayer, head = stage.pickers & kPickHead, token = stage.pickers & kPickToken;
     pickers_->setVisible(stage.pickers != kPickNone);
+    back_button_->setEnabled(index > 0);
+    next_button_->setEnabled(index < count() - 1);
     layer_label_->setVisible(layer);
     layer_->setVisible(layer);
     head_label_->setVisible(head);
