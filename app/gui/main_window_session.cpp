@@ -17,8 +17,9 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QScreen>
-#include <QTabBar>
 #include <QWindow>
+
+#include <algorithm>
 
 namespace lmscope::gui {
 
@@ -164,14 +165,14 @@ void MainWindow::setStageMode(bool on) {
         layout_->save(layout_->currentKey());  // the docks come back as they are
         stop_keys_ = stop->shortcuts();
         stop->setShortcuts({});  // Esc: the leave action, which also stops
-        for (QDockWidget* d : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) d->hide();
-        // the tabs of tabbed docks stay up when their docks hide (the layout shows them again)
-        for (QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) bar->hide();
+        // out of the layout (the saved layout puts them back)
+        for (QDockWidget* d : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) removeDockWidget(d);
         tables_ = takeCentralWidget();
         tables_->setParent(this);
         tables_->hide();
         setCentralWidget(stage_);
         stage_->show();
+        stage_->raise();  // over the tabs of tabbed docks, which Qt's layout keeps showing
         stage_->showStage(stage_index_);
         stage_->setFocus();
         return;

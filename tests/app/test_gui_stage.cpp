@@ -33,6 +33,7 @@
 #include <QStatusBar>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QtTest>
 
@@ -114,6 +115,19 @@ QStringList small_plots(QWidget* root) {
                            .arg(a.height());
         }
     }
+    return out;
+}
+
+// Whatever of the docked window (a dock, the tabs of tabbed docks) is drawn over the stage: a
+// visible sibling above it that overlaps it.
+QStringList docked_over_stage(MainWindow& w) {
+    QStringList out;
+    const QObjectList order = w.children();  // bottom to top
+    const qsizetype stage = order.indexOf(w.stageView());
+    for (QWidget* c : w.findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        if (c->isVisible() && c != w.menuBar() && c != w.statusBar() && order.indexOf(c) > stage &&
+            c->geometry().intersects(w.stageView()->geometry()))
+            out << QStringLiteral("%1 %2 lies over the stage").arg(c->metaObject()->className(), c->objectName());
     return out;
 }
 
@@ -248,6 +262,12 @@ private slots:
             QCOMPARE(lab_tabs->tabText(i), qobject_cast<gui::labs::Lab*>(lab_order[i])->title());
         }
         QVERIFY(w->dock(gui::Panel::Attention)->isVisible());
+        // the tabs of tabbed docks are back with them (stage mode hid them)
+        bool tabbed = false, tabs_shown = false;
+        for (QDockWidget* d : w->findChildren<QDockWidget*>())
+            tabbed = tabbed || (d->isVisible() && !w->tabifiedDockWidgets(d).isEmpty());
+        for (QTabBar* bar : w->findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) tabs_shown = tabs_shown || bar->isVisible();
+        QCOMPARE(tabs_shown, tabbed);
     }
 
     // Page Down / → go on, Page Up / ← go back (at the ends they stay), F11 and Esc leave.
@@ -268,6 +288,11 @@ private slots:
         QCOMPARE(view->current(), 1);
         for (int i = 0; i < stage_count() + 2; ++i) QTest::keyClick(view, Qt::Key_PageDown);
         QCOMPARE(view->current(), stage_count() - 1);
+        // a window resized on stage (moved to the projector) keeps the docks' tabs away
+        w->resize(1600, 900);
+        settle();
+        const QStringList over = docked_over_stage(*w);
+        QVERIFY2(over.isEmpty(), qPrintable(over.join(QLatin1Char('\n'))));
         QTest::keyClick(view, Qt::Key_F11);
         QVERIFY(!w->isStageMode());
         QTest::keyClick(w.get(), Qt::Key_F11);  // back where it was left
@@ -371,11 +396,7 @@ private slots:
         settle();
         QStringList problems = testing::clipped_texts(w->stageView());
         problems << small_plots(w->stageView());
-        // nothing of the docked window (a dock, the tabs of tabbed docks) lies over the stage
-        for (QWidget* c : w->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
-            if (c->isVisible() && c != w->stageView() && c != w->menuBar() && c != w->statusBar() &&
-                c->geometry().intersects(w->stageView()->geometry()))
-                problems << QStringLiteral("%1 %2 lies over the stage").arg(c->metaObject()->className(), c->objectName());
+        problems << docked_over_stage(*w);
         if (w->size() != size) problems << QStringLiteral("window grew to %1x%2").arg(w->width()).arg(w->height());
         problems = without_known_defects(problems, gui::stages()[std::size_t(stage)].id, size);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
