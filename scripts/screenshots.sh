@@ -5,9 +5,9 @@
 # through the public slots a user's actions call, and saves each widget's own rendering.
 # Usage: scripts/screenshots.sh [OUTPUT_FOLDER] [extra lmscope-screenshots arguments]
 #   e.g. scripts/screenshots.sh /tmp/zh --lang zh_CN
-# Without extra arguments it also makes the window at 1280x720 (OUT/1280x720/), in presenter
-# mode (OUT/presenter/) and in Chinese (OUT/zh_CN/), and the first-run hints with a "?"
-# explanation open, in English and Chinese (OUT/hints/, OUT/hints/zh_CN/).
+# Without extra arguments it also makes the window at 1280x720 (OUT/1280x720/), every stage of
+# stage mode at 1280x720 (OUT/stage/) and in Chinese (OUT/zh_CN/), and the first-run hints with
+# a "?" explanation open, in English and Chinese (OUT/hints/, OUT/hints/zh_CN/).
 #   LMSCOPE_BUILD selects the build folder.
 # Needs: the build's packages, plus xvfb and xauth.
 set -euo pipefail
@@ -33,7 +33,7 @@ extra=$#
 tour --out "$out" "$@"
 if [[ $extra -eq 0 ]]; then
   tour --out "$out/1280x720" --size 1280x720 --window-only
-  tour --out "$out/presenter" --presenter --window-only
+  tour --out "$out/stage" --size 1280x720 --stage all
   tour --out "$out/zh_CN" --lang zh_CN --window-only
   tour --out "$out/hints" --hints
   tour --out "$out/hints/zh_CN" --hints --lang zh_CN

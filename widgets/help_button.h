@@ -1,5 +1,5 @@
 // A small round "?" button that opens the explanation of the panel it sits on. It draws itself
-// (a circle with a bold question mark) at the size of the font, so presenter mode's larger
+// (a circle with a bold question mark) at the size of the font, so stage mode's larger
 // fonts give it a larger circle. What it explains is the owner's business (its clicked()).
 #pragma once
 

@@ -11,7 +11,7 @@ namespace lmscope::widgets {
 
 HintBar::HintBar(QWidget* parent) : QFrame(parent), text_(new QLabel), help_(new HelpButton), close_(new QToolButton) {
     setObjectName(QStringLiteral("hintBar"));
-    // The tooltip colours: a note laid over the panel, readable in presenter mode's palette too.
+    // The tooltip colours: a note laid over the panel, readable on any palette.
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::ToolTipBase);
     setForegroundRole(QPalette::ToolTipText);

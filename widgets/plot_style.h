@@ -1,5 +1,5 @@
 // What every chart of the app shares: fonts derived from one base font (the panel's), so a chart
-// follows the app's font changes (presenter mode enlarges everything): titles 1.3x bold, axis
+// follows the app's font changes (stage mode enlarges everything): titles 1.3x bold, axis
 // labels 1.2x, tick labels 1.15x, legend and item texts 1x; the title row above the axes and the
 // legend in its own row below them; and PlotPanel, a widget around one QCustomPlot that keeps
 // those fonts and its texts current.

@@ -168,12 +168,10 @@ void DockLayout::setWorkspaceShown(bool shown) {
     workspace_action_->setChecked(shown);
 }
 
-QString DockLayout::key(bool presenter) const {
+QString DockLayout::key() const {
     const QScreen* screen = window_->screen();
     const QSize s = screen ? screen->availableGeometry().size() : QSize();
-    QString k = QStringLiteral("%1x%2").arg(s.width()).arg(s.height());
-    if (presenter) k += QStringLiteral("/presenter");
-    return k;
+    return QStringLiteral("%1x%2").arg(s.width()).arg(s.height());
 }
 
 void DockLayout::save(const QString& key) const {

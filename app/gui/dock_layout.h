@@ -1,5 +1,5 @@
 // Where the main window's docks sit. Two arrangements, picked by the room the window has once
-// its fonts are counted (presenter mode's larger fonts need the room of a smaller window):
+// its fonts are counted (larger fonts need the room of a smaller window):
 //   wide     Tokens over Timeline | Model along the top, Logits, KV Cache and Sampling side
 //            by side along the bottom, the Tensors | Metadata tables between them, and
 //            Attention | Attention Grid down the whole right side;
@@ -7,9 +7,10 @@
 //            group along the bottom: Logits | KV Cache | Timeline | Model | Sampling, and the
 //            tables hidden (View > Tensors and Metadata shows them).
 // Each dock is given at least the height its panel needs at its width (no panel scrolls).
-// The arrangement the user makes is kept per screen size and mode (QSettings "layout/WxH" or
-// "layout/WxH/presenter", WxH the screen's available size): a screen and mode seen for the first
-// time, and View > Reset Layout, get the default arrangement for the window's present size.
+// The arrangement the user makes is kept per screen size (QSettings "layout/WxH", WxH the
+// screen's available size): a screen seen for the first time, and View > Reset Layout, get the
+// default arrangement for the window's present size. (Stage mode hides the docks: they come
+// back as they were.)
 // Nothing saved or restored goes past the screen: a window (or floating dock) wider or taller
 // than the room the screens leave is shrunk and moved onto it first (a session that once
 // widened the window to millions of pixels must not make every later one paint nothing).
@@ -48,8 +49,8 @@ public:
     // The docks' sizes fitted again to what their panels need now (a hint dismissed or shown
     // again), where they sit left as they are.
     void refit(double font_scale);
-    // The settings key for the window's screen now, in presenter mode or not.
-    QString key(bool presenter) const;
+    // The settings key for the window's screen now.
+    QString key() const;
     void save(const QString& key) const;
     // The arrangement kept under `key`, or the default one when none is kept (or what is kept
     // no longer matches this window's docks); `key` becomes currentKey().

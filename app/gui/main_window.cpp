@@ -7,8 +7,8 @@
 #include "gui/labs/logit_lens_lab.h"
 #include "gui/language.h"
 #include "gui/model_document.h"
-#include "gui/presenter.h"
 #include "gui/session_view.h"
+#include "gui/stage_view.h"
 #include "gui/recent_files.h"
 #include "gui/spec_figures.h"
 #include "lmscope_version.h"
@@ -53,8 +53,7 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
       metadata_table_(new widgets::FilteredTable(metadata_model_, widgets::MetadataModel::SortRole)),
       tabs_(new QTabWidget),
       spec_dock_(new QDockWidget(this)),
-      session_(nullptr),
-      presenter_(std::make_unique<Presenter>()) {
+      session_(nullptr) {
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
@@ -78,6 +77,8 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     notice_ = new StatusNotice(statusBar());
     lab_host_ = new labs::LabHost(session_->model(), this);
     lab_window_ = new labs::LabWindow(lab_host_, this);
+    stage_ = new StageView(this);
+    stage_->hide();
 
     createActions();
     createSessionActions();
@@ -110,8 +111,8 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
 QDockWidget* MainWindow::dock(Panel panel) const { return panel == Panel::Model ? spec_dock_ : session_->dock(panel); }
 
 MainWindow::~MainWindow() {
+    stage_->release();  // every lent panel home while its dock is still there
     session_->shutdown();
-    presenter_->apply(false);
 }
 
 void MainWindow::restoreSettings() {
@@ -121,16 +122,14 @@ void MainWindow::restoreSettings() {
     else
         fit_to_screen(this);  // what was saved, never past the screen
     if (const QString problem = session_->restoreSettings(); !problem.isEmpty()) say(problem, 15000);
-    const bool presenter = s.value(QStringLiteral("view/presenter"), false).toBool();
-    presenter_->apply(presenter);
-    presenter_action_->setChecked(presenter);
+    stage_index_ = s.value(QStringLiteral("view/stageIndex"), 0).toInt();
     takeLayout();
+    if (s.value(QStringLiteral("view/stage"), false).toBool())
+        QTimer::singleShot(0, this, [this] { setStageMode(true); });  // after the layout is taken
 }
 
-double MainWindow::fontScale() const { return presenter_->isOn() ? Presenter::kScale : 1.0; }
-
 void MainWindow::takeLayout() {
-    QTimer::singleShot(0, this, [this] { layout_->restoreOrDefault(layout_->key(presenter_->isOn()), fontScale()); });
+    QTimer::singleShot(0, this, [this] { layout_->restoreOrDefault(layout_->key(), 1.0); });
 }
 
 void MainWindow::say(const QString& text, int timeout_ms) { notice_->show(text, timeout_ms); }
@@ -139,8 +138,9 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings s;
     fit_to_screen(this);  // never saved past the screen
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    layout_->save(layout_->currentKey());
-    s.setValue(QStringLiteral("view/presenter"), presenter_->isOn());
+    if (!stage_on_) layout_->save(layout_->currentKey());  // stage mode saved it when it began
+    s.setValue(QStringLiteral("view/stage"), stage_on_);
+    s.setValue(QStringLiteral("view/stageIndex"), stage_on_ ? stage_->current() : stage_index_);
     session_->saveSettings();
     session_->shutdown();  // cancels a running step and joins the engine thread
     QMainWindow::closeEvent(e);

@@ -3,16 +3,17 @@
 // File > Open Recent, a drop, or the command line, and
 // the step-through panels of the SessionView as docks around the central area. Loading runs
 // off the UI thread; a bad file shows the loader's error in a message box and the previous
-// model stays on screen.
+// model stays on screen. Stage mode (View > Stage Mode, F11) shows the lesson one stage at a
+// time for a projector (StageView) in place of the docks and tables; Esc or F11 leaves it.
 #pragma once
 
 #include "gui/panel_help.h"
 #include "widgets/export.h"
 
+#include <QKeySequence>
+#include <QList>
 #include <QMainWindow>
 #include <QString>
-
-#include <memory>
 
 class QAction;
 class QActionGroup;
@@ -41,9 +42,9 @@ class StatusNotice;
 class HelpWindow;
 class Language;
 class ModelDocument;
-class Presenter;
 class RecentFiles;
 class SessionView;
+class StageView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -64,7 +65,9 @@ public:
     HelpWindow* helpWindow() const { return help_window_; }  // Help > Lesson / Glossary
     QAction* lessonAction() const { return lesson_action_; }
     QAction* glossaryAction() const { return glossary_action_; }
-    QAction* presenterAction() const { return presenter_action_; }
+    QAction* stageAction() const { return stage_action_; }  // View > Stage Mode (F11)
+    StageView* stageView() const { return stage_; }
+    bool isStageMode() const { return stage_on_; }
     // View > Reset Layout: every dock back where the arrangement for this window's size puts it.
     QAction* resetLayoutAction() const { return reset_layout_action_; }
     DockLayout* dockLayout() const { return layout_; }
@@ -76,7 +79,10 @@ public slots:
     void openDialog();
     void openTraceDialog();
     void saveTraceDialog();
-    void setPresenterMode(bool on);
+    // Stage mode on (at the stage shown last) or off (the docks back as they were).
+    void setStageMode(bool on);
+    // Stage mode at stage `index` (0-based, clamped): for a clicker's jump and the screenshot walk.
+    void showStage(int index);
     // Writes the chart the user last clicked (attention heatmap, KV cache or logits) to `path`:
     // .png or .pdf the picture, .csv or .json its numbers. Atomic; false and *error on failure.
     bool exportFocusedChart(const QString& path, QString* error = nullptr);
@@ -111,9 +117,8 @@ private:
     void restoreSettings();
     // Shows `text` in the status bar for `timeout_ms` (0: until the next): StatusNotice.
     void say(const QString& text, int timeout_ms = 0);
-    double fontScale() const;  // presenter mode's font factor, or 1
-    // Takes the dock layout kept for the screen and mode now (or the default arrangement),
-    // once the window has laid itself out.
+    // Takes the dock layout kept for the screen now (or the default arrangement), once the
+    // window has laid itself out.
     void takeLayout();
     // The step-through session (main_window_session.cpp).
     void createSessionActions();
@@ -137,7 +142,11 @@ private:
     labs::LabHost* lab_host_ = nullptr;
     labs::LabWindow* lab_window_ = nullptr;
     HelpWindow* help_window_ = nullptr;
-    std::unique_ptr<Presenter> presenter_;
+    StageView* stage_ = nullptr;       // the central widget in stage mode, else hidden
+    QWidget* tables_ = nullptr;        // the central widget (the tables) while the stage shows
+    bool stage_on_ = false;
+    int stage_index_ = 0;              // the stage stage mode opens at
+    QList<QKeySequence> stop_keys_;    // Stop's keys, which Esc's leaving takes in stage mode
     DockLayout* layout_ = nullptr;
     PanelGuide* guide_ = nullptr;
     StatusNotice* notice_ = nullptr;
@@ -160,7 +169,8 @@ private:
     QMenu* export_menu_ = nullptr;
     QAction* open_trace_action_ = nullptr;
     QAction* save_trace_action_ = nullptr;
-    QAction* presenter_action_ = nullptr;
+    QAction* stage_action_ = nullptr;
+    QAction* leave_stage_action_ = nullptr;  // Esc in stage mode: stops a running step, else leaves
     QAction* reset_layout_action_ = nullptr;
     QList<QAction*> export_actions_;  // [widgets::kExportFormats]
 

@@ -82,7 +82,7 @@ void MainWindow::createGuide() {
     // F1 with the focus in no panel opens the lesson.
     connect(guide_, &PanelGuide::noPanelFocused, lesson_action_, &QAction::trigger);
     // a hint that goes or comes changes what each panel needs: the rows are fitted again
-    connect(guide_, &PanelGuide::hintsChanged, this, [this] { layout_->refit(fontScale()); });
+    connect(guide_, &PanelGuide::hintsChanged, this, [this] { layout_->refit(1.0); });
     QAction* first = help_menu_->actions().value(0);
     help_menu_->insertActions(first, {guide_->explainAction(), guide_->showHintsAction()});
     help_menu_->insertSeparator(first);

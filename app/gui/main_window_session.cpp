@@ -1,9 +1,9 @@
 // MainWindow's step-through part: the Session menu, File > Open Trace / Save Trace / Export,
-// View > Presenter Mode, and the engine's error messages.
+// View > Stage Mode, and the engine's error messages.
 #include "gui/dock_layout.h"
 #include "gui/main_window.h"
-#include "gui/presenter.h"
 #include "gui/session_view.h"
+#include "gui/stage_view.h"
 #include "widgets/export.h"
 
 #include <QAction>
@@ -19,6 +19,8 @@
 #include <QScreen>
 #include <QWindow>
 
+#include <algorithm>
+
 namespace lmscope::gui {
 
 void MainWindow::createSessionActions() {
@@ -30,14 +32,23 @@ void MainWindow::createSessionActions() {
     save_trace_action_->setObjectName(QStringLiteral("saveTraceAction"));
     save_trace_action_->setShortcut(QKeySequence::Save);
     connect(save_trace_action_, &QAction::triggered, this, &MainWindow::saveTraceDialog);
-    presenter_action_ = new QAction(this);
-    presenter_action_->setObjectName(QStringLiteral("presenterAction"));
-    presenter_action_->setCheckable(true);
-    presenter_action_->setShortcut(QKeySequence(Qt::Key_F11));
-    connect(presenter_action_, &QAction::toggled, this, &MainWindow::setPresenterMode);
+    stage_action_ = new QAction(this);
+    stage_action_->setObjectName(QStringLiteral("stageAction"));
+    stage_action_->setCheckable(true);
+    stage_action_->setShortcut(QKeySequence(Qt::Key_F11));
+    connect(stage_action_, &QAction::toggled, this, &MainWindow::setStageMode);
+    leave_stage_action_ = new QAction(this);
+    leave_stage_action_->setObjectName(QStringLiteral("leaveStageAction"));
+    leave_stage_action_->setShortcut(QKeySequence(Qt::Key_Escape));
+    leave_stage_action_->setEnabled(false);  // stage mode only: Esc is Stop's otherwise
+    connect(leave_stage_action_, &QAction::triggered, this, [this] {
+        if (session_->inFlight() || session_->isPlaying()) session_->stop();
+        else setStageMode(false);
+    });
+    addAction(leave_stage_action_);
     reset_layout_action_ = new QAction(this);
     reset_layout_action_->setObjectName(QStringLiteral("resetLayoutAction"));
-    connect(reset_layout_action_, &QAction::triggered, this, [this] { layout_->applyDefault(fontScale()); });
+    connect(reset_layout_action_, &QAction::triggered, this, [this] { layout_->applyDefault(1.0); });
     for (const widgets::ExportFormat format : widgets::kExportFormats) {
         auto* a = new QAction(this);
         a->setObjectName(QStringLiteral("export_%1").arg(widgets::export_suffix(format)));
@@ -79,7 +90,7 @@ void MainWindow::createSessionMenus() {
     QAction* language_entry = language_menu_->menuAction();
     for (Panel p : session_->panels()) view_menu_->insertAction(language_entry, session_->dock(p)->toggleViewAction());
     view_menu_->insertSeparator(language_entry);
-    view_menu_->insertAction(language_entry, presenter_action_);
+    view_menu_->insertAction(language_entry, stage_action_);
     view_menu_->insertAction(language_entry, layout_->workspaceAction());
     view_menu_->insertAction(language_entry, reset_layout_action_);
 }
@@ -90,10 +101,12 @@ void MainWindow::showEvent(QShowEvent* e) {
     shown_ = true;
     // Each screen keeps its own layout: moving to another takes (or makes) that one's.
     connect(windowHandle(), &QWindow::screenChanged, this, [this] {
+        if (stage_on_) return;  // the docks are hidden; leaving stage mode takes this screen's layout
         layout_->save(layout_->currentKey());
         takeLayout();
     });
-    session_->focusTokens();  // Space steps from the start
+    if (stage_on_) stage_->setFocus();  // Space steps and Page Down moves on from the start
+    else session_->focusTokens();        // Space steps from the start
 }
 
 void MainWindow::retranslateSession() {
@@ -102,8 +115,9 @@ void MainWindow::retranslateSession() {
     open_trace_action_->setText(tr("Open &Trace…"));
     open_trace_action_->setStatusTip(tr("Replay a saved trace without its model"));
     save_trace_action_->setText(tr("&Save Trace…"));
-    presenter_action_->setText(tr("&Presenter Mode"));
-    presenter_action_->setStatusTip(tr("Larger fonts and high contrast, for a projector"));
+    stage_action_->setText(tr("&Stage Mode"));
+    stage_action_->setStatusTip(tr("The lesson one stage at a time, large, for a projector (F11; Esc leaves)"));
+    leave_stage_action_->setText(tr("Leave Stage Mode"));
     layout_->workspaceAction()->setText(tr("&Tensors and Metadata"));
     layout_->workspaceAction()->setStatusTip(tr("The model's tensor and metadata tables between the panels"));
     reset_layout_action_->setText(tr("Reset &Layout"));
@@ -143,12 +157,47 @@ void MainWindow::saveTraceDialog() {
     session_->saveTrace(path);  // atomic: the trace writer renames a finished temporary file
 }
 
-void MainWindow::setPresenterMode(bool on) {
-    if (presenter_action_->isChecked() != on) presenter_action_->setChecked(on);
-    if (on == presenter_->isOn()) return;
-    layout_->save(layout_->currentKey());  // each mode keeps its own layout
-    presenter_->apply(on);
-    takeLayout();
+void MainWindow::setStageMode(bool on) {
+    if (stage_action_->isChecked() != on) stage_action_->setChecked(on);  // toggled comes back here
+    if (on == stage_on_) return;
+    stage_on_ = on;
+    QAction* stop = session_->stopAction();
+    leave_stage_action_->setEnabled(on);
+    reset_layout_action_->setEnabled(!on);
+    layout_->workspaceAction()->setEnabled(!on);
+    labs_menu_->setEnabled(!on);  // the labs a stage shows are lent to it
+    if (on) {
+        layout_->save(layout_->currentKey());  // the docks come back as they are
+        stop_keys_ = stop->shortcuts();
+        stop->setShortcuts({});  // Esc: the leave action, which also stops
+        // out of the layout (the saved layout puts them back)
+        for (QDockWidget* d : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) removeDockWidget(d);
+        tables_ = takeCentralWidget();
+        tables_->setParent(this);
+        tables_->hide();
+        setCentralWidget(stage_);
+        stage_->show();
+        stage_->raise();  // over the tabs of tabbed docks, which Qt's layout keeps showing
+        stage_->showStage(stage_index_);
+        stage_->setFocus();
+        return;
+    }
+    stage_index_ = std::max(0, stage_->current());
+    stage_->release();
+    takeCentralWidget();
+    stage_->setParent(this);
+    stage_->hide();
+    setCentralWidget(tables_);
+    tables_ = nullptr;
+    stop->setShortcuts(stop_keys_);
+    takeLayout();  // the docks and tables as they were
+    session_->focusTokens();
+}
+
+void MainWindow::showStage(int index) {
+    stage_index_ = std::clamp(index, 0, stage_->count() - 1);
+    if (!stage_on_) return setStageMode(true);
+    stage_->showStage(stage_index_);
 }
 
 void MainWindow::showEngineError(const QString& message) {

@@ -175,6 +175,7 @@ void SessionView::createDocks(QMainWindow* window) {
         d->setWidget(scroll);
         window->addDockWidget(area, d);
         docks_.insert(panel, d);
+        panel_widgets_.insert(panel, w);
     };
     // Where each dock sits and how large it is: DockLayout (the window arranges them).
     add(top, Panel::Tokens, Qt::TopDockWidgetArea);

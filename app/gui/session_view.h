@@ -64,6 +64,8 @@ public:
     QDockWidget* dock(Panel panel) const { return docks_.value(panel); }
     // The panels docked by the session, in the order of their docks.
     QList<Panel> panels() const { return docks_.keys(); }
+    // The panel itself, inside its dock (what stage mode lends); null as dock() is.
+    QWidget* panelWidget(Panel panel) const { return panel_widgets_.value(panel); }
     QString statusText(StatusField field) const;
 
     QAction* stepAction() const { return step_; }
@@ -155,6 +157,7 @@ private:
     widgets::Timeline* timeline_ = nullptr;
     LayerView* layer_ = nullptr;
     QMap<Panel, QDockWidget*> docks_;
+    QMap<Panel, QWidget*> panel_widgets_;  // the widget each dock scrolls
     std::array<QLabel*, kStatusFields> status_{};  // by StatusField
     QProgressBar* prefill_bar_ = nullptr;  // in the status bar while a prefill runs
 

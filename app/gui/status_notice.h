@@ -1,7 +1,7 @@
 // The status bar's passing notices ("Ready: …", "Stopped", "Saved the trace to …"): each shown
 // for its time, elided in the middle to the room the permanent fields leave (the whole text as
 // the bar's tooltip then), and elided again whenever that room changes while it shows (the
-// window resized, presenter mode's fonts), so a notice is never cut at the edge.
+// window resized, stage mode), so a notice is never cut at the edge.
 #pragma once
 
 #include <QElapsedTimer>

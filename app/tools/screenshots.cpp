@@ -4,11 +4,13 @@
 // (lab-*.png, app/tools/lab_tour.cpp); the first-run hints are dismissed first. With --hints it
 // keeps them and saves the window with its hints (window.png), with the Attention panel's "?"
 // explanation open over it (attention-explained.png), and the lab window at the KV cache lab
-// with its hint and explanation (lab-explained.png). scripts/screenshots.sh runs
+// with its hint and explanation (lab-explained.png). With --stage N it saves stage mode at
+// stage N (1-based) as window.png; with --stage all, every stage (stage-N-ID.png) and nothing
+// else. scripts/screenshots.sh runs
 // it under Xvfb. Each picture is the widget's own rendering (QWidget::grab), at the size the
 // window gives it.
 // Usage: lmscope-screenshots [--model PATH] [--out DIR] [--prompt TEXT] [--steps N] [--no-labs]
-//        [--lang CODE] [--size WxH] [--presenter] [--window-only] [--hints]
+//        [--lang CODE] [--size WxH] [--stage N|all] [--window-only] [--hints]
 #include "backend_factory.h"
 #include "gui/language.h"
 #include "gui/layer_view.h"
@@ -17,6 +19,8 @@
 #include "gui/panel_guide.h"
 #include "gui/sample_model.h"
 #include "gui/session_view.h"
+#include "gui/stage_registry.h"
+#include "gui/stage_view.h"
 #include "gui/step_controls.h"
 #include "tools/lab_tour.h"
 #include "tools/window_driver.h"
@@ -85,7 +89,8 @@ struct Options {
     QString model, out, prompt, lang;
     int steps = 8;
     int width = 1600, height = 1000;
-    bool presenter = false, hints = false, window_only = false, labs = true;
+    int stage = 0;  // 1..the stages: stage mode at that stage; -1: every stage; 0: the docks
+    bool hints = false, window_only = false, labs = true;
 };
 
 Options read_options(const QCommandLineParser& parser) {
@@ -105,7 +110,15 @@ Options read_options(const QCommandLineParser& parser) {
     o.height = size.size() == 2 ? size[1].toInt(&ok_h) : 0;
     if (!ok_w || !ok_h || o.width < 640 || o.height < 480 || o.width > 7680 || o.height > 4320)
         throw UsageError("--size: expected WxH from 640x480 to 7680x4320");
-    o.presenter = parser.isSet(QStringLiteral("presenter"));
+    const QString stage = parser.value(QStringLiteral("stage"));
+    const int n_stages = int(gui::stages().size());
+    if (stage == QLatin1String("all")) {
+        o.stage = -1;
+    } else if (!stage.isEmpty()) {
+        o.stage = stage.toInt(&ok);
+        if (!ok || o.stage < 1 || o.stage > n_stages)
+            throw UsageError("--stage: expected 1.." + std::to_string(n_stages) + " or all");
+    }
     o.hints = parser.isSet(QStringLiteral("hints"));
     o.window_only = parser.isSet(QStringLiteral("window-only"));
     o.labs = !parser.isSet(QStringLiteral("no-labs"));
@@ -167,12 +180,24 @@ void save_layer(Tour& tour, gui::MainWindow& w) {
     dock->setFloating(false);
 }
 
+// Every stage of stage mode, each as stage-N-ID.png (N from 1).
+void save_stages(Tour& tour, gui::MainWindow& w) {
+    const std::vector<gui::StageSpec>& all = gui::stages();
+    for (int i = 0; i < int(all.size()); ++i) {
+        w.showStage(i);
+        // the Layer view computes once it is shown: its figures, not its "Computing…"
+        for (auto* view : w.stageView()->findChildren<gui::LayerView*>())
+            for (int waited = 0; (!view->figures() || view->computing()) && waited < 30000; waited += 50)
+                tools::WindowDriver::pump(50);
+        tour.save(&w, QStringLiteral("stage-%1-%2.png").arg(i + 1).arg(QLatin1String(all[std::size_t(i)].id)));
+    }
+}
+
 void run(const Options& o) {
     gui::Language language;
     language.apply(o.lang == QLatin1String("en") ? QString() : o.lang);
     tools::WindowDriver driver(&language, o.width, o.height);
     gui::MainWindow& w = driver.window();
-    if (o.presenter) w.setPresenterMode(true);
     driver.pump(100);
     w.resetLayoutAction()->trigger();  // the default arrangement, whatever an earlier run kept
     driver.openModel(o.model);
@@ -185,6 +210,8 @@ void run(const Options& o) {
     Tour tour(driver, o.out);
     if (o.hints) return save_hints(tour, w);
     driver.dismissHints();  // the panels and labs as they look once read
+    if (o.stage < 0) return save_stages(tour, w);
+    if (o.stage > 0) w.showStage(o.stage - 1);
     tour.save(&w, QStringLiteral("window.png"));
     if (o.window_only) return;
     save_panels(tour, w);
@@ -210,7 +237,7 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("no-labs"), QStringLiteral("Only the window and its panels.")});
     parser.addOption({QStringLiteral("lang"), QStringLiteral("Interface language (en, zh_CN)."), QStringLiteral("code"), QStringLiteral("en")});
     parser.addOption({QStringLiteral("size"), QStringLiteral("Window size (default 1600x1000)."), QStringLiteral("WxH"), QStringLiteral("1600x1000")});
-    parser.addOption({QStringLiteral("presenter"), QStringLiteral("Presenter mode (large fonts, high contrast).")});
+    parser.addOption({QStringLiteral("stage"), QStringLiteral("Stage mode at stage N (1-based), or every stage (all)."), QStringLiteral("N|all")});
     parser.addOption({QStringLiteral("window-only"), QStringLiteral("Only window.png: no panels, no labs.")});
     parser.addOption({QStringLiteral("hints"), QStringLiteral("The first-run hints and \"?\" explanations: window.png, attention-explained.png, lab-explained.png.")});
     parser.process(app);

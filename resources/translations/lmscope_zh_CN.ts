@@ -248,6 +248,73 @@
     </message>
 </context>
 <context>
+    <name>Stage</name>
+    <message>
+        <source>Text becomes tokens</source>
+        <translation>文本变成词元</translation>
+    </message>
+    <message>
+        <source>The model never sees letters: the text is split into tokens, and each token is a number (hover a chip for its id). ␣ marks a space that belongs to the token after it. Other tokenizers split the same text differently; type a misspelling such as “definately” and it breaks into more, rarer pieces.</source>
+        <translation>模型看不到字母：文本被切成词元，每个词元是一个编号（把鼠标停在小块上可看到它的 id）。␣ 表示属于后一个词元的空格。其他分词器对同一段文本切得不一样；输入像“definately”这样的拼写错误，它会被拆成更多、更少见的片段。</translation>
+    </message>
+    <message>
+        <source>Prefill: the prompt goes in</source>
+        <translation>预填充：提示词进入模型</translation>
+    </message>
+    <message>
+        <source>The first Step (Space) feeds the whole prompt at once: every token goes through every layer together, and the status bar counts the layers. Each layer keeps the keys and values of every token it has seen: the KV cache fills, by the same number of bytes for every token.</source>
+        <translation>第一次单步（空格键）把整个提示词一次送入：所有词元一起经过每一层，状态栏会数出已完成的层。每一层都保存它见过的每个词元的键和值：KV 缓存随之填充，每个词元增加相同的字节数。</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Each head of each layer decides, for every token, how much it reads each earlier token: one row of the heatmap. The hatched triangle is the future, which the model may not see. The grid shows every layer and head at once; heads coloured alike share one KV head (grouped-query attention).</source>
+        <translation>每一层的每个头为每个词元决定它从之前每个词元读取多少：这就是热力图的一行。带斜线的三角形是未来，模型不能看到。网格同时显示所有层和头；颜色相同的头共用一个 KV 头（分组查询注意力）。</translation>
+    </message>
+    <message>
+        <source>Inside one layer</source>
+        <translation>一层之内</translation>
+    </message>
+    <message>
+        <source>From the token&apos;s vector each head makes a query (what it looks for), a key (what it offers) and a value (what it carries). q · k for every key, scaled, masked and turned by softmax into weights that add up to 1: the heatmap&apos;s row. RoPE turns q and k by their position; the FFN works on each token alone, and both add their output to the residual stream.</source>
+        <translation>每个头从词元的向量算出查询（它在找什么）、键（它提供什么）和值（它携带什么）。对每个键计算 q · k，经过缩放和掩码，再由 softmax 变成加起来等于 1 的权重：正是热力图的那一行。RoPE 按位置旋转 q 和 k；前馈网络单独处理每个词元，两者都把输出加到残差流上。</translation>
+    </message>
+    <message>
+        <source>The next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>After the last layer every token of the vocabulary gets a score, and softmax turns the scores into probabilities. Temperature, top-k and top-p reshape and cut the list before one token is drawn; at temperature 0 the top one is always taken. Click another candidate to force it: the story branches.</source>
+        <translation>最后一层之后，词表中的每个词元都得到一个分数，softmax 把分数变成概率。温度、top-k 和 top-p 在抽出一个词元之前改变并截短这份列表；温度为 0 时总是取第一名。点击另一个候选可以强制选它：故事就此分叉。</translation>
+    </message>
+    <message>
+        <source>Decode: one token at a time</source>
+        <translation>解码：一次一个词元</translation>
+    </message>
+    <message>
+        <source>Each Step now feeds one token: it reads the keys and values of every earlier token from the cache instead of computing them again. The new token is appended and the loop starts again. Compare the long prefill with the short decode steps on the timeline.</source>
+        <translation>现在每次单步只送入一个词元：它从缓存中读取之前每个词元的键和值，而不是重新计算。新词元被追加，循环再次开始。在时间线上比较很长的预填充和很短的解码步骤。</translation>
+    </message>
+    <message>
+        <source>What the KV cache costs</source>
+        <translation>KV 缓存的代价</translation>
+    </message>
+    <message>
+        <source>The cache takes 2 × layers × KV heads × head size × tokens × bytes. Sharing KV heads (GQA), storing them in 8 or 4 bits, or keeping the oldest in host memory (offload) makes it smaller or cheaper. Gemma&apos;s local layers keep only the last 512 tokens (a sliding window): past it, only its global layers grow.</source>
+        <translation>缓存占用 2 × 层数 × KV 头数 × 头维度 × 词元数 × 字节数。共用 KV 头（GQA）、用 8 位或 4 位存储，或把最早的词元放到主机内存（卸载），都能让它更小或更便宜。Gemma 的局部层只保留最后 512 个词元（滑动窗口）：超过之后，只有它的全局层还在增长。</translation>
+    </message>
+    <message>
+        <source>The model remembers nothing</source>
+        <translation>模型什么也不记得</translation>
+    </message>
+    <message>
+        <source>A chat is the same loop: after each turn the whole conversation is sent again, through the chat template. The model keeps nothing between turns; its “memory” is the re-sent text, which grows with every turn. The cache can reuse what it has seen, but the model still reads all of it.</source>
+        <translation>聊天是同一个循环：每一轮之后，整段对话都通过聊天模板重新发送。模型在两轮之间什么也不保留；它的“记忆”就是重新发送的文本，每一轮都在变长。缓存可以复用已经见过的部分，但模型仍要读取全部内容。</translation>
+    </message>
+</context>
+<context>
     <name>TokenizerLab</name>
     <message>
         <source>id %1
@@ -737,14 +804,6 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>保存跟踪(&amp;S)…</translation>
     </message>
     <message>
-        <source>&amp;Presenter Mode</source>
-        <translation>演示模式(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Larger fonts and high contrast, for a projector</source>
-        <translation>更大的字体和高对比度，适合投影仪</translation>
-    </message>
-    <message>
         <source>Chart as PNG…</source>
         <translation>图表另存为 PNG…</translation>
     </message>
@@ -843,6 +902,18 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>%1: unknown export format (use %2)</source>
         <translation>%1：未知的导出格式（请使用 %2）</translation>
+    </message>
+    <message>
+        <source>&amp;Stage Mode</source>
+        <translation>讲解模式(&amp;S)</translation>
+    </message>
+    <message>
+        <source>The lesson one stage at a time, large, for a projector (F11; Esc leaves)</source>
+        <translation>按课程一段一段讲解，大字体，适合投影仪（F11；Esc 退出）</translation>
+    </message>
+    <message>
+        <source>Leave Stage Mode</source>
+        <translation>退出讲解模式</translation>
     </message>
 </context>
 <context>
@@ -1287,6 +1358,45 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>fused gate/up matrix</source>
         <translation>gate/up 合并为一个矩阵</translation>
+    </message>
+</context>
+<context>
+    <name>lmscope::gui::StageView</name>
+    <message>
+        <source>‹ Back</source>
+        <translation>‹ 上一段</translation>
+    </message>
+    <message>
+        <source>Next ›</source>
+        <translation>下一段 ›</translation>
+    </message>
+    <message>
+        <source>Next Stage</source>
+        <translation>下一段</translation>
+    </message>
+    <message>
+        <source>Previous Stage</source>
+        <translation>上一段</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Page Down / → next stage · Page Up / ← back · Space steps · Esc leaves</source>
+        <translation>Page Down / → 下一段 · Page Up / ← 上一段 · 空格键单步 · Esc 退出</translation>
+    </message>
+    <message>
+        <source> (KV %1)</source>
+        <translation>（KV %1）</translation>
     </message>
 </context>
 <context>

@@ -1,9 +1,10 @@
-// Nothing the window shows is cut off or drawn over something else, at 1280×720 and up and in
-// presenter mode at 1600×1000 and 1920×1080, in English and Chinese: after a prefill and eight
+// Nothing the window shows is cut off or drawn over something else, at 1280×720 and up, in
+// English and Chinese: after a prefill and eight
 // decode steps (on the fixture model, and on SmolLM2 for real words), each dock is raised in turn and every label, button, box, tab, the status bar
 // message and every chart's titles, legends, axis and value labels are checked against the
 // room they have (layout_check.h). Reset Layout brings back the arrangement for the window's
-// size, and each screen size and mode keeps its own layout. The fixture model, offscreen.
+// size, and stage mode gives the docks back as they were. The fixture model, offscreen.
+// (Stage mode's own screens: test_gui_stage.)
 #include "common/testing.h"
 #include "gui_testing.h"
 #include "tools/layout_check.h"
@@ -92,26 +93,21 @@ private slots:
 
     void nothingIsCutOff_data() {
         QTest::addColumn<QSize>("size");
-        QTest::addColumn<bool>("presenter");
         QTest::addColumn<QString>("language");
         QTest::addColumn<int>("arrangement");
         QTest::addColumn<QString>("model");
         const int compact = int(DockLayout::Arrangement::Compact), wide = int(DockLayout::Arrangement::Wide);
         for (const char* model : {"fixture", "smollm2"}) {
             const QString m = QLatin1String(model);
-            QTest::addRow("%s 1280x720", model) << QSize(1280, 720) << false << "en" << compact << m;
-            QTest::addRow("%s 1600x1000", model) << QSize(1600, 1000) << false << "en" << wide << m;
-            QTest::addRow("%s 1920x1080", model) << QSize(1920, 1080) << false << "en" << wide << m;
-            QTest::addRow("%s presenter 1600x1000", model) << QSize(1600, 1000) << true << "en" << compact << m;
-            QTest::addRow("%s presenter 1920x1080", model) << QSize(1920, 1080) << true << "en" << compact << m;
-            QTest::addRow("%s zh_CN 1280x720", model) << QSize(1280, 720) << false << "zh_CN" << compact << m;
-            QTest::addRow("%s zh_CN 1600x1000", model) << QSize(1600, 1000) << false << "zh_CN" << wide << m;
-            QTest::addRow("%s zh_CN presenter 1920x1080", model) << QSize(1920, 1080) << true << "zh_CN" << compact << m;
+            QTest::addRow("%s 1280x720", model) << QSize(1280, 720) << "en" << compact << m;
+            QTest::addRow("%s 1600x1000", model) << QSize(1600, 1000) << "en" << wide << m;
+            QTest::addRow("%s 1920x1080", model) << QSize(1920, 1080) << "en" << wide << m;
+            QTest::addRow("%s zh_CN 1280x720", model) << QSize(1280, 720) << "zh_CN" << compact << m;
+            QTest::addRow("%s zh_CN 1600x1000", model) << QSize(1600, 1000) << "zh_CN" << wide << m;
         }
     }
     void nothingIsCutOff() {
         QFETCH(QSize, size);
-        QFETCH(bool, presenter);
         QFETCH(QString, language);
         QFETCH(int, arrangement);
         QFETCH(QString, model);
@@ -125,10 +121,9 @@ private slots:
         for (gui::Panel p : gui::all_panels())
             if (!gui::is_lab(p)) w->panelGuide()->hintBar(p)->closeButton()->click();
         w->resize(size);
-        w->setPresenterMode(presenter);
         settle();
         QCOMPARE(w->size(), size);
-        QCOMPARE(int(DockLayout::arrangementFor(w->size(), presenter ? 1.5 : 1.0)), arrangement);
+        QCOMPARE(int(DockLayout::arrangementFor(w->size(), 1.0)), arrangement);
         w->resetLayoutAction()->trigger();
         settle();
         // The compact arrangement gives the tensor tables' room to the panels.
@@ -140,7 +135,6 @@ private slots:
 
         const QStringList problems = problems_with_each_dock_raised(*w);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
-        w->setPresenterMode(false);
         QVERIFY(language_.apply(QStringLiteral("en")));
     }
 
@@ -279,8 +273,9 @@ private slots:
         QVERIFY2(!problems.isEmpty() && problems.join(QLatin1Char('\n')).contains(found), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
-    // Reset Layout puts a closed, floated dock back; each mode keeps the layout made in it.
-    void resetAndPerModeLayouts() {
+    // Reset Layout puts a closed dock back; stage mode hides the docks and gives them back as
+    // they were.
+    void resetAndStageModeLayouts() {
         QVERIFY(language_.apply(QStringLiteral("en")));
         auto w = open_window(&language_, QStringLiteral("A B C"));
         QVERIFY(w);
@@ -296,18 +291,19 @@ private slots:
         kv->close();
         settle();
         QVERIFY(!kv->isVisible());
-        w->setPresenterMode(true);  // a new mode: its default, compact, every dock back
+        w->setStageMode(true);  // the stage in place of the docks
         settle();
-        QVERIFY(w->tabifiedDockWidgets(logits).contains(kv));
-        w->setPresenterMode(false);  // the normal mode's own layout comes back: KV closed
+        QVERIFY(!logits->isVisible());
+        w->setStageMode(false);  // the docks as they were: KV closed
         settle();
+        QVERIFY(logits->isVisible());
         QVERIFY(!kv->isVisible());
         w->resetLayoutAction()->trigger();
         settle();
         QVERIFY(kv->isVisible());
         QVERIFY(w->tabifiedDockWidgets(kv).isEmpty());
         const QString key = w->dockLayout()->currentKey();
-        QVERIFY2(!key.contains(QStringLiteral("presenter")) && key.contains(QLatin1Char('x')), qPrintable(key));
+        QVERIFY2(key.contains(QLatin1Char('x')), qPrintable(key));
     }
 };
 

@@ -175,26 +175,23 @@ private slots:
     }
 
     // On the first run every hint is whole, wrapped where its panel is narrow: at the smallest
-    // window, the wide arrangement and presenter mode, in English and Chinese.
+    // window and the wide arrangement, in English and Chinese.
     void hintsAreNeverCutOff_data() {
         QTest::addColumn<QSize>("size");
-        QTest::addColumn<bool>("presenter");
         QTest::addColumn<QString>("language");
-        QTest::newRow("1280x720") << QSize(1280, 720) << false << "en";
-        QTest::newRow("1600x1000") << QSize(1600, 1000) << false << "en";
-        QTest::newRow("zh_CN 1600x1000") << QSize(1600, 1000) << false << "zh_CN";
-        QTest::newRow("presenter 1920x1080") << QSize(1920, 1080) << true << "en";
+        QTest::newRow("1280x720") << QSize(1280, 720) << "en";
+        QTest::newRow("1600x1000") << QSize(1600, 1000) << "en";
+        QTest::newRow("zh_CN 1600x1000") << QSize(1600, 1000) << "zh_CN";
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << "en";
     }
     void hintsAreNeverCutOff() {
         QFETCH(QSize, size);
-        QFETCH(bool, presenter);
         QFETCH(QString, language);
         QVERIFY(language_.apply(language));
         gui::MainWindow w(&language_);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.resize(size);
-        w.setPresenterMode(presenter);
         settle();
         w.resetLayoutAction()->trigger();
         settle();
@@ -208,7 +205,6 @@ private slots:
             const QStringList cut = tools::clipped_texts(hint);
             QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
         }
-        w.setPresenterMode(false);
     }
 
     // F1 with the focus in no panel opens the lesson instead.

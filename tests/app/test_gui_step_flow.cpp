@@ -247,26 +247,9 @@ private slots:
         QVERIFY(language_.apply(QStringLiteral("zh_CN")));
         QTRY_COMPARE(s->stepAction()->text(), QStringLiteral("单步"));
         QCOMPARE(s->playAction()->text(), QStringLiteral("播放"));
-        QCOMPARE(w.presenterAction()->text(), QStringLiteral("演示模式(&P)"));
+        QCOMPARE(w.stageAction()->text(), QStringLiteral("讲解模式(&S)"));
         QVERIFY(language_.apply(QStringLiteral("en")));
         QTRY_COMPARE(s->stepAction()->text(), QStringLiteral("Step"));
-    }
-
-    // Presenter mode enlarges the application font and is remembered.
-    void presenterModeIsRemembered() {
-        const qreal normal = QApplication::font().pointSizeF();
-        {
-            MainWindow w(&language_);
-            w.presenterAction()->trigger();
-            QVERIFY(QApplication::font().pointSizeF() > normal);
-            w.close();
-        }
-        QCOMPARE(QApplication::font().pointSizeF(), normal);  // restored with the window
-        MainWindow again(&language_);
-        QVERIFY(again.presenterAction()->isChecked());
-        QVERIFY(QApplication::font().pointSizeF() > normal);
-        again.presenterAction()->trigger();
-        QCOMPARE(QApplication::font().pointSizeF(), normal);
     }
 
     void closingWhilePlayingIsClean() {

@@ -98,7 +98,7 @@ private slots:
         const double histTicks = hist->axis(QCPAxis::atBottom)->tickLabelFont().pointSizeF();
         QFont f = chart.font();
         f.setPointSizeF(f.pointSizeF() * 2);
-        chart.setFont(f);  // presenter mode
+        chart.setFont(f);  // stage mode's larger font
         QVERIFY(chart.plot()->yAxis->tickLabelFont().pointSizeF() > 1.9 * ticks);
         QVERIFY(hist->axis(QCPAxis::atBottom)->tickLabelFont().pointSizeF() > 1.9 * histTicks);
         QVERIFY(chart.caption()->font().pointSizeF() >= f.pointSizeF());

@@ -156,7 +156,7 @@ private slots:
         const double before = chart.plot()->xAxis->tickLabelFont().pointSizeF();
         QFont f = chart.font();
         f.setPointSizeF(f.pointSizeF() * 2);
-        chart.setFont(f);  // presenter mode
+        chart.setFont(f);  // stage mode's larger font
         QVERIFY(chart.plot()->xAxis->tickLabelFont().pointSizeF() > 1.9 * before);
         QVERIFY(chart.plot()->legend->font().pointSizeF() >= f.pointSizeF());
     }

@@ -43,7 +43,7 @@ const QString kChinese = QStringLiteral(
 class TestPanelHelpWidgets : public QObject {
     Q_OBJECT
 private slots:
-    // The popover is as large as its texts need, at the normal and at presenter mode's font,
+    // The popover is as large as its texts need, at the normal and at stage mode's font,
     // short or long, English or Chinese, and grows when the text changes while it is open.
     void popoverFitsItsText_data() {
         QTest::addColumn<QString>("text");
@@ -153,11 +153,11 @@ private slots:
     }
 
     // The title bar takes no more height than the dock's own (the docks are sized to the room
-    // their panels need, title included), at the normal and at presenter mode's font.
+    // their panels need, title included), at the normal and at stage mode's font.
     void titleBarIsNoTallerThanTheNativeOne_data() {
         QTest::addColumn<double>("scale");
         QTest::newRow("normal") << 1.0;
-        QTest::newRow("presenter") << 1.5;
+        QTest::newRow("stage") << 1.5;
     }
     void titleBarIsNoTallerThanTheNativeOne() {
         QFETCH(double, scale);
@@ -178,7 +178,7 @@ private slots:
         QVERIFY2(mine <= theirs, qPrintable(QStringLiteral("%1 > %2").arg(mine).arg(theirs)));
     }
 
-    // The "?" grows with the font (presenter mode) and its sizeHint holds its "?".
+    // The "?" grows with the font (stage mode) and its sizeHint holds its "?".
     void helpButtonFollowsTheFont() {
         HelpButton button;
         const QSize normal = button.sizeHint();

@@ -127,7 +127,7 @@ private slots:
         const double legend = chart.plot()->legend->font().pointSizeF();
         QFont f = chart.font();
         f.setPointSizeF(f.pointSizeF() * 2);
-        chart.setFont(f);  // presenter mode
+        chart.setFont(f);  // stage mode's larger font
         QVERIFY(chart.plot()->xAxis2->tickLabelFont().pointSizeF() > 1.9 * ticks);
         QVERIFY(chart.plot()->yAxis->labelFont().pointSizeF() > 1.9 * ticks);
         QVERIFY(chart.plot()->legend->font().pointSizeF() > 1.9 * legend);

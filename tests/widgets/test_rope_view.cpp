@@ -216,7 +216,7 @@ private slots:
         const double message = view.message()->font().pointSizeF();
         QFont f = view.font();
         f.setPointSizeF(f.pointSizeF() * 2);
-        view.setFont(f);  // presenter mode
+        view.setFont(f);  // stage mode's larger font
         QVERIFY(view.pairsPlot()->axisRect()->axis(QCPAxis::atBottom)->tickLabelFont().pointSizeF() > 1.9 * pairTicks);
         QVERIFY(view.spectrumPlot()->xAxis->tickLabelFont().pointSizeF() > 1.9 * spectrumTicks);
         QVERIFY(view.offsetPlot()->legend->font().pointSizeF() > 1.9 * offsetLegend);

@@ -175,7 +175,7 @@ private slots:
         const double button = chart.stageButton(ScoreStage::Dot)->font().pointSizeF();
         QFont f = chart.font();
         f.setPointSizeF(f.pointSizeF() * 2);
-        chart.setFont(f);  // presenter mode
+        chart.setFont(f);  // stage mode's larger font
         QVERIFY(chart.plot()->xAxis->tickLabelFont().pointSizeF() > 1.9 * ticks);
         QVERIFY(chart.plot()->legend->font().pointSizeF() >= f.pointSizeF());
         QVERIFY(chart.stageButton(ScoreStage::Dot)->font().pointSizeF() > 1.9 * button);

@@ -187,7 +187,7 @@ private slots:
         const int row = strips.cellRect(0, 0).height();
         QFont f = strips.font();
         f.setPointSizeF(f.pointSizeF() * 2);
-        strips.setFont(f);  // presenter mode
+        strips.setFont(f);  // stage mode's larger font
         QVERIFY2(strips.sizeHint().height() > 1.5 * before.height(),  // all but the fixed margins scale
                  qPrintable(QStringLiteral("%1 -> %2").arg(before.height()).arg(strips.sizeHint().height())));
         QVERIFY(strips.cellRect(0, 0).height() > 1.7 * row);
