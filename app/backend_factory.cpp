@@ -13,7 +13,7 @@ void register_compiled_backends() {
     engine::register_backend("cuda", [](std::shared_ptr<const engine::Model> model,
                                         const engine::BackendOptions& options) {
         return gpu::make_cuda_backend(std::move(model), options, 0);
-    });
+    }, /*offload_tier=*/true);  // pinned host memory behind a device window
 #endif
 }
 

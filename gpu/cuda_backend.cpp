@@ -3,6 +3,7 @@
 #include "engine/model.h"
 #include "gpu/cuda_backend_impl.h"
 #include "gpu/cuda_check.h"
+#include "kv/kv_math.h"
 #include "gpu/devices.h"
 #include "gpu/gemm.h"
 #include "gpu/kernels/add.cuh"
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace lmscope::gpu {
 
@@ -354,6 +356,13 @@ engine::KvStats CudaBackend::Impl::kv_stats() const {
     s.bytes_per_token = kv_.shape().bytes(1);
     s.layer_bytes.assign(size_t(n_layer_), kv_.shape().bytes_per_token_layer() * size_t(kv_.n_tokens()));
     s.total_bytes = kv_.shape().bytes(kv_.n_tokens());
+    s.formula_bytes = s.total_bytes;
+    // with offload every position is in pinned host memory and the newest `window` on the device
+    const int32_t on_device = kv_.offload_window() > 0 ? kv_.device_tokens() : kv_.n_tokens();
+    s.resident_bytes = kv_.shape().bytes(on_device);
+    s.offloaded_bytes = kv_.offload_window() > 0 ? s.total_bytes - s.resident_bytes : 0;
+    s.moved_bytes = total_traffic_.to_device + total_traffic_.to_host;
+    s.reserved_bytes = kv_.device_bytes() + kv_.host_bytes();
     return s;
 }
 
@@ -390,6 +399,11 @@ std::unique_ptr<engine::Backend> make_cuda_backend(std::shared_ptr<const engine:
                                                    const engine::BackendOptions& options, int device) {
     CudaOptions c;
     c.device = device;
+    if (options.kv_offload_bytes > 0 && model) {  // the budget as a device window of whole positions
+        const uint64_t per_token = kv::bytes_per_token(model->spec().kv_shape(), options.kv_type);
+        c.offload_window = int32_t(std::clamp<uint64_t>(options.kv_offload_bytes / std::max<uint64_t>(per_token, 1), 1,
+                                                        uint64_t(std::numeric_limits<int32_t>::max())));
+    }
     return std::make_unique<CudaBackend>(std::move(model), options, c);
 }
 

@@ -73,9 +73,9 @@ void AblationComparison::update() {
             v.state = widgets::AblationComparisonView::State::Ready;
             v.step = key.step;
             v.heads = key.heads;
-            v.kl = r.kl;
-            for (const AblationCompareEntry& e : r.top)
-                v.top.push_back({e.id, QString::fromStdString(runnable->tokenizer->token_bytes(e.id, true)), e.with, e.without});
+            v.kl = r.compared.kl_ab;
+            for (const analysis::TokenProbs& e : r.compared.top_a)
+                v.top.push_back({e.id, QString::fromStdString(runnable->tokenizer->token_bytes(e.id, true)), e.p_a, e.p_b});
             view_->setComparison(v);
         });
 }

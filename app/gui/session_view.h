@@ -39,9 +39,6 @@ class TraceModel;
 
 namespace lmscope::gui {
 
-namespace labs {
-class JobRunner;
-}
 class LayerView;
 class AblationComparison;
 class SamplingPanel;

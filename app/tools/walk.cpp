@@ -10,8 +10,8 @@
 // OUT/manifest.json (one entry per screen: state, size, mode, lang, png, violations) and one
 // contact sheet of thumbnails per size and mode (OUT/contact-MODE-WxH.png), and exits 1 when a
 // screen has a violation. scripts/walk.sh runs it under Xvfb.
-// The mode is an axis of the walk: "normal" (the docked window) today; a stage mode is added
-// to `kModes` and `apply_mode`.
+// The mode is an axis of the walk: "normal" (the docked window: its docks, the Layer view's tabs
+// and every lab page) and "stage" (Stage mode: each stage of the registry in turn).
 // Usage: lmscope-walk --out DIR --ts resources/translations/lmscope_zh_CN.ts
 //        [--model PATH] [--second-model PATH] [--sizes 1280x720,1920x1080] [--langs en,zh_CN]
 //        [--states start,step,...] [--no-labs]
@@ -21,6 +21,7 @@
 #include "gui/labs/lab_window.h"
 #include "gui/main_window.h"
 #include "gui/sample_model.h"
+#include "gui/stage_registry.h"
 #include "gui/session_view.h"
 #include "gui/step_controls.h"
 #include "tools/lab_tour.h"
@@ -48,7 +49,7 @@ using namespace lmscope;
 
 namespace {
 
-const QStringList kModes{QStringLiteral("normal")};
+const QStringList kModes{QStringLiteral("normal"), QStringLiteral("stage")};
 const QStringList kLangs{QStringLiteral("en"), QStringLiteral("zh_CN")};
 // The states of the lesson, in the order the walk reaches them.
 const QStringList kStates{QStringLiteral("start"), QStringLiteral("step"),  QStringLiteral("play-100"),
@@ -119,10 +120,8 @@ QString long_prompt() {
     return out.join(QLatin1Char('\n'));
 }
 
-// Puts the window in `mode` (the only mode today is the docked window).
-void apply_mode(gui::MainWindow& w, const QString& mode) {
-    if (mode == QLatin1String("normal")) w.setPresenterMode(false);
-}
+// Puts the window in `mode`: the docks ("normal") or Stage mode ("stage").
+void apply_mode(gui::MainWindow& w, const QString& mode) { w.setStageMode(mode == QLatin1String("stage")); }
 
 class Walk {
 public:
@@ -215,6 +214,17 @@ void Walk::visitState(gui::MainWindow& w, const QString& state, const QString& l
                            .arg(w.width()).arg(w.height()).arg(size_name(size))
                            .arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height());
             own << tools::hidden_newest_token(&w) << tools::stale_steps(&w, *w.session()->model());
+            if (mode == QLatin1String("stage")) {  // every stage, on the live session
+                const std::vector<gui::StageSpec>& stages = gui::stages();
+                for (size_t i = 0; i < stages.size(); ++i) {
+                    w.showStage(int(i));
+                    tools::WindowDriver::pump(600);
+                    Screen s = base;
+                    s.name = QStringLiteral("stage-%1-%2").arg(i + 1).arg(QLatin1String(stages[i].id));
+                    record(&w, s, own + tools::stale_steps(&w, *w.session()->model()), language_changed, lang);
+                }
+                continue;
+            }
             Screen window = base;
             window.name = QStringLiteral("window");
             record(&w, window, own, language_changed, lang);
@@ -232,6 +242,7 @@ void Walk::visitState(gui::MainWindow& w, const QString& state, const QString& l
             });
         }
     }
+    apply_mode(w, QStringLiteral("normal"));  // the next state is reached from the docked window
 }
 
 void Walk::walkLanguage(const QString& lang) {

@@ -258,8 +258,9 @@ private slots:
         QTest::newRow("id past vocab") << QStringList{"--ids", "1,5000"} << 2 << "outside the vocabulary";
         QTest::newRow("cuda") << QStringList{"--ids", "1,2", "--backend", "cuda"} << 1
                                 << "error: --backend cuda: (cuda backend not available|no CUDA device)";
+        // cuda keeps a budget (its device window over pinned host memory): no refusal, the backend starts
         QTest::newRow("offload on cuda") << QStringList{"--ids", "1,2", "--backend", "cuda", "--kv-offload", "1"} << 1
-                                         << "only the cpu backend has an offload tier";
+                                         << "error: --backend cuda: (cuda backend not available|no CUDA device)";
         QTest::newRow("unknown backend") << QStringList{"--ids", "1,2", "--backend", "tpu"} << 2
                                          << "error: --backend: tpu not in \\{cpu";
         QTest::newRow("hooks without --out") << QStringList{"--ids", "1,2", "--hooks", "blk.0.q"} << 2

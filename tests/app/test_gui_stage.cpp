@@ -7,7 +7,7 @@
 // stage mode and its stage are remembered.
 #include "common/testing.h"
 #include "gui_testing.h"
-#include "layout_check.h"
+#include "tools/layout_check.h"
 #include "gui/labs/lab.h"
 #include "gui/labs/lab_window.h"
 #include "gui/language.h"
@@ -50,7 +50,6 @@ using lmscope::testing::wait_for;
 
 namespace {
 
-constexpr QSize kMinPlotArea(160, 100);  // a chart's data area on a projector
 
 void settle() {
     for (int i = 0; i < 5; ++i) {
@@ -96,26 +95,6 @@ std::optional<bool> shows_current_step(QWidget* panel, const widgets::TraceModel
         return measured && !measured->tokens.isEmpty() && measured->tokens.back() == n;
     }
     return std::nullopt;
-}
-
-// Every visible chart's data area under `root` that is smaller than kMinPlotArea.
-QStringList small_plots(QWidget* root) {
-    QStringList out;
-    for (QCustomPlot* plot : root->findChildren<QCustomPlot*>()) {
-        if (!plot->isVisible() || plot->visibleRegion().isEmpty()) continue;
-        const QList<QCPAxisRect*> rects = plot->axisRects();
-        for (int i = 0; i < rects.size(); ++i) {
-            if (!rects[i]->visible()) continue;
-            const QRect a = rects[i]->rect();
-            if (a.width() < kMinPlotArea.width() || a.height() < kMinPlotArea.height())
-                out << QStringLiteral("%1 (in %2) axis rect %3: data area %4x%5")
-                           .arg(plot->objectName(), plot->parentWidget()->metaObject()->className())
-                           .arg(i)
-                           .arg(a.width())
-                           .arg(a.height());
-        }
-    }
-    return out;
 }
 
 // Whatever of the docked window (a dock, the tabs of tabbed docks) is drawn over the stage: a
@@ -394,8 +373,7 @@ private slots:
         QVERIFY(language_.apply(language));
         w->showStage(stage);
         settle();
-        QStringList problems = testing::clipped_texts(w->stageView());
-        problems << small_plots(w->stageView());
+        QStringList problems = tools::clipped_texts(w->stageView());
         problems << docked_over_stage(*w);
         if (w->size() != size) problems << QStringLiteral("window grew to %1x%2").arg(w->width()).arg(w->height());
         problems = without_known_defects(problems, gui::stages()[std::size_t(stage)].id, size);
@@ -411,8 +389,7 @@ private slots:
         settle();
         w->stageView()->findChild<QWidget*>(QStringLiteral("stageSide"))->setFixedWidth(1100);
         settle();
-        QStringList problems = testing::clipped_texts(w->stageView());
-        problems << small_plots(w->stageView());
+        QStringList problems = tools::clipped_texts(w->stageView());
         QVERIFY(!problems.isEmpty());
     }
 
