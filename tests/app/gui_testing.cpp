@@ -61,4 +61,11 @@ std::unique_ptr<gui::MainWindow> open_replay(gui::Language* language, const QStr
     return w;
 }
 
+void settle() {
+    for (int i = 0; i < 5; ++i) {
+        QApplication::processEvents();
+        QTest::qWait(20);
+    }
+}
+
 }  // namespace lmscope::testing

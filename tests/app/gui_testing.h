@@ -25,6 +25,9 @@ void use_test_settings(const char* app_name);
 // fails it.
 bool within_screen(const QWidget& window);
 
+// Lets a window lay itself out at its new size (and apply a queued layout): a few rounds of events.
+void settle();
+
 // ../shared/testdata/models/fx-gqa.gguf (empty when the test data is absent).
 QString fixture_model();
 // A shown window with `model` (the fixture model unless given) loaded into the engine and

@@ -39,18 +39,12 @@ using lmscope::gui::DockLayout;
 using lmscope::gui::MainWindow;
 using lmscope::tools::clipped_texts;
 using lmscope::testing::open_window;
+using lmscope::testing::settle;
 using lmscope::testing::step_and_wait;
 using lmscope::testing::wait_for;
 
 namespace {
 
-// Lets the window lay itself out at its new size (and apply a queued layout).
-void settle() {
-    for (int i = 0; i < 5; ++i) {
-        QApplication::processEvents();
-        QTest::qWait(20);
-    }
-}
 
 // Every problem in the window with each dock raised in turn (a tabbed dock is checked when it
 // is the one shown: the others keep a stale rectangle off the window), the tabs then put back.

@@ -30,6 +30,7 @@
 using namespace lmscope;
 using gui::Panel;
 using gui::PanelGuide;
+using lmscope::testing::settle;
 
 Q_DECLARE_METATYPE(lmscope::gui::Panel)
 
@@ -65,12 +66,6 @@ QWidget* bring_up(gui::MainWindow& w, Panel panel) {
     return dock;
 }
 
-void settle() {
-    for (int i = 0; i < 5; ++i) {
-        QApplication::processEvents();
-        QTest::qWait(20);
-    }
-}
 
 }  // namespace
 

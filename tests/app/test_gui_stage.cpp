@@ -45,18 +45,13 @@ using namespace lmscope;
 using lmscope::gui::MainWindow;
 using lmscope::gui::StageView;
 using lmscope::testing::open_window;
+using lmscope::testing::settle;
 using lmscope::testing::step_and_wait;
 using lmscope::testing::wait_for;
 
 namespace {
 
 
-void settle() {
-    for (int i = 0; i < 5; ++i) {
-        QApplication::processEvents();
-        QTest::qWait(20);
-    }
-}
 
 int stage_count() { return int(gui::stages().size()); }
 
