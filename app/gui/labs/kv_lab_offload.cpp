@@ -279,9 +279,10 @@ void KvOffloadPanel::retranslate() {
     measure_->setToolTip(tr("Decode on the loaded model with its KV cache whole in memory, then within a half, a "
                             "quarter and an eighth of it (the rest in a temporary file, read back every step): "
                             "measured speed and bytes moved, beside the model's prediction"));
-    measured_->setHorizontalHeaderLabels({tr("Resident budget"), tr("Decode speed"), tr("Moved per token (measured)"),
-                                          tr("Moved per token (model)"), tr("In memory (measured)"),
-                                          tr("In the file (measured)")});
+    const QStringList headers{tr("Resident budget"),         tr("Decode speed"),         tr("Moved per token (measured)"),
+                              tr("Moved per token (model)"), tr("In memory (measured)"), tr("In the file (measured)")};
+    measured_->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < measured_->columnCount(); ++c) measured_->horizontalHeaderItem(c)->setToolTip(headers[c]);  // when narrowed
     showMeasured();
     recompute();
 }
