@@ -62,10 +62,8 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     disagree_->setLineStyle(QCPGraph::lsNone);
     disagree_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xc0, 0x39, 0x2b), 3), Qt::NoBrush, 16));
 
-    // The legend below the axes, two entries a line: never over the data.
+    // The legend below the axes, two entries a line where they fit: never over the data.
     put_legend_below(plot_, 2);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot_->legend->setWrap(2);
     plot_->legend->setMargins(QMargins(4, 2, 4, 2));
 
     apply_plot_fonts(plot_, font());
@@ -150,6 +148,7 @@ void KvChart::rebuild() {
             title_ += tr(", %1 of it in the offload file (%2 moved by the step)")
                           .arg(format_bytes(kv.offloaded_bytes), format_bytes(kv.moved_bytes));
     fitTitle();
+    fit_legend_columns(plot_, 2);
     double max_x = x.isEmpty() ? 1.0 : x.back();
     double max_y = 1024.0 / 1.1;  // an empty chart reads 0 bytes to 1 KiB
     for (qsizetype i = 0; i < x.size(); ++i) max_y = std::max({max_y, total[i], formula[i]});
@@ -195,6 +194,7 @@ void KvChart::fitTitle() {
 void KvChart::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     fitTitle();
+    fit_legend_columns(plot_, 2);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -203,6 +203,7 @@ void KvChart::changeEvent(QEvent* e) {
     if (e->type() == QEvent::FontChange) {
         apply_plot_fonts(plot_, font());
         fitTitle();
+        fit_legend_columns(plot_, 2);
         plot_->replot(QCustomPlot::rpQueuedReplot);
     } else if (e->type() == QEvent::LanguageChange) {
         retranslate();

@@ -83,6 +83,15 @@ void put_legend_below(QCustomPlot* plot, int row) {
     plot->plotLayout()->setRowStretchFactor(row, 0.001);
 }
 
+void fit_legend_columns(QCustomPlot* plot, int most) {
+    QCPLegend* legend = plot->legend;
+    for (int columns = std::max(1, most);; --columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // rearranges the entries
+        if (columns == 1 || legend->minimumOuterSizeHint().width() <= plot->width()) break;
+    }
+}
+
 PlotPanel::PlotPanel(QWidget* parent, int margin) : QWidget(parent), plot_(new QCustomPlot(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(margin, margin, margin, margin);

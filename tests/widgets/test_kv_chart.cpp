@@ -1,5 +1,6 @@
 // The KV chart: one point per step of the current path with the engine's bytes, the formula's
 // line, the selected layer's bytes, prefill and decode steps marked apart; the export table.
+#include "plot_checks.h"
 #include "sample_trace.h"
 #include "widgets/kv_chart.h"
 
@@ -195,6 +196,35 @@ private slots:
             if (auto* item = qobject_cast<QCPPlottableLegendItem*>(chart.plot()->legend->item(i)))
                 named = named || item->plottable()->name() == QStringLiteral("formula, the 2 local layer(s) (window %1)").arg(window);
         QCOMPARE(named, local > 0);
+    }
+
+    // With the local layers' line and a local layer selected (the longest legend), the legend
+    // stays below the data with the room its entries need, narrow or wide.
+    void legendClearOfData_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("340x300") << QSize(340, 300);
+        QTest::newRow("560x330") << QSize(560, 330);
+        QTest::newRow("900x420") << QSize(900, 420);
+    }
+    void legendClearOfData() {
+        QFETCH(QSize, size);
+        ModelView v = sample_model_view();
+        v.layer_window = {512, 512, 0};
+        v.kv_formula.window = 512;
+        v.kv_formula.local_layers = 2;
+        v.kv_formula.tokens = {0, 512, 4096};
+        v.kv_formula.bytes = {0, 3 * 512 * 64, (3 * 512 + 3584) * 64};
+        v.kv_formula.local_bytes = {0, 2 * 512 * 64, 2 * 512 * 64};
+        TraceModel m;
+        m.setModel(v);
+        QVERIFY(m.setSteps(sample_steps()));
+        m.setSelectedHead(0, 0);
+        KvChart chart(&m);
+        chart.resize(size);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const QString problem = legend_problem(chart.plot());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void unknownFormulaHidden() {
