@@ -22,10 +22,19 @@ CacheKlChart::CacheKlChart(QWidget* parent) : PlotPanel(parent, 0) {
     decode_line_ = new QCPItemStraightLine(p);
     decode_line_->setPen(QPen(Qt::gray, 1, Qt::DashLine));
     decode_line_->setVisible(false);
-    p->legend->setVisible(true);
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    put_legend_below(p, 1);  // never over the points
     retranslate();
     applyFonts();
+}
+
+void CacheKlChart::applyFonts() {
+    PlotPanel::applyFonts();
+    fit_legend_columns(plot(), 2);
+}
+
+void CacheKlChart::resizeEvent(QResizeEvent* e) {
+    PlotPanel::resizeEvent(e);
+    fit_legend_columns(plot(), 2);
 }
 
 void CacheKlChart::setData(const CacheKlData& chart) {
@@ -73,6 +82,7 @@ CacheKlChart::ViewState CacheKlChart::viewState() const {
 
 void CacheKlChart::retranslate() {
     for (int i = 0; i < 2; ++i) graphs_[i]->setName(tr("KL, %1 vs fp16").arg(caches_[i]));
+    fit_legend_columns(plot(), 2);
     plot()->xAxis->setLabel(tr("position (the prompt, then the decode steps after the dashed line)"));
     plot()->yAxis->setLabel(tr("KL (nats)"));
     plot()->replot(QCustomPlot::rpQueuedReplot);

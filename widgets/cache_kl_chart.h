@@ -45,6 +45,8 @@ public:
 
 protected:
     void retranslate() override;
+    void applyFonts() override;            // and the legend's columns
+    void resizeEvent(QResizeEvent* e) override;  // the legend's columns for the new width
 
 private:
     QCPGraph* graphs_[2];

@@ -42,6 +42,11 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
 
     formula_ = plot_->addGraph();
     formula_->setPen(QPen(QColor(0x60, 0x60, 0x60, 160), 7, Qt::DotLine));  // wide, under the measured line
+    local_ = plot_->addGraph();
+    local_->setPen(QPen(QColor(0x8e, 0x44, 0xad), 3, Qt::DashLine));
+    window_mark_ = new QCPItemStraightLine(plot_);  // where the local layers' window fills
+    window_mark_->setPen(QPen(QColor(0x8e, 0x44, 0xad, 200), 1.5, Qt::DashDotLine));
+    window_mark_->setSelectable(false);
     measured_ = plot_->addGraph();
     measured_->setPen(QPen(colors::phase(Phase::Prefill), 3));
     layer_ = plot_->addGraph();
@@ -57,10 +62,8 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     disagree_->setLineStyle(QCPGraph::lsNone);
     disagree_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xc0, 0x39, 0x2b), 3), Qt::NoBrush, 16));
 
-    // The legend below the axes, two entries a line: never over the data.
+    // The legend below the axes, two entries a line where they fit: never over the data.
     put_legend_below(plot_, 2);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot_->legend->setWrap(2);
     plot_->legend->setMargins(QMargins(4, 2, 4, 2));
 
     apply_plot_fonts(plot_, font());
@@ -104,10 +107,27 @@ void KvChart::rebuild() {
         type = s.kv.type;
     }
     measured_->setData(x, total, true);
-    formula_->setData(have_formula ? x : QVector<double>(), have_formula ? formula : QVector<double>(), true);
+    // The model's line across the whole context; else the formula at the steps' own points.
+    const KvFormulaView& line = model_->model().kv_formula;
+    const bool whole_line = !line.empty() && (x.isEmpty() || line.type == type);
+    if (whole_line) formula_->setData(line.tokens, line.bytes, true);
+    else formula_->setData(have_formula ? x : QVector<double>(), have_formula ? formula : QVector<double>(), true);
+    have_formula = have_formula || whole_line;
     formula_->setVisible(have_formula);
     formula_->removeFromLegend();
     if (have_formula) formula_->addToLegend();
+    const bool local = whole_line && !line.local_bytes.isEmpty();
+    local_->setData(local ? line.tokens : QVector<double>(), local ? line.local_bytes : QVector<double>(), true);
+    local_->setVisible(local);
+    local_->removeFromLegend();
+    if (local) {
+        local_->setName(tr("formula, the %n local layer(s) (window %1)", nullptr, line.local_layers).arg(line.window));
+        local_->addToLegend();
+    }
+    const bool mark = local && line.window < line.tokens.back();
+    window_mark_->setVisible(mark);
+    window_mark_->point1->setCoords(line.window, 0);
+    window_mark_->point2->setCoords(line.window, 1);
     layer_->setData(x, per_layer, true);
     const qint32 window = model_->model().window(layer);
     layer_->setName(window > 0 ? tr("measured, layer %1 (keeps its last %2)").arg(layer).arg(window)
@@ -128,9 +148,14 @@ void KvChart::rebuild() {
             title_ += tr(", %1 of it in the offload file (%2 moved by the step)")
                           .arg(format_bytes(kv.offloaded_bytes), format_bytes(kv.moved_bytes));
     fitTitle();
-    const double max_x = x.isEmpty() ? 1.0 : x.back();
+    fit_legend_columns(plot_, 2);
+    double max_x = x.isEmpty() ? 1.0 : x.back();
     double max_y = 1024.0 / 1.1;  // an empty chart reads 0 bytes to 1 KiB
     for (qsizetype i = 0; i < x.size(); ++i) max_y = std::max({max_y, total[i], formula[i]});
+    if (whole_line) {
+        max_x = std::max(max_x, line.tokens.back());
+        max_y = std::max(max_y, line.bytes.back());
+    }
     plot_->xAxis->setRange(0, max_x * 1.05 + 1);
     plot_->yAxis->setRange(0, max_y * 1.1);
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -169,6 +194,7 @@ void KvChart::fitTitle() {
 void KvChart::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     fitTitle();
+    fit_legend_columns(plot_, 2);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -177,6 +203,7 @@ void KvChart::changeEvent(QEvent* e) {
     if (e->type() == QEvent::FontChange) {
         apply_plot_fonts(plot_, font());
         fitTitle();
+        fit_legend_columns(plot_, 2);
         plot_->replot(QCustomPlot::rpQueuedReplot);
     } else if (e->type() == QEvent::LanguageChange) {
         retranslate();
@@ -197,7 +224,16 @@ KvChart::ViewState KvChart::viewState() const {
     ViewState s;
     s.tokens = keys(measured_);
     s.measured = values(measured_);
-    if (formula_->visible()) s.formula = values(formula_);
+    if (formula_->visible()) {
+        s.formula_tokens = keys(formula_);
+        s.formula = values(formula_);
+    }
+    if (local_->visible()) {
+        s.local_tokens = keys(local_);
+        s.local_bytes = values(local_);
+    }
+    if (window_mark_->visible()) s.window_tokens = window_mark_->point1->key();
+    s.tokens_end = plot_->xAxis->range().upper;
     s.layer = values(layer_);
     s.layer_name = layer_->name();
     s.prefill_tokens = keys(prefill_);

@@ -1,10 +1,12 @@
 // The KV cache chart: bytes held against tokens, one point per step along the current path
-// (measured by the engine), the formula's line beside it (2 x layers x kv_heads x head_dim x
-// tokens x bytes per element; with sliding-window layers, global layers x tokens + local layers
-// x min(tokens, W) in place of layers x tokens), and the selected layer's bytes below them (a
-// local layer's line flattens at its window). Prefill steps are squares, decode steps dots; a
-// step whose measured bytes are not the formula's gets a red cross (the cache stores other rows
-// than the formula counts).
+// (measured by the engine), on the formula's line across the whole context (2 x layers x
+// kv_heads x head_dim x tokens x bytes per element; with sliding-window layers, global layers x
+// tokens + local layers x min(tokens, W) in place of layers x tokens: ModelView::kv_formula),
+// with the local layers' part as its own line flattening at W, and the selected layer's bytes
+// below them (a local layer's line flattens at its window). Without the model's line (a model
+// view without it) the formula is drawn at the steps' own points. Prefill steps are squares,
+// decode steps dots; a step whose measured bytes are not the formula's gets a red cross (the
+// cache stores other rows than the formula counts).
 #pragma once
 
 #include "widgets/export.h"
@@ -13,6 +15,7 @@
 #include <QWidget>
 
 class QCPGraph;
+class QCPItemStraightLine;
 class QCustomPlot;
 
 namespace lmscope::widgets {
@@ -26,7 +29,12 @@ public:
     struct ViewState {
         QVector<double> tokens;     // [point] tokens in the cache (x)
         QVector<double> measured;   // [point] bytes held, all layers
-        QVector<double> formula;    // [point] the formula's bytes; empty when hidden (no formula known)
+        QVector<double> formula_tokens;  // [corner] x of the formula's line (the steps' tokens without
+                                         // the model's line); empty when hidden (no formula known)
+        QVector<double> formula;    // [corner] its bytes
+        QVector<double> local_tokens, local_bytes;  // the local layers' part; empty: no local layers
+        double window_tokens = 0;   // x of the window's mark; 0: none shown
+        double tokens_end = 0;      // the tokens axis's upper end
         QVector<double> layer;      // [point] the selected layer's bytes (NaN: the step has none)
         QString layer_name;         // the layer line's legend entry
         QVector<double> prefill_tokens, decode_tokens;  // x of the prefill / decode marks
@@ -57,6 +65,8 @@ private:
     QCustomPlot* plot_;
     QCPGraph* measured_;
     QCPGraph* formula_;
+    QCPGraph* local_;
+    QCPItemStraightLine* window_mark_;
     QCPGraph* layer_;
     QCPGraph* prefill_;
     QCPGraph* decode_;

@@ -67,7 +67,7 @@ KvGrowthCurve curve_of(const QCPGraph* g) {
 
 KvGrowthChart::KvGrowthChart(QWidget* parent) : PlotPanel(parent, 0) {
     QCustomPlot* p = plot();
-    p->setMinimumSize(320, 220);
+    p->setMinimumSize(320, kMinHeight);
     p->setAutoAddPlottableToLegend(false);  // relegend() lists the visible graphs in order
     for (qint32 family = 0; family < 3; ++family)
         for (KvType type : kKvTypes) {
@@ -83,8 +83,6 @@ KvGrowthChart::KvGrowthChart(QWidget* parent) : PlotPanel(parent, 0) {
     measured_ = p->addGraph();
     measured_->setPen(QPen(QColor(0xd2, 0x6a, 0x00), 3));
     measured_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
-    p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    p->legend->setWrap(int(kKvTypes.size()));
     p->legend->setBrush(QColor(255, 255, 255, 220));
     put_legend_below(p, 1);  // where it hides no curve
     retranslate();
@@ -124,6 +122,26 @@ void KvGrowthChart::relegend() {
             if (g->visible()) g->addToLegend();
     for (QCPGraph* g : {budget_, kv_space_, measured_})
         if (g->visible()) g->addToLegend();
+    fitLegend();
+}
+
+void KvGrowthChart::fitLegend() {
+    QCustomPlot* p = plot();
+    fit_legend_columns(p, int(kKvTypes.size()));  // a variant's cache types a row, where they fit
+    // However many rows that takes, the chart asks for them below a readable data area (and the
+    // axes' ticks and labels), rather than letting the legend squeeze into the data.
+    const int axes = 3 * QFontMetrics(p->xAxis->tickLabelFont()).height() + 24;
+    p->setMinimumHeight(std::max(kMinHeight, p->legend->minimumOuterSizeHint().height() + kMinDataHeight + axes));
+}
+
+void KvGrowthChart::applyFonts() {
+    PlotPanel::applyFonts();
+    fitLegend();
+}
+
+void KvGrowthChart::resizeEvent(QResizeEvent* e) {
+    PlotPanel::resizeEvent(e);
+    fitLegend();
 }
 
 void KvGrowthChart::rescale(bool log) {

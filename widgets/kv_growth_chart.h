@@ -60,9 +60,13 @@ public:
 
 protected:
     void retranslate() override;
+    void applyFonts() override;            // and the legend's columns
+    void resizeEvent(QResizeEvent* e) override;  // the legend's columns for the new width
 
 private:
+    static constexpr int kMinHeight = 220, kMinDataHeight = 100;
     void relegend();
+    void fitLegend();  // the legend's columns for the width, the chart's height for its rows
     void rescale(bool log);
     static std::optional<KvGrowthLine> lineOf(const QCPGraph* g);
 

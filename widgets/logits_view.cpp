@@ -28,11 +28,6 @@ QString filter_title(Stage stage) {
     return QStringLiteral("?");
 }
 
-// The filter that removed a candidate, as its row says it: temperature 0 is greedy decoding.
-QString removed_title(Stage stage) {
-    return stage == Stage::Temperature ? LogitsView::tr("greedy") : filter_title(stage);
-}
-
 
 // A candidate's text for its row, at most 16 characters (the table export has it whole).
 QString elide_token(const QString& text) { return elided(text, 16); }
@@ -48,6 +43,11 @@ QString how_name(Choice how) {
 }
 
 }  // namespace
+
+RemovalName removal_name(Stage stage) {
+    if (stage == Stage::Temperature) return {QStringLiteral("greedy"), LogitsView::tr("greedy")};
+    return {type_name_text(stage_name(stage)), filter_title(stage)};
+}
 
 LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), model_(model) {
     setObjectName(QStringLiteral("logitsView"));
@@ -227,7 +227,7 @@ void LogitsView::rebuild() {
         ticks->addTick(i, (c.id == chosen_ ? QStringLiteral("▶ ") : QString()) +
                               QStringLiteral("'%1'").arg(elide_token(display_text(c.text))));
         const qsizetype removed_by = std::isnan(filtered) ? lg.removedBy(c.id) : -1;
-        const QString filter = removed_by > 0 ? removed_title(lg.stages[removed_by].stage) : QString();
+        const QString filter = removed_by > 0 ? removal_name(lg.stages[removed_by].stage).title : QString();
         const QString token = QStringLiteral("'%1'").arg(display_text(c.text));
         QString numbers_text, tip;
         if (!std::isnan(filtered)) {
@@ -374,7 +374,7 @@ ChartTable LogitsView::table() const {
         const qsizetype removed_by = s && std::isnan(after_probs_[i]) ? s->logits.removedBy(c.id) : -1;
         t.rows.push_back({c.id, c.text, double(c.logit), before_->data()->at(i)->value,
                           std::isnan(after_probs_[i]) ? QVariant() : QVariant(after_probs_[i]), c.id == chosen_,
-                          removed_by > 0 ? QVariant(type_name_text(stage_name(s->logits.stages[removed_by].stage))) : QVariant()});
+                          removed_by > 0 ? QVariant(removal_name(s->logits.stages[removed_by].stage).id) : QVariant()});
     }
     return t;
 }

@@ -38,6 +38,15 @@ struct AblationComparisonView {
     QString error;               // Failed: why
 };
 
+// The sampler step that removed a candidate, named in one place for the panel's "✗ …" and the
+// export's removed_by column: the filter stage, except the temperature stage, which removes
+// tokens only at temperature 0, where it keeps the top token alone: greedy decoding.
+struct RemovalName {
+    QString id;     // the export's word: "greedy", "top_k", "top_p", "min_p", "penalty"
+    QString title;  // the panel's, translated: "greedy", "top-k", "top-p", "min-p", "repetition penalty"
+};
+RemovalName removal_name(Stage stage);
+
 class LogitsView : public QWidget {
     Q_OBJECT
 public:

@@ -6,6 +6,8 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace lmscope::widgets {
 
 void set_color_ramp(QCPColorMap* map, ColorRamp ramp) {
@@ -23,6 +25,8 @@ void set_color_ramp(QCPColorMap* map, ColorRamp ramp) {
     map->setGradient(g);
 }
 namespace {
+
+constexpr int kLegendIconHeight = 18;  // QCustomPlot's own
 
 QFont scaled(const QFont& base, double factor, bool bold = false) {
     QFont f = base;
@@ -47,7 +51,14 @@ void apply_plot_fonts(QCustomPlot* plot, const QFont& base) {
         if (auto* title = qobject_cast<QCPTextElement*>(e)) title->setFont(scaled(base, 1.3, true));
         if (auto* scale = qobject_cast<QCPColorScale*>(e)) style_axis(scale->axis(), base);
     }
-    if (plot->legend) plot->legend->setFont(base);
+    if (plot->legend) {
+        plot->legend->setFont(base);
+        // A legend entry is as tall as its icon or its font's line, and clipped there; some fonts
+        // (DejaVu Sans) draw '_' below the line, so "q8_0" read "q8 0": the icon makes room for it.
+        const QFontMetrics fm(base);
+        const int line = std::max(fm.height(), fm.ascent() + fm.tightBoundingRect(QStringLiteral("_")).bottom() + 1);
+        plot->legend->setIconSize(plot->legend->iconSize().width(), std::max(kLegendIconHeight, line));
+    }
     for (int i = 0; i < plot->itemCount(); ++i)
         if (auto* text = qobject_cast<QCPItemText*>(plot->item(i))) text->setFont(base);
 }
@@ -70,6 +81,15 @@ void put_legend_below(QCustomPlot* plot, int row) {
     plot->legend->setVisible(true);
     plot->plotLayout()->addElement(row, 0, plot->legend);
     plot->plotLayout()->setRowStretchFactor(row, 0.001);
+}
+
+void fit_legend_columns(QCustomPlot* plot, int most) {
+    QCPLegend* legend = plot->legend;
+    for (int columns = std::max(1, most);; --columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // rearranges the entries
+        if (columns == 1 || legend->minimumOuterSizeHint().width() <= plot->width()) break;
+    }
 }
 
 PlotPanel::PlotPanel(QWidget* parent, int margin) : QWidget(parent), plot_(new QCustomPlot(this)) {

@@ -24,6 +24,11 @@ QCPTextElement* add_plot_title(QCustomPlot* plot);
 // than its entries.
 void put_legend_below(QCustomPlot* plot, int row);
 
+// The legend's entries in rows of as many columns as the plot's width holds, `most` at most
+// (entries fill a row left to right, then the next): a narrow chart stacks them rather than
+// cutting them. Call it when the entries, the fonts or the width change.
+void fit_legend_columns(QCustomPlot* plot, int most);
+
 // Ticks at whole numbers only (layers, positions, steps): a step of 1 or a whole multiple of it.
 void use_whole_ticks(QCPAxis* axis);
 

@@ -136,6 +136,21 @@ struct StepView {
     const HeadSummary* summary(qint32 layer, qint32 head, qint32 row) const;
 };
 
+// The KV formula's line over the whole context, for the KV chart: straight between its corners
+// (the cache grows linearly in tokens, every layer alike, until the local layers' window W fills;
+// past W only the global layers keep adding), so 0, W and the context's end give it exactly.
+// The app computes it from the model's shape (app::kv_formula_view); empty when unknown.
+struct KvFormulaView {
+    KvType type = KvType::F16;     // the cache type it prices
+    qint32 window = 0;             // the local layers' window W; 0: no local layers
+    qint32 local_layers = 0;       // how many layers are local
+    QVector<double> tokens;        // [corner] increasing, 0 to the context's end
+    QVector<double> bytes;         // [corner] every layer
+    QVector<double> local_bytes;   // [corner] the local layers' part, flat past W (empty: none)
+
+    bool empty() const { return tokens.isEmpty(); }
+};
+
 // What the panels need of the model itself.
 struct ModelView {
     QString name;
@@ -147,6 +162,7 @@ struct ModelView {
     qint32 n_ctx = 0;        // positions the session's KV cache may hold (0: unknown, as in a replay)
     qint32 n_ctx_train = 0;  // the model's own context length (0: unknown)
     quint64 kv_bytes_per_token = 0;  // K and V of every layer for one position, as stored
+    KvFormulaView kv_formula;        // the formula's line up to n_ctx (a replay: its longest step)
 
     // Query heads per KV head (1 for MHA or an unknown shape).
     qint32 group_size() const;

@@ -113,6 +113,7 @@ void EngineWorker::start(const LabModelPtr& prepared, const EngineOptions& optio
     info.model.n_ctx = backend.n_ctx();
     info.model.n_ctx_train = spec.n_ctx_train();
     info.model.kv_bytes_per_token = backend.kv_stats().bytes_per_token;
+    info.model.kv_formula = app::kv_formula_view(engine_.session->trace(), backend.kv_stats().type, backend.n_ctx());
     info.model.layer_window.clear();
     for (const model::LayerPlan& p : spec.layers) info.model.layer_window.push_back(p.window);
     info.model.name = QFileInfo(prepared->path).completeBaseName();

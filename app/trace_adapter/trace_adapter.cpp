@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <stdexcept>
 
 namespace lmscope::app {
@@ -113,10 +114,17 @@ widgets::ModelView model_view(const trace::SessionTrace& trace) {
     }
     if (m.n_head_kv == 0) m.n_head_kv = m.n_head;
     m.layer_window = layer_windows(spec, m.n_layer);
+    int32_t longest = 0;
+    for (const trace::StepTrace& s : trace.steps()) longest = std::max(longest, s.kv.tokens);
+    if (!trace.steps().empty()) m.kv_formula = kv_formula_view(trace, trace.steps().back().kv.type, longest);
     return m;
 }
 
-uint64_t formula_kv_bytes(const trace::SessionTrace& trace, KvType type, int32_t tokens) {
+namespace {
+
+// The trace's model shape as the KV formula takes it (local layers at their largest window);
+// nullopt when the spec lacks it or the formula rejects it for `type`.
+std::optional<kv::Shape> kv_shape(const trace::SessionTrace& trace, KvType type) {
     const nlohmann::json& spec = trace.model.spec;
     kv::Shape shape;
     shape.n_layer = uint64_t(spec_count(spec, "n_layer"));
@@ -128,13 +136,49 @@ uint64_t formula_kv_bytes(const trace::SessionTrace& trace, KvType type, int32_t
             ++shape.n_local;
             shape.window = std::max(shape.window, uint64_t(w));
         }
-    if (tokens < 0 || shape.n_layer == 0 || shape.n_head_kv == 0 || shape.head_dim == 0) return 0;
+    if (shape.n_layer == 0 || shape.n_head_kv == 0 || shape.head_dim == 0) return std::nullopt;
     try {
         kv::validate(shape, type);
-        return kv::cache_bytes(shape, type, uint64_t(tokens));
+        return shape;
     } catch (const std::exception&) {  // a shape the formula rejects: no formula line
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+uint64_t formula_kv_bytes(const trace::SessionTrace& trace, KvType type, int32_t tokens) {
+    const std::optional<kv::Shape> shape = kv_shape(trace, type);
+    if (tokens < 0 || !shape) return 0;
+    try {
+        return kv::cache_bytes(*shape, type, uint64_t(tokens));
+    } catch (const std::exception&) {  // too large to count: no formula
         return 0;
     }
+}
+
+widgets::KvFormulaView kv_formula_view(const trace::SessionTrace& trace, KvType type, int32_t context) {
+    widgets::KvFormulaView f;
+    const std::optional<kv::Shape> shape = kv_shape(trace, type);
+    if (context < 1 || !shape) return f;
+    try {
+        const uint64_t layer_token = kv::layer_bytes_per_token(*shape, type);
+        QVector<uint64_t> corners = {0};
+        if (shape->n_local > 0 && shape->window < uint64_t(context)) corners.push_back(shape->window);
+        corners.push_back(uint64_t(context));
+        widgets::KvFormulaView line;
+        line.type = type;
+        line.window = qint32(shape->window);
+        line.local_layers = qint32(shape->n_local);
+        for (uint64_t t : corners) {
+            line.tokens.push_back(double(t));
+            line.bytes.push_back(double(kv::cache_bytes(*shape, type, t)));
+            if (shape->n_local > 0) line.local_bytes.push_back(double(layer_token * shape->n_local * std::min(t, shape->window)));
+        }
+        f = line;
+    } catch (const std::exception&) {  // too large to count: no formula line
+    }
+    return f;
 }
 
 widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, const TokenPieces& pieces) {

@@ -31,7 +31,8 @@ struct TokenText {
 TokenText token_text(const trace::SessionTrace& trace, int32_t id, const TokenPieces& pieces = {});
 
 // The model's shape from the trace's model summary (n_layer, n_head, n_head_kv, head_dim),
-// falling back to the attention shape the steps recorded.
+// falling back to the attention shape the steps recorded; the KV formula's line up to the
+// longest step's tokens in its cache type (a live session's owner extends it to n_ctx).
 widgets::ModelView model_view(const trace::SessionTrace& trace);
 // A step's record of its pick: the filter stages, the chosen token and how.
 widgets::LogitsData logits_view(const trace::SessionTrace& trace, const trace::LogitsTrace& lg,
@@ -42,6 +43,10 @@ widgets::StepView step_view(const trace::SessionTrace& trace, int32_t index, con
 // The KV bytes the formula gives for `tokens` positions of the trace's model and cache type
 // (2 x layers x kv_heads x head_dim x tokens x bytes per value); 0 when the shape is unknown.
 uint64_t formula_kv_bytes(const trace::SessionTrace& trace, KvType type, int32_t tokens);
+// The formula's line from 0 to `context` tokens in `type` (widgets::KvFormulaView): its corners
+// at 0, the local layers' window (when inside the context) and `context`; empty when the shape
+// is unknown or `context` < 1.
+widgets::KvFormulaView kv_formula_view(const trace::SessionTrace& trace, KvType type, int32_t context);
 
 // Throws FormatError(name, field, reason) when the trace's sizes disagree in a way the panels
 // could only hide: a step's attention rows not its tokens, a plane's rows outside the step's

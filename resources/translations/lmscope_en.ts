@@ -176,6 +176,13 @@
 <context>
     <name>lmscope::widgets::KvChart</name>
     <message numerus="yes">
+        <source>formula, the %n local layer(s) (window %1)</source>
+        <translation>
+            <numerusform>formula, the %n local layer (window %1)</numerusform>
+            <numerusform>formula, the %n local layers (window %1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>KV cache: %1 holding %n token(s) (%2)</source>
         <translation>
             <numerusform>KV cache: %1 holding %n token (%2)</numerusform>

@@ -2861,6 +2861,12 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
 </context>
 <context>
     <name>lmscope::widgets::KvChart</name>
+    <message numerus="yes">
+        <source>formula, the %n local layer(s) (window %1)</source>
+        <translation>
+            <numerusform>公式，%n 个局部层（窗口 %1）</numerusform>
+        </translation>
+    </message>
     <message>
         <source>tokens in the cache</source>
         <translation>缓存中的词元数</translation>
@@ -3394,6 +3400,10 @@ angle = %4°</source>
 </context>
 <context>
     <name>lmscope::widgets::Timeline</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
     <message>
         <source>No steps yet</source>
         <translation>尚无步骤</translation>

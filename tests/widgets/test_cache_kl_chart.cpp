@@ -1,11 +1,13 @@
 // The cache KL chart: one point per row for each quantized cache as given, named after its
 // cache, the KL axis logarithmic around the positive values, the dashed line where the decode
-// steps start (only when there are some).
+// steps start (only when there are some); the legend below the data, never over it.
+#include "plot_checks.h"
 #include "widgets/cache_kl_chart.h"
 
 #include <QtTest>
 
 using namespace lmscope::widgets;
+using namespace lmscope::test;
 
 class TestCacheKlChart : public QObject {
     Q_OBJECT
@@ -52,6 +54,28 @@ private slots:
         chart.setData({});  // a new model: no curves, no line
         QVERIFY(chart.viewState().kl[0].isEmpty());
         QVERIFY(!chart.viewState().decode_line);
+    }
+
+    void legendClearOfData_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("420x260") << QSize(420, 260);
+        QTest::newRow("640x330") << QSize(640, 330);
+        QTest::newRow("900x420") << QSize(900, 420);
+    }
+    void legendClearOfData() {
+        QFETCH(QSize, size);
+        CacheKlChart chart;
+        chart.resize(size);
+        CacheKlData data;
+        data.series[0] = {QStringLiteral("int8 (q8_0)"), {1e-4, 2e-4, 1e-3, 3e-3}};
+        data.series[1] = {QStringLiteral("int4 (q4_0)"), {1e-3, 4e-3, 2e-2, 5e-2}};
+        data.prompt_rows = 3;
+        data.decode_rows = 1;
+        chart.setData(data);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const QString problem = legend_problem(chart.plot());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 };
 

@@ -146,6 +146,35 @@ private slots:
         for (qsizetype r = 0; r < t.rows.size(); ++r) QCOMPARE(t.rows[r].last(), expected[r]);
     }
 
+    // The panel's "✗ …" and the export's removed_by name the same sampler step, from one
+    // function: temperature 0 (the only temperature that removes tokens) is "greedy" in both.
+    void removalNamedAlikeInPanelAndExport_data() {
+        QTest::addColumn<Stage>("stage");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("title");
+        QTest::newRow("temperature 0") << Stage::Temperature << "greedy" << "greedy";
+        QTest::newRow("top-k") << Stage::TopK << "top_k" << "top-k";
+        QTest::newRow("top-p") << Stage::TopP << "top_p" << "top-p";
+        QTest::newRow("min-p") << Stage::MinP << "min_p" << "min-p";
+        QTest::newRow("penalty") << Stage::Penalty << "penalty" << "repetition penalty";
+    }
+    void removalNamedAlikeInPanelAndExport() {
+        QFETCH(Stage, stage);
+        QFETCH(QString, id);
+        QFETCH(QString, title);
+        QCOMPARE(removal_name(stage).id, id);
+        QCOMPARE(removal_name(stage).title, title);
+        QVector<StepView> steps = sample_steps();
+        StepView& s = steps[0];
+        s.logits.stages[1].stage = stage;  // the stage that keeps the top two of four
+        TraceModel m;
+        QVERIFY(m.setSteps(steps));
+        m.setCurrentStep(0);
+        LogitsView view(&m);
+        QCOMPARE(view.viewState().numbers.value(2), QStringLiteral("0.125 ✗ %1").arg(title));
+        QCOMPARE(view.table().rows.value(2).last(), QVariant(id));
+    }
+
     // Each row's numbers: kept rows both probabilities, removed rows ✗ and the filter; the
     // hover text adds the logit.
     void rowsSayTheirNumbers_data() {

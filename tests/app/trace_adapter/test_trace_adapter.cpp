@@ -111,6 +111,39 @@ private slots:
         QVERIFY(app::model_view(t).layer_window.isEmpty());
     }
 
+    // The formula's line for the KV chart: corners at 0, the window (when inside the context)
+    // and the context's end, each the formula's bytes; the local layers' part flat past the
+    // window; a model view carries it up to the trace's longest step.
+    void kvFormulaLine_data() {
+        QTest::addColumn<int>("window");   // layer 0's window; 0: every layer global
+        QTest::addColumn<int>("context");
+        QTest::addColumn<QVector<double>>("corners");
+        QTest::newRow("every layer global") << 0 << 100 << QVector<double>{0, 100};
+        QTest::newRow("window inside the context") << 16 << 100 << QVector<double>{0, 16, 100};
+        QTest::newRow("window beyond the context") << 512 << 100 << QVector<double>{0, 100};
+    }
+    void kvFormulaLine() {
+        QFETCH(int, window);
+        QFETCH(int, context);
+        QFETCH(QVector<double>, corners);
+        trace::SessionTrace t = make_trace();
+        nlohmann::json plan = nlohmann::json::array();
+        for (int l = 0; l < kLayers; ++l) plan.push_back({{"rope", true}, {"window", l == 0 ? window : 0}});
+        t.model.spec["layer_plan"] = plan;
+        const widgets::KvFormulaView line = app::kv_formula_view(t, KvType::F16, context);
+        QCOMPARE(line.tokens, corners);
+        QCOMPARE(line.window, window);
+        QCOMPARE(line.local_layers, window > 0 ? 1 : 0);
+        const double per_layer_token = 2 * kKvHeads * kHeadDim * 2;
+        for (qsizetype i = 0; i < corners.size(); ++i) {
+            QCOMPARE(line.bytes[i], double(app::formula_kv_bytes(t, KvType::F16, int32_t(corners[i]))));
+            if (window > 0) QCOMPARE(line.local_bytes[i], per_layer_token * std::min(corners[i], double(window)));
+        }
+        QCOMPARE(line.local_bytes.isEmpty(), window == 0);
+        QVERIFY(app::kv_formula_view(t, KvType::F16, 0).empty());
+        QCOMPARE(app::model_view(t).kv_formula.tokens.back(), 4.0);  // the longest step holds 4
+    }
+
     void tokenText_data() {
         QTest::addColumn<int>("id");
         QTest::addColumn<QString>("text");
