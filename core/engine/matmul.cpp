@@ -88,8 +88,8 @@ void PackedWeights::pack(std::span<Linear* const> ws) {
     bytes_ = total;
     size_t off = 0;
     for (Linear* w : ws) {
-        const size_t n = w->packed_bytes();
-        if (n == 0) continue;
+        const size_t bytes = w->packed_bytes();
+        if (bytes == 0) continue;
         // in slices of 1024 rows, each slice's file pages released once packed, so a large matrix
         // (a tied embedding) is never held twice
         constexpr int64_t kSlice = 64 * kernels::kPackRows;
@@ -100,7 +100,7 @@ void PackedWeights::pack(std::span<Linear* const> ws) {
             release_pages(w->row(r0), w->row_bytes * size_t(n));
         }
         w->packed = base_ + off;
-        off += (n + 63) & ~size_t(63);
+        off += (bytes + 63) & ~size_t(63);
     }
 }
 

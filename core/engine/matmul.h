@@ -9,8 +9,10 @@
 //     does), and fused dequantize-and-dot kernels read the chunks directly, 16 weight rows per
 //     VNNI instruction against up to 8 activation rows at once (prefill decodes each chunk once
 //     for 8 rows). Measured faster than dequantize + sgemm here: Debian's OpenBLAS 0.3.21 does
-//     not recognise this CPU and falls back to its SSE3 (Prescott) sgemm kernel. Decode reads
-//     them without software prefetch (the hardware prefetchers follow the 16-row groups);
+//     not recognise this CPU and falls back to its SSE3 (Prescott) sgemm kernel. In decode the
+//     AVX2 kernels ask for the weights 2 KiB ahead of the chunk they compute (without it, on
+//     2 AVX2 cores, compute and memory took turns); the AVX-512 ones leave it to the hardware
+//     prefetchers;
 //   - F16 weights: float dot products (F16 converted in registers), several activation rows per
 //     weight row in prefill (dot_f16_rows);
 //   - F32 and BF16 weights, few rows: float dot products (BF16 converted in registers); many rows
