@@ -4,6 +4,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QEvent>
 #include <QLayout>
 #include <QScreen>
 #include <QScrollArea>
@@ -37,7 +38,30 @@ void fit_floating_docks(MainWindow* window) {
         if (d->isFloating()) fit_to_screen(d);
 }
 
+// The event filter of keep_on_screen: the window fitted on each Show, and once more after it
+// (its frame is known only once the window is mapped) unless it was resized meanwhile.
+class ScreenKeeper : public QObject {
+public:
+    explicit ScreenKeeper(QWidget* window) : QObject(window), window_(window) { window->installEventFilter(this); }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched == window_ && event->type() == QEvent::Show) {
+            fit_to_screen(window_);
+            QTimer::singleShot(0, this, [this, shown = window_->size()] {
+                if (window_->size() == shown) fit_to_screen(window_);
+            });
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QWidget* window_;
+};
+
 }  // namespace
+
+void keep_on_screen(QWidget* window) { new ScreenKeeper(window); }
 
 bool fit_to_screen(QWidget* window) {
     const QScreen* screen = window->screen();
@@ -162,8 +186,15 @@ void DockLayout::fitRows(bool compact) {
     window_->resizeDocks({logits, kv, sampling}, {row * 41 / 100, row * 35 / 100, row * 24 / 100}, Qt::Horizontal);
 }
 
+// The tables are collapsed to no height rather than hidden: without a visible central widget,
+// Qt's dock layout widens the right dock area by one separator at each relayout (each step
+// relays the panels out: the left column drifted narrower step by step, issue 35).
 void DockLayout::setWorkspaceShown(bool shown) {
-    if (QWidget* central = window_->centralWidget()) central->setVisible(shown);
+    if (QWidget* central = window_->centralWidget()) {
+        if (!shown && central->maximumHeight() > 0) central_min_height_ = central->minimumHeight();
+        central->setMinimumHeight(shown ? central_min_height_ : 0);
+        central->setMaximumHeight(shown ? QWIDGETSIZE_MAX : 0);
+    }
     const QSignalBlocker quiet(workspace_action_);
     workspace_action_->setChecked(shown);
 }

@@ -32,6 +32,11 @@ class MainWindow;
 // and moves it inside it; no change when it fits or there is no screen. True when it changed.
 bool fit_to_screen(QWidget* window);
 
+// Keeps the top-level `window` within its screen each time it is shown: fitted (fit_to_screen)
+// as it shows and again once the window manager has framed it, so no window opens taller or
+// wider than the screen's room (1280x720 and up), whatever size it asks for or was saved at.
+void keep_on_screen(QWidget* window);
+
 class DockLayout : public QObject {
     Q_OBJECT
 public:
@@ -56,7 +61,8 @@ public:
     // no longer matches this window's docks); `key` becomes currentKey().
     void restoreOrDefault(const QString& key, double font_scale);
     const QString& currentKey() const { return current_; }
-    // View > Tensors and Metadata: shows or hides the window's central tables (kept per layout).
+    // View > Tensors and Metadata: shows the window's central tables, or collapses them to no
+    // height (kept per layout).
     QAction* workspaceAction() const { return workspace_action_; }
 
 private:
@@ -74,6 +80,7 @@ private:
     MainWindow* window_;
     QAction* workspace_action_;
     QString current_;
+    int central_min_height_ = 0;  // the tables' minimum height while they are shown
 };
 
 }  // namespace lmscope::gui
