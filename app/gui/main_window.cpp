@@ -1,6 +1,7 @@
 #include "gui/main_window.h"
 
 #include "gui/dock_layout.h"
+#include "gui/help_window.h"
 #include "gui/status_notice.h"
 #include "gui/labs/lab_host.h"
 #include "gui/labs/lab_window.h"
@@ -34,6 +35,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
+
+#include <initializer_list>
 
 namespace lmscope::gui {
 
@@ -104,6 +107,8 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
         lab_window_->lab<labs::LogitLensLab>(labs::LabId::LogitLens)->setPrompt(text);
     });
 
+    // No window opens past the screen (a projector's 1280x720 included).
+    for (QWidget* window : std::initializer_list<QWidget*>{this, lab_window_, help_window_}) keep_on_screen(window);
     retranslate();
     restoreSettings();
 }
@@ -117,10 +122,8 @@ MainWindow::~MainWindow() {
 
 void MainWindow::restoreSettings() {
     QSettings s;
-    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1200, 760);
-    else
-        fit_to_screen(this);  // what was saved, never past the screen
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) resize(1200, 760);
+    fit_to_screen(this);  // what was saved or asked for, never past the screen (again when shown)
     if (const QString problem = session_->restoreSettings(); !problem.isEmpty()) say(problem, 15000);
     stage_index_ = s.value(QStringLiteral("view/stageIndex"), 0).toInt();
     takeLayout();
