@@ -8,6 +8,11 @@
 #include "common/testing.h"
 #include "gui_testing.h"
 #include "tools/layout_check.h"
+#include "widgets/sample_trace.h"
+#include "widgets/kv_chart.h"
+#include "widgets/timeline.h"
+#include "widgets/token_strip.h"
+#include "widgets/trace_model.h"
 #include "gui/dock_layout.h"
 #include "gui/labs/context_compare_lab.h"
 #include "gui/labs/lab_host.h"
@@ -23,6 +28,8 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMap>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QFile>
 #include <QSignalSpy>
@@ -351,6 +358,73 @@ private slots:
             problems = tools::stale_language(&host, english, broken == 4);
         }
         QVERIFY2(!problems.isEmpty() && problems.join(QLatin1Char('\n')).contains(found), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // The walk's step checks find what they look for: the newest token's chip scrolled out of
+    // view, and a token strip, KV chart or timeline showing another step than the session's
+    // (each bound to a trace one step behind the session's; issue 35's "what each panel shows is
+    // the session's current step"). The same panels on the session's own trace, the newest chip
+    // in view, pass.
+    void theStepChecksCanFail_data() {
+        QTest::addColumn<QString>("panel");  // "chips", "tokens", "kv", "timeline"
+        QTest::addColumn<bool>("broken");
+        QTest::addColumn<QString>("found");  // a word of the problem reported
+        QTest::newRow("the newest chip out of view") << "chips" << true << QStringLiteral("out of view");
+        QTest::newRow("the newest chip in view") << "chips" << false << QString();
+        QTest::newRow("tokens of the step before") << "tokens" << true << QStringLiteral("shows 5 tokens, the session has 6");
+        QTest::newRow("tokens of the session's step") << "tokens" << false << QString();
+        QTest::newRow("the KV chart of the step before") << "kv" << true << QStringLiteral("draws 2 steps");
+        QTest::newRow("the KV chart of the session's step") << "kv" << false << QString();
+        QTest::newRow("a timeline without the current step") << "timeline" << true << QStringLiteral("does not show the current step 2");
+        QTest::newRow("a timeline with the current step") << "timeline" << false << QString();
+    }
+    void theStepChecksCanFail() {
+        QFETCH(QString, panel);
+        QFETCH(bool, broken);
+        QFETCH(QString, found);
+        widgets::TraceModel session, behind;  // `behind`: the session's trace without its last step
+        session.setModel(test::sample_model_view());
+        behind.setModel(test::sample_model_view());
+        const QVector<widgets::StepView> steps = test::sample_steps();
+        QVERIFY(session.setSteps(steps));
+        QVERIFY(behind.setSteps(steps.mid(0, 2)));
+        QCOMPARE(session.currentStep(), 2);
+        widgets::TraceModel* shown = broken && panel != QLatin1String("chips") ? &behind : &session;
+        QWidget host;
+        host.resize(600, 400);
+        QWidget* widget = nullptr;
+        QScrollArea* scroll = nullptr;
+        if (panel == QLatin1String("chips") || panel == QLatin1String("tokens")) {
+            auto* strip = new widgets::TokenStrip(shown);
+            scroll = new QScrollArea(&host);  // as the Tokens dock holds them, a line high
+            scroll->setWidget(strip);
+            scroll->setWidgetResizable(true);
+            scroll->setGeometry(0, 0, 120, strip->minimumSizeHint().height());
+            widget = strip;
+        } else if (panel == QLatin1String("kv")) {
+            widget = new widgets::KvChart(shown, &host);
+        } else {
+            widget = new widgets::Timeline(shown, &host);
+        }
+        if (!scroll) widget->setGeometry(0, 0, 600, 400);
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        settle();
+        QStringList problems;
+        if (panel == QLatin1String("chips")) {
+            auto* strip = static_cast<widgets::TokenStrip*>(widget);
+            QVERIFY(strip->height() > scroll->viewport()->height());  // the chips wrap past the line shown
+            const QRect last = strip->chipRect(strip->chipCount() - 1);
+            if (broken) scroll->verticalScrollBar()->setValue(0);
+            else scroll->ensureVisible(last.center().x(), last.center().y(), 0, last.height() / 2 + 1);
+            settle();
+            problems = tools::hidden_newest_token(&host);
+        } else {
+            problems = tools::stale_steps(&host, session);
+        }
+        const QString all = problems.join(QLatin1Char('\n'));
+        if (found.isEmpty()) QVERIFY2(problems.isEmpty(), qPrintable(all));
+        else QVERIFY2(all.contains(found), qPrintable(all));
     }
 
     // Reset Layout puts a closed dock back; stage mode hides the docks and gives them back as
