@@ -79,7 +79,14 @@ bool fit_to_screen(QWidget* window) {
     return true;
 }
 
-DockLayout::DockLayout(MainWindow* window) : QObject(window), window_(window), workspace_action_(new QAction(this)) {
+DockLayout::DockLayout(MainWindow* window)
+    : QObject(window), window_(window), workspace_action_(new QAction(this)), resized_(new QTimer(this)) {
+    resized_->setSingleShot(true);
+    resized_->setInterval(0);
+    connect(resized_, &QTimer::timeout, this, [this] {
+        if (arranged_ && !window_->isStageMode()) fitRows(*arranged_ == Arrangement::Compact);
+    });
+    window->installEventFilter(this);
     workspace_action_->setObjectName(QStringLiteral("workspaceAction"));
     workspace_action_->setCheckable(true);
     workspace_action_->setChecked(true);
@@ -92,6 +99,11 @@ DockLayout::Arrangement DockLayout::arrangementFor(QSize window, double font_sca
                                                                                                 : Arrangement::Wide;
 }
 
+bool DockLayout::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == window_ && event->type() == QEvent::Resize) resized_->start();
+    return QObject::eventFilter(watched, event);
+}
+
 void DockLayout::applyDefault(double font_scale) {
     const auto [tokens, heat, grid, logits, kv, timeline, spec, sampling] = find();
     for (QDockWidget* d : {tokens, heat, grid, logits, kv, timeline, spec, sampling}) {
@@ -99,7 +111,8 @@ void DockLayout::applyDefault(double font_scale) {
         d->show();
     }
     const QSize size = window_->size();
-    const bool compact = arrangementFor(size, font_scale) == Arrangement::Compact;
+    arranged_ = arrangementFor(size, font_scale);
+    const bool compact = *arranged_ == Arrangement::Compact;
     window_->setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
     window_->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     // Re-adding a dock takes it out of any tab group or split it was in. (Splits come before
@@ -142,7 +155,7 @@ void DockLayout::applyDefault(double font_scale) {
 }
 
 void DockLayout::refit(double font_scale) {
-    const bool compact = arrangementFor(window_->size(), font_scale) == Arrangement::Compact;
+    const bool compact = arranged_.value_or(arrangementFor(window_->size(), font_scale)) == Arrangement::Compact;
     QTimer::singleShot(0, this, [this, compact] { fitRows(compact); });
 }
 
@@ -210,6 +223,8 @@ void DockLayout::save(const QString& key) const {
     fit_floating_docks(window_);
     QSettings().setValue(settings_key(key), window_->saveState(kStateVersion));
     QSettings().setValue(settings_key(key) + QStringLiteral("/workspace"), workspace_action_->isChecked());
+    if (arranged_) QSettings().setValue(settings_key(key) + QStringLiteral("/arrangement"), int(*arranged_));
+    else QSettings().remove(settings_key(key) + QStringLiteral("/arrangement"));
 }
 
 void DockLayout::restoreOrDefault(const QString& key, double font_scale) {
@@ -218,6 +233,9 @@ void DockLayout::restoreOrDefault(const QString& key, double font_scale) {
     if (state.isEmpty() || !window_->restoreState(state, kStateVersion)) return applyDefault(font_scale);
     fit_floating_docks(window_);
     setWorkspaceShown(QSettings().value(settings_key(key) + QStringLiteral("/workspace"), true).toBool());
+    const QVariant arranged = QSettings().value(settings_key(key) + QStringLiteral("/arrangement"));
+    arranged_.reset();
+    if (arranged.isValid()) arranged_ = arranged.toInt() == int(Arrangement::Compact) ? Arrangement::Compact : Arrangement::Wide;
 }
 
 }  // namespace lmscope::gui

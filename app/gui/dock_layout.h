@@ -17,8 +17,11 @@
 #pragma once
 
 #include <QObject>
+#include <QTimer>
 #include <QSize>
 #include <QString>
+
+#include <optional>
 
 class QAction;
 class QDockWidget;
@@ -52,7 +55,9 @@ public:
     // the sizes that arrangement gives each.
     void applyDefault(double font_scale);
     // The docks' sizes fitted again to what their panels need now (a hint dismissed or shown
-    // again), where they sit left as they are.
+    // again), where they sit left as they are. The window's resizing does it too, for an
+    // arrangement applyDefault made (the rows would otherwise share the change of height
+    // evenly, the Tokens dock growing empty while the panels below scroll).
     void refit(double font_scale);
     // The settings key for the window's screen now.
     QString key() const;
@@ -64,6 +69,9 @@ public:
     // View > Tensors and Metadata: shows the window's central tables, or collapses them to no
     // height (kept per layout).
     QAction* workspaceAction() const { return workspace_action_; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;  // the window resized: refit
 
 private:
     void setWorkspaceShown(bool shown);
@@ -80,6 +88,10 @@ private:
     MainWindow* window_;
     QAction* workspace_action_;
     QString current_;
+    // The arrangement applyDefault put in place (kept with a saved layout); none for a layout
+    // saved before it was kept.
+    std::optional<Arrangement> arranged_;
+    QTimer* resized_;  // coalesces the window's resize events into one refit
     int central_min_height_ = 0;  // the tables' minimum height while they are shown
 };
 
