@@ -78,6 +78,7 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     session_ = new SessionView(this);
     layout_ = new DockLayout(this);  // arranges the docks (restoreSettings)
     notice_ = new StatusNotice(statusBar());
+    chart_focus_ = new ChartFocus(this);
     lab_host_ = new labs::LabHost(session_->model(), this);
     lab_window_ = new labs::LabWindow(lab_host_, this);
     stage_ = new StageView(this);
@@ -112,6 +113,8 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     retranslate();
     restoreSettings();
 }
+
+ShownChart MainWindow::shownChart() const { return chart_focus_->shown(); }
 
 QDockWidget* MainWindow::dock(Panel panel) const { return panel == Panel::Model ? spec_dock_ : session_->dock(panel); }
 
