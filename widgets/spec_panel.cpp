@@ -121,13 +121,17 @@ void SpecPanel::setSpec(const QString& title, const QString& subtitle,
         show_bounded(label, f.label, f.tooltip);
         auto* value = new QLabel;
         value->setObjectName(QStringLiteral("value_") + f.id);
-        value->setFont(value_font);
+        // A list (Gemma's recipe: a line per feature) under its label, at the label's size: in
+        // the large figures' font beside it, it widened the Model dock past a 1280-px window's room.
+        const bool list = f.value.contains(QLatin1Char('\n'));
+        value->setFont(list ? label_font : value_font);
         value->setTextFormat(Qt::PlainText);
         show_bounded(value, f.value, f.tooltip);
-        value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        value->setAlignment(list ? Qt::AlignLeft | Qt::AlignTop : Qt::AlignRight | Qt::AlignVCenter);
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        grid_->addWidget(label, row, 0);
-        grid_->addWidget(value, row, 1);
+        grid_->addWidget(label, row, 0, 1, list ? 2 : 1);
+        if (list) ++row;
+        grid_->addWidget(value, row, list ? 0 : 1, 1, list ? 2 : 1);
         row_labels_ << label << value;
         label->show();  // now, not at the layout's deferred show, so the minimum below counts them
         value->show();

@@ -4,6 +4,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QEvent>
 #include <QLayout>
 #include <QScreen>
 #include <QScrollArea>
@@ -37,7 +38,30 @@ void fit_floating_docks(MainWindow* window) {
         if (d->isFloating()) fit_to_screen(d);
 }
 
+// The event filter of keep_on_screen: the window fitted on each Show, and once more after it
+// (its frame is known only once the window is mapped) unless it was resized meanwhile.
+class ScreenKeeper : public QObject {
+public:
+    explicit ScreenKeeper(QWidget* window) : QObject(window), window_(window) { window->installEventFilter(this); }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched == window_ && event->type() == QEvent::Show) {
+            fit_to_screen(window_);
+            QTimer::singleShot(0, this, [this, shown = window_->size()] {
+                if (window_->size() == shown) fit_to_screen(window_);
+            });
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QWidget* window_;
+};
+
 }  // namespace
+
+void keep_on_screen(QWidget* window) { new ScreenKeeper(window); }
 
 bool fit_to_screen(QWidget* window) {
     const QScreen* screen = window->screen();
@@ -55,7 +79,14 @@ bool fit_to_screen(QWidget* window) {
     return true;
 }
 
-DockLayout::DockLayout(MainWindow* window) : QObject(window), window_(window), workspace_action_(new QAction(this)) {
+DockLayout::DockLayout(MainWindow* window)
+    : QObject(window), window_(window), workspace_action_(new QAction(this)), resized_(new QTimer(this)) {
+    resized_->setSingleShot(true);
+    resized_->setInterval(0);
+    connect(resized_, &QTimer::timeout, this, [this] {
+        if (arranged_ && !window_->isStageMode()) fitRows(*arranged_ == Arrangement::Compact);
+    });
+    window->installEventFilter(this);
     workspace_action_->setObjectName(QStringLiteral("workspaceAction"));
     workspace_action_->setCheckable(true);
     workspace_action_->setChecked(true);
@@ -68,6 +99,11 @@ DockLayout::Arrangement DockLayout::arrangementFor(QSize window, double font_sca
                                                                                                 : Arrangement::Wide;
 }
 
+bool DockLayout::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == window_ && event->type() == QEvent::Resize) resized_->start();
+    return QObject::eventFilter(watched, event);
+}
+
 void DockLayout::applyDefault(double font_scale) {
     const auto [tokens, heat, grid, logits, kv, timeline, spec, sampling] = find();
     for (QDockWidget* d : {tokens, heat, grid, logits, kv, timeline, spec, sampling}) {
@@ -75,7 +111,8 @@ void DockLayout::applyDefault(double font_scale) {
         d->show();
     }
     const QSize size = window_->size();
-    const bool compact = arrangementFor(size, font_scale) == Arrangement::Compact;
+    arranged_ = arrangementFor(size, font_scale);
+    const bool compact = *arranged_ == Arrangement::Compact;
     window_->setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
     window_->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     // Re-adding a dock takes it out of any tab group or split it was in. (Splits come before
@@ -118,7 +155,7 @@ void DockLayout::applyDefault(double font_scale) {
 }
 
 void DockLayout::refit(double font_scale) {
-    const bool compact = arrangementFor(window_->size(), font_scale) == Arrangement::Compact;
+    const bool compact = arranged_.value_or(arrangementFor(window_->size(), font_scale)) == Arrangement::Compact;
     QTimer::singleShot(0, this, [this, compact] { fitRows(compact); });
 }
 
@@ -162,8 +199,15 @@ void DockLayout::fitRows(bool compact) {
     window_->resizeDocks({logits, kv, sampling}, {row * 41 / 100, row * 35 / 100, row * 24 / 100}, Qt::Horizontal);
 }
 
+// The tables are collapsed to no height rather than hidden: without a visible central widget,
+// Qt's dock layout widens the right dock area by one separator at each relayout (each step
+// relays the panels out: the left column drifted narrower step by step, issue 35).
 void DockLayout::setWorkspaceShown(bool shown) {
-    if (QWidget* central = window_->centralWidget()) central->setVisible(shown);
+    if (QWidget* central = window_->centralWidget()) {
+        if (!shown && central->maximumHeight() > 0) central_min_height_ = central->minimumHeight();
+        central->setMinimumHeight(shown ? central_min_height_ : 0);
+        central->setMaximumHeight(shown ? QWIDGETSIZE_MAX : 0);
+    }
     const QSignalBlocker quiet(workspace_action_);
     workspace_action_->setChecked(shown);
 }
@@ -179,6 +223,8 @@ void DockLayout::save(const QString& key) const {
     fit_floating_docks(window_);
     QSettings().setValue(settings_key(key), window_->saveState(kStateVersion));
     QSettings().setValue(settings_key(key) + QStringLiteral("/workspace"), workspace_action_->isChecked());
+    if (arranged_) QSettings().setValue(settings_key(key) + QStringLiteral("/arrangement"), int(*arranged_));
+    else QSettings().remove(settings_key(key) + QStringLiteral("/arrangement"));
 }
 
 void DockLayout::restoreOrDefault(const QString& key, double font_scale) {
@@ -187,6 +233,9 @@ void DockLayout::restoreOrDefault(const QString& key, double font_scale) {
     if (state.isEmpty() || !window_->restoreState(state, kStateVersion)) return applyDefault(font_scale);
     fit_floating_docks(window_);
     setWorkspaceShown(QSettings().value(settings_key(key) + QStringLiteral("/workspace"), true).toBool());
+    const QVariant arranged = QSettings().value(settings_key(key) + QStringLiteral("/arrangement"));
+    arranged_.reset();
+    if (arranged.isValid()) arranged_ = arranged.toInt() == int(Arrangement::Compact) ? Arrangement::Compact : Arrangement::Wide;
 }
 
 }  // namespace lmscope::gui

@@ -17,8 +17,11 @@
 #pragma once
 
 #include <QObject>
+#include <QTimer>
 #include <QSize>
 #include <QString>
+
+#include <optional>
 
 class QAction;
 class QDockWidget;
@@ -31,6 +34,11 @@ class MainWindow;
 // Shrinks the top-level `window` (its frame included) to the available geometry of its screen
 // and moves it inside it; no change when it fits or there is no screen. True when it changed.
 bool fit_to_screen(QWidget* window);
+
+// Keeps the top-level `window` within its screen each time it is shown: fitted (fit_to_screen)
+// as it shows and again once the window manager has framed it, so no window opens taller or
+// wider than the screen's room (1280x720 and up), whatever size it asks for or was saved at.
+void keep_on_screen(QWidget* window);
 
 class DockLayout : public QObject {
     Q_OBJECT
@@ -47,7 +55,9 @@ public:
     // the sizes that arrangement gives each.
     void applyDefault(double font_scale);
     // The docks' sizes fitted again to what their panels need now (a hint dismissed or shown
-    // again), where they sit left as they are.
+    // again), where they sit left as they are. The window's resizing does it too, for an
+    // arrangement applyDefault made (the rows would otherwise share the change of height
+    // evenly, the Tokens dock growing empty while the panels below scroll).
     void refit(double font_scale);
     // The settings key for the window's screen now.
     QString key() const;
@@ -56,8 +66,12 @@ public:
     // no longer matches this window's docks); `key` becomes currentKey().
     void restoreOrDefault(const QString& key, double font_scale);
     const QString& currentKey() const { return current_; }
-    // View > Tensors and Metadata: shows or hides the window's central tables (kept per layout).
+    // View > Tensors and Metadata: shows the window's central tables, or collapses them to no
+    // height (kept per layout).
     QAction* workspaceAction() const { return workspace_action_; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;  // the window resized: refit
 
 private:
     void setWorkspaceShown(bool shown);
@@ -74,6 +88,11 @@ private:
     MainWindow* window_;
     QAction* workspace_action_;
     QString current_;
+    // The arrangement applyDefault put in place (kept with a saved layout); none for a layout
+    // saved before it was kept.
+    std::optional<Arrangement> arranged_;
+    QTimer* resized_;  // coalesces the window's resize events into one refit
+    int central_min_height_ = 0;  // the tables' minimum height while they are shown
 };
 
 }  // namespace lmscope::gui

@@ -1,6 +1,7 @@
 #include "gui/main_window.h"
 
 #include "gui/dock_layout.h"
+#include "gui/help_window.h"
 #include "gui/status_notice.h"
 #include "gui/labs/lab_host.h"
 #include "gui/labs/lab_window.h"
@@ -34,6 +35,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
+
+#include <initializer_list>
 
 namespace lmscope::gui {
 
@@ -75,6 +78,7 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     session_ = new SessionView(this);
     layout_ = new DockLayout(this);  // arranges the docks (restoreSettings)
     notice_ = new StatusNotice(statusBar());
+    chart_focus_ = new ChartFocus(this);
     lab_host_ = new labs::LabHost(session_->model(), this);
     lab_window_ = new labs::LabWindow(lab_host_, this);
     stage_ = new StageView(this);
@@ -104,9 +108,13 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
         lab_window_->lab<labs::LogitLensLab>(labs::LabId::LogitLens)->setPrompt(text);
     });
 
+    // No window opens past the screen (a projector's 1280x720 included).
+    for (QWidget* window : std::initializer_list<QWidget*>{this, lab_window_, help_window_}) keep_on_screen(window);
     retranslate();
     restoreSettings();
 }
+
+ShownChart MainWindow::shownChart() const { return chart_focus_->shown(); }
 
 QDockWidget* MainWindow::dock(Panel panel) const { return panel == Panel::Model ? spec_dock_ : session_->dock(panel); }
 
@@ -117,10 +125,8 @@ MainWindow::~MainWindow() {
 
 void MainWindow::restoreSettings() {
     QSettings s;
-    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1200, 760);
-    else
-        fit_to_screen(this);  // what was saved, never past the screen
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) resize(1200, 760);
+    fit_to_screen(this);  // what was saved or asked for, never past the screen (again when shown)
     if (const QString problem = session_->restoreSettings(); !problem.isEmpty()) say(problem, 15000);
     stage_index_ = s.value(QStringLiteral("view/stageIndex"), 0).toInt();
     takeLayout();

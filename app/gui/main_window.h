@@ -8,6 +8,7 @@
 #pragma once
 
 #include "gui/panel_help.h"
+#include "gui/shown_chart.h"
 #include "widgets/export.h"
 
 #include <QKeySequence>
@@ -71,6 +72,8 @@ public:
     // View > Reset Layout: every dock back where the arrangement for this window's size puts it.
     QAction* resetLayoutAction() const { return reset_layout_action_; }
     DockLayout* dockLayout() const { return layout_; }
+    // The chart File > Export writes now, with its name (shown_chart.h).
+    ShownChart shownChart() const;
     // The "?" buttons, F1 and the first-run hints of every panel and lab.
     PanelGuide* panelGuide() const { return guide_; }
 
@@ -83,8 +86,9 @@ public slots:
     void setStageMode(bool on);
     // Stage mode at stage `index` (0-based, clamped): for a clicker's jump and the screenshot walk.
     void showStage(int index);
-    // Writes the chart the user last clicked (attention heatmap, KV cache or logits) to `path`:
-    // .png or .pdf the picture, .csv or .json its numbers. Atomic; false and *error on failure.
+    // Writes the chart shown that the user works with (shownChart()) to `path`: .png or .pdf the
+    // picture, .csv or .json its numbers (the attention heatmap's, the KV cache's and the
+    // logits'; other charts have none). Atomic; false and *error on failure.
     bool exportFocusedChart(const QString& path, QString* error = nullptr);
 
 signals:
@@ -126,6 +130,7 @@ private:
     void retranslateSession();
     void showEngineError(const QString& message);
     void exportChartDialog(widgets::ExportFormat format);
+    bool exportChart(const ShownChart& chart, const QString& path, QString* error);
 
     Language* language_;
     ModelDocument* document_;
@@ -150,6 +155,7 @@ private:
     DockLayout* layout_ = nullptr;
     PanelGuide* guide_ = nullptr;
     StatusNotice* notice_ = nullptr;
+    ChartFocus* chart_focus_ = nullptr;
     bool shown_ = false;
 
     QMenu* file_menu_ = nullptr;

@@ -211,31 +211,46 @@ void MainWindow::showEngineError(const QString& message) {
 }
 
 void MainWindow::exportChartDialog(widgets::ExportFormat format) {
+    const ShownChart chart = chart_focus_->shown();  // before the dialog takes the focus
+    if (!chart.plot) return say(tr("No chart is shown to export."), 8000);
     QSettings s;
     const QString folder = s.value(QStringLiteral("exportFolder"), QDir::homePath()).toString();
     const QString suffix = widgets::export_suffix(format);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), folder + QStringLiteral("/chart.") + suffix,
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart: %1").arg(chart.name),
+                                                      folder + QLatin1Char('/') + chart.file_stem + QLatin1Char('.') + suffix,
                                                       QStringLiteral("*.%1").arg(suffix));
     if (path.isEmpty()) return;
     s.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
     QString error;
-    if (exportFocusedChart(path, &error)) say(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 8000);
-    else showEngineError(error);
+    if (exportChart(chart, path, &error)) say(tr("Exported %1 to %2").arg(chart.name, QDir::toNativeSeparators(path)), 8000);
+    else QMessageBox::warning(this, tr("Export Chart"), error);
 }
 
-bool MainWindow::exportFocusedChart(const QString& path, QString* error) {
-    const SessionView::Chart chart = session_->focusedChart();
-    QCustomPlot* plot = session_->chartPlot(chart);
+bool MainWindow::exportFocusedChart(const QString& path, QString* error) { return exportChart(chart_focus_->shown(), path, error); }
+
+bool MainWindow::exportChart(const ShownChart& chart, const QString& path, QString* error) {
     const std::optional<widgets::ExportFormat> format = widgets::export_format_of(path);
     if (!format) {
         if (error) *error = tr("%1: unknown export format (use %2)").arg(path, widgets::export_suffix_list());
         return false;
     }
+    if (!chart.plot) {
+        if (error) *error = tr("%1: no chart is shown to export").arg(path);
+        return false;
+    }
+    std::optional<widgets::ChartTable> table;  // the numbers of the charts that keep them
+    for (const SessionView::Chart c : {SessionView::Chart::Heatmap, SessionView::Chart::KvCache, SessionView::Chart::Logits})
+        if (session_->chartPlot(c) == chart.plot) table = session_->chartTable(c);
+    const bool numbers = *format == widgets::ExportFormat::Csv || *format == widgets::ExportFormat::Json;
+    if (numbers && !table) {
+        if (error) *error = tr("%1 has no table of numbers: export it as PNG or PDF").arg(chart.name);
+        return false;
+    }
     switch (*format) {
-    case widgets::ExportFormat::Png: return widgets::save_plot_png(plot, path, error);
-    case widgets::ExportFormat::Pdf: return widgets::save_plot_pdf(plot, path, error);
-    case widgets::ExportFormat::Csv: return widgets::save_table_csv(session_->chartTable(chart), path, error);
-    case widgets::ExportFormat::Json: return widgets::save_table_json(session_->chartTable(chart), path, error);
+    case widgets::ExportFormat::Png: return widgets::save_plot_png(chart.plot, path, error);
+    case widgets::ExportFormat::Pdf: return widgets::save_plot_pdf(chart.plot, path, error);
+    case widgets::ExportFormat::Csv: return widgets::save_table_csv(*table, path, error);
+    case widgets::ExportFormat::Json: return widgets::save_table_json(*table, path, error);
     }
     return false;
 }

@@ -852,10 +852,6 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
         <source>La&amp;bs</source>
         <translation>实验室(&amp;B)</translation>
     </message>
@@ -914,6 +910,26 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>Leave Stage Mode</source>
         <translation>退出讲解模式</translation>
+    </message>
+    <message>
+        <source>No chart is shown to export.</source>
+        <translation>没有可导出的图表。</translation>
+    </message>
+    <message>
+        <source>Export Chart: %1</source>
+        <translation>导出图表：%1</translation>
+    </message>
+    <message>
+        <source>Exported %1 to %2</source>
+        <translation>已将%1导出到 %2</translation>
+    </message>
+    <message>
+        <source>%1: no chart is shown to export</source>
+        <translation>%1：没有可导出的图表</translation>
+    </message>
+    <message>
+        <source>%1 has no table of numbers: export it as PNG or PDF</source>
+        <translation>%1 没有数值表：请导出为 PNG 或 PDF</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,11 @@
 #include "common/testing.h"
 #include "gui_testing.h"
 #include "tools/layout_check.h"
+#include "widgets/sample_trace.h"
+#include "widgets/kv_chart.h"
+#include "widgets/timeline.h"
+#include "widgets/token_strip.h"
+#include "widgets/trace_model.h"
 #include "gui/dock_layout.h"
 #include "gui/labs/context_compare_lab.h"
 #include "gui/labs/lab_host.h"
@@ -22,6 +27,9 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMap>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QFile>
 #include <QSignalSpy>
@@ -66,6 +74,17 @@ QStringList problems_with_each_dock_raised(MainWindow& w) {
     return all;
 }
 
+// Where each dock of the window is (its object name: the rectangle in the window; a dock
+// floating, hidden or behind another's tab, whose rectangle is stale, with an empty one).
+QMap<QString, QRect> dock_geometries(MainWindow& w) {
+    QMap<QString, QRect> out;
+    for (QDockWidget* d : w.findChildren<QDockWidget*>())
+        out.insert(d->objectName(), d->isVisible() && !d->isFloating() && !d->visibleRegion().isEmpty() ? QRect(d->mapTo(&w, QPoint(0, 0)), d->size()) : QRect());
+    return out;
+}
+
+QString rect_text(const QRect& r) { return QStringLiteral("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()); }
+
 }  // namespace
 
 class TestGuiLayout : public QObject {
@@ -79,8 +98,9 @@ private slots:
         LMSCOPE_REQUIRE_FILE(model, "the fixture model");
     }
 
-    // The model a row runs: the fixture, or SmolLM2 (skipped when it has not been fetched).
+    // The model a row runs: the fixture, SmolLM2 or Gemma 3 270M (skipped when not fetched).
     static QString model_for(const QString& name) {
+        if (name == QLatin1String("gemma")) return QString::fromStdString(testing::gemma_model());
         return name == QLatin1String("smollm2") ? QString::fromStdString(testing::sample_model()) : testing::fixture_model();
     }
     void cleanup() { QSettings().clear(); }
@@ -99,6 +119,10 @@ private slots:
             QTest::addRow("%s zh_CN 1280x720", model) << QSize(1280, 720) << "zh_CN" << compact << m;
             QTest::addRow("%s zh_CN 1600x1000", model) << QSize(1600, 1000) << "zh_CN" << wide << m;
         }
+        // Gemma's spec lists its recipe (sliding window, QK-norm, norms after attention and FFN):
+        // the walk found the Model dock widening the left column until the heatmap scrolled.
+        QTest::addRow("gemma 1280x720") << QSize(1280, 720) << "en" << compact << QStringLiteral("gemma");
+        QTest::addRow("gemma zh_CN 1280x720") << QSize(1280, 720) << "zh_CN" << compact << QStringLiteral("gemma");
     }
     void nothingIsCutOff() {
         QFETCH(QSize, size);
@@ -106,7 +130,7 @@ private slots:
         QFETCH(int, arrangement);
         QFETCH(QString, model);
         const QString path = model_for(model);
-        LMSCOPE_REQUIRE_FILE(path.toStdString(), "SmolLM2 (the sample model)");
+        LMSCOPE_REQUIRE_FILE(path.toStdString(), "the sample model");
         QVERIFY(language_.apply(language));
         auto w = open_window(&language_, QStringLiteral("The capital of France is a city on the river, and"), path);
         QVERIFY(w);
@@ -122,7 +146,7 @@ private slots:
         settle();
         // The compact arrangement gives the tensor tables' room to the panels.
         const bool wide = arrangement == int(DockLayout::Arrangement::Wide);
-        QCOMPARE(w->centralWidget()->isVisible(), wide);
+        QCOMPARE(w->centralWidget()->height() > 0, wide);
         QCOMPARE(w->dockLayout()->workspaceAction()->isChecked(), wide);
         for (int i = 0; i < 9; ++i) QVERIFY(step_and_wait(w->session()));  // the prefill, eight decode steps
         settle();
@@ -192,6 +216,110 @@ private slots:
             QVERIFY2(problems.isEmpty(), qPrintable(lab->views()->tabText(view) + QStringLiteral(":\n") + problems.join(QLatin1Char('\n'))));
         }
         labs->hide();
+    }
+
+    // The column left of the attention docks keeps its width step after step (issue 35: it
+    // drifted narrower at each step), at both arrangements.
+    void leftColumnStableAcrossSteps_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QString>("model");
+        QTest::newRow("fixture 1280x720") << QSize(1280, 720) << QStringLiteral("fixture");
+        QTest::newRow("fixture 1920x1080") << QSize(1920, 1080) << QStringLiteral("fixture");
+        QTest::newRow("smollm2 1280x720") << QSize(1280, 720) << QStringLiteral("smollm2");
+        QTest::newRow("smollm2 1920x1080") << QSize(1920, 1080) << QStringLiteral("smollm2");
+    }
+    void leftColumnStableAcrossSteps() {
+        QFETCH(QSize, size);
+        QFETCH(QString, model);
+        const QString path = model_for(model);
+        LMSCOPE_REQUIRE_FILE(path.toStdString(), "the model");
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, QStringLiteral("The capital of France is a city on the river, and"), path);
+        QVERIFY(w);
+        w->resize(size);
+        settle();
+        w->resetLayoutAction()->trigger();
+        settle();
+        QDockWidget* heat = w->dock(gui::Panel::Attention);
+        QDockWidget* tokens = w->dock(gui::Panel::Tokens);
+        QVERIFY(step_and_wait(w->session()));  // the prefill
+        settle();
+        const int left = tokens->width(), right = heat->width();
+        for (int i = 0; i < 8; ++i) {
+            QVERIFY(step_and_wait(w->session()));
+            settle();
+        }
+        QCOMPARE(tokens->width(), left);
+        QCOMPARE(heat->width(), right);
+    }
+
+    // A window made larger and then smaller again keeps its panels fitted (the walk found the
+    // Tokens dock grown empty at 1280x720 after 1920x1080, the Logits and Sampling panels below
+    // it scrolling).
+    void resizingKeepsThePanelsFitted_data() {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("fixture") << QStringLiteral("fixture");
+        QTest::newRow("smollm2") << QStringLiteral("smollm2");
+    }
+    void resizingKeepsThePanelsFitted() {
+        QFETCH(QString, model);
+        const QString path = model_for(model);
+        LMSCOPE_REQUIRE_FILE(path.toStdString(), "the model");
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, QStringLiteral("The capital of France is"), path);
+        QVERIFY(w);
+        for (gui::Panel p : gui::all_panels())
+            if (!gui::is_lab(p)) w->panelGuide()->hintBar(p)->closeButton()->click();
+        w->resize(1280, 720);
+        settle();
+        w->resetLayoutAction()->trigger();
+        settle();
+        QVERIFY(step_and_wait(w->session()));
+        for (const QSize size : {QSize(1920, 1080), QSize(1280, 720)}) {
+            w->resize(size);
+            settle();
+        }
+        const QStringList problems = problems_with_each_dock_raised(*w);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // View > Reset Layout after the docks were moved, floated, closed and resized puts every
+    // dock back where the default arrangement puts it, at the size it gives it (issue 35: Reset
+    // Layout did nothing).
+    void resetLayoutRestoresTheDefault_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("compact 1280x720") << QSize(1280, 720);
+        QTest::newRow("wide 1920x1080") << QSize(1920, 1080);
+    }
+    void resetLayoutRestoresTheDefault() {
+        QFETCH(QSize, size);
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        auto w = open_window(&language_, QStringLiteral("A B C"));
+        QVERIFY(w);
+        w->resize(size);
+        settle();
+        w->resetLayoutAction()->trigger();
+        settle();
+        QVERIFY(step_and_wait(w->session()));
+        settle();
+        const QMap<QString, QRect> before = dock_geometries(*w);
+        QDockWidget* heat = w->dock(gui::Panel::Attention);
+        QDockWidget* tokens = w->dock(gui::Panel::Tokens);
+        w->resizeDocks({heat}, {heat->width() / 2}, Qt::Horizontal);
+        w->resizeDocks({tokens}, {tokens->height() * 2}, Qt::Vertical);
+        w->addDockWidget(Qt::LeftDockWidgetArea, w->dock(gui::Panel::Sampling));
+        w->dock(gui::Panel::KvCache)->setFloating(true);
+        w->dock(gui::Panel::Timeline)->close();
+        w->dockLayout()->workspaceAction()->toggle();
+        settle();
+        QVERIFY(dock_geometries(*w) != before);
+        w->resetLayoutAction()->trigger();
+        settle();
+        const QMap<QString, QRect> after = dock_geometries(*w);
+        for (auto it = before.begin(); it != before.end(); ++it)
+            QVERIFY2(after.value(it.key()) == it.value(),
+                     qPrintable(QStringLiteral("%1: %2 after Reset Layout, %3 by default").arg(it.key(), rect_text(after.value(it.key())), rect_text(it.value()))));
+        QCOMPARE(w->dockLayout()->workspaceAction()->isChecked(), DockLayout::arrangementFor(size, 1.0) == DockLayout::Arrangement::Wide);
     }
 
     // A walk that cannot fail proves nothing: a label squeezed below its text is found.
@@ -265,6 +393,73 @@ private slots:
             problems = tools::stale_language(&host, english, broken == 4);
         }
         QVERIFY2(!problems.isEmpty() && problems.join(QLatin1Char('\n')).contains(found), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // The walk's step checks find what they look for: the newest token's chip scrolled out of
+    // view, and a token strip, KV chart or timeline showing another step than the session's
+    // (each bound to a trace one step behind the session's; issue 35's "what each panel shows is
+    // the session's current step"). The same panels on the session's own trace, the newest chip
+    // in view, pass.
+    void theStepChecksCanFail_data() {
+        QTest::addColumn<QString>("panel");  // "chips", "tokens", "kv", "timeline"
+        QTest::addColumn<bool>("broken");
+        QTest::addColumn<QString>("found");  // a word of the problem reported
+        QTest::newRow("the newest chip out of view") << "chips" << true << QStringLiteral("out of view");
+        QTest::newRow("the newest chip in view") << "chips" << false << QString();
+        QTest::newRow("tokens of the step before") << "tokens" << true << QStringLiteral("shows 5 tokens, the session has 6");
+        QTest::newRow("tokens of the session's step") << "tokens" << false << QString();
+        QTest::newRow("the KV chart of the step before") << "kv" << true << QStringLiteral("draws 2 steps");
+        QTest::newRow("the KV chart of the session's step") << "kv" << false << QString();
+        QTest::newRow("a timeline without the current step") << "timeline" << true << QStringLiteral("does not show the current step 2");
+        QTest::newRow("a timeline with the current step") << "timeline" << false << QString();
+    }
+    void theStepChecksCanFail() {
+        QFETCH(QString, panel);
+        QFETCH(bool, broken);
+        QFETCH(QString, found);
+        widgets::TraceModel session, behind;  // `behind`: the session's trace without its last step
+        session.setModel(test::sample_model_view());
+        behind.setModel(test::sample_model_view());
+        const QVector<widgets::StepView> steps = test::sample_steps();
+        QVERIFY(session.setSteps(steps));
+        QVERIFY(behind.setSteps(steps.mid(0, 2)));
+        QCOMPARE(session.currentStep(), 2);
+        widgets::TraceModel* shown = broken && panel != QLatin1String("chips") ? &behind : &session;
+        QWidget host;
+        host.resize(600, 400);
+        QWidget* widget = nullptr;
+        QScrollArea* scroll = nullptr;
+        if (panel == QLatin1String("chips") || panel == QLatin1String("tokens")) {
+            auto* strip = new widgets::TokenStrip(shown);
+            scroll = new QScrollArea(&host);  // as the Tokens dock holds them, a line high
+            scroll->setWidget(strip);
+            scroll->setWidgetResizable(true);
+            scroll->setGeometry(0, 0, 120, strip->minimumSizeHint().height());
+            widget = strip;
+        } else if (panel == QLatin1String("kv")) {
+            widget = new widgets::KvChart(shown, &host);
+        } else {
+            widget = new widgets::Timeline(shown, &host);
+        }
+        if (!scroll) widget->setGeometry(0, 0, 600, 400);
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        settle();
+        QStringList problems;
+        if (panel == QLatin1String("chips")) {
+            auto* strip = static_cast<widgets::TokenStrip*>(widget);
+            QVERIFY(strip->height() > scroll->viewport()->height());  // the chips wrap past the line shown
+            const QRect last = strip->chipRect(strip->chipCount() - 1);
+            if (broken) scroll->verticalScrollBar()->setValue(0);
+            else scroll->ensureVisible(last.center().x(), last.center().y(), 0, last.height() / 2 + 1);
+            settle();
+            problems = tools::hidden_newest_token(&host);
+        } else {
+            problems = tools::stale_steps(&host, session);
+        }
+        const QString all = problems.join(QLatin1Char('\n'));
+        if (found.isEmpty()) QVERIFY2(problems.isEmpty(), qPrintable(all));
+        else QVERIFY2(all.contains(found), qPrintable(all));
     }
 
     // Reset Layout puts a closed dock back; stage mode hides the docks and gives them back as

@@ -7,6 +7,8 @@
 #include "gui_testing.h"
 #include "gguf/gguf.h"
 #include "gui/help_window.h"
+#include "gui/layer_view.h"
+#include "gui/shown_chart.h"
 #include "gui/language.h"
 #include "gui/labs/lab_host.h"
 #include "gui/main_window.h"
@@ -15,10 +17,15 @@
 #include "gui/sample_model.h"
 #include "gui/session_view.h"
 #include "util/error.h"
+#include "widgets/attention_heatmap.h"
+#include "widgets/rope_view.h"
 #include "widgets/spec_panel.h"
 #include "widgets/tensor_table_model.h"
 
 #include <QAbstractButton>
+#include <QDockWidget>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QApplication>
 #include <QImage>
 #include <QLabel>
@@ -36,6 +43,8 @@
 #include <QScopeGuard>
 #include <QScreen>
 #include <QtTest>
+
+#include <qcustomplot.h>
 
 using namespace lmscope;
 using lmscope::gui::MainWindow;
@@ -369,6 +378,61 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.width() < 2 * QGuiApplication::primaryScreen()->availableGeometry().width());  // the docks' default may add some
         QVERIFY(!w.grab().isNull());  // and it paints
+    }
+
+    // File > Export writes the chart shown and names it (issue 35: with the Layer view's RoPE
+    // tab picked it wrote the heatmap clicked before, saying nothing of which chart).
+    void exportWritesTheShownChart() {
+        gui::Language language;
+        auto w = testing::open_window(&language, QStringLiteral("The river bank was"));
+        QVERIFY(w);
+        w->resize(1600, 1000);
+        w->resetLayoutAction()->trigger();
+        testing::settle();
+        gui::SessionView* s = w->session();
+        QVERIFY(testing::step_and_wait(s));
+        QVERIFY(testing::step_and_wait(s));
+        QDockWidget* heat_dock = w->dock(gui::Panel::Attention);
+        QDockWidget* layer_dock = w->dock(gui::Panel::Layer);
+        auto* heatmap = testing::panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention);
+        auto* layer = testing::panel_widget<gui::LayerView>(s, gui::Panel::Layer);
+        QVERIFY(heat_dock && layer_dock && heatmap && layer);
+        heat_dock->raise();
+        testing::settle();
+        QTest::mouseClick(heatmap->plot(), Qt::LeftButton, {}, QPoint(10, 10));
+        QCOMPARE(w->shownChart().plot, heatmap->plot());
+        QVERIFY2(w->shownChart().name.startsWith(heat_dock->windowTitle()), qPrintable(w->shownChart().name));
+
+        // The teacher brings the Layer view up and picks its RoPE tab.
+        layer_dock->raise();
+        testing::settle();
+        auto* tabs = layer->findChild<QTabWidget*>();
+        const int rope_tab = int(gui::LayerView::Tab::Rope);
+        QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(rope_tab).center());
+        QCOMPARE(layer->tab(), gui::LayerView::Tab::Rope);
+        QTRY_VERIFY_WITH_TIMEOUT(layer->figures() && !layer->computing(), 60000);
+        testing::settle();
+        const gui::ShownChart chart = w->shownChart();
+        auto* rope = layer->findChild<widgets::RopeView*>();
+        QVERIFY(chart.plot == rope->pairsPlot() || chart.plot == rope->spectrumPlot() || chart.plot == rope->offsetPlot());
+        const QString named = layer_dock->windowTitle() + QStringLiteral(" › ") + tabs->tabText(rope_tab);
+        QVERIFY2(chart.name.startsWith(named), qPrintable(chart.name));
+        QVERIFY2(chart.file_stem.startsWith(QStringLiteral("layer-rope")), qPrintable(chart.file_stem));
+        QTemporaryDir dir;
+        QString error;
+        const QString png = dir.filePath(QStringLiteral("shown.png"));
+        QVERIFY2(w->exportFocusedChart(png, &error), qPrintable(error));
+        QCOMPARE(QImage(png).size(), chart.plot->size() * 2);  // that chart, at twice its size
+        QVERIFY(!w->exportFocusedChart(dir.filePath(QStringLiteral("shown.csv")), &error));  // it keeps no table
+        QVERIFY2(error.contains(chart.name) && error.contains(QStringLiteral("PNG")), qPrintable(error));
+
+        // The heatmap brought back and clicked: it, with its numbers.
+        heat_dock->raise();
+        testing::settle();
+        QVERIFY(w->shownChart().plot != chart.plot);  // the RoPE tab is no longer shown
+        QTest::mouseClick(heatmap->plot(), Qt::LeftButton, {}, QPoint(10, 10));
+        QCOMPARE(w->shownChart().plot, heatmap->plot());
+        QVERIFY2(w->exportFocusedChart(dir.filePath(QStringLiteral("heat.csv")), &error), qPrintable(error));
     }
 
     void sampleModelLookup() {

@@ -192,7 +192,7 @@ private slots:
         settle();
         for (Panel p : gui::all_panels()) {
             // The tables are hidden in the compact arrangement (and their hint with them).
-            if (gui::is_lab(p) || (p == Panel::Tables && !w.centralWidget()->isVisible())) continue;
+            if (gui::is_lab(p) || (p == Panel::Tables && w.centralWidget()->height() == 0)) continue;
             bring_up(w, p);
             settle();
             widgets::HintBar* hint = w.panelGuide()->hintBar(p);

@@ -221,6 +221,8 @@ private slots:
         QVERIFY(w);
         SessionView* s = w->session();
         for (int i = 0; i < 3; ++i) QVERIFY(press_and_wait(*w, Qt::Key_Space));
+        s->dock(gui::Panel::KvCache)->raise();  // in front of the docks it shares tabs with
+        testing::settle();
         QTest::mouseClick(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->plot(), Qt::LeftButton, {}, QPoint(10, 10));
         QCOMPARE(s->focusedChart(), SessionView::Chart::KvCache);
         QTemporaryDir dir;
