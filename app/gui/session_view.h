@@ -1,6 +1,9 @@
-// The step-through session in the main window: the engine worker on its thread, the one
-// TraceModel every panel shows, the panels as docks, the loop's actions (Step, Play/Pause,
-// Stop, Reset, Save/Open Trace) and the status bar figures.
+// The step-through session in the main window, wired: the engine worker on its thread, the one
+// TraceModel every panel shows, the StepSource the steps come from, and the loop's actions
+// (Step, Play/Pause, Stop, Reset, Back to Live Model). Each other job has its own class:
+// SessionPanels (the panels as docks, the chart to export), SessionStatus (the status bar's
+// figures and the prefill's progress), PlayLoop (Play, and whether a request runs) and
+// EngineLoader (which engine runs, its reloads and their questions).
 //
 // The steps come from a StepSource (step_source.h): a live session on the loaded model, or a
 // trace file opened without a model. Play issues the next step only after the previous one is
@@ -9,47 +12,38 @@
 
 #include "gui/engine_worker.h"
 #include "gui/panel_help.h"
+#include "gui/session_panels.h"
 #include "gui/step_source.h"
 #include "widgets/export.h"
 
-#include <QMap>
+#include <QList>
 #include <QObject>
-#include <QPointer>
-#include <QTimer>
 
-#include <array>
 #include <memory>
-#include <optional>
 
 class QAction;
 class QDockWidget;
-class QLabel;
 class QMainWindow;
 class QProgressBar;
 
 namespace lmscope::widgets {
-class AttentionGrid;
-class AttentionHeatmap;
-class KvChart;
-class LogitsView;
-class Timeline;
-class TokenStrip;
 class TraceModel;
-}  // namespace lmscope::widgets
+}
 
 namespace lmscope::gui {
 
-class LayerView;
 class AblationComparison;
-class SamplingPanel;
+class EngineLoader;
+class PlayLoop;
+class SessionStatus;
 class StepControls;
 
 class SessionView : public QObject {
     Q_OBJECT
 public:
-    enum class Chart { Heatmap, KvCache, Logits };
+    using Chart = SessionPanels::Chart;
 
-    // Adds the controls, docks and status labels to `window`.
+    // Adds the controls, docks and status fields to `window`.
     explicit SessionView(QMainWindow* window);
     ~SessionView() override;
 
@@ -57,13 +51,17 @@ public:
     // The engine; null once shutdown() ended its thread.
     EngineWorker* worker() const { return engine_->isShutDown() ? nullptr : engine_; }
     StepControls* controls() const { return controls_; }
-    // The dock of `panel`; null for a panel that is not one of the session's docks.
-    QDockWidget* dock(Panel panel) const { return docks_.value(panel); }
-    // The panels docked by the session, in the order of their docks.
-    QList<Panel> panels() const { return docks_.keys(); }
-    // The panel itself, inside its dock (what stage mode lends); null as dock() is.
-    QWidget* panelWidget(Panel panel) const { return panel_widgets_.value(panel); }
+    // The panels' docks and widgets, and the chart to export (SessionPanels).
+    QDockWidget* dock(Panel panel) const { return panels_->dock(panel); }
+    QList<Panel> panels() const { return panels_->panels(); }
+    QWidget* panelWidget(Panel panel) const { return panels_->panelWidget(panel); }
+    Chart focusedChart() const { return panels_->focusedChart(); }
+    QCustomPlot* chartPlot(Chart chart) const { return panels_->chartPlot(chart); }
+    widgets::ChartTable chartTable(Chart chart) const { return panels_->chartTable(chart); }
+    void focusTokens() { panels_->focusTokens(); }
     QString statusText(StatusField field) const;
+    // Layers done of the running prefill, with its tokens, time and speed (hidden when idle).
+    const QProgressBar* prefillProgress() const;
 
     QAction* stepAction() const { return step_; }
     QAction* playAction() const { return play_; }
@@ -72,21 +70,13 @@ public:
     // Replay mode back to a live session on the model opened before the trace (enabled in a
     // replay when a model was open).
     QAction* liveAction() const { return live_; }
-    // Layers done of the running prefill, with its tokens, time and speed (hidden when idle).
-    const QProgressBar* prefillProgress() const { return prefill_bar_; }
 
-    bool isPlaying() const { return playing_; }
-    bool inFlight() const { return in_flight_; }
+    bool isPlaying() const;
+    bool inFlight() const;
     bool isReplay() const { return source_->isReplay(); }
-    bool hasEngine() const { return !info_.path.isEmpty(); }
+    bool hasEngine() const;
     // The engine the session was last asked to run on (the Sampling panel's choice then).
-    const EngineOptions& engineOptions() const { return engine_options_; }
-    // The chart the user last worked with, its plot and its numbers (for File > Export).
-    Chart focusedChart() const;
-    QCustomPlot* chartPlot(Chart chart) const;
-    widgets::ChartTable chartTable(Chart chart) const;
-    // The token strip takes the keyboard focus, so Space steps.
-    void focusTokens();
+    const EngineOptions& engineOptions() const;
 
     void retranslate();
     void saveSettings() const;
@@ -101,6 +91,7 @@ public slots:
     void step();
     void setPlaying(bool on);
     void stop();
+    // A new session from the prompt: the cache empty, every step and branch gone.
     void reset();
     void forceToken(qint32 id);
     void rewindTo(qint32 step);
@@ -121,59 +112,30 @@ signals:
     void statusMessage(const QString& text);
     void logitLensRequested(const QString& text);  // the Layer view's link to the lens lab
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;  // notes the chart clicked last
-
 private:
     void createActions();
-    void createDocks(QMainWindow* window);
-    void createStatus(QMainWindow* window);
     void setSource(std::unique_ptr<StepSource> source);
-    void onLoaded(const EngineInfo& info);
+    void onLoaded(const EngineInfo& info, const std::optional<RerunPlan>& rerun);
     void onTraceOpened(const ReplayPtr& replay);
     void waitForEngine();  // a request went to the engine: Step and the rest wait for it
     void onEngineIdle();
-    void showPrefillProgress(const JobProgress& progress);
-    void changeEngine();     // a new engine setting: asks first when there are steps
-    void retranslatePlay();  // Play or Pause
-    void scheduleNext();
     void updateStatus();
     void updateActions();
-    QLabel* statusLabel(StatusField field) const { return status_[std::size_t(field)]; }
 
-    QMainWindow* window_;
     EngineWorker* engine_;
     widgets::TraceModel* model_;
-    StepControls* controls_ = nullptr;
-    SamplingPanel* sampling_ = nullptr;
-    widgets::TokenStrip* strip_ = nullptr;
-    widgets::AttentionHeatmap* heatmap_ = nullptr;
-    widgets::AttentionGrid* grid_ = nullptr;
-    widgets::KvChart* kv_ = nullptr;
-    widgets::LogitsView* logits_ = nullptr;
-    widgets::Timeline* timeline_ = nullptr;
-    LayerView* layer_ = nullptr;
-    QMap<Panel, QDockWidget*> docks_;
-    QMap<Panel, QWidget*> panel_widgets_;  // the widget each dock scrolls
-    std::array<QLabel*, kStatusFields> status_{};  // by StatusField
-    QProgressBar* prefill_bar_ = nullptr;  // in the status bar while a prefill runs
-
     QAction* step_ = nullptr;
     QAction* play_ = nullptr;
     QAction* stop_ = nullptr;
     QAction* reset_ = nullptr;
     QAction* live_ = nullptr;
-
-    QTimer play_timer_;
-    std::unique_ptr<StepSource> source_;
-    EngineInfo info_;           // the model the engine has loaded (kept through a replay)
-    bool in_flight_ = false;    // the engine works on a request
-    bool playing_ = false;
-    EngineOptions engine_options_;   // the settings the engine was last loaded with
-    LabModelPtr opened_;       // the model the window opened last
-    std::optional<RerunPlan> rerun_;  // the path to run again once the new engine is loaded
-    Chart focused_ = Chart::Heatmap;
+    StepControls* controls_ = nullptr;
+    SessionPanels* panels_ = nullptr;
+    SessionStatus* status_ = nullptr;
+    PlayLoop* loop_ = nullptr;
+    EngineLoader* loader_ = nullptr;
     AblationComparison* comparison_ = nullptr;  // the Logits panel's with and without
+    std::unique_ptr<StepSource> source_;
 };
 
 }  // namespace lmscope::gui

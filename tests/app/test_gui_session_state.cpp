@@ -15,6 +15,7 @@
 #include "gui/sampling_panel.h"
 #include "gui/session_view.h"
 #include "gui/step_controls.h"
+#include "trace/trace_file.h"
 #include "util/cpu_info.h"
 #include "widgets/attention_heatmap.h"
 #include "widgets/kv_chart.h"
@@ -105,7 +106,7 @@ private slots:
         QTest::addColumn<QString>("action");
         QTest::addColumn<qint32>("generated");  // tokens after the prompt; -1: the session is empty
         QTest::addColumn<qint32>("steps");      // steps in the trace afterwards
-        QTest::newRow("reset") << "reset" << -1 << 3;
+        QTest::newRow("reset") << "reset" << -1 << 0;  // a new session: no steps kept
         QTest::newRow("edited prompt") << "edit" << 0 << 4;
         QTest::newRow("rewind") << "rewind" << 1 << 3;
         QTest::newRow("same token after a rewind") << "rewindStep" << 2 << 3;
@@ -160,6 +161,81 @@ private slots:
         const qint32 shown_prompt = generated < 0 ? 0 : s->model()->step(s->model()->path().front())->tokens.size();
         if (action != QLatin1String("edit") && generated >= 0) QCOMPARE(shown_prompt, prompt);
         comparePanels(*w, generated < 0 ? 0 : shown_prompt + generated);
+    }
+
+    // Reset starts a new session: the branches of the old one are gone from the Timeline's list
+    // and from the trace (a trace saved after one Step holds that step only).
+    void resetIsANewSession() {
+        auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 3);  // prefill, two decodes
+        QVERIFY(w);
+        SessionView* s = w->session();
+        QVERIFY(apply_and_wait(s, [s] { s->rewindTo(1); }));
+        QVERIFY(apply_and_wait(s, [s] { s->forceToken((s->model()->current()->logits.chosen + 1) % 1024); }));
+        QCOMPARE(s->model()->leaves().size(), 2);  // a branch beside the first path
+        auto* timeline = panel_widget<widgets::Timeline>(s, gui::Panel::Timeline);
+        QCOMPARE(timeline->branchBox()->count(), 2);
+        QVERIFY(apply_and_wait(s, [s] { s->reset(); }));
+        QCOMPARE(s->model()->stepCount(), 0);
+        QVERIFY(s->model()->leaves().isEmpty());
+        QVERIFY(timeline->branchBox()->count() <= 1);
+        QVERIFY(step_and_wait(s));
+        QCOMPARE(s->model()->stepCount(), 1);
+        QCOMPARE(s->model()->current()->index, 0);  // the new session's first step
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("after-reset.lmtrace"));
+        QVERIFY(testing::save_trace(s, path));
+        QCOMPARE(trace::load_trace(path.toStdString()).size(), size_t(1));
+    }
+
+    // A prompt longer than the context is caught before the prefill: a question names both
+    // numbers and offers to raise the context (up to the model's own, 512 for the fixture); its
+    // button reloads the engine with the larger context and runs the prompt. Past the model's
+    // own limit there is nothing to raise: the question says so. Never a bare "Engine error".
+    void promptOverTheContextOffersToRaiseIt_data() {
+        QTest::addColumn<int>("words");  // "river bank N" repeated
+        QTest::addColumn<bool>("raisable");
+        QTest::newRow("within the model's limit") << 20 << true;
+        QTest::newRow("past the model's limit") << 120 << false;
+    }
+    void promptOverTheContextOffersToRaiseIt() {
+        QFETCH(int, words);
+        QFETCH(bool, raisable);
+        QStringList text;
+        for (int i = 0; i < words; ++i) text << QStringLiteral("river bank %1").arg(i % 10);
+        auto w = english_window_after(&language_, text.join(QLatin1Char(' ')), 0);
+        QVERIFY(w);
+        SessionView* s = w->session();
+        auto* context = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling)->findChild<QSpinBox*>(QStringLiteral("context"));
+        QSignalSpy loaded(s, &SessionView::engineLoaded);
+        context->setValue(32);
+        emit context->editingFinished();
+        QVERIFY(wait_for(loaded));
+        QSignalSpy errors(s, &SessionView::engineError);
+        s->step();
+        QTRY_VERIFY_WITH_TIMEOUT(w->findChild<QMessageBox*>(QStringLiteral("promptTooLongBox")), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+        auto* box = w->findChild<QMessageBox*>(QStringLiteral("promptTooLongBox"));
+        const QString said = box->text() + QLatin1Char(' ') + box->informativeText();
+        const qint32 tokens = qint32(box->property("tokens").toInt());
+        QVERIFY2(tokens > 32, qPrintable(said));
+        QVERIFY2(said.contains(QLocale().toString(tokens)) && said.contains(QStringLiteral("32")), qPrintable(said));
+        QVERIFY(errors.isEmpty());
+        QCOMPARE(s->model()->stepCount(), 0);
+        auto* raise = box->findChild<QPushButton*>(QStringLiteral("raiseContext"));
+        QCOMPARE(raise != nullptr, raisable);
+        if (!raisable) {
+            QVERIFY2(said.contains(QStringLiteral("512")), qPrintable(said));  // the model's own limit
+            return;
+        }
+        QSignalSpy applied(s, &SessionView::applied);
+        raise->click();
+        QVERIFY(wait_for(loaded, 2));
+        QVERIFY(wait_for(applied));
+        QVERIFY2(context->value() >= tokens && context->value() <= 512, qPrintable(QString::number(context->value())));
+        QCOMPARE(s->model()->model().n_ctx, context->value());
+        QCOMPARE(s->model()->stepCount(), 1);
+        QCOMPARE(s->model()->sequenceLength(), tokens);
+        QVERIFY(errors.isEmpty());
     }
 
     // Every chart changes language at once, and back, without a step in between.
