@@ -2,7 +2,7 @@
 // View > Stage Mode, and the engine's error messages.
 #include "gui/dock_layout.h"
 #include "gui/main_window.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/stage_view.h"
 #include "widgets/export.h"
 
@@ -56,13 +56,13 @@ void MainWindow::createSessionActions() {
         export_actions_ << a;
     }
 
-    connect(session_, &SessionView::engineError, this, &MainWindow::showEngineError);
-    connect(session_, &SessionView::engineLoaded, this, &MainWindow::showTitles);  // a replay's title goes
-    connect(session_, &SessionView::statusMessage, this, [this](const QString& m) { say(m, 6000); });
-    connect(session_, &SessionView::traceSaved, this, [this](const QString& path) {
+    connect(session_, &SessionController::engineError, this, &MainWindow::showEngineError);
+    connect(session_, &SessionController::engineLoaded, this, &MainWindow::showTitles);  // a replay's title goes
+    connect(session_, &SessionController::statusMessage, this, [this](const QString& m) { say(m, 6000); });
+    connect(session_, &SessionController::traceSaved, this, [this](const QString& path) {
         say(tr("Saved the trace to %1").arg(QDir::toNativeSeparators(path)), 8000);
     });
-    connect(session_, &SessionView::traceOpened, this, [this](const QString& path) {
+    connect(session_, &SessionController::traceOpened, this, [this](const QString& path) {
         setWindowTitle(tr("%1 (replay) — lmscope").arg(QFileInfo(path).fileName()));
         say(tr("Opened the trace %1: press Step (Space) to walk through it").arg(QFileInfo(path).fileName()), 8000);
     });
@@ -224,7 +224,7 @@ void MainWindow::exportChartDialog(widgets::ExportFormat format) {
 }
 
 bool MainWindow::exportFocusedChart(const QString& path, QString* error) {
-    const SessionView::Chart chart = session_->focusedChart();
+    const SessionController::Chart chart = session_->focusedChart();
     QCustomPlot* plot = session_->chartPlot(chart);
     const std::optional<widgets::ExportFormat> format = widgets::export_format_of(path);
     if (!format) {

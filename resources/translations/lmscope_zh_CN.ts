@@ -1101,19 +1101,14 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     </message>
 </context>
 <context>
-    <name>lmscope::gui::SessionStatus</name>
-    <message numerus="yes">
-        <source>Prefill: layer %1 of %2 · %Ln token(s) · %3 s · %4 tokens/s · Stop (Esc) ends it</source>
-        <translation>
-            <numerusform>预填充：第 %1 / %2 层 · %Ln 个词元 · %3 秒 · 每秒 %4 个词元 · 停止（Esc）可中断</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>lmscope::gui::SessionView</name>
+    <name>lmscope::gui::SessionController</name>
     <message>
         <source>Stopped</source>
         <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Ready: %1 on %2</source>
+        <translation>就绪：%1，运行于 %2</translation>
     </message>
     <message>
         <source>Step</source>
@@ -1136,8 +1131,8 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>重置</translation>
     </message>
     <message>
-        <source>Ready: %1 on %2</source>
-        <translation>就绪：%1，运行于 %2</translation>
+        <source>Start a new session from the prompt: the KV cache emptied, every step and branch gone (Ctrl+R)</source>
+        <translation>从提示词重新开始一个新会话：清空 KV 缓存，所有步骤和分支都会删除（Ctrl+R）</translation>
     </message>
     <message>
         <source>Back to &amp;Live Model</source>
@@ -1147,9 +1142,14 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <source>Leave the replay and step the model that was open before it again (Ctrl+Shift+L)</source>
         <translation>退出回放，继续单步运行回放前打开的模型（Ctrl+Shift+L）</translation>
     </message>
-    <message>
-        <source>Start a new session from the prompt: the KV cache emptied, every step and branch gone (Ctrl+R)</source>
-        <translation>从提示词重新开始一个新会话：清空 KV 缓存，所有步骤和分支都会删除（Ctrl+R）</translation>
+</context>
+<context>
+    <name>lmscope::gui::SessionStatus</name>
+    <message numerus="yes">
+        <source>Prefill: layer %1 of %2 · %Ln token(s) · %3 s · %4 tokens/s · Stop (Esc) ends it</source>
+        <translation>
+            <numerusform>预填充：第 %1 / %2 层 · %Ln 个词元 · %3 秒 · 每秒 %4 个词元 · 停止（Esc）可中断</numerusform>
+        </translation>
     </message>
 </context>
 <context>

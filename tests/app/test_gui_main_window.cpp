@@ -13,7 +13,7 @@
 #include "gui/model_document.h"
 #include "gui/recent_files.h"
 #include "gui/sample_model.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "util/error.h"
 #include "widgets/spec_panel.h"
 #include "widgets/tensor_table_model.h"

@@ -13,7 +13,7 @@
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/sampling_panel.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/step_controls.h"
 #include "trace/trace_file.h"
 #include "util/cpu_info.h"
@@ -47,7 +47,7 @@
 
 using namespace lmscope;
 using lmscope::gui::MainWindow;
-using lmscope::gui::SessionView;
+using lmscope::gui::SessionController;
 using lmscope::testing::open_window;
 using lmscope::testing::panel_widget;
 using lmscope::testing::step_and_wait;
@@ -66,8 +66,8 @@ std::unique_ptr<MainWindow> english_window_after(gui::Language* language, const 
 }
 
 // Runs `action` and waits until its snapshot reached the panels.
-template <class F> bool apply_and_wait(SessionView* s, F&& action) {
-    QSignalSpy applied(s, &SessionView::applied);
+template <class F> bool apply_and_wait(SessionController* s, F&& action) {
+    QSignalSpy applied(s, &SessionController::applied);
     action();
     return wait_for(applied);
 }
@@ -80,7 +80,7 @@ class TestGuiSessionState : public QObject {
 
     // The panels agree with each other and show `tokens` positions (0: an empty session).
     static void comparePanels(MainWindow& w, qint32 tokens) {
-        SessionView* s = w.session();
+        SessionController* s = w.session();
         const widgets::TraceModel* m = s->model();
         QCOMPARE(m->sequenceLength(), tokens);
         QCOMPARE(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->chipCount(), tokens);
@@ -120,7 +120,7 @@ private slots:
         QFETCH(qint32, steps);
         auto w = open_window(&language_, QStringLiteral("Red green blue"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         for (int i = 0; i < 3; ++i) QVERIFY(step_and_wait(s));  // prefill and two decodes
         const qint32 prompt = s->model()->step(0)->tokens.size();
         QTemporaryDir dir;
@@ -141,17 +141,17 @@ private slots:
             QVERIFY(!s->liveAction()->isEnabled());  // live already
             if (action.startsWith(QLatin1String("replayThen"))) {
                 const QString path = dir.filePath(QStringLiteral("t.lmtrace"));
-                QSignalSpy saved(s, &SessionView::traceSaved);
+                QSignalSpy saved(s, &SessionController::traceSaved);
                 s->saveTrace(path);
                 QVERIFY(wait_for(saved));
-                QSignalSpy opened(s, &SessionView::traceOpened);
+                QSignalSpy opened(s, &SessionController::traceOpened);
                 s->openTrace(path);
                 QVERIFY(wait_for(opened));
                 QVERIFY(step_and_wait(s));
                 QVERIFY(s->statusText(gui::StatusField::Source).startsWith(QStringLiteral("Replay")));
                 QVERIFY(s->liveAction()->isEnabled());
             }
-            QSignalSpy loaded(s, &SessionView::engineLoaded);
+            QSignalSpy loaded(s, &SessionController::engineLoaded);
             if (action == QLatin1String("replayThenLive")) s->liveAction()->trigger();
             else w->openFile(testing::fixture_model());
             QVERIFY(wait_for(loaded));
@@ -168,7 +168,7 @@ private slots:
     void resetIsANewSession() {
         auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 3);  // prefill, two decodes
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(apply_and_wait(s, [s] { s->rewindTo(1); }));
         QVERIFY(apply_and_wait(s, [s] { s->forceToken((s->model()->current()->logits.chosen + 1) % 1024); }));
         QCOMPARE(s->model()->leaves().size(), 2);  // a branch beside the first path
@@ -204,13 +204,13 @@ private slots:
         for (int i = 0; i < words; ++i) text << QStringLiteral("river bank %1").arg(i % 10);
         auto w = english_window_after(&language_, text.join(QLatin1Char(' ')), 0);
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         auto* context = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling)->findChild<QSpinBox*>(QStringLiteral("context"));
-        QSignalSpy loaded(s, &SessionView::engineLoaded);
+        QSignalSpy loaded(s, &SessionController::engineLoaded);
         context->setValue(32);
         emit context->editingFinished();
         QVERIFY(wait_for(loaded));
-        QSignalSpy errors(s, &SessionView::engineError);
+        QSignalSpy errors(s, &SessionController::engineError);
         s->step();
         QTRY_VERIFY_WITH_TIMEOUT(w->findChild<QMessageBox*>(QStringLiteral("promptTooLongBox")), 60000);
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
@@ -227,7 +227,7 @@ private slots:
             QVERIFY2(said.contains(QStringLiteral("512")), qPrintable(said));  // the model's own limit
             return;
         }
-        QSignalSpy applied(s, &SessionView::applied);
+        QSignalSpy applied(s, &SessionController::applied);
         raise->click();
         QVERIFY(wait_for(loaded, 2));
         QVERIFY(wait_for(applied));
@@ -263,7 +263,7 @@ private slots:
         MainWindow w(&language_);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        SessionView* s = w.session();
+        SessionController* s = w.session();
         const QString other = code == QLatin1String("en") ? QStringLiteral("zh_CN") : QStringLiteral("en");
         QVERIFY(language_.apply(other));
         QCoreApplication::processEvents();
@@ -286,14 +286,14 @@ private slots:
     void contextLimitShownAndSettable() {
         auto w = open_window(&language_, QStringLiteral("A B C"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         auto* context = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling)->findChild<QSpinBox*>(QStringLiteral("context"));
         QVERIFY(context);
         QCOMPARE(context->maximum(), 512);  // the fixture's context_length caps it
         QVERIFY2(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->legendText().contains(QStringLiteral(" of 512 ")), qPrintable(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->legendText()));
         QCOMPARE(s->statusText(gui::StatusField::Tokens), QStringLiteral("0 / 512 tokens"));
         QVERIFY2(context->toolTip().contains(QStringLiteral("384.0 KiB")), qPrintable(context->toolTip()));  // 512 x 768 B
-        QSignalSpy loaded(s, &SessionView::engineLoaded);
+        QSignalSpy loaded(s, &SessionController::engineLoaded);
         context->setValue(32);
         emit context->editingFinished();
         QVERIFY(wait_for(loaded));
@@ -358,7 +358,7 @@ private slots:
     void englishPluralForms() {
         auto w = english_window_after(&language_, QStringLiteral("A B C"), 2);  // one decode step
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         const QString summary = panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->summary()->text();
         QVERIFY2(summary.contains(QStringLiteral("over 1 step")) && !summary.contains(QStringLiteral("1 steps")),
                  qPrintable(summary));
@@ -377,7 +377,7 @@ private slots:
     void samplingChangeShowsTheNewPick() {
         auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 2);
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY2(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->heading()->text().contains(QStringLiteral("(greedy)")), qPrintable(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->heading()->text()));
         const qint32 steps = s->model()->stepCount();
         gui::SamplingPanel* panel = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling);
@@ -411,13 +411,13 @@ private slots:
         QFETCH(QString, kv);
         auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 3);
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVector<qint32> before;
         for (const widgets::TokenView& t : s->model()->sequence()) before.push_back(t.id);
         auto* type = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling)->findChild<QComboBox*>(QStringLiteral("kvType"));
         QVERIFY(type);
         QCOMPARE(type->currentText(), QStringLiteral("f16"));
-        QSignalSpy loaded(s, &SessionView::engineLoaded);
+        QSignalSpy loaded(s, &SessionController::engineLoaded);
         type->setCurrentIndex(type->findText(QStringLiteral("q8_0")));
         QMessageBox* box = nullptr;
         QTRY_VERIFY((box = w->findChild<QMessageBox*>(QStringLiteral("engineChangeBox"))) != nullptr);
@@ -450,7 +450,7 @@ private slots:
         QVERIFY(language_.apply(QStringLiteral("en")));
         auto w = open_window(&language_, words.join(QLatin1Char(' ')));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QSignalSpy progressed(s->prefillProgress(), &QProgressBar::valueChanged);
         QVERIFY(step_and_wait(s));
         const qint32 n = s->model()->sequenceLength();
@@ -479,10 +479,10 @@ private slots:
         QVERIFY(language_.apply(QStringLiteral("en")));
         auto w = open_window(&language_, words.join(QLatin1Char(' ')), model);
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QSignalSpy progressed(s->prefillProgress(), &QProgressBar::valueChanged);
-        QSignalSpy applied(s, &SessionView::applied);
-        QSignalSpy failed(s, &SessionView::engineError);
+        QSignalSpy applied(s, &SessionController::applied);
+        QSignalSpy failed(s, &SessionController::engineError);
         QElapsedTimer timer;
         timer.start();
         s->step();
@@ -511,7 +511,7 @@ private slots:
     void playTurnsIntoPause() {
         auto w = open_window(&language_, QStringLiteral("A B C"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QCOMPARE(s->playAction()->text(), QStringLiteral("Play"));
         s->controls()->setSpeed(20);
         s->setPlaying(true);
@@ -550,13 +550,13 @@ private slots:
     void forcingByTheLabel() {
         auto w = open_window(&language_, QStringLiteral("Once upon"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(step_and_wait(s));
         const widgets::LogitsView* logits = panel_widget<widgets::LogitsView>(s, gui::Panel::Logits);
         QVERIFY(logits->rows().size() >= 2);
         QSignalSpy forced(logits, &widgets::LogitsView::forceToken);
         const QPoint label(logits->plot()->axisRect()->left() / 2, int(logits->rowCenter(1).y()));
-        QSignalSpy applied(s, &SessionView::applied);
+        QSignalSpy applied(s, &SessionController::applied);
         QTest::mouseClick(logits->plot(), Qt::LeftButton, {}, label);
         QCOMPARE(forced.count(), 1);
         QCOMPARE(forced.first().at(0).toInt(), logits->rows()[1].id);

@@ -38,14 +38,14 @@ class PlayLoop;
 class SessionStatus;
 class StepControls;
 
-class SessionView : public QObject {
+class SessionController : public QObject {
     Q_OBJECT
 public:
     using Chart = SessionPanels::Chart;
 
     // Adds the controls, docks and status fields to `window`.
-    explicit SessionView(QMainWindow* window);
-    ~SessionView() override;
+    explicit SessionController(QMainWindow* window);
+    ~SessionController() override;
 
     widgets::TraceModel* model() const { return model_; }
     // The engine; null once shutdown() ended its thread.

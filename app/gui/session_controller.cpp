@@ -1,4 +1,4 @@
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 
 #include "engine/backend_factory.h"
 #include "gui/ablation_comparison.h"
@@ -34,7 +34,7 @@ QStringList backend_list() {
 }
 }  // namespace
 
-SessionView::SessionView(QMainWindow* window)
+SessionController::SessionController(QMainWindow* window)
     : QObject(window), engine_(new EngineWorker(this)), model_(new widgets::TraceModel(this)) {
     createActions();
     controls_ = new StepControls(step_, play_, stop_, reset_);
@@ -44,19 +44,19 @@ SessionView::SessionView(QMainWindow* window)
     loader_ = new EngineLoader(engine_, panels_->sampling(), window, this);
     setSource(std::make_unique<LiveSource>(engine_, model_, controls_, EngineInfo{}));  // no model yet
 
-    connect(loop_, &PlayLoop::stepDue, this, &SessionView::step);
+    connect(loop_, &PlayLoop::stepDue, this, &SessionController::step);
     connect(loop_, &PlayLoop::cancelRequested, this, [this] {
         if (worker()) worker()->cancel();  // direct: the worker's thread is busy with the step
     });
-    connect(loop_, &PlayLoop::changed, this, &SessionView::updateActions);
-    connect(loader_, &EngineLoader::stopRequested, this, &SessionView::stop);
-    connect(loader_, &EngineLoader::loading, this, &SessionView::waitForEngine);
-    connect(loader_, &EngineLoader::loaded, this, &SessionView::onLoaded);
+    connect(loop_, &PlayLoop::changed, this, &SessionController::updateActions);
+    connect(loader_, &EngineLoader::stopRequested, this, &SessionController::stop);
+    connect(loader_, &EngineLoader::loading, this, &SessionController::waitForEngine);
+    connect(loader_, &EngineLoader::loaded, this, &SessionController::onLoaded);
 
     EngineWorker* w = worker();
-    connect(w, &EngineWorker::traceOpened, this, &SessionView::onTraceOpened);
-    connect(w, &EngineWorker::traceSaved, this, &SessionView::traceSaved);
-    connect(w, &EngineWorker::status, this, &SessionView::statusMessage);
+    connect(w, &EngineWorker::traceOpened, this, &SessionController::onTraceOpened);
+    connect(w, &EngineWorker::traceSaved, this, &SessionController::traceSaved);
+    connect(w, &EngineWorker::status, this, &SessionController::statusMessage);
     connect(w, &EngineWorker::prefillProgress, this, [this](const JobProgress& p) {
         if (loop_->inFlight()) status_->showPrefill(p);  // not a late report of a step already done
     });
@@ -86,21 +86,21 @@ SessionView::SessionView(QMainWindow* window)
         if (isReplay()) return;  // a replay runs nothing: the settings wait for the next model
         loader_->change(source_->rerunPlan(), model_->sequenceLength());
     });
-    connect(panels_->logits(), &widgets::LogitsView::forceToken, this, &SessionView::forceToken);
-    connect(panels_->logits(), &widgets::LogitsView::recomputeStep, this, &SessionView::recomputeStep);
-    connect(panels_->grid(), &widgets::AttentionGrid::recomputeStep, this, &SessionView::recomputeStep);
-    connect(panels_->heatmap(), &widgets::AttentionHeatmap::recomputeStep, this, &SessionView::recomputeStep);
+    connect(panels_->logits(), &widgets::LogitsView::forceToken, this, &SessionController::forceToken);
+    connect(panels_->logits(), &widgets::LogitsView::recomputeStep, this, &SessionController::recomputeStep);
+    connect(panels_->grid(), &widgets::AttentionGrid::recomputeStep, this, &SessionController::recomputeStep);
+    connect(panels_->heatmap(), &widgets::AttentionHeatmap::recomputeStep, this, &SessionController::recomputeStep);
     comparison_ = new AblationComparison(model_, panels_->logits(), this);
-    connect(panels_->timeline(), &widgets::Timeline::rewindTo, this, &SessionView::rewindTo);
-    connect(panels_->layer(), &LayerView::logitLensRequested, this, &SessionView::logitLensRequested);
-    connect(panels_->timeline(), &widgets::Timeline::branchSelected, this, &SessionView::rewindTo);  // the engine follows
+    connect(panels_->timeline(), &widgets::Timeline::rewindTo, this, &SessionController::rewindTo);
+    connect(panels_->layer(), &LayerView::logitLensRequested, this, &SessionController::logitLensRequested);
+    connect(panels_->timeline(), &widgets::Timeline::branchSelected, this, &SessionController::rewindTo);  // the engine follows
     updateActions();
     retranslate();
 }
 
-SessionView::~SessionView() { shutdown(); }
+SessionController::~SessionController() { shutdown(); }
 
-void SessionView::createActions() {
+void SessionController::createActions() {
     auto make = [this](const char* name, const QKeySequence& key) {
         auto* a = new QAction(this);
         a->setObjectName(QLatin1String(name));
@@ -116,48 +116,48 @@ void SessionView::createActions() {
     stop_ = make("stopAction", QKeySequence(Qt::Key_Escape));
     reset_ = make("resetAction", QKeySequence(Qt::CTRL | Qt::Key_R));
     live_ = make("liveAction", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
-    connect(step_, &QAction::triggered, this, &SessionView::step);
-    connect(play_, &QAction::triggered, this, &SessionView::setPlaying);
-    connect(stop_, &QAction::triggered, this, &SessionView::stop);
-    connect(reset_, &QAction::triggered, this, &SessionView::reset);
+    connect(step_, &QAction::triggered, this, &SessionController::step);
+    connect(play_, &QAction::triggered, this, &SessionController::setPlaying);
+    connect(stop_, &QAction::triggered, this, &SessionController::stop);
+    connect(reset_, &QAction::triggered, this, &SessionController::reset);
     connect(live_, &QAction::triggered, this, [this] {
         if (isReplay() && hasEngine()) loadModel(loader_->info().path);  // onLoaded ends the replay
     });
 }
 
-QString SessionView::statusText(StatusField field) const { return status_->text(field); }
-const QProgressBar* SessionView::prefillProgress() const { return status_->prefillBar(); }
-bool SessionView::isPlaying() const { return loop_->isPlaying(); }
-bool SessionView::inFlight() const { return loop_->inFlight(); }
-bool SessionView::hasEngine() const { return loader_->hasEngine(); }
-const EngineOptions& SessionView::engineOptions() const { return loader_->options(); }
+QString SessionController::statusText(StatusField field) const { return status_->text(field); }
+const QProgressBar* SessionController::prefillProgress() const { return status_->prefillBar(); }
+bool SessionController::isPlaying() const { return loop_->isPlaying(); }
+bool SessionController::inFlight() const { return loop_->inFlight(); }
+bool SessionController::hasEngine() const { return loader_->hasEngine(); }
+const EngineOptions& SessionController::engineOptions() const { return loader_->options(); }
 
-void SessionView::loadModel(const QString& path) { loader_->load(path); }
-void SessionView::loadModel(const LabModelPtr& opened) { loader_->load(opened); }
+void SessionController::loadModel(const QString& path) { loader_->load(path); }
+void SessionController::loadModel(const LabModelPtr& opened) { loader_->load(opened); }
 
-void SessionView::setSource(std::unique_ptr<StepSource> source) {
+void SessionController::setSource(std::unique_ptr<StepSource> source) {
     source_ = std::move(source);
-    connect(source_.get(), &StepSource::message, this, &SessionView::statusMessage);
+    connect(source_.get(), &StepSource::message, this, &SessionController::statusMessage);
     connect(source_.get(), &StepSource::stopPlay, this, [this] { setPlaying(false); });
     connect(source_.get(), &StepSource::stepped, this, [this] {
         status_->hidePrefill();
         loop_->stepped();
     });
-    connect(source_.get(), &StepSource::statusChanged, this, &SessionView::updateStatus);
-    connect(source_.get(), &StepSource::applied, this, &SessionView::applied);
+    connect(source_.get(), &StepSource::statusChanged, this, &SessionController::updateStatus);
+    connect(source_.get(), &StepSource::applied, this, &SessionController::applied);
     panels_->setLive(!source_->isReplay());
     // another session: what was computed for the old one is dropped; a replay computes nothing
     if (comparison_)
         comparison_->setSession(source_->isReplay() ? nullptr : loader_->info().runnable, loader_->info().options);
 }
 
-void SessionView::recomputeStep(qint32 step) {
+void SessionController::recomputeStep(qint32 step) {
     if (inFlight() || isReplay()) return;
     stop();
     if (source_->recompute(step)) waitForEngine();
 }
 
-void SessionView::onLoaded(const EngineInfo& info, const std::optional<RerunPlan>& rerun) {
+void SessionController::onLoaded(const EngineInfo& info, const std::optional<RerunPlan>& rerun) {
     auto live = std::make_unique<LiveSource>(engine_, model_, controls_, info);  // ends a replay
     model_->clear();
     model_->setModel(info.model);
@@ -175,41 +175,41 @@ void SessionView::onLoaded(const EngineInfo& info, const std::optional<RerunPlan
     if (rerun) waitForEngine();
 }
 
-void SessionView::step() {
+void SessionController::step() {
     if (!inFlight() && source_->step()) waitForEngine();
 }
 
-void SessionView::waitForEngine() { loop_->waitForEngine(); }
+void SessionController::waitForEngine() { loop_->waitForEngine(); }
 
-void SessionView::setPlaying(bool on) { loop_->setPlaying(on, source_->usable()); }
+void SessionController::setPlaying(bool on) { loop_->setPlaying(on, source_->usable()); }
 
-void SessionView::stop() { loop_->stop(); }
+void SessionController::stop() { loop_->stop(); }
 
-void SessionView::reset() {
+void SessionController::reset() {
     stop();
     if (!source_->isReplay()) model_->setAblation({});  // every head back on
     if (source_->reset()) waitForEngine();
 }
 
-void SessionView::forceToken(qint32 id) {
+void SessionController::forceToken(qint32 id) {
     if (!inFlight() && source_->forceToken(id)) waitForEngine();
 }
 
-void SessionView::rewindTo(qint32 step) {
+void SessionController::rewindTo(qint32 step) {
     if (!inFlight() && source_->rewindTo(step)) waitForEngine();
 }
 
-void SessionView::saveTrace(const QString& path) {
+void SessionController::saveTrace(const QString& path) {
     if (!hasEngine() || isReplay()) return;
     engine_->saveTrace(path);
 }
 
-void SessionView::openTrace(const QString& path) {
+void SessionController::openTrace(const QString& path) {
     stop();
     engine_->openTrace(path);
 }
 
-void SessionView::onTraceOpened(const ReplayPtr& replay) {
+void SessionController::onTraceOpened(const ReplayPtr& replay) {
     setSource(std::make_unique<ReplaySource>(replay, model_));
     panels_->layer()->setModel(nullptr, {});  // a replay has no model to probe
     source_->reset();  // its model, no steps yet
@@ -217,12 +217,12 @@ void SessionView::onTraceOpened(const ReplayPtr& replay) {
     emit traceOpened(replay->path);
 }
 
-void SessionView::onEngineIdle() {
+void SessionController::onEngineIdle() {
     status_->hidePrefill();
     loop_->engineIdle();
 }
 
-void SessionView::updateActions() {
+void SessionController::updateActions() {
     const bool usable = source_->usable();
     const bool in_flight = loop_->inFlight();
     step_->setEnabled(usable && !in_flight);
@@ -233,9 +233,9 @@ void SessionView::updateActions() {
     panels_->layer()->setEngineBusy(in_flight || loop_->isPlaying());
 }
 
-void SessionView::updateStatus() { status_->show(source_->status()); }
+void SessionController::updateStatus() { status_->show(source_->status()); }
 
-void SessionView::retranslate() {
+void SessionController::retranslate() {
     step_->setText(tr("Step"));
     step_->setToolTip(tr("Prefill the prompt, then decode one token per step (Space)"));
     loop_->retranslate();
@@ -250,14 +250,14 @@ void SessionView::retranslate() {
     updateStatus();
 }
 
-void SessionView::saveSettings() const {
+void SessionController::saveSettings() const {
     panels_->sampling()->saveSettings();
     QSettings s;
     s.setValue(QStringLiteral("session/prompt"), controls_->prompt());
     s.setValue(QStringLiteral("session/speed"), controls_->speed());
 }
 
-QString SessionView::restoreSettings() {
+QString SessionController::restoreSettings() {
     const QString problem = panels_->sampling()->restoreSettings();
     QSettings s;
     controls_->setPrompt(s.value(QStringLiteral("session/prompt"), QStringLiteral("The capital of France is")).toString());
@@ -265,7 +265,7 @@ QString SessionView::restoreSettings() {
     return problem;
 }
 
-void SessionView::shutdown() {
+void SessionController::shutdown() {
     loop_->shutdown();
     engine_->shutdown();
 }
