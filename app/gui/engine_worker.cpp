@@ -134,7 +134,12 @@ void EngineWorker::setSampling(const engine::SamplerSettings& sampling) {
         engine::validate(s);
         sampling_ = s;
         // reseeds when the seed changes; the pending token is picked again under the new settings
-        if (engine_.session && engine_.session->set_sampling(s)) emitSnapshot(EngineSnapshot::Kind::Repick, true);
+        if (!engine_.session) return;
+        engine::Session& session = *engine_.session;
+        if (session.set_sampling(s)) emitSnapshot(EngineSnapshot::Kind::Repick, true);
+        else if (session.head() >= 0 && session.pending_how() != Choice::Forced && session.trace().has_children(session.head()))
+            emit status(tr("The shown step keeps its pick: the step after it fed that token. The new settings pick "
+                           "from the next step on; click a candidate to branch here."));
     });
 }
 

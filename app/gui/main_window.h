@@ -1,7 +1,7 @@
 // lmscope's main window: a model's spec (the "Model" dock) and its tensors and metadata (the
 // central tabs), opened from File > Open, File > Open Sample Model (the fetched sample models),
 // File > Open Recent, a drop, or the command line, and
-// the step-through panels of the SessionController as docks around the central area. Loading runs
+// the step-through session's panels (SessionController, SessionPanels) as docks around the central area. Loading runs
 // off the UI thread; a bad file shows the loader's error in a message box and the previous
 // model stays on screen. Stage mode (View > Stage Mode, F11) shows the lesson one stage at a
 // time for a projector (StageView) in place of the docks and tables; Esc or F11 leaves it.

@@ -549,6 +549,10 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <source>Switching heads off</source>
         <translation>关闭注意力头</translation>
     </message>
+    <message>
+        <source>The shown step keeps its pick: the step after it fed that token. The new settings pick from the next step on; click a candidate to branch here.</source>
+        <translation>显示的这一步保留它选出的词元：它的下一步已经用了这个词元。新的设置从下一步开始生效；点击一个候选词元即可在这里分支。</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::gui::HelpWindow</name>

@@ -395,6 +395,26 @@ private slots:
         QCOMPARE(s->model()->current()->tokens.front().id, shown);
     }
 
+    // New settings at a step something already continued from leave its pick (a trace records
+    // the token each step continued) and say so; the next Step walks on to the step it fed.
+    void samplingChangeKeepsAContinuedPick() {
+        auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 3);
+        QVERIFY(w);
+        SessionController* s = w->session();
+        QVERIFY(apply_and_wait(s, [s] { s->rewindTo(1); }));
+        const qint32 fed = s->model()->step(2)->tokens.front().id;
+        QCOMPARE(s->model()->current()->logits.chosen, fed);
+        QSignalSpy said(s, &SessionController::statusMessage);
+        gui::SamplingPanel* panel = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling);
+        panel->findChild<QSpinBox*>(QStringLiteral("topK"))->setValue(2);
+        panel->findChild<QDoubleSpinBox*>(QStringLiteral("temperature"))->setValue(1.5);
+        QTRY_VERIFY_WITH_TIMEOUT(!said.isEmpty() && said.last().first().toString().contains(QStringLiteral("keeps its pick")), 30000);
+        QCOMPARE(s->model()->current()->logits.chosen, fed);
+        QVERIFY(step_and_wait(s));
+        QCOMPARE(s->model()->currentStep(), 2);  // the step already made, not a new branch
+        QCOMPARE(s->model()->leaves().size(), 1);
+    }
+
     // A KV type change asks first: re-run the session (the same tokens, recomputed on the new
     // cache), start empty, or keep the old setting (nothing reloads, the panel shows f16 again).
     void engineChangeAsks_data() {
