@@ -68,8 +68,8 @@ public:
     qint32 currentStep() const { return current_; }  // -1: no steps
     const StepView* current() const { return step(current_); }
     void setCurrentStep(qint32 index);
-    // No current step (the engine emptied its cache: Reset): every panel shows an empty
-    // sequence; the steps stay, for the branch list and a later rewind.
+    // No current step (the engine emptied its cache to prefill a new prompt): every panel shows
+    // an empty sequence; the steps stay, for the branch list and a later rewind.
     void clearCurrentStep();
 
     QVector<qint32> pathTo(qint32 index) const;  // first step .. index, following parents

@@ -99,6 +99,19 @@ private:
     tok::StreamDecoder text_;
 };
 
+// Before the prefill: a prompt longer than the context, said with both numbers and the --ctx
+// that holds it (or the model's own limit when none does).
+void check_prompt_fits(int64_t tokens, engine::Session& session) {
+    if (tokens <= session.n_ctx()) return;
+    const int32_t trained = session.backend().model().spec().n_ctx_train();
+    const int32_t raise_to = engine::context_for_prompt(tokens, trained);
+    throw ContextFullError("--prompt: the prompt is " + std::to_string(tokens) + " tokens, more than the context of " +
+                           std::to_string(session.n_ctx()) + " positions; " +
+                           (raise_to > 0 ? "--ctx " + std::to_string(raise_to) + " holds it"
+                                         : "the model's context_length is " + std::to_string(trained) +
+                                               ", so shorten the prompt"));
+}
+
 // Prints the reply to `first`, up to n_predict steps. False when the context filled first.
 bool generate(engine::Session& session, Printer& out, const trace::StepTrace& first, int n_predict) {
     bool more = out.step(first);
@@ -116,6 +129,7 @@ bool converse(const RunOptions& o, engine::Session& session, const tok::Tokenize
     if (!o.chat) {
         const std::vector<int32_t> ids = tokenizer.encode_ids(o.prompt, true, false);
         if (ids.empty()) throw UsageError("--prompt: the prompt encodes to no tokens");
+        check_prompt_fits(int64_t(ids.size()), session);
         return generate(session, out, session.prefill(ids), o.n_predict);
     }
     if (!session.chat_template().notice.empty())

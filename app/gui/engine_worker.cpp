@@ -25,6 +25,7 @@ void register_types() {
         qRegisterMetaType<EngineInfo>();
         qRegisterMetaType<SnapshotPtr>();
         qRegisterMetaType<ReplayPtr>();
+        qRegisterMetaType<PromptTooLong>();
         return true;
     }();
     (void)once;
@@ -78,20 +79,27 @@ void EngineWorker::run(const LabModelPtr& model, const EngineOptions& options) {
     });
 }
 
-void EngineWorker::start(const LabModelPtr& prepared, const EngineOptions& options) {
+engine::SessionOptions EngineWorker::sessionOptions() const {
     engine::SessionOptions so;
     so.sampling = sampling_;
     so.capture.mode = trace::CaptureMode::Full;  // the heatmap and grid show any (layer, head)
-    EngineSession next = make_engine_session(prepared, options, so);
-    const model::ModelSpec& spec = prepared->model->spec();
-    next.session->set_attention_focus(focus_);
-    // a new model may have fewer heads
-    std::erase_if(ablation_, [&](const LayerHead& h) { return !model::has_head(spec, h); });
-    next.session->set_ablation(ablation_);
+    return so;
+}
 
-    engine_ = std::move(next);  // the old session goes before its backend
+void EngineWorker::beginSession() {
+    engine_.session->set_attention_focus(focus_);
+    engine_.session->set_ablation(ablation_);
     sent_steps_ = 0;
     sent_dropped_ = 0;
+}
+
+void EngineWorker::start(const LabModelPtr& prepared, const EngineOptions& options) {
+    EngineSession next = make_engine_session(prepared, options, sessionOptions());
+    const model::ModelSpec& spec = prepared->model->spec();
+    // a new model may have fewer heads
+    std::erase_if(ablation_, [&](const LayerHead& h) { return !model::has_head(spec, h); });
+    engine_ = std::move(next);  // the old session goes before its backend
+    beginSession();
     const tok::Tokenizer& tokenizer = *prepared->tokenizer;
     pieces_.clear();
     for (int32_t id = 0; id < tokenizer.vocab_size(); ++id) pieces_.emplace(id, tokenizer.piece(id));
@@ -127,7 +135,12 @@ void EngineWorker::setSampling(const engine::SamplerSettings& sampling) {
         engine::validate(s);
         sampling_ = s;
         // reseeds when the seed changes; the pending token is picked again under the new settings
-        if (engine_.session && engine_.session->set_sampling(s)) emitSnapshot(EngineSnapshot::Kind::Repick, true);
+        if (!engine_.session) return;
+        engine::Session& session = *engine_.session;
+        if (session.set_sampling(s)) emitSnapshot(EngineSnapshot::Kind::Repick, true);
+        else if (session.head() >= 0 && session.pending_how() != Choice::Forced && session.trace().has_children(session.head()))
+            emit status(tr("The shown step keeps its pick: the step after it fed that token. The new settings pick "
+                           "from the next step on; click a candidate to branch here."));
     });
 }
 
@@ -137,6 +150,12 @@ void EngineWorker::prefill(const QString& prompt) {
         const std::vector<int32_t> ids = s.tokenizer().encode_ids(prompt.toStdString(), true, false);
         if (ids.empty()) throw UsageError(tr("The prompt encodes to no tokens.").toStdString());
         if (!s.tokens().empty()) s.reset();
+        if (int64_t(ids.size()) > s.n_ctx()) {  // said before the prefill, with the context that holds it
+            const int32_t trained = engine_.model->model->spec().n_ctx_train();
+            emit promptTooLong({prompt, QVector<qint32>(ids.begin(), ids.end()), s.n_ctx(), trained,
+                                engine::context_for_prompt(int64_t(ids.size()), trained)});
+            return;
+        }
         compute(job, [&] { s.prefill(ids); });
         emitSnapshot(EngineSnapshot::Kind::Step);
     });
@@ -201,7 +220,11 @@ void EngineWorker::rewind(qint32 step) {
 
 void EngineWorker::reset() {
     jobs_.post(tr("Reset"), [this](const JobContext&) {
-        session().reset();
+        session();  // throws when no model is loaded
+        // a new session on the same backend: the cache empty, the old trace and its branches gone
+        engine_.session.reset();
+        engine_.session = std::make_unique<engine::Session>(*engine_.backend, *engine_.model->tokenizer, sessionOptions());
+        beginSession();
         emitSnapshot(EngineSnapshot::Kind::Reset);
     });
 }

@@ -48,7 +48,8 @@ struct EngineInfo {
 };
 
 // After a step, rewind or reset: the steps the trace gained since the last snapshot and where
-// the session stands now. Immutable once emitted.
+// the session stands now (after a Reset, a new session: the steps before it are gone).
+// Immutable once emitted.
 struct EngineSnapshot {
     enum class Kind { Step, Rewind, Reset, Repick };  // Repick: new sampler settings picked the pending token again
     Kind kind = Kind::Step;
@@ -62,6 +63,17 @@ struct EngineSnapshot {
     std::optional<widgets::LogitsData> repicked;  // the head step's pick, made again (Repick, Rewind)
 };
 using SnapshotPtr = std::shared_ptr<const EngineSnapshot>;
+
+// A prompt longer than the context, found before its prefill (nothing ran): its text and
+// tokens, the context in force, the model's own and the context that holds the prompt with
+// room to decode (engine::context_for_prompt; 0: not even the model's own).
+struct PromptTooLong {
+    QString prompt;
+    QVector<qint32> ids;
+    qint32 n_ctx = 0;
+    qint32 n_ctx_train = 0;
+    qint32 raise_to = 0;
+};
 
 // A trace file opened without a model.
 struct TraceReplay {
@@ -84,6 +96,8 @@ public:
     // Starts a session on a model the window has already opened (shared with the labs).
     void run(const lmscope::gui::LabModelPtr& model, const lmscope::gui::EngineOptions& options);
     void setSampling(const lmscope::engine::SamplerSettings& sampling);
+    // Tokenizes `prompt` and prefills it; a prompt longer than the context is not run:
+    // promptTooLong() says so instead.
     void prefill(const QString& prompt);
     void step();
     // The same path again on a new engine: prefill `prompt`, then feed each of `generated`
@@ -96,6 +110,8 @@ public:
     // step's trace; kept for the next session on the same model.
     void setAblation(const QVector<lmscope::LayerHead>& heads);
     void rewind(qint32 step);
+    // A new session on the same engine: the cache empty, the trace (every branch) gone; the
+    // sampling settings, the heads switched off and the attention focus stay.
     void reset();
     void saveTrace(const QString& path);
     void openTrace(const QString& path);
@@ -112,6 +128,7 @@ signals:
     void stepDone(const lmscope::gui::SnapshotPtr& snapshot);
     void traceSaved(const QString& path);
     void traceOpened(const lmscope::gui::ReplayPtr& replay);
+    void promptTooLong(const lmscope::gui::PromptTooLong& prompt);  // prefill(): nothing ran
     void stopped();                                     // a call ended by cancel()
     void failed(const lmscope::gui::JobError& error);  // "Prefill failed: REASON"
     void status(const QString& what);                  // "Loading NAME…"
@@ -121,6 +138,8 @@ signals:
 
 private:
     void start(const LabModelPtr& model, const EngineOptions& options);  // load's and run's part
+    engine::SessionOptions sessionOptions() const;  // a session's options from the settings above
+    void beginSession();  // engine_.session is new: the settings applied, nothing sent yet
     // Runs one engine computation under the job's token, its prefill progress reported.
     template <class F> void compute(const JobContext& job, F&& body);
     engine::Session& session();
@@ -142,3 +161,4 @@ private:
 Q_DECLARE_METATYPE(lmscope::gui::EngineInfo)
 Q_DECLARE_METATYPE(lmscope::gui::SnapshotPtr)
 Q_DECLARE_METATYPE(lmscope::gui::ReplayPtr)
+Q_DECLARE_METATYPE(lmscope::gui::PromptTooLong)

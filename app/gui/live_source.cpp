@@ -72,7 +72,7 @@ void LiveSource::decodeNext(qint32 token) {
 }
 
 bool LiveSource::reset() {
-    if (!usable() || engine_head_ < 0) return false;
+    if (!usable() || (engine_head_ < 0 && model_->stepCount() == 0)) return false;
     engine_->reset();
     return true;
 }
@@ -153,7 +153,7 @@ void LiveSource::applyPending() {
         for (qint32 i : s->dropped) model_->dropPlanes(i);
         for (const widgets::StepView& v : s->new_steps) model_->appendStep(v);
         if (s->kind == EngineSnapshot::Kind::Rewind && s->head >= 0) model_->setCurrentStep(s->head);
-        if (s->kind == EngineSnapshot::Kind::Reset) model_->clearCurrentStep();
+        if (s->kind == EngineSnapshot::Kind::Reset) model_->clear();  // a new session: no branches
         if (s->repicked) model_->setStepLogits(s->head, *s->repicked);
     }
     pending_.clear();

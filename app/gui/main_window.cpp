@@ -8,7 +8,7 @@
 #include "gui/labs/logit_lens_lab.h"
 #include "gui/language.h"
 #include "gui/model_document.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/stage_view.h"
 #include "gui/recent_files.h"
 #include "gui/spec_figures.h"
@@ -75,7 +75,7 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     spec_dock_->setObjectName(panel_object_name(Panel::Model));  // the name saveState() keys on
     spec_dock_->setWidget(spec_);
     addDockWidget(Qt::LeftDockWidgetArea, spec_dock_);
-    session_ = new SessionView(this);
+    session_ = new SessionController(this);
     layout_ = new DockLayout(this);  // arranges the docks (restoreSettings)
     notice_ = new StatusNotice(statusBar());
     chart_focus_ = new ChartFocus(this);
@@ -101,9 +101,9 @@ MainWindow::MainWindow(Language* language, QWidget* parent)
     connect(recent_, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu, Qt::QueuedConnection);
     connect(language_, &Language::changed, this, &MainWindow::updateLanguageMenu);
     // the labs run on the engine the session runs on
-    connect(session_, &SessionView::engineLoaded, lab_host_, [this](const EngineInfo& info) { lab_host_->setEngine(info.options); });
+    connect(session_, &SessionController::engineLoaded, lab_host_, [this](const EngineInfo& info) { lab_host_->setEngine(info.options); });
     // the Layer view's residual stream, read layer by layer in the logit lens lab
-    connect(session_, &SessionView::logitLensRequested, this, [this](const QString& text) {
+    connect(session_, &SessionController::logitLensRequested, this, [this](const QString& text) {
         lab_window_->showLab(labs::LabId::LogitLens);
         lab_window_->lab<labs::LogitLensLab>(labs::LabId::LogitLens)->setPrompt(text);
     });

@@ -1,7 +1,7 @@
 // lmscope's main window: a model's spec (the "Model" dock) and its tensors and metadata (the
 // central tabs), opened from File > Open, File > Open Sample Model (the fetched sample models),
 // File > Open Recent, a drop, or the command line, and
-// the step-through panels of the SessionView as docks around the central area. Loading runs
+// the step-through session's panels (SessionController, SessionPanels) as docks around the central area. Loading runs
 // off the UI thread; a bad file shows the loader's error in a message box and the previous
 // model stays on screen. Stage mode (View > Stage Mode, F11) shows the lesson one stage at a
 // time for a projector (StageView) in place of the docks and tables; Esc or F11 leaves it.
@@ -44,7 +44,7 @@ class HelpWindow;
 class Language;
 class ModelDocument;
 class RecentFiles;
-class SessionView;
+class SessionController;
 class StageView;
 
 class MainWindow : public QMainWindow {
@@ -58,7 +58,7 @@ public:
     widgets::TensorTableModel* tensorModel() const { return tensor_model_; }
     widgets::MetadataModel* metadataModel() const { return metadata_model_; }
     widgets::SpecPanel* specPanel() const { return spec_; }
-    SessionView* session() const { return session_; }
+    SessionController* session() const { return session_; }
     // The dock of `panel` (the Model dock or one of the session's); null for the tables and labs.
     QDockWidget* dock(Panel panel) const;
     labs::LabHost* labHost() const { return lab_host_; }
@@ -143,7 +143,7 @@ private:
     widgets::FilteredTable* metadata_table_;
     QTabWidget* tabs_;
     QDockWidget* spec_dock_;
-    SessionView* session_;
+    SessionController* session_;
     labs::LabHost* lab_host_ = nullptr;
     labs::LabWindow* lab_window_ = nullptr;
     HelpWindow* help_window_ = nullptr;

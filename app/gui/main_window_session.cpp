@@ -2,7 +2,7 @@
 // View > Stage Mode, and the engine's error messages.
 #include "gui/dock_layout.h"
 #include "gui/main_window.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/stage_view.h"
 #include "widgets/export.h"
 
@@ -56,13 +56,13 @@ void MainWindow::createSessionActions() {
         export_actions_ << a;
     }
 
-    connect(session_, &SessionView::engineError, this, &MainWindow::showEngineError);
-    connect(session_, &SessionView::engineLoaded, this, &MainWindow::showTitles);  // a replay's title goes
-    connect(session_, &SessionView::statusMessage, this, [this](const QString& m) { say(m, 6000); });
-    connect(session_, &SessionView::traceSaved, this, [this](const QString& path) {
+    connect(session_, &SessionController::engineError, this, &MainWindow::showEngineError);
+    connect(session_, &SessionController::engineLoaded, this, &MainWindow::showTitles);  // a replay's title goes
+    connect(session_, &SessionController::statusMessage, this, [this](const QString& m) { say(m, 6000); });
+    connect(session_, &SessionController::traceSaved, this, [this](const QString& path) {
         say(tr("Saved the trace to %1").arg(QDir::toNativeSeparators(path)), 8000);
     });
-    connect(session_, &SessionView::traceOpened, this, [this](const QString& path) {
+    connect(session_, &SessionController::traceOpened, this, [this](const QString& path) {
         setWindowTitle(tr("%1 (replay) — lmscope").arg(QFileInfo(path).fileName()));
         say(tr("Opened the trace %1: press Step (Space) to walk through it").arg(QFileInfo(path).fileName()), 8000);
     });
@@ -239,7 +239,7 @@ bool MainWindow::exportChart(const ShownChart& chart, const QString& path, QStri
         return false;
     }
     std::optional<widgets::ChartTable> table;  // the numbers of the charts that keep them
-    for (const SessionView::Chart c : {SessionView::Chart::Heatmap, SessionView::Chart::KvCache, SessionView::Chart::Logits})
+    for (const SessionController::Chart c : SessionPanels::kCharts)
         if (session_->chartPlot(c) == chart.plot) table = session_->chartTable(c);
     const bool numbers = *format == widgets::ExportFormat::Csv || *format == widgets::ExportFormat::Json;
     if (numbers && !table) {

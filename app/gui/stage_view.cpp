@@ -3,7 +3,7 @@
 #include "gui/labs/lab.h"
 #include "gui/labs/lab_window.h"
 #include "gui/main_window.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "widgets/format.h"
 #include "widgets/trace_model.h"
 

@@ -1,4 +1,4 @@
-// Where the step-through window's steps come from. SessionView drives one StepSource and does
+// Where the step-through window's steps come from. SessionController drives one StepSource and does
 // not ask which: LiveSource (live_source.h) computes each step on the engine, ReplaySource
 // (replay_source.h) walks through the steps of a trace file opened without a model. Both put
 // their steps into the window's one TraceModel, so the panels cannot tell them apart.

@@ -20,7 +20,7 @@
 #include "gui/layer_view.h"
 #include "gui/main_window.h"
 #include "gui/sample_model.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/step_controls.h"
 #include "tokenizer/tokenizer.h"
 #include "tools/latency_probe.h"
@@ -72,7 +72,7 @@ struct PlayResult {
 };
 
 PlayResult measure_play(tools::WindowDriver& driver, int steps) {
-    gui::SessionView* session = driver.window().session();
+    gui::SessionController* session = driver.window().session();
     widgets::TraceModel* trace = session->model();
     session->controls()->setPrompt(QStringLiteral("Once upon a time, in a small village by the sea,"));
     session->controls()->setSpeed(20);  // the slider's fastest: the engine sets the pace
@@ -107,7 +107,7 @@ struct RenderResult {
 
 RenderResult measure_render(tools::WindowDriver& driver, const QString& model, int tokens, int reps) {
     gui::MainWindow& w = driver.window();
-    gui::SessionView* session = w.session();
+    gui::SessionController* session = w.session();
     widgets::TraceModel* trace = session->model();
     session->reset();
     tools::WindowDriver::pump(200);
@@ -236,7 +236,7 @@ double peak_rss_mib() {
 }
 
 PrefillResult measure_prefill(tools::WindowDriver& driver, const QString& model, int tokens) {
-    gui::SessionView* session = driver.window().session();
+    gui::SessionController* session = driver.window().session();
     widgets::TraceModel* trace = session->model();
     session->reset();
     tools::WindowDriver::pump(200);

@@ -18,7 +18,7 @@
 #include "gui/main_window.h"
 #include "gui/panel_guide.h"
 #include "gui/sample_model.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/stage_registry.h"
 #include "gui/stage_view.h"
 #include "gui/step_controls.h"

@@ -22,7 +22,7 @@
 #include "gui/main_window.h"
 #include "gui/sample_model.h"
 #include "gui/stage_registry.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/step_controls.h"
 #include "tools/lab_tour.h"
 #include "tools/layout_check.h"

@@ -3,7 +3,7 @@
 #include "gui/labs/lab_window.h"
 #include "gui/main_window.h"
 #include "gui/panel_guide.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "widgets/hint_bar.h"
 #include "widgets/trace_model.h"
 #include "util/error.h"
@@ -49,8 +49,8 @@ void WindowDriver::openModel(const QString& path, int timeout_ms) {
     QString error;
     auto* session = window_->session();
     QObject guard;
-    QObject::connect(session, &gui::SessionView::engineLoaded, &guard, [&] { loaded = true; });
-    QObject::connect(session, &gui::SessionView::engineError, &guard, [&](const QString& m) { error = m; });
+    QObject::connect(session, &gui::SessionController::engineLoaded, &guard, [&] { loaded = true; });
+    QObject::connect(session, &gui::SessionController::engineError, &guard, [&](const QString& m) { error = m; });
     QObject::connect(window_.get(), &gui::MainWindow::loadFailed, &guard, [&](const QString& m) { error = m; });
     window_->openFile(path);
     if (!wait_until([&] { return loaded || !error.isEmpty(); }, timeout_ms))
@@ -64,8 +64,8 @@ void WindowDriver::step(int timeout_ms) {
     QString error;
     auto* session = window_->session();
     QObject guard;
-    QObject::connect(session, &gui::SessionView::applied, &guard, [&] { applied = true; });
-    QObject::connect(session, &gui::SessionView::engineError, &guard, [&](const QString& m) { error = m; });
+    QObject::connect(session, &gui::SessionController::applied, &guard, [&] { applied = true; });
+    QObject::connect(session, &gui::SessionController::engineError, &guard, [&](const QString& m) { error = m; });
     session->step();
     if (!wait_until([&] { return applied || !error.isEmpty(); }, timeout_ms))
         throw Error("the step did not reach the panels in time");
@@ -73,11 +73,11 @@ void WindowDriver::step(int timeout_ms) {
 }
 
 void WindowDriver::playTo(int tokens, int timeout_ms) {
-    gui::SessionView* session = window_->session();
+    gui::SessionController* session = window_->session();
     widgets::TraceModel* trace = session->model();
     QString error;
     QObject guard;
-    QObject::connect(session, &gui::SessionView::engineError, &guard, [&](const QString& m) { error = m; });
+    QObject::connect(session, &gui::SessionController::engineError, &guard, [&](const QString& m) { error = m; });
     session->setPlaying(true);
     if (!wait_until([&] { return trace->sequenceLength() >= tokens || !session->isPlaying() || !error.isEmpty(); }, timeout_ms))
         throw Error("Play did not reach " + std::to_string(tokens) + " tokens in time");
@@ -88,7 +88,7 @@ void WindowDriver::playTo(int tokens, int timeout_ms) {
 }
 
 void WindowDriver::reset(int timeout_ms) {
-    gui::SessionView* session = window_->session();
+    gui::SessionController* session = window_->session();
     session->reset();
     if (!wait_until([&] { return !session->inFlight(); }, timeout_ms)) throw Error("Reset did not finish in time");
     pump(300);  // the coalesced apply

@@ -71,6 +71,12 @@ trace::LogitsTrace logits_trace(const SampleReport& r) {
 
 }  // namespace
 
+int32_t context_for_prompt(int64_t tokens, int32_t n_ctx_train) {
+    if (tokens > n_ctx_train) return 0;
+    const int64_t room = (tokens + kDecodeRoom + kDecodeRoom - 1) / kDecodeRoom * kDecodeRoom;
+    return int32_t(std::min<int64_t>(room, n_ctx_train));
+}
+
 Session::Session(Backend& backend, const tok::Tokenizer& tokenizer, SessionOptions options)
     : backend_(backend), tokenizer_(tokenizer), options_(std::move(options)), sampler_(options_.sampling),
       trace_(options_.trace_budget) {
@@ -98,7 +104,7 @@ bool Session::set_sampling(const SamplerSettings& settings) {
 }
 
 bool Session::repick() {
-    if (head_ < 0 || !pending_ || pending_how_ == Choice::Forced) return false;
+    if (head_ < 0 || !pending_ || pending_how_ == Choice::Forced || trace_.has_children(head_)) return false;
     if (picked_with_.at(size_t(head_)) == sampler_.settings()) return false;
     if (logits_step_ != head_) {  // the head's last row again: one position, untraced
         restore_cache(tokens_, int32_t(tokens_.size()) - 1);

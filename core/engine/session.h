@@ -7,9 +7,11 @@
 //   rewind(step)  back to the state right after `step`: the cache and the token list are
 //                 truncated to it (a step on another branch: truncated to the shared prefix,
 //                 the rest recomputed untraced), the step's choice is pending again (picked
-//                 again when the sampler settings changed since it was made); later steps
-//                 stay in the trace, so the next decode starts a branch (parent = step)
-//   set_sampling  new settings; the pending choice is picked again under them
+//                 again when the sampler settings changed since it was made and no step has
+//                 continued from it yet); later steps stay in the trace, so the next decode
+//                 starts a branch (parent = step)
+//   set_sampling  new settings; the pending choice is picked again under them (unless a step
+//                 has already continued from it: a trace records the token each step continued)
 //   chat_turn()   append a user turn, render the whole history with the chat template and
 //                 prefill it, keeping the longest common token prefix already in the cache
 //                 when prefix reuse is on (the prefill step records reused vs fed tokens)
@@ -40,6 +42,12 @@
 #include <vector>
 
 namespace lmscope::engine {
+
+// The context (positions) that holds a prompt of `tokens` with room to decode after it: the
+// tokens plus kDecodeRoom, rounded up to a multiple of kDecodeRoom, at most `n_ctx_train` (the
+// model's own); 0 when even that is shorter than the prompt.
+inline constexpr int32_t kDecodeRoom = 256;
+int32_t context_for_prompt(int64_t tokens, int32_t n_ctx_train);
 
 struct SessionOptions {
     SamplerSettings sampling;
@@ -115,7 +123,8 @@ public:
     const Sampler& sampler() const { return sampler_; }
     // New sampler settings (validated: UsageError); the RNG keeps its state unless the seed
     // changes. The trace records the settings in force last. The pending token is picked
-    // again under them (unless it was forced), from the head step's logits, and the head
+    // again under them (unless it was forced, or a step has already continued from the head
+    // step: its record is the token that step fed), from the head step's logits, and the head
     // step's record becomes that pick: the next step feeds what the settings now say. True
     // when it was picked again.
     bool set_sampling(const SamplerSettings& settings);
@@ -158,8 +167,8 @@ private:
         int32_t reply_start = 0;  // position of the reply's first token
     };
     void note_piece(int32_t id);
-    // Picks the pending token again when it was not forced and the head step's pick was made
-    // under other settings: recomputes the head's last position first when logits_ hold
+    // Picks the pending token again when it was not forced, nothing continued from the head
+    // step yet and the head step's pick was made under other settings: recomputes the head's last position first when logits_ hold
     // another step's row, then replaces the head step's record. True when it picked.
     bool repick();
     void check_ids(std::span<const int32_t> ids) const;

@@ -25,6 +25,8 @@ const StepTrace& SessionTrace::add(StepTrace step) {
 
 const StepTrace& SessionTrace::repick(int32_t index, LogitsTrace logits, double sample_ms) {
     StepTrace& s = steps_.at(size_t(index));
+    if (has_children(index))
+        throw UsageError("step " + std::to_string(index) + " was already continued: its pick stays what the next step fed");
     held_ -= s.held_bytes();
     s.logits = std::move(logits);
     s.sample_ms = sample_ms;

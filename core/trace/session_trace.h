@@ -46,8 +46,8 @@ public:
     const StepTrace& step(int32_t index) const { return steps_.at(size_t(index)); }
     size_t size() const { return steps_.size(); }
     // Replaces a step's record of its pick (the sampler ran again on its logits under new
-    // settings; steps that already continued from it keep what they fed); the budget is
-    // enforced again. Returns the step.
+    // settings); the budget is enforced again. Returns the step. Throws UsageError for a step
+    // that another step already continued from (its record is the token that step fed).
     const StepTrace& repick(int32_t index, LogitsTrace logits, double sample_ms);
 
     // The steps from the first one down to `index`, following parents.

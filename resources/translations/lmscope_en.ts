@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>lmscope::gui::EngineLoader</name>
+    <message numerus="yes">
+        <source>The prompt is %Ln token(s) long, more than the context of %1 positions.</source>
+        <translation>
+            <numerusform>The prompt is %Ln token long, more than the context of %1 positions.</numerusform>
+            <numerusform>The prompt is %Ln tokens long, more than the context of %1 positions.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::EngineWorker</name>
     <message numerus="yes">
         <source>Re-running %n token(s) on the new engine…</source>
@@ -39,7 +49,7 @@
     </message>
 </context>
 <context>
-    <name>lmscope::gui::SessionView</name>
+    <name>lmscope::gui::SessionStatus</name>
     <message numerus="yes">
         <source>Prefill: layer %1 of %2 · %Ln token(s) · %3 s · %4 tokens/s · Stop (Esc) ends it</source>
         <translation>
@@ -103,9 +113,9 @@
     <name>lmscope::gui::labs::ContextCompareLab</name>
     <message numerus="yes">
         <source>Switching off each head of layer %1 in turn (%n run(s) of each prompt)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Switching off each head of layer %1 in turn (%n run of each prompt)…</numerusform>
+            <numerusform>Switching off each head of layer %1 in turn (%n runs of each prompt)…</numerusform>
         </translation>
     </message>
 </context>

@@ -453,6 +453,31 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     </message>
 </context>
 <context>
+    <name>lmscope::gui::EngineLoader</name>
+    <message>
+        <source>Prompt too long</source>
+        <translation>提示词过长</translation>
+    </message>
+    <message numerus="yes">
+        <source>The prompt is %Ln token(s) long, more than the context of %1 positions.</source>
+        <translation>
+            <numerusform>提示词有 %Ln 个词元，超过了 %1 个位置的上下文。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Raise the context to %1 positions (this model allows up to %2) and run the prompt? A larger context keeps more of the KV cache in memory.</source>
+        <translation>将上下文提高到 %1 个位置（此模型最多允许 %2 个）并运行这个提示词吗？上下文越大，KV 缓存占用的内存越多。</translation>
+    </message>
+    <message>
+        <source>Raise to %1 and Run</source>
+        <translation>提高到 %1 并运行</translation>
+    </message>
+    <message>
+        <source>This model allows a context of at most %1 positions: shorten the prompt.</source>
+        <translation>此模型的上下文最多为 %1 个位置：请缩短提示词。</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::EngineWorker</name>
     <message>
         <source>No model is loaded.</source>
@@ -523,6 +548,10 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>Switching heads off</source>
         <translation>关闭注意力头</translation>
+    </message>
+    <message>
+        <source>The shown step keeps its pick: the step after it fed that token. The new settings pick from the next step on; click a candidate to branch here.</source>
+        <translation>显示的这一步保留它选出的词元：它的下一步已经用了这个词元。新的设置从下一步开始生效；点击一个候选词元即可在这里分支。</translation>
     </message>
 </context>
 <context>
@@ -952,6 +981,25 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     </message>
 </context>
 <context>
+    <name>lmscope::gui::PlayLoop</name>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Pause after the running step (P)</source>
+        <translation>在当前这一步完成后暂停 (P)</translation>
+    </message>
+    <message>
+        <source>Step repeatedly at the chosen speed (P)</source>
+        <translation>按所选速度连续单步（P）</translation>
+    </message>
+</context>
+<context>
     <name>lmscope::gui::ReplaySource</name>
     <message>
         <source>End of the trace</source>
@@ -1073,10 +1121,14 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     </message>
 </context>
 <context>
-    <name>lmscope::gui::SessionView</name>
+    <name>lmscope::gui::SessionController</name>
     <message>
         <source>Stopped</source>
         <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Ready: %1 on %2</source>
+        <translation>就绪：%1，运行于 %2</translation>
     </message>
     <message>
         <source>Step</source>
@@ -1085,14 +1137,6 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
     <message>
         <source>Prefill the prompt, then decode one token per step (Space)</source>
         <translation>先预填充提示词，之后每步解码一个词元（空格键）</translation>
-    </message>
-    <message>
-        <source>Play</source>
-        <translation>播放</translation>
-    </message>
-    <message>
-        <source>Step repeatedly at the chosen speed (P)</source>
-        <translation>按所选速度连续单步（P）</translation>
     </message>
     <message>
         <source>Stop</source>
@@ -1107,20 +1151,8 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <translation>重置</translation>
     </message>
     <message>
-        <source>Empty the KV cache and start from the prompt again (Ctrl+R)</source>
-        <translation>清空 KV 缓存，从提示词重新开始（Ctrl+R）</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Pause after the running step (P)</source>
-        <translation>在当前这一步完成后暂停 (P)</translation>
-    </message>
-    <message>
-        <source>Ready: %1 on %2</source>
-        <translation>就绪：%1，运行于 %2</translation>
+        <source>Start a new session from the prompt: the KV cache emptied, every step and branch gone (Ctrl+R)</source>
+        <translation>从提示词重新开始一个新会话：清空 KV 缓存，所有步骤和分支都会删除（Ctrl+R）</translation>
     </message>
     <message>
         <source>Back to &amp;Live Model</source>
@@ -1130,6 +1162,9 @@ byte %1 of %2 of “%3”: chips %4–%5 spell it together</source>
         <source>Leave the replay and step the model that was open before it again (Ctrl+Shift+L)</source>
         <translation>退出回放，继续单步运行回放前打开的模型（Ctrl+Shift+L）</translation>
     </message>
+</context>
+<context>
+    <name>lmscope::gui::SessionStatus</name>
     <message numerus="yes">
         <source>Prefill: layer %1 of %2 · %Ln token(s) · %3 s · %4 tokens/s · Stop (Esc) ends it</source>
         <translation>

@@ -1,7 +1,7 @@
 #include "gui_testing.h"
 
 #include "common/testing.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/step_controls.h"
 
 #include <QApplication>
@@ -32,21 +32,21 @@ std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QStr
     auto w = std::make_unique<gui::MainWindow>(language);
     w->show();
     if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
-    QSignalSpy loaded(w->session(), &gui::SessionView::engineLoaded);
+    QSignalSpy loaded(w->session(), &gui::SessionController::engineLoaded);
     w->openFile(model);
     if (!wait_for(loaded)) return nullptr;
     w->session()->controls()->setPrompt(prompt);
     return w;
 }
 
-bool step_and_wait(gui::SessionView* session) {
-    QSignalSpy applied(session, &gui::SessionView::applied);
+bool step_and_wait(gui::SessionController* session) {
+    QSignalSpy applied(session, &gui::SessionController::applied);
     session->step();
     return wait_for(applied);
 }
 
-bool save_trace(gui::SessionView* session, const QString& path) {
-    QSignalSpy saved(session, &gui::SessionView::traceSaved);
+bool save_trace(gui::SessionController* session, const QString& path) {
+    QSignalSpy saved(session, &gui::SessionController::traceSaved);
     session->saveTrace(path);
     return wait_for(saved);
 }
@@ -55,7 +55,7 @@ std::unique_ptr<gui::MainWindow> open_replay(gui::Language* language, const QStr
     auto w = std::make_unique<gui::MainWindow>(language);
     w->show();
     if (!QTest::qWaitForWindowActive(w.get())) return nullptr;
-    QSignalSpy opened(w->session(), &gui::SessionView::traceOpened);
+    QSignalSpy opened(w->session(), &gui::SessionController::traceOpened);
     w->session()->openTrace(path);
     if (!wait_for(opened)) return nullptr;
     return w;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "gui/main_window.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 
 #include <QDockWidget>
 #include <QString>
@@ -37,16 +37,16 @@ std::unique_ptr<gui::MainWindow> open_window(gui::Language* language, const QStr
 
 // The widget of type W in the dock of `panel` (the heatmap in Panel::Attention's, ...); null
 // when the session has no such dock or the dock no such widget.
-template <class W> W* panel_widget(const gui::SessionView* session, gui::Panel panel) {
+template <class W> W* panel_widget(const gui::SessionController* session, gui::Panel panel) {
     const QDockWidget* dock = session->dock(panel);
     return dock ? dock->findChild<W*>() : nullptr;
 }
 
 // Presses Step and waits until the session has applied the step; false when it did not in time.
-bool step_and_wait(gui::SessionView* session);
+bool step_and_wait(gui::SessionController* session);
 
 // Saves the session's trace to `path` and waits for it; false when it was not saved in time.
-bool save_trace(gui::SessionView* session, const QString& path);
+bool save_trace(gui::SessionController* session, const QString& path);
 // A shown window with no model that has opened the trace at `path` (no step shown yet); null
 // when the window was not exposed or the trace did not open within the wait.
 std::unique_ptr<gui::MainWindow> open_replay(gui::Language* language, const QString& path);

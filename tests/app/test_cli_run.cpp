@@ -234,6 +234,13 @@ void TestCliRun::errors_data() {
     QTest::newRow("bad top-p") << QStringList{"run", "@FX@", "--prompt", "x", "--top-p", "2"} << 2 << "top_p";
     QTest::newRow("bad capture") << QStringList{"run", "@FX@", "--prompt", "x", "--capture", "all"} << 2
                                  << "--capture: 'all' is not one of none, summary, full";
+    // A prompt over the context is refused before the prefill, with both numbers and the way out.
+    QString prompt;
+    for (int i = 0; i < 120; ++i) prompt += QStringLiteral("river bank %1 ").arg(i % 10);  // over 512 tokens
+    QTest::newRow("prompt over --ctx") << QStringList{"run", "@FX@", "--prompt", prompt.left(240), "--ctx", "16"} << 2
+                                       << "more than the context of 16 positions; --ctx 512 holds it";
+    QTest::newRow("prompt over the model's context") << QStringList{"run", "@FX@", "--prompt", prompt} << 2
+                                                     << "more than the context of 512 positions; the model's context_length is 512";
     QTest::newRow("replay missing") << QStringList{"replay", "/nonexistent.trace"} << 1 << "nonexistent.trace";
     QTest::newRow("replay not a trace") << QStringList{"replay", "@FX@"} << 1 << "header: the file is a GGUF model file, not an lmscope trace";  // it said "header length" (#33)
 }

@@ -13,7 +13,7 @@
 #include "gui/language.h"
 #include "gui/layer_view.h"
 #include "gui/main_window.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui_testing.h"
 #include "widgets/attention_grid.h"
 #include "widgets/logits_view.h"
@@ -31,7 +31,7 @@
 #include <set>
 
 using namespace lmscope;
-using lmscope::gui::SessionView;
+using lmscope::gui::SessionController;
 using lmscope::testing::open_window;
 using lmscope::testing::panel_widget;
 using lmscope::testing::step_and_wait;
@@ -79,7 +79,7 @@ private slots:
         LMSCOPE_REQUIRE_FILE(testing::fixture_model().toStdString(), "the fixture model");
         auto w = open_window(&language_, QStringLiteral("The sky is"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         const auto* backend = s->dock(gui::Panel::Sampling)->findChild<QComboBox*>(QStringLiteral("backend"));
         QVERIFY(backend);
         QCOMPARE(backend->currentText(), QStringLiteral("recording"));

@@ -12,7 +12,7 @@
 #include "gui/engine_worker.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/step_controls.h"
 #include "widgets/trace_model.h"
 
@@ -36,15 +36,15 @@ using lmscope::testing::open_window;
 using lmscope::testing::wait_for;
 using lmscope::gui::EngineWorker;
 using lmscope::gui::MainWindow;
-using lmscope::gui::SessionView;
+using lmscope::gui::SessionController;
 
 namespace {
 
 constexpr int kStops = 100;
 
 // One Step through the window; true when it reached the panels.
-bool step_once(SessionView* s) {
-    QSignalSpy applied(s, &SessionView::applied);
+bool step_once(SessionController* s) {
+    QSignalSpy applied(s, &SessionController::applied);
     s->step();
     return wait_for(applied);
 }
@@ -96,10 +96,10 @@ private slots:
         for (int i = 0; i < 10; ++i) prompt += QStringLiteral("the quick brown fox jumps over the lazy dog ");
         auto w = open_window(&language_, prompt);
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         s->controls()->setSpeed(20);
         QSignalSpy cancelled(s->worker(), &EngineWorker::stopped);
-        QSignalSpy errors(s, &SessionView::engineError);
+        QSignalSpy errors(s, &SessionController::engineError);
         std::mt19937 rng(4242);
         for (int stop = 0; stop < kStops; ++stop) {
             // Now and then from the start (the next Play prefills), well before the fixture's
@@ -153,7 +153,7 @@ private slots:
         QFETCH(QString, reason);
         auto w = open_window(&language_, QStringLiteral("Save me"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(step_once(s));
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
@@ -163,7 +163,7 @@ private slots:
         QVERIFY(QDir().mkdir(folder));
         const QString path = folder + QStringLiteral("/session.lmtrace");
         {
-            QSignalSpy saved(s, &SessionView::traceSaved);
+            QSignalSpy saved(s, &SessionController::traceSaved);
             s->saveTrace(path);
             QVERIFY(wait_for(saved));
         }
@@ -171,7 +171,7 @@ private slots:
         QVERIFY(earlier.size() > 0);
         for (int i = 0; i < 12; ++i) QVERIFY(step_once(s));  // the next trace is several times larger
 
-        QSignalSpy errors(s, &SessionView::engineError);
+        QSignalSpy errors(s, &SessionController::engineError);
         bool as_nobody = false;
         rlimit old_fsize{};
         if (fault == QLatin1String("chmod")) {
@@ -204,7 +204,7 @@ private slots:
         close_boxes(*w);
         QVERIFY(w->isVisible());
         QVERIFY(step_once(s));
-        QSignalSpy saved(s, &SessionView::traceSaved);
+        QSignalSpy saved(s, &SessionController::traceSaved);
         s->saveTrace(path);
         QVERIFY(wait_for(saved));
         QVERIFY(read_all(path).size() > earlier.size());
@@ -232,7 +232,7 @@ private slots:
         if (!f.resize(vm_bytes + 2 * headroom)) QSKIP("this file system cannot hold a large sparse file");
 
         QSignalSpy failed(w.get(), &MainWindow::loadFailed);
-        QSignalSpy engine_errors(w->session(), &SessionView::engineError);
+        QSignalSpy engine_errors(w->session(), &SessionController::engineError);
         rlimit low = old_as;
         low.rlim_cur = rlim_t(vm_bytes + headroom);
         QCOMPARE(::setrlimit(RLIMIT_AS, &low), 0);
@@ -247,7 +247,7 @@ private slots:
         QVERIFY(w->isVisible());
 
         // The window goes on: the fixture opens and steps.
-        QSignalSpy loaded(w->session(), &SessionView::engineLoaded);
+        QSignalSpy loaded(w->session(), &SessionController::engineLoaded);
         w->openFile(fixture_model());
         QVERIFY(wait_for(loaded));
         QVERIFY(step_once(w->session()));

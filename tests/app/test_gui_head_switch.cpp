@@ -12,7 +12,7 @@
 #include "gui/engine_setup.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui_testing.h"
 #include "tokenizer/tokenizer.h"
 #include "widgets/attention_grid.h"
@@ -28,14 +28,14 @@
 
 using namespace lmscope;
 using lmscope::gui::MainWindow;
-using lmscope::gui::SessionView;
+using lmscope::gui::SessionController;
 using lmscope::testing::open_window;
 using lmscope::testing::panel_widget;
 using lmscope::testing::step_and_wait;
 
 namespace {
 
-widgets::AttentionGrid* grid_of(const SessionView* s) { return panel_widget<widgets::AttentionGrid>(s, gui::Panel::AttentionGrid); }
+widgets::AttentionGrid* grid_of(const SessionController* s) { return panel_widget<widgets::AttentionGrid>(s, gui::Panel::AttentionGrid); }
 
 // Triggers the action of (layer, head)'s context menu whose text starts with `what`; false when
 // the menu has no such enabled action.
@@ -50,10 +50,10 @@ bool choose(widgets::AttentionGrid* grid, qint32 layer, qint32 head, const QStri
     return false;
 }
 
-widgets::AttentionHeatmap* heatmap_of(const SessionView* s) {
+widgets::AttentionHeatmap* heatmap_of(const SessionController* s) {
     return panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention);
 }
-widgets::LogitsView* logits_of(const SessionView* s) { return panel_widget<widgets::LogitsView>(s, gui::Panel::Logits); }
+widgets::LogitsView* logits_of(const SessionController* s) { return panel_widget<widgets::LogitsView>(s, gui::Panel::Logits); }
 
 // The heatmap's menu (for the layer and head it shows): triggers the action starting with `what`.
 bool choose(widgets::AttentionHeatmap* map, const QString& what) {
@@ -103,7 +103,7 @@ private slots:
     void switchedOffHeadRunsAsTheCoreAblates() {
         auto w = open_window(&language_, QStringLiteral("The sky is"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         widgets::AttentionGrid* grid = grid_of(s);
         QVERIFY(step_and_wait(w->session()));  // the prompt, every head on
         QVERIFY(grid->viewState().off_in_step.isEmpty());
@@ -184,7 +184,7 @@ private slots:
         QFETCH(QVector<LayerHead>, off);
         auto w = open_window(&language_, QStringLiteral("The sky is"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(step_and_wait(s));
         QCOMPARE(s->model()->model().n_head, 8);  // the rows above are for the fixture's shape
         widgets::AttentionHeatmap* map = heatmap_of(s);
@@ -198,7 +198,7 @@ private slots:
     void withAndWithoutEqualTheCore() {
         auto w = open_window(&language_, QStringLiteral("The sky is"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         widgets::LogitsView* logits = logits_of(s);
         QVERIFY(step_and_wait(s));
         QVERIFY(!logits->viewState().comparison_shown);  // every head on: nothing to compare
@@ -264,7 +264,7 @@ private slots:
     void recomputeRunsTheStepWithTheHeadsOffNow() {
         auto w = open_window(&language_, QStringLiteral("The sky is"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(step_and_wait(s));
         QVERIFY(step_and_wait(s));  // decoded with every head on
         QTRY_COMPARE(s->model()->stepCount(), 2);
@@ -326,7 +326,7 @@ private slots:
         }
         const std::unique_ptr<MainWindow> replay = testing::open_replay(&language_, path);
         QVERIFY(replay);
-        SessionView* s = replay->session();
+        SessionController* s = replay->session();
         QVERIFY(step_and_wait(s));
         QVERIFY(step_and_wait(s));
         widgets::AttentionGrid* grid = grid_of(s);

@@ -10,7 +10,7 @@
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/model_document.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "trace/trace_file.h"
 #include "widgets/attention_heatmap.h"
 #include "widgets/format.h"
@@ -32,7 +32,7 @@ using namespace lmscope;
 using lmscope::testing::wait_for;
 using namespace lmscope::testing::hostile;
 using lmscope::gui::MainWindow;
-using lmscope::gui::SessionView;
+using lmscope::gui::SessionController;
 
 namespace {
 
@@ -112,7 +112,7 @@ private slots:
         MainWindow w(&language_);
         w.show();
         QSignalSpy changed(w.document(), &gui::ModelDocument::modelChanged);
-        QSignalSpy engine(w.session(), &SessionView::engineLoaded);
+        QSignalSpy engine(w.session(), &SessionController::engineLoaded);
         w.openFile(good_);
         QVERIFY(wait_for(changed));
         QVERIFY(wait_for(engine));  // the window has settled on the good model
@@ -156,13 +156,13 @@ private slots:
         MainWindow w(&language_);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        SessionView* s = w.session();
-        QSignalSpy opened(s, &SessionView::traceOpened);
+        SessionController* s = w.session();
+        QSignalSpy opened(s, &SessionController::traceOpened);
         s->openTrace(trace_);
         QVERIFY(wait_for(opened));
         QVERIFY(s->isReplay());
 
-        QSignalSpy error(s, &SessionView::engineError);
+        QSignalSpy error(s, &SessionController::engineError);
         s->openTrace(path);
         QVERIFY(wait_for(error));
         const QString message = error.front().front().toString();
@@ -173,7 +173,7 @@ private slots:
         // The trace opened before still replays.
         QCOMPARE(opened.count(), 1);
         QVERIFY(s->isReplay());
-        QSignalSpy applied(s, &SessionView::applied);
+        QSignalSpy applied(s, &SessionController::applied);
         s->step();
         QVERIFY(wait_for(applied));
         QCOMPARE(s->model()->stepCount(), 1);
@@ -216,7 +216,7 @@ private slots:
         MainWindow w(&language_);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QSignalSpy error(w.session(), &SessionView::engineError);
+        QSignalSpy error(w.session(), &SessionController::engineError);
         w.session()->openTrace(path);
         QVERIFY(wait_for(error));
         const QString message = error.front().front().toString();
@@ -239,7 +239,7 @@ private slots:
         }));
         auto w = testing::open_replay(&language_, path);
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(testing::step_and_wait(s));
         QCOMPARE(s->model()->sequenceLength(), kLong);
         const widgets::AttentionMatrix& m = testing::panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention)->matrix();

@@ -16,7 +16,7 @@
 #include "gui/language.h"
 #include "gui/layer_view.h"
 #include "gui/main_window.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui_testing.h"
 #include "tools/layout_check.h"
 #include "trace/hooks.h"
@@ -37,7 +37,7 @@
 
 using namespace lmscope;
 using lmscope::gui::LayerView;
-using lmscope::gui::SessionView;
+using lmscope::gui::SessionController;
 using lmscope::testing::open_window;
 using lmscope::testing::panel_widget;
 using lmscope::testing::step_and_wait;
@@ -45,10 +45,10 @@ using trace::Hook;
 
 namespace {
 
-LayerView* layer_of(const SessionView* s) { return panel_widget<LayerView>(s, gui::Panel::Layer); }
+LayerView* layer_of(const SessionController* s) { return panel_widget<LayerView>(s, gui::Panel::Layer); }
 
 // Shows the Layer dock and waits for the figures of the current selection (null: none came).
-const gui::LayerFigures* shown(SessionView* s) {
+const gui::LayerFigures* shown(SessionController* s) {
     QDockWidget* dock = s->dock(gui::Panel::Layer);
     dock->show();
     dock->raise();
@@ -150,7 +150,7 @@ private slots:
         LMSCOPE_REQUIRE_FILE(model.toStdString(), "the model");
         auto w = open_window(&language_, prompt, model);
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         widgets::TraceModel* m = s->model();
         QVERIFY(step_and_wait(s));
         if (switch_off) m->setAblation({{1, 0}, {1, 1}});
@@ -263,7 +263,7 @@ private slots:
 
     // The charts draw the figures they were handed: the strips' cells, each score stage's
     // bars (by clicking its button), the RoPE caption.
-    static void drawsTheFigures(SessionView* s, const gui::LayerFigures& f) {
+    static void drawsTheFigures(SessionController* s, const gui::LayerFigures& f) {
         LayerView* view = layer_of(s);
         const auto* strips = view->findChild<widgets::VectorStrips*>(QStringLiteral("layerVectors"));
         QVERIFY(strips);
@@ -326,7 +326,7 @@ private slots:
     void newSelectionIsNeverShownStale() {
         auto w = open_window(&language_, QStringLiteral("The sky is"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(step_and_wait(s));
         s->model()->setSelectedHead(0, 0);
         QVERIFY(shown(s));
@@ -354,7 +354,7 @@ private slots:
     void waitsWhilePlaying() {
         auto w = open_window(&language_, QStringLiteral("The sky is"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(step_and_wait(s));
         QVERIFY(shown(s));
         s->setPlaying(true);
@@ -373,7 +373,7 @@ private slots:
     void streamLinksToTheLogitLens() {
         auto w = open_window(&language_, QStringLiteral("The sky is blue"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(step_and_wait(s));
         s->model()->setSelectedQuery(2);
         const gui::LayerFigures* f = shown(s);
@@ -401,7 +401,7 @@ private slots:
         }
         const std::unique_ptr<gui::MainWindow> replay = testing::open_replay(&language_, path);
         QVERIFY(replay);
-        SessionView* s = replay->session();
+        SessionController* s = replay->session();
         QVERIFY(step_and_wait(s));
         s->dock(gui::Panel::Layer)->show();
         s->dock(gui::Panel::Layer)->raise();

@@ -21,7 +21,7 @@
 #include "gui/main_window.h"
 #include "gui/panel_guide.h"
 #include "gui/panel_help.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "widgets/hint_bar.h"
 
 #include <QAction>

@@ -15,7 +15,7 @@
 #include "gui/model_document.h"
 #include "gui/recent_files.h"
 #include "gui/sample_model.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "util/error.h"
 #include "widgets/attention_heatmap.h"
 #include "widgets/rope_view.h"
@@ -389,7 +389,7 @@ private slots:
         w->resize(1600, 1000);
         w->resetLayoutAction()->trigger();
         testing::settle();
-        gui::SessionView* s = w->session();
+        gui::SessionController* s = w->session();
         QVERIFY(testing::step_and_wait(s));
         QVERIFY(testing::step_and_wait(s));
         QDockWidget* heat_dock = w->dock(gui::Panel::Attention);

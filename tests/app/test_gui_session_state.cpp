@@ -13,8 +13,9 @@
 #include "gui/language.h"
 #include "gui/main_window.h"
 #include "gui/sampling_panel.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/step_controls.h"
+#include "trace/trace_file.h"
 #include "util/cpu_info.h"
 #include "widgets/attention_heatmap.h"
 #include "widgets/kv_chart.h"
@@ -46,7 +47,7 @@
 
 using namespace lmscope;
 using lmscope::gui::MainWindow;
-using lmscope::gui::SessionView;
+using lmscope::gui::SessionController;
 using lmscope::testing::open_window;
 using lmscope::testing::panel_widget;
 using lmscope::testing::step_and_wait;
@@ -65,8 +66,8 @@ std::unique_ptr<MainWindow> english_window_after(gui::Language* language, const 
 }
 
 // Runs `action` and waits until its snapshot reached the panels.
-template <class F> bool apply_and_wait(SessionView* s, F&& action) {
-    QSignalSpy applied(s, &SessionView::applied);
+template <class F> bool apply_and_wait(SessionController* s, F&& action) {
+    QSignalSpy applied(s, &SessionController::applied);
     action();
     return wait_for(applied);
 }
@@ -79,7 +80,7 @@ class TestGuiSessionState : public QObject {
 
     // The panels agree with each other and show `tokens` positions (0: an empty session).
     static void comparePanels(MainWindow& w, qint32 tokens) {
-        SessionView* s = w.session();
+        SessionController* s = w.session();
         const widgets::TraceModel* m = s->model();
         QCOMPARE(m->sequenceLength(), tokens);
         QCOMPARE(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->chipCount(), tokens);
@@ -105,7 +106,7 @@ private slots:
         QTest::addColumn<QString>("action");
         QTest::addColumn<qint32>("generated");  // tokens after the prompt; -1: the session is empty
         QTest::addColumn<qint32>("steps");      // steps in the trace afterwards
-        QTest::newRow("reset") << "reset" << -1 << 3;
+        QTest::newRow("reset") << "reset" << -1 << 0;  // a new session: no steps kept
         QTest::newRow("edited prompt") << "edit" << 0 << 4;
         QTest::newRow("rewind") << "rewind" << 1 << 3;
         QTest::newRow("same token after a rewind") << "rewindStep" << 2 << 3;
@@ -119,7 +120,7 @@ private slots:
         QFETCH(qint32, steps);
         auto w = open_window(&language_, QStringLiteral("Red green blue"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         for (int i = 0; i < 3; ++i) QVERIFY(step_and_wait(s));  // prefill and two decodes
         const qint32 prompt = s->model()->step(0)->tokens.size();
         QTemporaryDir dir;
@@ -140,17 +141,17 @@ private slots:
             QVERIFY(!s->liveAction()->isEnabled());  // live already
             if (action.startsWith(QLatin1String("replayThen"))) {
                 const QString path = dir.filePath(QStringLiteral("t.lmtrace"));
-                QSignalSpy saved(s, &SessionView::traceSaved);
+                QSignalSpy saved(s, &SessionController::traceSaved);
                 s->saveTrace(path);
                 QVERIFY(wait_for(saved));
-                QSignalSpy opened(s, &SessionView::traceOpened);
+                QSignalSpy opened(s, &SessionController::traceOpened);
                 s->openTrace(path);
                 QVERIFY(wait_for(opened));
                 QVERIFY(step_and_wait(s));
                 QVERIFY(s->statusText(gui::StatusField::Source).startsWith(QStringLiteral("Replay")));
                 QVERIFY(s->liveAction()->isEnabled());
             }
-            QSignalSpy loaded(s, &SessionView::engineLoaded);
+            QSignalSpy loaded(s, &SessionController::engineLoaded);
             if (action == QLatin1String("replayThenLive")) s->liveAction()->trigger();
             else w->openFile(testing::fixture_model());
             QVERIFY(wait_for(loaded));
@@ -160,6 +161,81 @@ private slots:
         const qint32 shown_prompt = generated < 0 ? 0 : s->model()->step(s->model()->path().front())->tokens.size();
         if (action != QLatin1String("edit") && generated >= 0) QCOMPARE(shown_prompt, prompt);
         comparePanels(*w, generated < 0 ? 0 : shown_prompt + generated);
+    }
+
+    // Reset starts a new session: the branches of the old one are gone from the Timeline's list
+    // and from the trace (a trace saved after one Step holds that step only).
+    void resetIsANewSession() {
+        auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 3);  // prefill, two decodes
+        QVERIFY(w);
+        SessionController* s = w->session();
+        QVERIFY(apply_and_wait(s, [s] { s->rewindTo(1); }));
+        QVERIFY(apply_and_wait(s, [s] { s->forceToken((s->model()->current()->logits.chosen + 1) % 1024); }));
+        QCOMPARE(s->model()->leaves().size(), 2);  // a branch beside the first path
+        auto* timeline = panel_widget<widgets::Timeline>(s, gui::Panel::Timeline);
+        QCOMPARE(timeline->branchBox()->count(), 2);
+        QVERIFY(apply_and_wait(s, [s] { s->reset(); }));
+        QCOMPARE(s->model()->stepCount(), 0);
+        QVERIFY(s->model()->leaves().isEmpty());
+        QVERIFY(timeline->branchBox()->count() <= 1);
+        QVERIFY(step_and_wait(s));
+        QCOMPARE(s->model()->stepCount(), 1);
+        QCOMPARE(s->model()->current()->index, 0);  // the new session's first step
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("after-reset.lmtrace"));
+        QVERIFY(testing::save_trace(s, path));
+        QCOMPARE(trace::load_trace(path.toStdString()).size(), size_t(1));
+    }
+
+    // A prompt longer than the context is caught before the prefill: a question names both
+    // numbers and offers to raise the context (up to the model's own, 512 for the fixture); its
+    // button reloads the engine with the larger context and runs the prompt. Past the model's
+    // own limit there is nothing to raise: the question says so. Never a bare "Engine error".
+    void promptOverTheContextOffersToRaiseIt_data() {
+        QTest::addColumn<int>("words");  // "river bank N" repeated
+        QTest::addColumn<bool>("raisable");
+        QTest::newRow("within the model's limit") << 20 << true;
+        QTest::newRow("past the model's limit") << 120 << false;
+    }
+    void promptOverTheContextOffersToRaiseIt() {
+        QFETCH(int, words);
+        QFETCH(bool, raisable);
+        QStringList text;
+        for (int i = 0; i < words; ++i) text << QStringLiteral("river bank %1").arg(i % 10);
+        auto w = english_window_after(&language_, text.join(QLatin1Char(' ')), 0);
+        QVERIFY(w);
+        SessionController* s = w->session();
+        auto* context = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling)->findChild<QSpinBox*>(QStringLiteral("context"));
+        QSignalSpy loaded(s, &SessionController::engineLoaded);
+        context->setValue(32);
+        emit context->editingFinished();
+        QVERIFY(wait_for(loaded));
+        QSignalSpy errors(s, &SessionController::engineError);
+        s->step();
+        QTRY_VERIFY_WITH_TIMEOUT(w->findChild<QMessageBox*>(QStringLiteral("promptTooLongBox")), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+        auto* box = w->findChild<QMessageBox*>(QStringLiteral("promptTooLongBox"));
+        const QString said = box->text() + QLatin1Char(' ') + box->informativeText();
+        const qint32 tokens = qint32(box->property("tokens").toInt());
+        QVERIFY2(tokens > 32, qPrintable(said));
+        QVERIFY2(said.contains(QLocale().toString(tokens)) && said.contains(QStringLiteral("32")), qPrintable(said));
+        QVERIFY(errors.isEmpty());
+        QCOMPARE(s->model()->stepCount(), 0);
+        auto* raise = box->findChild<QPushButton*>(QStringLiteral("raiseContext"));
+        QCOMPARE(raise != nullptr, raisable);
+        if (!raisable) {
+            QVERIFY2(said.contains(QStringLiteral("512")), qPrintable(said));  // the model's own limit
+            return;
+        }
+        QSignalSpy applied(s, &SessionController::applied);
+        raise->click();
+        QVERIFY(wait_for(loaded, 2));
+        QVERIFY(wait_for(applied));
+        QVERIFY2(context->value() >= tokens && context->value() <= 512, qPrintable(QString::number(context->value())));
+        QCOMPARE(s->model()->model().n_ctx, context->value());
+        QCOMPARE(s->model()->stepCount(), 1);
+        QCOMPARE(s->model()->sequenceLength(), tokens);
+        QVERIFY(errors.isEmpty());
     }
 
     // Every chart changes language at once, and back, without a step in between.
@@ -187,7 +263,7 @@ private slots:
         MainWindow w(&language_);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        SessionView* s = w.session();
+        SessionController* s = w.session();
         const QString other = code == QLatin1String("en") ? QStringLiteral("zh_CN") : QStringLiteral("en");
         QVERIFY(language_.apply(other));
         QCoreApplication::processEvents();
@@ -210,14 +286,14 @@ private slots:
     void contextLimitShownAndSettable() {
         auto w = open_window(&language_, QStringLiteral("A B C"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         auto* context = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling)->findChild<QSpinBox*>(QStringLiteral("context"));
         QVERIFY(context);
         QCOMPARE(context->maximum(), 512);  // the fixture's context_length caps it
         QVERIFY2(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->legendText().contains(QStringLiteral(" of 512 ")), qPrintable(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens)->legendText()));
         QCOMPARE(s->statusText(gui::StatusField::Tokens), QStringLiteral("0 / 512 tokens"));
         QVERIFY2(context->toolTip().contains(QStringLiteral("384.0 KiB")), qPrintable(context->toolTip()));  // 512 x 768 B
-        QSignalSpy loaded(s, &SessionView::engineLoaded);
+        QSignalSpy loaded(s, &SessionController::engineLoaded);
         context->setValue(32);
         emit context->editingFinished();
         QVERIFY(wait_for(loaded));
@@ -282,7 +358,7 @@ private slots:
     void englishPluralForms() {
         auto w = english_window_after(&language_, QStringLiteral("A B C"), 2);  // one decode step
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         const QString summary = panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->summary()->text();
         QVERIFY2(summary.contains(QStringLiteral("over 1 step")) && !summary.contains(QStringLiteral("1 steps")),
                  qPrintable(summary));
@@ -301,7 +377,7 @@ private slots:
     void samplingChangeShowsTheNewPick() {
         auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 2);
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY2(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->heading()->text().contains(QStringLiteral("(greedy)")), qPrintable(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->heading()->text()));
         const qint32 steps = s->model()->stepCount();
         gui::SamplingPanel* panel = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling);
@@ -317,6 +393,26 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
         QVERIFY(step_and_wait(s));
         QCOMPARE(s->model()->current()->tokens.front().id, shown);
+    }
+
+    // New settings at a step something already continued from leave its pick (a trace records
+    // the token each step continued) and say so; the next Step walks on to the step it fed.
+    void samplingChangeKeepsAContinuedPick() {
+        auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 3);
+        QVERIFY(w);
+        SessionController* s = w->session();
+        QVERIFY(apply_and_wait(s, [s] { s->rewindTo(1); }));
+        const qint32 fed = s->model()->step(2)->tokens.front().id;
+        QCOMPARE(s->model()->current()->logits.chosen, fed);
+        QSignalSpy said(s, &SessionController::statusMessage);
+        gui::SamplingPanel* panel = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling);
+        panel->findChild<QSpinBox*>(QStringLiteral("topK"))->setValue(2);
+        panel->findChild<QDoubleSpinBox*>(QStringLiteral("temperature"))->setValue(1.5);
+        QTRY_VERIFY_WITH_TIMEOUT(!said.isEmpty() && said.last().first().toString().contains(QStringLiteral("keeps its pick")), 30000);
+        QCOMPARE(s->model()->current()->logits.chosen, fed);
+        QVERIFY(step_and_wait(s));
+        QCOMPARE(s->model()->currentStep(), 2);  // the step already made, not a new branch
+        QCOMPARE(s->model()->leaves().size(), 1);
     }
 
     // A KV type change asks first: re-run the session (the same tokens, recomputed on the new
@@ -335,13 +431,13 @@ private slots:
         QFETCH(QString, kv);
         auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 3);
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVector<qint32> before;
         for (const widgets::TokenView& t : s->model()->sequence()) before.push_back(t.id);
         auto* type = panel_widget<gui::SamplingPanel>(s, gui::Panel::Sampling)->findChild<QComboBox*>(QStringLiteral("kvType"));
         QVERIFY(type);
         QCOMPARE(type->currentText(), QStringLiteral("f16"));
-        QSignalSpy loaded(s, &SessionView::engineLoaded);
+        QSignalSpy loaded(s, &SessionController::engineLoaded);
         type->setCurrentIndex(type->findText(QStringLiteral("q8_0")));
         QMessageBox* box = nullptr;
         QTRY_VERIFY((box = w->findChild<QMessageBox*>(QStringLiteral("engineChangeBox"))) != nullptr);
@@ -374,7 +470,7 @@ private slots:
         QVERIFY(language_.apply(QStringLiteral("en")));
         auto w = open_window(&language_, words.join(QLatin1Char(' ')));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QSignalSpy progressed(s->prefillProgress(), &QProgressBar::valueChanged);
         QVERIFY(step_and_wait(s));
         const qint32 n = s->model()->sequenceLength();
@@ -403,10 +499,10 @@ private slots:
         QVERIFY(language_.apply(QStringLiteral("en")));
         auto w = open_window(&language_, words.join(QLatin1Char(' ')), model);
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QSignalSpy progressed(s->prefillProgress(), &QProgressBar::valueChanged);
-        QSignalSpy applied(s, &SessionView::applied);
-        QSignalSpy failed(s, &SessionView::engineError);
+        QSignalSpy applied(s, &SessionController::applied);
+        QSignalSpy failed(s, &SessionController::engineError);
         QElapsedTimer timer;
         timer.start();
         s->step();
@@ -435,7 +531,7 @@ private slots:
     void playTurnsIntoPause() {
         auto w = open_window(&language_, QStringLiteral("A B C"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QCOMPARE(s->playAction()->text(), QStringLiteral("Play"));
         s->controls()->setSpeed(20);
         s->setPlaying(true);
@@ -474,13 +570,13 @@ private slots:
     void forcingByTheLabel() {
         auto w = open_window(&language_, QStringLiteral("Once upon"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(step_and_wait(s));
         const widgets::LogitsView* logits = panel_widget<widgets::LogitsView>(s, gui::Panel::Logits);
         QVERIFY(logits->rows().size() >= 2);
         QSignalSpy forced(logits, &widgets::LogitsView::forceToken);
         const QPoint label(logits->plot()->axisRect()->left() / 2, int(logits->rowCenter(1).y()));
-        QSignalSpy applied(s, &SessionView::applied);
+        QSignalSpy applied(s, &SessionController::applied);
         QTest::mouseClick(logits->plot(), Qt::LeftButton, {}, label);
         QCOMPARE(forced.count(), 1);
         QCOMPARE(forced.first().at(0).toInt(), logits->rows()[1].id);

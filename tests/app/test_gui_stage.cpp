@@ -14,7 +14,7 @@
 #include "gui/layer_view.h"
 #include "gui/main_window.h"
 #include "gui/panel_guide.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/stage_registry.h"
 #include "gui/stage_view.h"
 #include "widgets/attention_heatmap.h"
@@ -286,7 +286,7 @@ private slots:
         settle();
         const widgets::TraceModel& trace = *w->session()->model();
         const qint32 before = trace.sequenceLength();
-        QSignalSpy applied(w->session(), &gui::SessionView::applied);
+        QSignalSpy applied(w->session(), &gui::SessionController::applied);
         QTest::keyClick(w->stageView(), Qt::Key_Space);
         QVERIFY(wait_for(applied));
         settle();

@@ -7,7 +7,7 @@
 #include "tools/layout_check.h"
 #include "gui/language.h"
 #include "gui/main_window.h"
-#include "gui/session_view.h"
+#include "gui/session_controller.h"
 #include "gui/step_controls.h"
 #include "widgets/kv_chart.h"
 #include "widgets/logits_view.h"
@@ -29,14 +29,14 @@ using lmscope::testing::open_window;
 using lmscope::testing::panel_widget;
 using lmscope::testing::wait_for;
 using lmscope::gui::MainWindow;
-using lmscope::gui::SessionView;
+using lmscope::gui::SessionController;
 
 namespace {
 
 // Presses `key` on the token strip (focus outside the prompt editor) and waits until the
 // step has reached the panels.
 bool press_and_wait(MainWindow& w, Qt::Key key) {
-    QSignalSpy applied(w.session(), &SessionView::applied);
+    QSignalSpy applied(w.session(), &SessionController::applied);
     QTest::keyClick(panel_widget<widgets::TokenStrip>(w.session(), gui::Panel::Tokens), key);
     return wait_for(applied);  // a replay step applies at once, a live one later
 }
@@ -59,7 +59,7 @@ private slots:
     void spaceStepsThroughThePanels() {
         auto w = open_window(&language_, QStringLiteral("Hello world"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QCOMPARE(s->model()->stepCount(), 0);
         QVERIFY(QTest::qWaitForWindowActive(w.get()));
         QCOMPARE(QApplication::focusWidget(), panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens));  // Space steps from the start
@@ -80,7 +80,7 @@ private slots:
     void playThenStop() {
         auto w = open_window(&language_, QStringLiteral("A B C D"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         s->controls()->setSpeed(20);
         QTest::keyClick(panel_widget<widgets::TokenStrip>(s, gui::Panel::Tokens), Qt::Key_P);
         QVERIFY(s->isPlaying());
@@ -112,7 +112,7 @@ private slots:
         auto w = open_window(&language_, prompt);
         QVERIFY(w);
         w->resize(1280, 720);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(testing::step_and_wait(s));
         if (play_to > 0) {
             s->controls()->setSpeed(20);
@@ -135,12 +135,12 @@ private slots:
     void logitsClickForcesAToken() {
         auto w = open_window(&language_, QStringLiteral("Once upon"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         QVERIFY(press_and_wait(*w, Qt::Key_Space));
         const auto& before = s->model()->current()->logits.before();
         QVERIFY(before.size() >= 2);
         QSignalSpy forced(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits), &widgets::LogitsView::forceToken);
-        QSignalSpy applied(s, &SessionView::applied);
+        QSignalSpy applied(s, &SessionController::applied);
         QTest::mouseClick(panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->plot(), Qt::LeftButton, {}, panel_widget<widgets::LogitsView>(s, gui::Panel::Logits)->rowCenter(1).toPoint());
         QCOMPARE(forced.count(), 1);
         const qint32 id = forced.first().at(0).toInt();
@@ -155,12 +155,12 @@ private slots:
     void timelineClickRewinds() {
         auto w = open_window(&language_, QStringLiteral("Red green blue"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         for (int i = 0; i < 4; ++i) QVERIFY(press_and_wait(*w, Qt::Key_Space));
         QCOMPARE(s->model()->stepCount(), 4);
         auto rewind_to_1 = [&] {
             const QRect r = panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->stepRect(1);
-            QSignalSpy applied(s, &SessionView::applied);
+            QSignalSpy applied(s, &SessionController::applied);
             QTest::mouseClick(panel_widget<widgets::Timeline>(s, gui::Panel::Timeline)->canvas(), Qt::LeftButton, {}, r.center());
             return !r.isEmpty() && wait_for(applied) && s->model()->currentStep() == 1;
         };
@@ -175,7 +175,7 @@ private slots:
             qint32 row = 0;
             while (row < logits->rows().size() && row == logits->chosenRow()) ++row;
             QVERIFY(row < logits->rows().size());
-            QSignalSpy applied(s, &SessionView::applied);
+            QSignalSpy applied(s, &SessionController::applied);
             QTest::mouseClick(logits->plot(), Qt::LeftButton, {}, logits->rowCenter(row).toPoint());
             QVERIFY(wait_for(applied));
             QCOMPARE(s->model()->stepCount(), 5);
@@ -194,7 +194,7 @@ private slots:
             QVERIFY(w);
             for (int i = 0; i < 3; ++i) QVERIFY(press_and_wait(*w, Qt::Key_Space));
             for (const widgets::StepView& v : w->session()->model()->steps()) fed << v.tokens.front().id;
-            QSignalSpy saved(w->session(), &SessionView::traceSaved);
+            QSignalSpy saved(w->session(), &SessionController::traceSaved);
             w->session()->saveTrace(path);
             QVERIFY(wait_for(saved));
             QVERIFY(QFileInfo::exists(path));
@@ -202,9 +202,9 @@ private slots:
         MainWindow replay(&language_);  // no model opened
         replay.show();
         QVERIFY(QTest::qWaitForWindowActive(&replay));
-        SessionView* s = replay.session();
+        SessionController* s = replay.session();
         QVERIFY(!s->hasEngine());
-        QSignalSpy opened(s, &SessionView::traceOpened);
+        QSignalSpy opened(s, &SessionController::traceOpened);
         s->openTrace(path);
         QVERIFY(wait_for(opened));
         QVERIFY(s->isReplay());
@@ -219,12 +219,11 @@ private slots:
     void exportsTheFocusedChart() {
         auto w = open_window(&language_, QStringLiteral("Export me"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         for (int i = 0; i < 3; ++i) QVERIFY(press_and_wait(*w, Qt::Key_Space));
         s->dock(gui::Panel::KvCache)->raise();  // in front of the docks it shares tabs with
         testing::settle();
         QTest::mouseClick(panel_widget<widgets::KvChart>(s, gui::Panel::KvCache)->plot(), Qt::LeftButton, {}, QPoint(10, 10));
-        QCOMPARE(s->focusedChart(), SessionView::Chart::KvCache);
         QTemporaryDir dir;
         const QString csv = dir.filePath(QStringLiteral("kv.csv"));
         QString error;
@@ -244,7 +243,7 @@ private slots:
     // The step-through controls switch to Chinese with the rest of the window.
     void controlsSwitchToChinese() {
         MainWindow w(&language_);
-        SessionView* s = w.session();
+        SessionController* s = w.session();
         QCOMPARE(s->stepAction()->text(), QStringLiteral("Step"));
         QVERIFY(language_.apply(QStringLiteral("zh_CN")));
         QTRY_COMPARE(s->stepAction()->text(), QStringLiteral("单步"));
@@ -257,7 +256,7 @@ private slots:
     void closingWhilePlayingIsClean() {
         auto w = open_window(&language_, QStringLiteral("Keep going"));
         QVERIFY(w);
-        SessionView* s = w->session();
+        SessionController* s = w->session();
         s->controls()->setSpeed(20);
         s->setPlaying(true);
         QTRY_VERIFY_WITH_TIMEOUT(s->model()->stepCount() >= 2, 60000);

@@ -83,6 +83,9 @@ private slots:
     void rewind_and_force_give_a_branch();
     void rewind_past_the_sliding_window();
     void new_settings_pick_the_pending_token_again();
+    void every_step_feeds_its_parents_recorded_pick();
+    void context_for_prompt_data();
+    void context_for_prompt();
     void long_prefill_captures_within_the_budget();
     void cancel_leaves_a_session_that_continues();
     void cancel_from_another_thread();
@@ -391,25 +394,79 @@ void TestSession::new_settings_pick_the_pending_token_again() {
     const int32_t picked = now.chosen;
     QCOMPARE(s.decode().tokens, std::vector<int32_t>{picked});  // the next step feeds the new pick
 
-    // Step 0 was picked greedily: rewinding to it under top-2 picks again, from its own row
-    // (recomputed: the one held is step 2's).
-    QVERIFY(s.rewind(0));
-    const trace::LogitsTrace& again = s.trace().step(0).logits;
-    QCOMPARE(again.top_before().size(), step0.top_before().size());
-    for (size_t i = 0; i < again.top_before().size(); ++i) {
-        QCOMPARE(again.top_before()[i].id, step0.top_before()[i].id);
-        QVERIFY(std::abs(again.top_before()[i].prob - step0.top_before()[i].prob) < 1e-4f);
-    }
-    QCOMPARE(again.stages.back().survivors, int64_t(2));
-    QCOMPARE(*s.pending(), again.chosen);
+    // Step 0 was picked greedily, and step 1 continued from that pick: rewinding to it under
+    // top-2 keeps the pick the trace says step 1 fed.
+    QVERIFY(!s.rewind(0));
+    QCOMPARE(s.trace().step(0).logits, step0);
+    QCOMPARE(*s.pending(), step0.chosen);
+    QCOMPARE(s.pending_how(), Choice::Greedy);
     QCOMPARE(l.backend->kv_tokens(), int32_t(prompt_.size()));
-    QVERIFY(!s.rewind(0));  // picked under these settings already
 
     // A forced token is the user's choice: new settings leave it.
     s.force(5);
     QVERIFY(!s.set_sampling(greedy().sampling));
     QCOMPARE(*s.pending(), 5);
     QCOMPARE(s.pending_how(), Choice::Forced);
+}
+
+// The trace records the token each step continued: every decode step was fed its parent's
+// recorded pick the way the record says, or says it was forced. New settings (set_sampling, or
+// a rewind under other settings) pick again only for a step nothing has continued from yet;
+// a step already continued keeps its pick (Force branches there).
+void TestSession::every_step_feeds_its_parents_recorded_pick() {
+    const auto problem = [](const trace::SessionTrace& t) -> std::string {
+        for (const trace::StepTrace& st : t.steps()) {
+            if (st.phase != Phase::Decode || st.fed_how == Choice::Forced) continue;
+            const trace::LogitsTrace& p = t.step(st.parent).logits;
+            if (st.tokens != std::vector<int32_t>{p.chosen} || st.fed_how != p.how)
+                return "step " + std::to_string(st.index) + " fed " + std::to_string(st.tokens.front()) +
+                       " but step " + std::to_string(st.parent) + " records " + std::to_string(p.chosen);
+        }
+        return {};
+    };
+    Loaded l = load(fx_);
+    Session s(*l.backend, *l.tokenizer, greedy());
+    s.prefill(prompt_);
+    for (int i = 0; i < 3; ++i) s.decode();  // steps 0..3
+    for (uint64_t seed = 1; seed <= 12; ++seed) {
+        SamplerSettings hot = sampled(seed).sampling;  // most picks differ from the greedy ones
+        hot.temperature = 3.0f;
+        hot.top_k = 0;
+        hot.top_p = 1.0f;
+        s.rewind(1);  // continued by step 2
+        s.set_sampling(hot);
+        QVERIFY2(problem(s.trace()).empty(), problem(s.trace()).c_str());
+        s.decode();  // a new branch of step 1, fed what its record says
+        s.set_sampling(greedy().sampling);  // a leaf: its pick is made again
+        s.rewind(2);  // continued by step 3, picked greedily: kept under greedy
+        s.set_sampling(hot);
+        QVERIFY2(problem(s.trace()).empty(), problem(s.trace()).c_str());
+        s.force((*s.pending() + 1) % 1024);
+        s.decode();
+        s.set_sampling(greedy().sampling);
+        QVERIFY2(problem(s.trace()).empty(), problem(s.trace()).c_str());
+    }
+}
+
+// The context offered for a prompt too long for the one in force: the prompt and room to
+// decode, in steps of kDecodeRoom, never past the model's own; none when that is too short.
+void TestSession::context_for_prompt_data() {
+    QTest::addColumn<qint64>("tokens");
+    QTest::addColumn<int>("trained");
+    QTest::addColumn<int>("context");
+    QTest::newRow("room to decode") << qint64(140) << 8192 << 512;
+    QTest::newRow("a multiple of the room") << qint64(256) << 8192 << 512;
+    QTest::newRow("long prompt") << qint64(2100) << 8192 << 2560;
+    QTest::newRow("capped at the model's") << qint64(500) << 512 << 512;
+    QTest::newRow("exactly the model's") << qint64(512) << 512 << 512;
+    QTest::newRow("past the model's") << qint64(513) << 512 << 0;
+}
+
+void TestSession::context_for_prompt() {
+    QFETCH(qint64, tokens);
+    QFETCH(int, trained);
+    QFETCH(int, context);
+    QCOMPARE(engine::context_for_prompt(tokens, trained), context);
 }
 
 // Full capture of a prefill whose planes would take more than the trace's budget keeps the

@@ -246,6 +246,13 @@ void TestTraceStep::branches_follow_parents() {
     QCOMPARE(t.path_to(4), (std::vector<int32_t>{0, 1, 4}));
     QVERIFY(t.has_children(1));
     QVERIFY(!t.has_children(4));
+    // A step's pick is made again only while nothing continued from it (a leaf).
+    SessionTrace picked = t;
+    LogitsTrace again = t.step(4).logits;
+    again.chosen += 1;
+    QCOMPARE(picked.repick(4, again, 0.1).logits.chosen, again.chosen);
+    QVERIFY_THROWS_EXCEPTION(UsageError, picked.repick(1, again, 0.1));  // step 2 and 4 fed its pick
+    QCOMPARE(picked.step(1).logits, t.step(1).logits);
     SessionTrace bad;
     StepTrace s = testing::make_step(1, 1, 0, 2, policy, 1);
     s.parent = 0;  // no step 0 yet
