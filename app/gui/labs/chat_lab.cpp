@@ -40,7 +40,7 @@ QString html_text(const std::string& s) {
 ChatLab::ChatLab(LabHost* host, QWidget* parent)
     : Lab(LabId::Chat, host, parent), explanation_(new QLabel), notice_(new QLabel), transcript_(new QTextBrowser),
       input_(new QLineEdit), send_(new QPushButton), stop_(new QPushButton), reset_(new QPushButton),
-      reuse_(new QCheckBox), max_label_(new QLabel), max_reply_(new QSpinBox), status_(new QLabel),
+      reuse_(new QCheckBox), max_label_(new QLabel), max_reply_(new QSpinBox),
       turn_label_(new QLabel), turn_picker_(new QComboBox), legend_(new QLabel), summary_(new QLabel),
       tokens_(new TokenListView), chart_(new widgets::PrefillChart), cost_(new QLabel), stream_timer_(new QTimer(this)),
       runner_(new JobRunner(this)) {
@@ -54,7 +54,7 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     reset_->setObjectName(QStringLiteral("resetButton"));
     reuse_->setObjectName(QStringLiteral("prefixReuse"));
     max_reply_->setObjectName(QStringLiteral("maxReply"));
-    status_->setObjectName(QStringLiteral("chatStatus"));
+    status_.label()->setObjectName(QStringLiteral("chatStatus"));
     turn_picker_->setObjectName(QStringLiteral("turnPicker"));
     summary_->setObjectName(QStringLiteral("sequenceSummary"));
     tokens_->setObjectName(QStringLiteral("fedTokens"));
@@ -67,7 +67,7 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     notice_->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; padding: 4px; }"));
     legend_->setWordWrap(true);
     summary_->setWordWrap(true);
-    status_->setWordWrap(true);
+    status_.label()->setWordWrap(true);
     cost_->setWordWrap(true);
     transcript_->setOpenLinks(false);
     reuse_->setChecked(true);
@@ -111,7 +111,7 @@ void ChatLab::buildLayout() {
     options->addWidget(max_reply_);
     options->addWidget(reset_);
     lv->addLayout(options);
-    lv->addWidget(status_);
+    lv->addWidget(status_.label());
 
     // Right: what the model received, and the cost.
     auto* seq = new QWidget;
@@ -148,8 +148,9 @@ int ChatLab::partialReplyTokens() const { return runner_->busy() && engine_ ? en
 void ChatLab::modelChanged(const LabModelPtr& model) {
     if (engine_ && model == engine_model_) return;  // the conversation is on this model already
     newEngine();
-    status_->setText(model ? tr("Model: %1. Type a message and press Send.").arg(model->name)
-                           : tr("Open a model to chat."));
+    status_.set([loaded = bool(model), name = model ? model->name : QString()] {
+        return loaded ? tr("Model: %1. Type a message and press Send.").arg(name) : tr("Open a model to chat.");
+    });
 }
 
 void ChatLab::newEngine() {
@@ -180,7 +181,9 @@ void ChatLab::showTemplateNotice() {
 
 void ChatLab::resetChat() {
     newEngine();
-    status_->setText(model() ? tr("A new conversation: the cache is empty.") : tr("Open a model to chat."));
+    status_.set([loaded = bool(model())] {
+        return loaded ? tr("A new conversation: the cache is empty.") : tr("Open a model to chat.");
+    });
 }
 
 void ChatLab::setPrefixReuse(bool on) { reuse_->setChecked(on); }
@@ -196,7 +199,7 @@ void ChatLab::sendMessage(const QString& text) {
     if (!engine_ || engine_model_ != model()) newEngine();
     pending_user_ = text;
     input_->clear();
-    status_->setText(tr("Prefilling the whole conversation..."));
+    status_.set([] { return tr("Prefilling the whole conversation..."); });
     const std::shared_ptr<ChatEngine> engine = engine_;
     const std::string user = text.toStdString();
     const int32_t max_reply = max_reply_->value();
@@ -215,7 +218,7 @@ void ChatLab::sendMessage(const QString& text) {
 void ChatLab::stop() {
     if (!runner_->busy()) return;
     runner_->stop();
-    status_->setText(tr("Stopping..."));
+    status_.set([] { return tr("Stopping..."); });
 }
 
 void ChatLab::showBusy(bool busy) {
@@ -232,16 +235,18 @@ void ChatLab::finished(std::optional<ChatTurnRecord> turn) {
     pending_user_.clear();
     if (!turn) {
         input_->setText(user);
-        status_->setText(tr("Stopped before the reply began; the conversation is as it was."));
+        status_.set([] { return tr("Stopped before the reply began; the conversation is as it was."); });
         refreshTranscript();
         return;
     }
     turns_.push_back(std::move(*turn));
     const int index = int(turns_.size()) - 1;
     const ChatTurnRecord& t = turns_.back();
-    status_->setText(t.stopped ? tr("Stopped after %n reply token(s).", nullptr, t.generated)
-                     : t.hit_limit ? tr("The reply reached the maximum length (%n token(s)).", nullptr, t.generated)
-                                   : tr("The model ended its turn after %n token(s).", nullptr, t.generated));
+    status_.set([stopped = t.stopped, hit_limit = t.hit_limit, n = t.generated] {
+        return stopped     ? tr("Stopped after %n reply token(s).", nullptr, n)
+               : hit_limit ? tr("The reply reached the maximum length (%n token(s)).", nullptr, n)
+                           : tr("The model ended its turn after %n token(s).", nullptr, n);
+    });
     turn_picker_->addItem(tr("turn %1").arg(index + 1));
     turn_picker_->setCurrentIndex(index);  // refreshes the sequence
     refreshTranscript();
@@ -253,7 +258,7 @@ void ChatLab::finished(std::optional<ChatTurnRecord> turn) {
 void ChatLab::failed(const QString& message) {
     input_->setText(pending_user_);
     pending_user_.clear();
-    status_->setText(tr("The turn failed: %1").arg(message));
+    status_.set([message] { return tr("The turn failed: %1").arg(message); });
     refreshTranscript();
 }
 
@@ -367,6 +372,8 @@ void ChatLab::retranslate() {
                         "<span style=\"background:%3\">&nbsp;new this turn&nbsp;</span> "
                         "<b style=\"color:#6a1b9a\">bold purple</b>: the template's special tokens")
                          .arg(kCached.name(), kRecomputed.name(), kNew.name()));
+    status_.refresh();
+    refreshTranscript();
     showTemplateNotice();
     refreshSequence();
     refreshChart();

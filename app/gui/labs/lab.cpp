@@ -3,6 +3,7 @@
 #include "gui/labs/lab_host.h"
 
 #include <QEvent>
+#include <QLabel>
 #include <QTimer>
 
 namespace lmscope::gui::labs {
@@ -23,5 +24,14 @@ void Lab::changeEvent(QEvent* event) {
     }
     QWidget::changeEvent(event);
 }
+
+StateText::StateText() : label_(new QLabel) {}
+
+void StateText::set(std::function<QString()> make) {
+    make_ = std::move(make);
+    refresh();
+}
+
+void StateText::refresh() const { label_->setText(make_ ? make_() : QString()); }
 
 }  // namespace lmscope::gui::labs

@@ -10,6 +10,10 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+
+class QLabel;
+
 namespace lmscope::gui::labs {
 
 class LabHost;
@@ -40,6 +44,21 @@ protected:
 private:
     LabId id_;
     LabHost* host_;
+};
+
+// A label whose text is made from the lab's state, in the language installed when it is made:
+// set() shows it and keeps how it is made; refresh() makes it again (the lab's retranslate()
+// calls it, so a language change never leaves the words tr() gave before it).
+class StateText {
+public:
+    StateText();  // a new label, for the lab's layout (which owns it then)
+    QLabel* label() const { return label_; }
+    void set(std::function<QString()> make);
+    void refresh() const;
+
+private:
+    QLabel* label_;
+    std::function<QString()> make_;
 };
 
 }  // namespace lmscope::gui::labs

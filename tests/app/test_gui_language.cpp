@@ -1,0 +1,112 @@
+// A language change (View > Language: English -> Chinese -> English) reaches at once the texts
+// a panel makes from its state, not at the next step: the Layer view's header, the context
+// compare lab's status line and the chat lab's status line, each after it has shown something
+// (figures, a finished run, a finished turn). On the fixture model, in the main window.
+#include "common/testing.h"
+#include "gui/labs/chat_lab.h"
+#include "gui/labs/context_compare_lab.h"
+#include "gui/labs/lab_window.h"
+#include "gui/language.h"
+#include "gui/layer_view.h"
+#include "gui/main_window.h"
+#include "gui/session_view.h"
+#include "gui_testing.h"
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <algorithm>
+#include <functional>
+
+using namespace lmscope;
+using lmscope::gui::MainWindow;
+
+namespace {
+
+bool has_chinese(const QString& text) {
+    return std::any_of(text.begin(), text.end(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; });
+}
+
+// Brings the panel's text about and returns its label; `settled` says when the label shows
+// what the panel has (after a language change too).
+struct Shown {
+    QLabel* label = nullptr;
+    std::function<bool()> settled;
+};
+
+Shown layer_header(MainWindow& w) {
+    QDockWidget* dock = w.session()->dock(gui::Panel::Layer);
+    dock->show();
+    dock->raise();
+    auto* view = dock->findChild<gui::LayerView*>();
+    return {view->findChild<QLabel*>(QStringLiteral("layerStatus")), [view] { return view->figures() != nullptr; }};
+}
+
+Shown context_compare_status(MainWindow& w) {
+    auto* lab = w.labWindow()->lab<gui::labs::ContextCompareLab>(gui::labs::LabId::ContextCompare);
+    QSignalSpy finished(lab, &gui::labs::ContextCompareLab::runFinished);
+    lab->run();
+    if (!testing::wait_for(finished)) return {};
+    return {lab->statusLabel(), [] { return true; }};
+}
+
+Shown chat_status(MainWindow& w) {
+    auto* lab = w.labWindow()->lab<gui::labs::ChatLab>(gui::labs::LabId::Chat);
+    lab->setMaxReplyTokens(4);
+    QSignalSpy finished(lab, &gui::labs::ChatLab::turnFinished);
+    lab->sendMessage(QStringLiteral("Hello!"));
+    if (!testing::wait_for(finished)) return {};
+    return {lab->findChild<QLabel*>(QStringLiteral("chatStatus")), [] { return true; }};
+}
+
+using ShowFn = std::function<Shown(MainWindow&)>;
+
+}  // namespace
+
+Q_DECLARE_METATYPE(ShowFn)
+
+class TestGuiLanguage : public QObject {
+    Q_OBJECT
+    gui::Language language_;
+
+private slots:
+    void initTestCase() { testing::use_test_settings("test_gui_language"); }
+    void init() {
+        const std::string model = testing::testdata_file("models/fx-gqa.gguf");
+        LMSCOPE_REQUIRE_FILE(model, "the fixture model");
+        QVERIFY(language_.apply(QStringLiteral("en")));
+    }
+
+    void stateTextsFollowTheLanguage_data() {
+        QTest::addColumn<ShowFn>("show");
+        QTest::newRow("Layer view header") << ShowFn(layer_header);
+        QTest::newRow("context compare status") << ShowFn(context_compare_status);
+        QTest::newRow("chat status") << ShowFn(chat_status);
+    }
+    void stateTextsFollowTheLanguage() {
+        QFETCH(ShowFn, show);
+        auto w = testing::open_window(&language_, QStringLiteral("The capital of France is"));
+        QVERIFY(w);
+        QVERIFY(testing::step_and_wait(w->session()));
+        const Shown shown = show(*w);
+        QVERIFY(shown.label);
+        QVERIFY(QTest::qWaitFor(shown.settled, 60000));
+        const QString english = shown.label->text();
+        QVERIFY2(!english.isEmpty() && !has_chinese(english), qPrintable(english));
+
+        QVERIFY(language_.apply(QStringLiteral("zh_CN")));
+        testing::settle();
+        QVERIFY(QTest::qWaitFor(shown.settled, 60000));
+        QVERIFY2(has_chinese(shown.label->text()), qPrintable(shown.label->text()));
+
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        testing::settle();
+        QVERIFY(QTest::qWaitFor(shown.settled, 60000));
+        QCOMPARE(shown.label->text(), english);
+    }
+};
+
+QTEST_MAIN(TestGuiLanguage)
+#include "test_gui_language.moc"
