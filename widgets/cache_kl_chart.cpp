@@ -22,8 +22,9 @@ CacheKlChart::CacheKlChart(QWidget* parent) : PlotPanel(parent, 0) {
     decode_line_ = new QCPItemStraightLine(p);
     decode_line_->setPen(QPen(Qt::gray, 1, Qt::DashLine));
     decode_line_->setVisible(false);
-    p->legend->setVisible(true);
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    put_legend_below(p, 1);  // in its own row: a curve near the top stays readable
+    p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    p->legend->setWrap(2);
     retranslate();
     applyFonts();
 }

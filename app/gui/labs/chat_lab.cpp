@@ -104,11 +104,11 @@ void ChatLab::buildLayout() {
     input_row->addWidget(send_);
     input_row->addWidget(stop_);
     lv->addLayout(input_row);
+    lv->addWidget(reuse_);  // a row of its own: the conversation's column may be narrow
     auto* options = new QHBoxLayout;
-    options->addWidget(reuse_);
-    options->addStretch(1);
     options->addWidget(max_label_);
     options->addWidget(max_reply_);
+    options->addStretch(1);
     options->addWidget(reset_);
     lv->addLayout(options);
     lv->addWidget(status_.label());
@@ -125,20 +125,22 @@ void ChatLab::buildLayout() {
     sv->addWidget(tokens_, 1);
     auto* cost = new QWidget;
     auto* cv = new QVBoxLayout(cost);
-    chart_->setMinimumHeight(fontMetrics().height() * 14);
+    chart_->setMinimumHeight(fontMetrics().height() * 16);  // its axis titles run along the axes
     cv->addWidget(chart_, 1);
     cv->addWidget(cost_);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(seq);
     right->addWidget(cost);
-    right->setStretchFactor(0, 1);
-    right->setStretchFactor(1, 1);
+    right->setStretchFactor(0, 2);
+    right->setStretchFactor(1, 3);
+    right->setSizes({2000, 3000});  // scaled to the room: the chips scroll, the chart cannot
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    split->setSizes({2000, 3000});  // scaled to the room: the chart's legend needs the width
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 }

@@ -4,6 +4,7 @@
 
 #include <QEvent>
 #include <QLabel>
+#include <QTableWidget>
 #include <QTimer>
 
 namespace lmscope::gui::labs {
@@ -23,6 +24,11 @@ void Lab::changeEvent(QEvent* event) {
         emit titleChanged();
     }
     QWidget::changeEvent(event);
+}
+
+void set_column_headers(QTableWidget* table, const QStringList& headers) {
+    table->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < table->columnCount() && c < headers.size(); ++c) table->horizontalHeaderItem(c)->setToolTip(headers[c]);
 }
 
 StateText::StateText() : label_(new QLabel) {}

@@ -13,6 +13,7 @@
 #include <functional>
 
 class QLabel;
+class QTableWidget;
 
 namespace lmscope::gui::labs {
 
@@ -45,6 +46,10 @@ private:
     LabId id_;
     LabHost* host_;
 };
+
+// Sets the table's column headers, each with its text as a tooltip too: a column narrowed below
+// its header's text (a narrow lab) still says it in full.
+void set_column_headers(QTableWidget* table, const QStringList& headers);
 
 // A label whose text is made from the lab's state, in the language installed when it is made:
 // set() shows it and keeps how it is made; refresh() makes it again (the lab's retranslate()
