@@ -1,11 +1,15 @@
 // A language change (View > Language: English -> Chinese -> English) reaches at once the texts
 // a panel makes from its state, not at the next step: the Layer view's header, the context
-// compare lab's status line and the chat lab's status line, each after it has shown something
-// (figures, a finished run, a finished turn). On the fixture model, in the main window.
+// compare lab's status line, the chat lab's status line and the tokenizer lab's sample
+// tokenizer, each after it has shown something (figures, a finished run, a finished turn, the
+// trained tokenizer). On the fixture model, in the main window.
 #include "common/testing.h"
 #include "gui/labs/chat_lab.h"
 #include "gui/labs/context_compare_lab.h"
 #include "gui/labs/lab_window.h"
+#include "gui/labs/tokenizer_compare_view.h"
+#include "gui/labs/tokenizer_lab.h"
+#include "gui/labs/tokenizer_set.h"
 #include "gui/language.h"
 #include "gui/layer_view.h"
 #include "gui/main_window.h"
@@ -29,19 +33,22 @@ bool has_chinese(const QString& text) {
     return std::any_of(text.begin(), text.end(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; });
 }
 
-// Brings the panel's text about and returns its label; `settled` says when the label shows
+// Brings the panel's text about: `text` reads it as shown now, `settled` says when it shows
 // what the panel has (after a language change too).
 struct Shown {
-    QLabel* label = nullptr;
+    std::function<QString()> text;
     std::function<bool()> settled;
 };
+
+QString text_of(const QLabel* label) { return label ? label->text() : QString(); }
 
 Shown layer_header(MainWindow& w) {
     QDockWidget* dock = w.session()->dock(gui::Panel::Layer);
     dock->show();
     dock->raise();
     auto* view = dock->findChild<gui::LayerView*>();
-    return {view->findChild<QLabel*>(QStringLiteral("layerStatus")), [view] { return view->figures() != nullptr; }};
+    return {[view] { return text_of(view->findChild<QLabel*>(QStringLiteral("layerStatus"))); },
+            [view] { return view->figures() != nullptr; }};
 }
 
 Shown context_compare_status(MainWindow& w) {
@@ -49,7 +56,7 @@ Shown context_compare_status(MainWindow& w) {
     QSignalSpy finished(lab, &gui::labs::ContextCompareLab::runFinished);
     lab->run();
     if (!testing::wait_for(finished)) return {};
-    return {lab->statusLabel(), [] { return true; }};
+    return {[lab] { return text_of(lab->statusLabel()); }, [] { return true; }};
 }
 
 Shown chat_status(MainWindow& w) {
@@ -58,7 +65,21 @@ Shown chat_status(MainWindow& w) {
     QSignalSpy finished(lab, &gui::labs::ChatLab::turnFinished);
     lab->sendMessage(QStringLiteral("Hello!"));
     if (!testing::wait_for(finished)) return {};
-    return {lab->findChild<QLabel*>(QStringLiteral("chatStatus")), [] { return true; }};
+    return {[lab] { return text_of(lab->findChild<QLabel*>(QStringLiteral("chatStatus"))); }, [] { return true; }};
+}
+
+// The sample tokenizer's row in the tokenizer lab: its name is translated.
+Shown tokenizer_sample_name(MainWindow& w) {
+    auto* lab = w.labWindow()->lab<gui::labs::TokenizerLab>(gui::labs::LabId::Tokenizers);
+    if (!QTest::qWaitFor([lab] { return lab->sampleReady(); }, 60000)) return {};
+    const auto title = [lab]() -> QString {
+        const gui::labs::TokenizerSet& set = *lab->tokenizers();
+        for (qsizetype i = 0; i < set.size(); ++i)
+            if (set.at(i).kind == gui::labs::TokenizerEntry::Kind::Sample)
+                return text_of(lab->compareView()->findChild<QLabel*>(QStringLiteral("tokenizerTitle%1").arg(i)));
+        return {};
+    };
+    return {title, [] { return true; }};
 }
 
 using ShowFn = std::function<Shown(MainWindow&)>;
@@ -84,6 +105,7 @@ private slots:
         QTest::newRow("Layer view header") << ShowFn(layer_header);
         QTest::newRow("context compare status") << ShowFn(context_compare_status);
         QTest::newRow("chat status") << ShowFn(chat_status);
+        QTest::newRow("tokenizer lab's sample name") << ShowFn(tokenizer_sample_name);
     }
     void stateTextsFollowTheLanguage() {
         QFETCH(ShowFn, show);
@@ -91,20 +113,20 @@ private slots:
         QVERIFY(w);
         QVERIFY(testing::step_and_wait(w->session()));
         const Shown shown = show(*w);
-        QVERIFY(shown.label);
+        QVERIFY(shown.text);
         QVERIFY(QTest::qWaitFor(shown.settled, 60000));
-        const QString english = shown.label->text();
+        const QString english = shown.text();
         QVERIFY2(!english.isEmpty() && !has_chinese(english), qPrintable(english));
 
         QVERIFY(language_.apply(QStringLiteral("zh_CN")));
         testing::settle();
         QVERIFY(QTest::qWaitFor(shown.settled, 60000));
-        QVERIFY2(has_chinese(shown.label->text()), qPrintable(shown.label->text()));
+        QVERIFY2(has_chinese(shown.text()), qPrintable(shown.text()));
 
         QVERIFY(language_.apply(QStringLiteral("en")));
         testing::settle();
         QVERIFY(QTest::qWaitFor(shown.settled, 60000));
-        QCOMPARE(shown.label->text(), english);
+        QCOMPARE(shown.text(), english);
     }
 };
 
