@@ -1,8 +1,8 @@
 // A language change (View > Language: English -> Chinese -> English) reaches at once the texts
 // a panel makes from its state, not at the next step: the Layer view's header, the context
-// compare lab's status line, the chat lab's status line and the tokenizer lab's sample
-// tokenizer, each after it has shown something (figures, a finished run, a finished turn, the
-// trained tokenizer). On the fixture model, in the main window.
+// compare lab's status line, the chat lab's status line, the tokenizer lab's sample tokenizer
+// and its trainer's status, each after it has shown something (figures, a finished run, a
+// finished turn, a trained tokenizer). On the fixture model, in the main window.
 #include "common/testing.h"
 #include "gui/labs/chat_lab.h"
 #include "gui/labs/context_compare_lab.h"
@@ -10,6 +10,7 @@
 #include "gui/labs/tokenizer_compare_view.h"
 #include "gui/labs/tokenizer_lab.h"
 #include "gui/labs/tokenizer_set.h"
+#include "gui/labs/tokenizer_trainer_panel.h"
 #include "gui/language.h"
 #include "gui/layer_view.h"
 #include "gui/main_window.h"
@@ -82,6 +83,15 @@ Shown tokenizer_sample_name(MainWindow& w) {
     return {title, [] { return true; }};
 }
 
+// The tokenizer trainer's status after a training: its method and corpus are named in words.
+Shown trainer_status(MainWindow& w) {
+    auto* trainer = w.labWindow()->lab<gui::labs::TokenizerLab>(gui::labs::LabId::Tokenizers)->trainer();
+    QSignalSpy trained(trainer, &gui::labs::TokenizerTrainerPanel::trained);
+    trainer->train();  // the sample corpus
+    if (!testing::wait_for(trained)) return {};
+    return {[trainer] { return text_of(trainer->findChild<QLabel*>(QStringLiteral("trainStatus"))); }, [] { return true; }};
+}
+
 using ShowFn = std::function<Shown(MainWindow&)>;
 
 }  // namespace
@@ -106,6 +116,7 @@ private slots:
         QTest::newRow("context compare status") << ShowFn(context_compare_status);
         QTest::newRow("chat status") << ShowFn(chat_status);
         QTest::newRow("tokenizer lab's sample name") << ShowFn(tokenizer_sample_name);
+        QTest::newRow("tokenizer trainer's status") << ShowFn(trainer_status);
     }
     void stateTextsFollowTheLanguage() {
         QFETCH(ShowFn, show);

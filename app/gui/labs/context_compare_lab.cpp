@@ -123,6 +123,7 @@ QWidget* ContextCompareLab::buildCharts() {
     measure_caption_ = new QLabel(box);
     measure_ = new QComboBox(box);
     measure_->setObjectName(QStringLiteral("contextCompareMeasure"));
+    measure_->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // its names' width in the language shown
     layer_caption_ = new QLabel(box);
     layer_ = new QSpinBox(box);
     layer_->setObjectName(QStringLiteral("contextCompareLayer"));
