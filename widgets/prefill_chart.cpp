@@ -100,8 +100,8 @@ void PrefillChart::retranslate() {
     with_total_->setName(tr("running total with reuse (incl. generated)"));
     without_total_->setName(tr("running total without reuse"));
     plot()->xAxis->setLabel(tr("turn"));
-    plot()->yAxis->setLabel(tr("tokens prefilled this turn"));
-    plot()->yAxis2->setLabel(tr("tokens processed so far"));
+    plot()->yAxis->setLabel(tr("tokens per turn"));
+    plot()->yAxis2->setLabel(tr("tokens so far"));
     setData(turns_);  // the turns' tick labels
 }
 

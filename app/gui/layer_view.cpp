@@ -81,8 +81,7 @@ LayerView::LayerView(widgets::TraceModel* trace, QWidget* parent)
         const QString message = error.text();
         showMessage(tr("The layer could not be computed: %1").arg(message));
     });
-    retranslate();
-    schedule();
+    retranslate();  // schedules the first figures
 }
 
 LayerView::~LayerView() = default;
@@ -162,8 +161,10 @@ void LayerView::retranslate() {
     lens_->setText(tr("Read this stream with the logit lens…"));
     lens_->setToolTip(tr("Opens Labs > Logit lens on the text up to this token: what the model would predict "
                          "if it stopped after each layer"));
-    // the figures' own texts are made in the current language: make them again
-    if (shown_ || !message_.isEmpty()) schedule();
+    // The figures' texts and the header are made in the language of their time: make them
+    // again (the same selection would otherwise keep the figures on screen as they are).
+    shown_.reset();
+    schedule();
 }
 
 void LayerView::changeEvent(QEvent* e) {

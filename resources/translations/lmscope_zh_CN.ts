@@ -1962,8 +1962,8 @@ layer %4, head %5</source>
         <translation>GPU 显存，例如 80 GB；权重先占用其所需部分</translation>
     </message>
     <message>
-        <source>measured: %1&apos;s live run (%2)</source>
-        <translation>实测：%1 的当前运行（%2）</translation>
+        <source>measured: the live run (%1)</source>
+        <translation>实测：当前运行（%1）</translation>
     </message>
     <message>
         <source>any number</source>
@@ -3217,12 +3217,12 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <source>tokens prefilled this turn</source>
-        <translation>本轮预填充的词元数</translation>
+        <source>tokens per turn</source>
+        <translation>每轮词元数</translation>
     </message>
     <message>
-        <source>tokens processed so far</source>
-        <translation>累计处理的词元数</translation>
+        <source>tokens so far</source>
+        <translation>累计词元数</translation>
     </message>
 </context>
 <context>

@@ -42,8 +42,8 @@ private slots:
         QCOMPARE(v.names, (QStringList{"prefilled with prefix reuse", "prefilled without (whole history)",
                                        "running total with reuse (incl. generated)", "running total without reuse"}));
         QCOMPARE(v.turn_label, QStringLiteral("turn"));
-        QCOMPARE(v.prefill_label, QStringLiteral("tokens prefilled this turn"));
-        QCOMPARE(v.total_label, QStringLiteral("tokens processed so far"));
+        QCOMPARE(v.prefill_label, QStringLiteral("tokens per turn"));
+        QCOMPARE(v.total_label, QStringLiteral("tokens so far"));
     }
 };
 

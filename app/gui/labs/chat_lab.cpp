@@ -40,7 +40,7 @@ QString html_text(const std::string& s) {
 ChatLab::ChatLab(LabHost* host, QWidget* parent)
     : Lab(LabId::Chat, host, parent), explanation_(new QLabel), notice_(new QLabel), transcript_(new QTextBrowser),
       input_(new QLineEdit), send_(new QPushButton), stop_(new QPushButton), reset_(new QPushButton),
-      reuse_(new QCheckBox), max_label_(new QLabel), max_reply_(new QSpinBox), status_(new QLabel),
+      reuse_(new QCheckBox), max_label_(new QLabel), max_reply_(new QSpinBox),
       turn_label_(new QLabel), turn_picker_(new QComboBox), legend_(new QLabel), summary_(new QLabel),
       tokens_(new TokenListView), chart_(new widgets::PrefillChart), cost_(new QLabel), stream_timer_(new QTimer(this)),
       runner_(new JobRunner(this)) {
@@ -54,7 +54,7 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     reset_->setObjectName(QStringLiteral("resetButton"));
     reuse_->setObjectName(QStringLiteral("prefixReuse"));
     max_reply_->setObjectName(QStringLiteral("maxReply"));
-    status_->setObjectName(QStringLiteral("chatStatus"));
+    status_.label()->setObjectName(QStringLiteral("chatStatus"));
     turn_picker_->setObjectName(QStringLiteral("turnPicker"));
     summary_->setObjectName(QStringLiteral("sequenceSummary"));
     tokens_->setObjectName(QStringLiteral("fedTokens"));
@@ -67,7 +67,7 @@ ChatLab::ChatLab(LabHost* host, QWidget* parent)
     notice_->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; padding: 4px; }"));
     legend_->setWordWrap(true);
     summary_->setWordWrap(true);
-    status_->setWordWrap(true);
+    status_.label()->setWordWrap(true);
     cost_->setWordWrap(true);
     transcript_->setOpenLinks(false);
     reuse_->setChecked(true);
@@ -104,14 +104,14 @@ void ChatLab::buildLayout() {
     input_row->addWidget(send_);
     input_row->addWidget(stop_);
     lv->addLayout(input_row);
+    lv->addWidget(reuse_);  // a row of its own: the conversation's column may be narrow
     auto* options = new QHBoxLayout;
-    options->addWidget(reuse_);
-    options->addStretch(1);
     options->addWidget(max_label_);
     options->addWidget(max_reply_);
+    options->addStretch(1);
     options->addWidget(reset_);
     lv->addLayout(options);
-    lv->addWidget(status_);
+    lv->addWidget(status_.label());
 
     // Right: what the model received, and the cost.
     auto* seq = new QWidget;
@@ -125,20 +125,22 @@ void ChatLab::buildLayout() {
     sv->addWidget(tokens_, 1);
     auto* cost = new QWidget;
     auto* cv = new QVBoxLayout(cost);
-    chart_->setMinimumHeight(fontMetrics().height() * 14);
+    chart_->setMinimumHeight(fontMetrics().height() * 16);  // its axis titles run along the axes
     cv->addWidget(chart_, 1);
     cv->addWidget(cost_);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(seq);
     right->addWidget(cost);
-    right->setStretchFactor(0, 1);
-    right->setStretchFactor(1, 1);
+    right->setStretchFactor(0, 2);
+    right->setStretchFactor(1, 3);
+    right->setSizes({2000, 3000});  // scaled to the room: the chips scroll, the chart cannot
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    split->setSizes({2000, 3000});  // scaled to the room: the chart's legend needs the width
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 }
@@ -148,8 +150,9 @@ int ChatLab::partialReplyTokens() const { return runner_->busy() && engine_ ? en
 void ChatLab::modelChanged(const LabModelPtr& model) {
     if (engine_ && model == engine_model_) return;  // the conversation is on this model already
     newEngine();
-    status_->setText(model ? tr("Model: %1. Type a message and press Send.").arg(model->name)
-                           : tr("Open a model to chat."));
+    status_.set([loaded = bool(model), name = model ? model->name : QString()] {
+        return loaded ? tr("Model: %1. Type a message and press Send.").arg(name) : tr("Open a model to chat.");
+    });
 }
 
 void ChatLab::newEngine() {
@@ -180,7 +183,9 @@ void ChatLab::showTemplateNotice() {
 
 void ChatLab::resetChat() {
     newEngine();
-    status_->setText(model() ? tr("A new conversation: the cache is empty.") : tr("Open a model to chat."));
+    status_.set([loaded = bool(model())] {
+        return loaded ? tr("A new conversation: the cache is empty.") : tr("Open a model to chat.");
+    });
 }
 
 void ChatLab::setPrefixReuse(bool on) { reuse_->setChecked(on); }
@@ -196,7 +201,7 @@ void ChatLab::sendMessage(const QString& text) {
     if (!engine_ || engine_model_ != model()) newEngine();
     pending_user_ = text;
     input_->clear();
-    status_->setText(tr("Prefilling the whole conversation..."));
+    status_.set([] { return tr("Prefilling the whole conversation..."); });
     const std::shared_ptr<ChatEngine> engine = engine_;
     const std::string user = text.toStdString();
     const int32_t max_reply = max_reply_->value();
@@ -215,7 +220,7 @@ void ChatLab::sendMessage(const QString& text) {
 void ChatLab::stop() {
     if (!runner_->busy()) return;
     runner_->stop();
-    status_->setText(tr("Stopping..."));
+    status_.set([] { return tr("Stopping..."); });
 }
 
 void ChatLab::showBusy(bool busy) {
@@ -232,16 +237,18 @@ void ChatLab::finished(std::optional<ChatTurnRecord> turn) {
     pending_user_.clear();
     if (!turn) {
         input_->setText(user);
-        status_->setText(tr("Stopped before the reply began; the conversation is as it was."));
+        status_.set([] { return tr("Stopped before the reply began; the conversation is as it was."); });
         refreshTranscript();
         return;
     }
     turns_.push_back(std::move(*turn));
     const int index = int(turns_.size()) - 1;
     const ChatTurnRecord& t = turns_.back();
-    status_->setText(t.stopped ? tr("Stopped after %n reply token(s).", nullptr, t.generated)
-                     : t.hit_limit ? tr("The reply reached the maximum length (%n token(s)).", nullptr, t.generated)
-                                   : tr("The model ended its turn after %n token(s).", nullptr, t.generated));
+    status_.set([stopped = t.stopped, hit_limit = t.hit_limit, n = t.generated] {
+        return stopped     ? tr("Stopped after %n reply token(s).", nullptr, n)
+               : hit_limit ? tr("The reply reached the maximum length (%n token(s)).", nullptr, n)
+                           : tr("The model ended its turn after %n token(s).", nullptr, n);
+    });
     turn_picker_->addItem(tr("turn %1").arg(index + 1));
     turn_picker_->setCurrentIndex(index);  // refreshes the sequence
     refreshTranscript();
@@ -253,7 +260,7 @@ void ChatLab::finished(std::optional<ChatTurnRecord> turn) {
 void ChatLab::failed(const QString& message) {
     input_->setText(pending_user_);
     pending_user_.clear();
-    status_->setText(tr("The turn failed: %1").arg(message));
+    status_.set([message] { return tr("The turn failed: %1").arg(message); });
     refreshTranscript();
 }
 
@@ -367,6 +374,8 @@ void ChatLab::retranslate() {
                         "<span style=\"background:%3\">&nbsp;new this turn&nbsp;</span> "
                         "<b style=\"color:#6a1b9a\">bold purple</b>: the template's special tokens")
                          .arg(kCached.name(), kRecomputed.name(), kNew.name()));
+    status_.refresh();
+    refreshTranscript();
     showTemplateNotice();
     refreshSequence();
     refreshChart();

@@ -80,7 +80,7 @@ private:
     QCheckBox* reuse_;
     QLabel* max_label_;
     QSpinBox* max_reply_;
-    QLabel* status_;
+    StateText status_;  // the last thing the lab did, in the language shown
     QLabel* turn_label_;
     QComboBox* turn_picker_;
     QLabel* legend_;

@@ -70,10 +70,9 @@ ContextCompareLab::ContextCompareLab(LabHost* host, QWidget* parent)
     connect(sweep_runner_, &JobRunner::busyChanged, this, &ContextCompareLab::showRunning);
     connect(sweep_runner_, &JobRunner::failed, this, [this](const JobError& error) { failed(error.text()); });
 
-    status_ = new QLabel(this);
-    status_->setObjectName(QStringLiteral("contextCompareStatus"));
-    status_->setWordWrap(true);
-    layout->addWidget(status_);
+    status_.label()->setObjectName(QStringLiteral("contextCompareStatus"));
+    status_.label()->setWordWrap(true);
+    layout->addWidget(status_.label());
     layout->addWidget(buildCharts(), 1);
 
     // Model input, not UI text (not translated): the English example whose shared word is "bank".
@@ -107,6 +106,7 @@ QWidget* ContextCompareLab::buildPromptRow(int side) {
     connect(s.tokens, &widgets::TraceModel::queryChanged, this, [this] {
         if (loading_) return;
         clearSweep();  // it was for the tokens picked before
+        status_.refresh();  // it names the picks
         showRows();
         showGrids();
         showNextTokens();
@@ -123,6 +123,7 @@ QWidget* ContextCompareLab::buildCharts() {
     measure_caption_ = new QLabel(box);
     measure_ = new QComboBox(box);
     measure_->setObjectName(QStringLiteral("contextCompareMeasure"));
+    measure_->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // its names' width in the language shown
     layer_caption_ = new QLabel(box);
     layer_ = new QSpinBox(box);
     layer_->setObjectName(QStringLiteral("contextCompareLayer"));
@@ -346,7 +347,7 @@ void ContextCompareLab::run() {
     const LabModelPtr m = model();
     if (!m) {
         showRunning();
-        status_->setText(tr("Open a model to compare the two contexts."));
+        status_.set([] { return tr("Open a model to compare the two contexts."); });
         return;
     }
     // The CLI's --ablate syntax (model::parse_head_list), in layer order; empty: every head on.
@@ -356,15 +357,17 @@ void ContextCompareLab::run() {
             off = model::parse_head_list(text.toStdString(), m->model->spec(), "switch off heads");
     } catch (const UsageError& e) {
         showRunning();
-        status_->setText(tr("Not run: %1").arg(QString::fromStdString(e.message())));
+        status_.set([message = QString::fromStdString(e.message())] { return tr("Not run: %1").arg(message); });
         return;
     }
     std::sort(off->begin(), off->end(), [](const LayerHead& a, const LayerHead& b) {
         return a.layer != b.layer ? a.layer < b.layer : a.head < b.head;
     });
     const std::string a = prompt(0).toStdString(), b = prompt(1).toStdString();
-    status_->setText(off->empty() ? tr("Running both prompts through %1…").arg(m->name)
-                                  : tr("Running both prompts through %1 with %2 switched off…").arg(m->name, head_names(*off)));
+    status_.set([name = m->name, off = *off] {
+        return off.empty() ? tr("Running both prompts through %1…").arg(name)
+                           : tr("Running both prompts through %1 with %2 switched off…").arg(name, head_names(off));
+    });
     runner_->start(
         [m, a, b, off = *off, engine = engine()](const JobContext& job) {
             Runs runs;
@@ -376,7 +379,7 @@ void ContextCompareLab::run() {
 }
 
 void ContextCompareLab::failed(const QString& message) {
-    status_->setText(tr("The run failed: %1").arg(message));
+    status_.set([message] { return tr("The run failed: %1").arg(message); });
     emit runFailed(message);
 }
 
@@ -385,7 +388,7 @@ void ContextCompareLab::stop() {
     sweep_runner_->abandon();
     showSweep();
     runner_->abandon();
-    status_->setText(tr("Stopped; the results of the last finished run stay."));
+    status_.set([] { return tr("Stopped; the results of the last finished run stay."); });
 }
 
 void ContextCompareLab::finished(Runs runs) {
@@ -404,10 +407,12 @@ void ContextCompareLab::finished(Runs runs) {
     loading_ = false;
     chooseStrongestHead();
     showAll();
-    QString status = tr("Picked '%1' in A and '%2' in B: click a token to pick another, a grid cell for a layer and head.")
-                         .arg(widgets::display_text(pickedText(0)), widgets::display_text(pickedText(1)));
-    if (!switchedOff().empty()) status += QStringLiteral(" ") + tr("Heads switched off in both runs: %1.").arg(head_names(switchedOff()));
-    status_->setText(status);
+    status_.set([this] {  // the picks and heads the results show now
+        QString status = tr("Picked '%1' in A and '%2' in B: click a token to pick another, a grid cell for a layer and head.")
+                             .arg(widgets::display_text(pickedText(0)), widgets::display_text(pickedText(1)));
+        if (!switchedOff().empty()) status += QStringLiteral(" ") + tr("Heads switched off in both runs: %1.").arg(head_names(switchedOff()));
+        return status;
+    });
     showRunning();
     showSweep();
     emit runFinished();
@@ -445,7 +450,7 @@ void ContextCompareLab::modelChanged(const LabModelPtr& m) {
     head_->setRange(0, std::max(0, heads - 1));
     showAll();
     if (m) run();
-    else status_->setText(tr("Open a model to compare the two contexts."));
+    else status_.set([] { return tr("Open a model to compare the two contexts."); });
 }
 
 void ContextCompareLab::retranslate() {
@@ -474,6 +479,7 @@ void ContextCompareLab::retranslate() {
     measure_->addItems({tr("attention entropy (nats)"), tr("weight on the previous token"), tr("weight on the first token"),
                         tr("weight on the token itself"), tr("largest weight")});
     measure_->setCurrentIndex(index);
+    status_.refresh();
     showAll();
     showSweep();
 }

@@ -74,7 +74,7 @@ public:
     widgets::HeadGrid* differenceGrid() const { return diff_grid_; }
     double klShown(int from_side) const;  // KL(from || other) as written in the KL line
     QLabel* klLabel() const { return kl_; }
-    QLabel* statusLabel() const { return status_; }
+    QLabel* statusLabel() const { return status_.label(); }
     // The heads the next run switches off ("layer:head, ..."); those the shown results ran without.
     QLineEdit* offEdit() const { return off_; }
     std::vector<LayerHead> switchedOff() const;
@@ -138,7 +138,7 @@ private:
     QTabWidget* views_ = nullptr;  // a tab per View
     widgets::HeadGrid* diff_grid_ = nullptr;
     QLabel* explain_ = nullptr;
-    QLabel* status_ = nullptr;
+    StateText status_;  // what the last run did, in the language shown
     QLabel* kl_ = nullptr;
     QLabel* layer_caption_ = nullptr;
     QLabel* head_caption_ = nullptr;

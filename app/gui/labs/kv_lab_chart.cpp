@@ -226,7 +226,7 @@ void KvCostChart::rebuildMeasured() {
             dtype = widgets::type_name_text(kv_type_name(s.kv.type));
         }
     }
-    measured.name = tr("measured: %1's live run (%2)").arg(choice_.label, dtype);
+    measured.name = tr("measured: the live run (%1)").arg(dtype);  // the loaded model's: the summary names it
     showChart();
 }
 

@@ -1,5 +1,6 @@
 #include "gui/labs/kv_lab_experiment_panel.h"
 
+#include "gui/labs/lab.h"  // set_column_headers
 #include "gui/labs/lab_host.h"
 
 #include "gui/labs/kv_lab_common.h"
@@ -209,9 +210,8 @@ void KvExperimentPanel::retranslate() {
     steps_label_->setText(tr("Decode steps"));
     run_->setText(tr("Run f16 / q8_0 / q4_0"));
     stop_->setText(tr("Stop"));
-    table_->setHorizontalHeaderLabels({tr("Cache"), tr("Measured KV bytes"), tr("Formula"), tr("Mean KL vs f16"),
-                                       tr("KL after the prompt"), tr("Mean KL, decode steps"),
-                                       tr("Same top token")});
+    set_column_headers(table_, {tr("Cache"), tr("Measured KV bytes"), tr("Formula"), tr("Mean KL vs f16"),
+                                tr("KL after the prompt"), tr("Mean KL, decode steps"), tr("Same top token")});
     explain_->setText(tr("The same prompt runs three times, with the cache stored as fp16, int8 (q8_0) and int4 "
                          "(q4_0). A smaller cache saves memory; the KL divergence shows how much each one changes "
                          "what the model predicts next (0 = identical)."));

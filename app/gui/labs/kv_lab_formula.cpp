@@ -83,6 +83,8 @@ KvFormulaPanel::KvFormulaPanel(QWidget* parent)
     formula_->setWordWrap(true);
     formula_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     error_->setWordWrap(true);
+    per_token_->setWordWrap(true);  // a sliding-window shape says two numbers
+    kind_->setWordWrap(true);
     error_->setStyleSheet(QStringLiteral("color: #c0392b;"));
     explain_->setWordWrap(true);
     QFont big = gb_label_->font();
@@ -99,7 +101,13 @@ KvFormulaPanel::KvFormulaPanel(QWidget* parent)
         field_labels_ << label;
         form->addRow(label, field);
     };
-    row(preset_);
+    // The model's name across the column, under its label: a narrow column (Stage mode) shows
+    // it whole, not elided.
+    auto* model_label = new QLabel;
+    model_label->setBuddy(preset_);
+    field_labels_ << model_label;
+    form->addRow(model_label);
+    form->addRow(preset_);
     row(layers_);
     row(heads_);
     row(kv_heads_);

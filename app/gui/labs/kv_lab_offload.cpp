@@ -1,5 +1,6 @@
 #include "gui/labs/kv_lab_offload.h"
 
+#include "gui/labs/lab.h"  // set_column_headers
 #include "engine/model.h"
 #include "util/error.h"
 #include "widgets/format.h"
@@ -281,8 +282,7 @@ void KvOffloadPanel::retranslate() {
                             "measured speed and bytes moved, beside the model's prediction"));
     const QStringList headers{tr("Resident budget"),         tr("Decode speed"),         tr("Moved per token (measured)"),
                               tr("Moved per token (model)"), tr("In memory (measured)"), tr("In the file (measured)")};
-    measured_->setHorizontalHeaderLabels(headers);
-    for (int c = 0; c < measured_->columnCount(); ++c) measured_->horizontalHeaderItem(c)->setToolTip(headers[c]);  // when narrowed
+    set_column_headers(measured_, headers);
     showMeasured();
     recompute();
 }

@@ -3,6 +3,8 @@
 #include "gui/labs/lab_host.h"
 
 #include <QEvent>
+#include <QLabel>
+#include <QTableWidget>
 #include <QTimer>
 
 namespace lmscope::gui::labs {
@@ -23,5 +25,19 @@ void Lab::changeEvent(QEvent* event) {
     }
     QWidget::changeEvent(event);
 }
+
+void set_column_headers(QTableWidget* table, const QStringList& headers) {
+    table->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < table->columnCount() && c < headers.size(); ++c) table->horizontalHeaderItem(c)->setToolTip(headers[c]);
+}
+
+StateText::StateText() : label_(new QLabel) {}
+
+void StateText::set(std::function<QString()> make) {
+    make_ = std::move(make);
+    refresh();
+}
+
+void StateText::refresh() const { label_->setText(make_ ? make_() : QString()); }
 
 }  // namespace lmscope::gui::labs

@@ -10,6 +10,11 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+
+class QLabel;
+class QTableWidget;
+
 namespace lmscope::gui::labs {
 
 class LabHost;
@@ -40,6 +45,25 @@ protected:
 private:
     LabId id_;
     LabHost* host_;
+};
+
+// Sets the table's column headers, each with its text as a tooltip too: a column narrowed below
+// its header's text (a narrow lab) still says it in full.
+void set_column_headers(QTableWidget* table, const QStringList& headers);
+
+// A label whose text is made from the lab's state, in the language installed when it is made:
+// set() shows it and keeps how it is made; refresh() makes it again (the lab's retranslate()
+// calls it, so a language change never leaves the words tr() gave before it).
+class StateText {
+public:
+    StateText();  // a new label, for the lab's layout (which owns it then)
+    QLabel* label() const { return label_; }
+    void set(std::function<QString()> make);
+    void refresh() const;
+
+private:
+    QLabel* label_;
+    std::function<QString()> make_;
 };
 
 }  // namespace lmscope::gui::labs

@@ -1,5 +1,6 @@
 #include "gui/labs/misspelling_view.h"
 
+#include "gui/labs/lab.h"  // set_column_headers
 #include "gui/labs/lab_host.h"
 #include "gui/labs/tokenizer_chips.h"
 #include "gui/labs/tokenizer_set.h"
@@ -186,8 +187,7 @@ void MisspellingView::rebuildTable() {
     table_->setColumnCount(int(set_->size()));
     QStringList headers;
     for (const TokenizerEntry& e : set_->entries()) headers << e.name;
-    table_->setHorizontalHeaderLabels(headers);
-    for (int c = 0; c < table_->columnCount(); ++c) table_->horizontalHeaderItem(c)->setToolTip(headers[c]);  // when narrowed
+    set_column_headers(table_, headers);
     table_->setVerticalHeaderLabels(variants_);
     for (int c = 0; c < set_->size(); ++c) {
         const tok::Tokenizer& t = *set_->at(c).tokenizer;

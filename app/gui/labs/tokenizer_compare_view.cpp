@@ -83,9 +83,11 @@ void TokenizerCompareView::rebuild() {
         r.stats->setObjectName(QStringLiteral("tokenizerStats%1").arg(i));
         r.chips = new widgets::ChipsRow;
         r.chips->setObjectName(QStringLiteral("tokenizerChips%1").arg(i));
+        // The name, then the counts under it: a narrow lab wraps them rather than cutting the row off.
+        r.title->setWordWrap(true);
+        r.stats->setWordWrap(true);
         auto* head = new QHBoxLayout;
-        head->addWidget(r.title);
-        head->addWidget(r.stats, 1);
+        head->addWidget(r.title, 1);
         if (e.kind != TokenizerEntry::Kind::Model) {
             auto* remove = new QToolButton;
             remove->setText(tr("Remove"));
@@ -95,6 +97,7 @@ void TokenizerCompareView::rebuild() {
         }
         auto* box = new QVBoxLayout(r.frame);
         box->addLayout(head);
+        box->addWidget(r.stats);
         box->addWidget(r.chips);
         rows_layout_->insertWidget(rows_layout_->count() - 1, r.frame);
         rows_.push_back(r);

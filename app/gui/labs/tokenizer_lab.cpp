@@ -104,6 +104,7 @@ void TokenizerLab::retranslate() {
     modes_->setTabText(1, tr("Misspellings"));
     modes_->setTabText(2, tr("BPE merges"));
     add_file_->setText(tr("Add a tokenizer file (.gguf, .model, .tiktoken, vocab.txt)…"));
+    if (sample_) set_->setSample(sampleEntry());  // its name is translated
     compare_->retranslate();
     trainer_->retranslate();
     misspelling_->retranslate();
@@ -117,7 +118,7 @@ void TokenizerLab::retranslate() {
                                         .arg(references_missing_.join(QStringLiteral("; "))));
     if (!sample_error_.isEmpty())
         sample_status_->setText(tr("The sample tokenizer could not be trained: %1").arg(sample_error_));
-    else if (sample_ready_)
+    else if (sample_)
         sample_status_->setText(tr("The sample tokenizer (BPE %1) was trained from the bundled corpus.").arg(kSampleVocab));
     else
         sample_status_->setText(tr("Training the sample tokenizer from the bundled corpus…"));
@@ -135,14 +136,17 @@ void TokenizerLab::trainSample() {
     options.model = tok::TrainOptions::Model::Bpe;
     options.vocab_size = kSampleVocab;
     start_training(*sample_runner_, std::move(options), [this](std::shared_ptr<const tok::Tokenizer> t) {
-            TokenizerEntry e;
-            e.name = tr("Sample BPE %1").arg(kSampleVocab);
-            e.detail = tr("trained at first use from the bundled sample corpus: %1").arg(QString::fromStdString(t->describe()));
-            e.tokenizer = std::move(t);
-            sample_ready_ = true;
-            set_->setSample(std::move(e));
-            retranslate();
+            sample_ = std::move(t);
+            retranslate();  // shows it
         });
+}
+
+TokenizerEntry TokenizerLab::sampleEntry() const {
+    TokenizerEntry e;
+    e.name = tr("Sample BPE %1").arg(kSampleVocab);
+    e.detail = tr("trained at first use from the bundled sample corpus: %1").arg(QString::fromStdString(sample_->describe()));
+    e.tokenizer = sample_;
+    return e;
 }
 
 void TokenizerLab::loadReferences() {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "gui/labs/lab.h"
+#include "gui/labs/tokenizer_set.h"
 #include "gui/job_runner.h"
 #include "tokenizer/trainer.h"
 
@@ -28,7 +29,6 @@ namespace lmscope::gui::labs {
 class BpeMergesView;
 class MisspellingView;
 class TokenizerCompareView;
-class TokenizerSet;
 class TokenizerTrainerPanel;
 
 class TokenizerLab : public Lab {
@@ -41,7 +41,7 @@ public:
     TokenizerTrainerPanel* trainer() const { return trainer_; }
     MisspellingView* misspellingView() const { return misspelling_; }
     BpeMergesView* mergesView() const { return merges_; }
-    bool sampleReady() const { return sample_ready_; }
+    bool sampleReady() const { return sample_ != nullptr; }
     bool referencesReady() const { return references_ready_; }
     QString lastError() const { return last_error_; }  // of the last file added
 
@@ -71,6 +71,7 @@ protected:
 
 private:
     void trainSample();
+    TokenizerEntry sampleEntry() const;  // named in the language shown
     void loadReferences();
     void showError(const QString& title, const QString& message);
 
@@ -88,7 +89,7 @@ private:
     JobRunner* references_runner_;  // loads the GPT-4, GPT-4o and BERT tokenizers
     bool references_ready_ = false;
     QStringList references_missing_;  // "GPT-4o: why it is not shown"
-    bool sample_ready_ = false;
+    std::shared_ptr<const tok::Tokenizer> sample_;  // null until trained
     QString sample_error_;  // why the sample tokenizer could not be trained
     QString last_error_;
 };

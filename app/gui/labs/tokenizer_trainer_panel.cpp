@@ -47,7 +47,7 @@ TokenizerTrainerPanel::TokenizerTrainerPanel(QWidget* parent)
     : QGroupBox(parent), method_label_(new QLabel), method_(new QComboBox), vocab_label_(new QLabel),
       vocab_(new QSlider(Qt::Horizontal)), corpus_label_(new QLabel), corpus_button_(new QPushButton),
       sample_button_(new QPushButton), train_(new QPushButton), cancel_(new QPushButton), progress_(new QProgressBar),
-      status_(new QLabel), tick_(new QTimer(this)), runner_(new JobRunner(this)) {
+      tick_(new QTimer(this)), runner_(new JobRunner(this)) {
     setObjectName(QStringLiteral("trainerPanel"));
     method_->setObjectName(QStringLiteral("trainMethod"));
     using Model = tok::TrainOptions::Model;
@@ -62,8 +62,8 @@ TokenizerTrainerPanel::TokenizerTrainerPanel(QWidget* parent)
     train_->setObjectName(QStringLiteral("trainButton"));
     cancel_->setObjectName(QStringLiteral("trainCancelButton"));
     progress_->setObjectName(QStringLiteral("trainProgress"));
-    status_->setObjectName(QStringLiteral("trainStatus"));
-    status_->setWordWrap(true);
+    status_.label()->setObjectName(QStringLiteral("trainStatus"));
+    status_.label()->setWordWrap(true);
     progress_->setRange(0, 1);
     progress_->setValue(0);
     progress_->setTextVisible(false);
@@ -84,7 +84,7 @@ TokenizerTrainerPanel::TokenizerTrainerPanel(QWidget* parent)
     run->addWidget(cancel_);
     run->addWidget(progress_, 1);
     grid->addLayout(run, 4, 0, 1, 2);
-    grid->addWidget(status_, 5, 0, 1, 2);
+    grid->addWidget(status_.label(), 5, 0, 1, 2);
     grid->setRowStretch(6, 1);
 
     connect(vocab_, &QSlider::valueChanged, this, [this] { retranslate(); });
@@ -94,13 +94,13 @@ TokenizerTrainerPanel::TokenizerTrainerPanel(QWidget* parent)
     connect(cancel_, &QPushButton::clicked, this, &TokenizerTrainerPanel::cancel);
     tick_->setInterval(200);
     connect(tick_, &QTimer::timeout, this, [this] {
-        status_->setText(tr("Training… %1 s").arg(QString::number(double(clock_.elapsed()) / 1000.0, 'f', 1)));
+        status_.set([seconds = double(clock_.elapsed()) / 1000.0] { return tr("Training… %1 s").arg(QString::number(seconds, 'f', 1)); });
     });
     connect(runner_, &JobRunner::busyChanged, this, &TokenizerTrainerPanel::setRunning);
     connect(runner_, &JobRunner::failed, this, [this](const JobError& error) {
         const QString message = error.text();
         last_error_ = message;
-        status_->setText(tr("Training failed: %1").arg(message));
+        status_.set([message] { return tr("Training failed: %1").arg(message); });
         emit trainingFailed(message);
     });
     setRunning(false);
@@ -121,6 +121,17 @@ void TokenizerTrainerPanel::retranslate() {
     train_->setText(tr("Train"));
     cancel_->setText(tr("Cancel"));
     updateCorpusLabel();
+    status_.refresh();
+}
+
+QString TokenizerTrainerPanel::method_name(tok::TrainOptions::Model model) {
+    return model == tok::TrainOptions::Model::Unigram     ? tr("Unigram")
+           : model == tok::TrainOptions::Model::WordPiece ? tr("WordPiece")
+                                                          : tr("BPE");
+}
+
+QString TokenizerTrainerPanel::corpus_name(const QString& file) {
+    return file.isEmpty() ? tr("sample corpus") : QFileInfo(file).fileName();
 }
 
 void TokenizerTrainerPanel::updateCorpusLabel() {
@@ -176,25 +187,23 @@ void TokenizerTrainerPanel::train() {
             options.corpus_text = sample_corpus_text();
         } catch (...) {
             last_error_ = QString::fromStdString(exception_message(std::current_exception()));
-            status_->setText(last_error_);
+            status_.set([error = last_error_] { return error; });  // the file's error, from the core
             emit trainingFailed(last_error_);
             return;
         }
     } else {
         options.corpus_file = corpus_file_.toStdString();
     }
-    const QString corpus = corpus_file_.isEmpty() ? tr("sample corpus") : QFileInfo(corpus_file_).fileName();
-    const QString method = options.model == tok::TrainOptions::Model::Unigram     ? tr("Unigram")
-                           : options.model == tok::TrainOptions::Model::WordPiece ? tr("WordPiece")
-                                                                                  : tr("BPE");
+    const tok::TrainOptions::Model model = options.model;
     const int vocab = options.vocab_size;
-    start_training(*runner_, std::move(options), [this, method, vocab, corpus](std::shared_ptr<const tok::Tokenizer> t) {
-            const double seconds = double(clock_.elapsed()) / 1000.0;
-            status_->setText(tr("Trained %1 %2 on the %3 in %4 s.").arg(method).arg(vocab).arg(corpus).arg(seconds, 0, 'f', 1));
+    start_training(*runner_, std::move(options), [this, model, vocab, file = corpus_file_](std::shared_ptr<const tok::Tokenizer> t) {
+            status_.set([model, vocab, file, seconds = double(clock_.elapsed()) / 1000.0] {
+                return tr("Trained %1 %2 on the %3 in %4 s.").arg(method_name(model)).arg(vocab).arg(corpus_name(file)).arg(seconds, 0, 'f', 1);
+            });
             TokenizerEntry e;
             e.kind = TokenizerEntry::Kind::Trained;
-            e.name = tr("%1 %2").arg(method).arg(vocab);
-            e.detail = tr("trained here on %1: %2").arg(corpus, QString::fromStdString(t->describe()));
+            e.name = tr("%1 %2").arg(method_name(model)).arg(vocab);
+            e.detail = tr("trained here on %1: %2").arg(corpus_name(file), QString::fromStdString(t->describe()));
             e.tokenizer = std::move(t);
             emit trained(e);
         });
@@ -203,7 +212,7 @@ void TokenizerTrainerPanel::train() {
 void TokenizerTrainerPanel::cancel() {
     if (!runner_->busy()) return;
     runner_->abandon();
-    status_->setText(tr("Training cancelled."));
+    status_.set([] { return tr("Training cancelled."); });
 }
 
 }  // namespace lmscope::gui::labs

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gui/job_runner.h"
+#include "gui/labs/lab.h"
 #include "gui/labs/tokenizer_set.h"
 #include "tokenizer/trainer.h"
 
@@ -59,6 +60,8 @@ signals:
     void runningChanged(bool running);
 
 private:
+    static QString method_name(tok::TrainOptions::Model model);  // "BPE", "Unigram", "WordPiece"
+    static QString corpus_name(const QString& file);             // its file name, or "sample corpus"
     void setRunning(bool running);  // the runner started or ended a training
     void updateCorpusLabel();
 
@@ -72,7 +75,7 @@ private:
     QPushButton* train_;
     QPushButton* cancel_;
     QProgressBar* progress_;
-    QLabel* status_;
+    StateText status_;  // the last training's progress or outcome, in the language shown
     QTimer* tick_;
     QElapsedTimer clock_;
     QString corpus_file_;

@@ -103,8 +103,8 @@ private slots:
     void trainedCountsMatchCore_data();
     void trainedCountsMatchCore();
     void cancelStopsTraining();
-    void misspellingTableFills_data();
-    void misspellingTableFills();
+    void fitsAProjector_data();
+    void fitsAProjector();
     void misspellingTableMatchesCore_data();
     void misspellingTableMatchesCore();
     void nextTokenKlMatchesCore_data();
@@ -373,15 +373,20 @@ void TestTokenizerLab::misspellingTableMatchesCore_data() {
             QTest::newRow(QByteArray(m) + '/' + w) << QString::fromLatin1(m) << QString::fromLatin1(w);
 }
 
-// The misspellings table at the sizes of a projector: its columns fill its width (half of it
-// was empty), no title or cell is cut without a tooltip (issue 35).
-void TestTokenizerLab::misspellingTableFills_data() {
+// The lab at the sizes of a projector: side by side, every tokenizer's row (its name, kind,
+// counts and Remove button) fits the width; the misspellings table's columns fill its width
+// (half of it was empty); nothing is cut without a tooltip (issue 35).
+void TestTokenizerLab::fitsAProjector_data() {
+    QTest::addColumn<int>("mode");  // 0: side by side, 1: misspellings
     QTest::addColumn<QSize>("size");
-    QTest::newRow("1280x720") << QSize(1280, 720);
-    QTest::newRow("1920x1080") << QSize(1920, 1080);
+    for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+        QTest::addRow("side by side %dx%d", size.width(), size.height()) << 0 << size;
+        QTest::addRow("misspellings %dx%d", size.width(), size.height()) << 1 << size;
+    }
 }
 
-void TestTokenizerLab::misspellingTableFills() {
+void TestTokenizerLab::fitsAProjector() {
+    QFETCH(int, mode);
     QFETCH(QSize, size);
     const std::string path = model_path(QStringLiteral("smollm2"));
     LMSCOPE_REQUIRE_FILE(path, "the model");
@@ -391,15 +396,23 @@ void TestTokenizerLab::misspellingTableFills() {
     QTRY_VERIFY_WITH_TIMEOUT(lab.sampleReady() && lab.referencesReady(), testing::sanitizer_timeout_ms(60000));
     lab.resize(size);
     lab.show();
-    lab.showMode(1);
-    MisspellingView* view = lab.misspellingView();
-    view->setWord(QStringLiteral("definitely"));
+    lab.showMode(mode);
+    QWidget* view = nullptr;
+    if (mode == 0) {
+        lab.compareView()->setText(QStringLiteral("Tokenizers split unfamiliar words, like tokenisation or definately, into more pieces."));
+        view = lab.compareView();
+    } else {
+        lab.misspellingView()->setWord(QStringLiteral("definitely"));
+        view = lab.misspellingView();
+    }
     QTest::qWait(100);
-    const QTableWidget* table = view->table();
-    int columns = 0;
-    for (int c = 0; c < table->columnCount(); ++c) columns += table->horizontalHeader()->sectionSize(c);
-    QVERIFY2(columns >= table->viewport()->width() - 1,
-             qPrintable(QStringLiteral("columns %1 px in a %2 px table").arg(columns).arg(table->viewport()->width())));
+    if (mode == 1) {
+        const QTableWidget* table = lab.misspellingView()->table();
+        int columns = 0;
+        for (int c = 0; c < table->columnCount(); ++c) columns += table->horizontalHeader()->sectionSize(c);
+        QVERIFY2(columns >= table->viewport()->width() - 1,
+                 qPrintable(QStringLiteral("columns %1 px in a %2 px table").arg(columns).arg(table->viewport()->width())));
+    }
     const QStringList problems = tools::clipped_texts(view);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
