@@ -117,8 +117,8 @@ void FfnChart::setData(const FfnData& ffn) {
 
 void FfnChart::writeTexts() {
     const qsizetype n = neurons_.size();
-    bars_title_->setText(tr("Top %1 neurons by |activation|").arg(n));
-    hist_title_->setText(data_.n_ff > 0 ? tr("Activation of all %1 neurons").arg(format_count(data_.n_ff))
+    set_fitted_title(bars_title_, tr("Top %1 neurons by |activation|").arg(n));
+    set_fitted_title(hist_title_, data_.n_ff > 0 ? tr("Activation of all %1 neurons").arg(format_count(data_.n_ff))
                                         : tr("Activation of every neuron"));
     plot()->xAxis->setLabel(tr("activation (mlp_act)"));
     hist_rect_->axis(QCPAxis::atBottom)->setLabel(tr("activation"));
@@ -148,8 +148,8 @@ void FfnChart::applyFonts() {
 
 FfnChart::ViewState FfnChart::viewState() const {
     ViewState s;
-    s.bars_title = bars_title_->text();
-    s.hist_title = hist_title_->text();
+    s.bars_title = fitted_title(bars_title_);
+    s.hist_title = fitted_title(hist_title_);
     s.neurons = neurons_;
     s.values = QVector<double>(neurons_.size(), 0.0);
     s.negative = QVector<bool>(neurons_.size(), false);
