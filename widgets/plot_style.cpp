@@ -106,10 +106,21 @@ void fit_titles(QCustomPlot* plot) {
         for (int c = 0; c < grid->columnCount(); ++c) {
             auto* title = qobject_cast<QCPTextElement*>(grid->element(r, c));
             if (!title || !title->property(kWholeTitle).isValid()) continue;
-            // The column's share of the plot's width, as the grid lays the columns out.
+            // The column's width as the grid lays the columns out: its stretch factor's share of
+            // the plot's, and no more than the other columns' least widths leave (their titles aside:
+            // they break into lines too).
             const double share = stretch > 0.0 ? grid->columnStretchFactors().value(c) / stretch : 1.0;
+            int others = 0;
+            for (int oc = 0; oc < grid->columnCount(); ++oc) {
+                int least = 0;
+                for (int orow = 0; oc != c && orow < grid->rowCount(); ++orow)
+                    if (QCPLayoutElement* e = grid->element(orow, oc); e && e->visible() && !qobject_cast<QCPTextElement*>(e))
+                        least = std::max({least, e->minimumOuterSizeHint().width(), e->minimumSize().width()});
+                others += least;
+            }
+            const int column = std::min(int(plot->viewport().width() * share), plot->viewport().width() - others);
             const QMargins m = title->margins();
-            const int width = int(plot->viewport().width() * share) - m.left() - m.right() - kTitleSlack;
+            const int width = column - m.left() - m.right() - kTitleSlack;
             title->setText(wrapped(fitted_title(title), QFontMetrics(title->font()), width));
         }
 }
