@@ -104,7 +104,7 @@ void fit_titles(QCustomPlot* plot) {
     for (int c = 0; c < grid->columnCount(); ++c) stretch += grid->columnStretchFactors().value(c);
     for (int r = 0; r < grid->rowCount(); ++r)
         for (int c = 0; c < grid->columnCount(); ++c) {
-            auto* title = qobject_cast<QCPTextElement*>(grid->element(r, c));
+            auto* title = grid->hasElement(r, c) ? qobject_cast<QCPTextElement*>(grid->element(r, c)) : nullptr;
             if (!title || !title->property(kWholeTitle).isValid()) continue;
             // The column's width as the grid lays the columns out: its stretch factor's share of
             // the plot's, and no more than the other columns' least widths leave (their titles aside:
@@ -114,7 +114,7 @@ void fit_titles(QCustomPlot* plot) {
             for (int oc = 0; oc < grid->columnCount(); ++oc) {
                 int least = 0;
                 for (int orow = 0; oc != c && orow < grid->rowCount(); ++orow)
-                    if (QCPLayoutElement* e = grid->element(orow, oc); e && e->visible() && !qobject_cast<QCPTextElement*>(e))
+                    if (QCPLayoutElement* e = grid->hasElement(orow, oc) ? grid->element(orow, oc) : nullptr; e && e->visible() && !qobject_cast<QCPTextElement*>(e))
                         least = std::max({least, e->minimumOuterSizeHint().width(), e->minimumSize().width()});
                 others += least;
             }
