@@ -43,9 +43,8 @@ PrefillChart::PrefillChart(QWidget* parent) : PlotPanel(parent, 0) {
     with_total_->setPen(QPen(kWith, 2, Qt::DashLine));
     without_total_->setPen(QPen(kWithout, 2, Qt::DashLine));
     for (QCPGraph* g : {with_total_, without_total_}) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-    put_legend_below(p, 1);  // under the bars, two columns
-    p->legend->setWrap(2);
-    p->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    put_legend_below(p, 1);  // under the bars, two columns where they fit, else one
+    connect(p, &QCustomPlot::beforeReplot, this, [p] { fit_legend_columns(p, 2); });  // the width or the fonts changed
     p->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     retranslate();  // draws the (empty) chart
     applyFonts();
