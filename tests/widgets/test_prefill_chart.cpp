@@ -72,6 +72,11 @@ private slots:
         QCOMPARE(chart->plot()->width(), size.width());
         const QString problem = lmscope::test::legend_problem(chart->plot());
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        // Its least size keeps the data area readable above the legend as laid out now.
+        chart->setGeometry(QRect(QPoint(0, 0), QSize(size.width(), chart->minimumSizeHint().height())));
+        chart->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QRect data = chart->plot()->axisRect()->rect();
+        QVERIFY2(data.width() >= 160 && data.height() >= 100, qPrintable(QStringLiteral("data area %1x%2").arg(data.width()).arg(data.height())));
     }
 };
 
