@@ -147,6 +147,7 @@ void AttentionHeatmap::buildPlot() {
     plot_->setMinimumSize(360, 360);
     plot_->plotLayout()->clear();
     plot_->setNoAntialiasingOnDrag(true);
+    connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fit_titles(plot_); });  // a narrow dock: the title in lines
 
     auto* title = new QCPTextElement(plot_);
     title->setObjectName(QStringLiteral("title"));
@@ -246,7 +247,7 @@ void AttentionHeatmap::syncControls() {
 }
 
 QString AttentionHeatmap::title() const {
-    return static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))->text();
+    return fitted_title(static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0)));
 }
 
 bool AttentionHeatmap::meanOverHeads() const { return mean_box_->isChecked(); }
@@ -349,7 +350,7 @@ void AttentionHeatmap::setTitle() {
     if (block_ > matrix_.block) text += QStringLiteral(" · ") + tr("%1 × %1 tokens a cell (zoom for each)").arg(block_);
     else if (block_ > 1)
         text += QStringLiteral(" · ") + tr("%1 × %1 tokens a cell (the finest the memory budget allows at this length)").arg(block_);
-    static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))->setText(text);
+    set_fitted_title(static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0)), text);
 }
 
 void AttentionHeatmap::fillCells() {

@@ -18,6 +18,7 @@ const QColor kNegativeFill(0x92, 0xc5, 0xde);
 const QColor kPositive(0xb2, 0x18, 0x2b);
 const QColor kPositiveFill(0xf4, 0xa5, 0x82);
 const QColor kHist(0x55, 0x55, 0x55);
+constexpr QSize kMinData(160, 100);  // each data area at least: what a class can read
 
 QString norm_text(double v) { return QString::number(v, 'g', 4); }
 
@@ -25,7 +26,6 @@ QString norm_text(double v) { return QString::number(v, 'g', 4); }
 
 FfnChart::FfnChart(QWidget* parent) : PlotPanel(parent, 2) {
     QCustomPlot* p = plot();
-    p->setMinimumSize(360, 200);
     bars_title_ = add_plot_title(p);  // row 0: the two titles, row 1: the two plots
     hist_title_ = new QCPTextElement(p);
     p->plotLayout()->addElement(0, 1, hist_title_);
@@ -117,8 +117,8 @@ void FfnChart::setData(const FfnData& ffn) {
 
 void FfnChart::writeTexts() {
     const qsizetype n = neurons_.size();
-    bars_title_->setText(tr("Top %1 neurons by |activation|").arg(n));
-    hist_title_->setText(data_.n_ff > 0 ? tr("Activation of all %1 neurons").arg(format_count(data_.n_ff))
+    set_fitted_title(bars_title_, tr("Top %1 neurons by |activation|").arg(n));
+    set_fitted_title(hist_title_, data_.n_ff > 0 ? tr("Activation of all %1 neurons").arg(format_count(data_.n_ff))
                                         : tr("Activation of every neuron"));
     plot()->xAxis->setLabel(tr("activation (mlp_act)"));
     hist_rect_->axis(QCPAxis::atBottom)->setLabel(tr("activation"));
@@ -141,15 +141,23 @@ void FfnChart::retranslate() {
 
 void FfnChart::applyFonts() {
     PlotPanel::applyFonts();
-    // Room for every bar's label, a line each, above the axis and the titles.
-    const QFontMetrics rows(plot()->yAxis->tickLabelFont()), rest(font());
-    plot()->setMinimumHeight(std::max(200, int(neurons_.size() * rows.height() * 1.2) + 6 * rest.height()));
+    // Each data area at least kMinData, the bars' a line for each label: the plot's least size is
+    // its layout's (QCustomPlot::minimumSizeHint), with the room the ticks, axis labels and titles
+    // take now.
+    QCustomPlot* p = plot();
+    const QFontMetrics rows(p->yAxis->tickLabelFont());
+    p->axisRect()->setMinimumSize(kMinData.width(), std::max(kMinData.height(), int(neurons_.size() * rows.height() * 1.2)));
+    hist_rect_->setMinimumSize(kMinData);
+    QCPLayoutGrid* grid = p->plotLayout();
+    grid->update(QCPLayoutElement::upPreparation);  // the ticks
+    grid->update(QCPLayoutElement::upMargins);      // the room beside each data area
+    p->updateGeometry();
 }
 
 FfnChart::ViewState FfnChart::viewState() const {
     ViewState s;
-    s.bars_title = bars_title_->text();
-    s.hist_title = hist_title_->text();
+    s.bars_title = fitted_title(bars_title_);
+    s.hist_title = fitted_title(hist_title_);
     s.neurons = neurons_;
     s.values = QVector<double>(neurons_.size(), 0.0);
     s.negative = QVector<bool>(neurons_.size(), false);

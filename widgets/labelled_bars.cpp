@@ -41,7 +41,7 @@ void LabelledBars::setData(const LabelledBarsData& bars) {
     highlight_.resize(labels_.size());
     QVector<double> values = bars.values;
     values.resize(labels_.size());  // missing values are 0
-    title_->setText(bars.title);
+    set_fitted_title(title_, bars.title);
     const bool rows = orientation_ == Orientation::Rows;
     QCPAxis* keys = rows ? plot()->yAxis : plot()->xAxis;
     QCPAxis* vals = rows ? plot()->xAxis : plot()->yAxis;
@@ -84,7 +84,8 @@ void LabelledBars::writeValues(const QVector<double>& values) {
 
 LabelledBars::ViewState LabelledBars::viewState() const {
     ViewState s;
-    s.title = title_->text();
+    s.title = fitted_title(title_);
+    s.title_shown = title_->text();
     s.labels = labels_;
     s.highlighted = highlight_;
     s.values = QVector<double>(labels_.size(), 0.0);

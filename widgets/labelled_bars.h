@@ -32,6 +32,7 @@ public:
     // What the chart draws, read back from it.
     struct ViewState {
         QString title;
+        QString title_shown;       // the title as drawn: its lines as the width breaks it
         QStringList labels;        // [bar]
         QVector<double> values;    // [bar], as drawn
         QVector<bool> highlighted; // [bar]

@@ -20,6 +20,14 @@ void apply_plot_fonts(QCustomPlot* plot, const QFont& base);
 // A title in a new first row of the plot's layout (row 0 above the axes).
 QCPTextElement* add_plot_title(QCustomPlot* plot);
 
+// A chart title that never runs past its column: set_fitted_title keeps the whole text, and
+// fit_titles (PlotPanel runs it before every replot) breaks each title so kept into as many lines
+// as its column's width needs, between words (anywhere a line may break, in Chinese), so a long
+// title in a narrow chart loses nothing. fitted_title reads the whole text back.
+void set_fitted_title(QCPTextElement* title, const QString& text);
+QString fitted_title(const QCPTextElement* title);
+void fit_titles(QCustomPlot* plot);
+
 // The legend in row `row` of the plot's layout (under the axes): never over the data, no taller
 // than its entries.
 void put_legend_below(QCustomPlot* plot, int row);

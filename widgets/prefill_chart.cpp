@@ -43,9 +43,14 @@ PrefillChart::PrefillChart(QWidget* parent) : PlotPanel(parent, 0) {
     with_total_->setPen(QPen(kWith, 2, Qt::DashLine));
     without_total_->setPen(QPen(kWithout, 2, Qt::DashLine));
     for (QCPGraph* g : {with_total_, without_total_}) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-    put_legend_below(p, 1);  // under the bars, two columns
-    p->legend->setWrap(2);
-    p->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    put_legend_below(p, 1);  // under the bars, two columns where they fit, else one
+    // The data area at least 160x100 beside its axes' texts and above the legend: QCustomPlot's
+    // least size is its layout's, which changes with the legend's rows.
+    p->axisRect()->setMinimumSize(160, 100);
+    connect(p, &QCustomPlot::beforeReplot, this, [p] {  // the width or the fonts changed
+        fit_legend_columns(p, 2);
+        p->updateGeometry();
+    });
     p->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     retranslate();  // draws the (empty) chart
     applyFonts();

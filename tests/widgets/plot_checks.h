@@ -5,6 +5,7 @@
 #include <QRect>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 #include <qcustomplot.h>
 
 namespace lmscope::test {
@@ -21,6 +22,21 @@ inline QString legend_problem(QCustomPlot* plot) {
     if (need.width() > legend.width() + 2 || need.height() > legend.height() + 2)
         return QStringLiteral("the legend needs %1x%2, has %3x%4").arg(need.width()).arg(need.height()).arg(legend.width()).arg(legend.height());
     return {};
+}
+
+// The chart's titles that do not fit their element at the plot's present size, as "'text' needs
+// N px, has M" (each line as written, as the walk measures them); empty when every title fits.
+inline QStringList title_problems(QCustomPlot* plot) {
+    plot->replot(QCustomPlot::rpImmediateRefresh);  // lay it out at its present size
+    QStringList out;
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+        auto* title = qobject_cast<QCPTextElement*>(e);
+        if (!title || !title->visible() || title->text().isEmpty()) continue;
+        const int need = QFontMetrics(title->font()).boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignCenter, title->text()).width();
+        if (need > e->outerRect().width() + 1)
+            out << QStringLiteral("'%1' needs %2 px, has %3").arg(title->text()).arg(need).arg(e->outerRect().width());
+    }
+    return out;
 }
 
 }  // namespace lmscope::test

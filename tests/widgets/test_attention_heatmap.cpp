@@ -1,6 +1,7 @@
 // The attention heatmap: cells hold the trace's weights, future cells (and keys outside a local
 // layer's window) are masked (NaN over a hatched background), the selected query row appears as bars, controls drive the selection,
 // clicking a cell selects its query, and the hover text names both tokens and the weight.
+#include "plot_checks.h"
 #include "sample_trace.h"
 #include "widgets/attention_heatmap.h"
 
@@ -309,6 +310,31 @@ private slots:
         view.zoomButton()->setChecked(false);
         QCOMPARE(view.shownPositions(), std::make_pair(0, n - 1));
         QCOMPARE(view.cellBlock(), block);
+    }
+
+    // The overview's title ("· 4 × 4 tokens a cell (zoom for each)") breaks into lines in a narrow
+    // dock rather than running past the plot, and reads whole.
+    void titleFitsTheDock_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("width");
+        QTest::newRow("2000 tokens, narrow") << 2000 << 380;
+        QTest::newRow("2000 tokens, wide") << 2000 << 900;
+        QTest::newRow("6 tokens, narrow") << 6 << 380;
+    }
+    void titleFitsTheDock() {
+        QFETCH(int, n);
+        QFETCH(int, width);
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(long_prefill(n)));
+        AttentionHeatmap view(&m);
+        view.resize(width, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QStringList problems = title_problems(view.plot());
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QCOMPARE(view.title().contains(QStringLiteral("tokens a cell (zoom for each)")), n > 512);
+        QVERIFY(!view.title().contains(QLatin1Char('\n')));
     }
 
     // A sequence past the trace's budget (TraceModel::kMatrixBytes): the matrix pools 2 × 2

@@ -1,8 +1,11 @@
 // The FFN chart: the top neurons drawn with their ids and signed values, coloured by sign, on a
 // value axis centred on 0; the histogram's bins and counts as given; the caption with the norms;
-// empty data; the fonts following the widget's.
+// empty data; the fonts following the widget's; at its minimum size (normal and stage fonts) the
+// titles fit and both data areas are as large as a class can read.
 #include "widgets/ffn_chart.h"
 #include "widgets/format.h"
+
+#include "plot_checks.h"
 
 #include <QLabel>
 #include <QtTest>
@@ -102,6 +105,32 @@ private slots:
         QVERIFY(chart.plot()->yAxis->tickLabelFont().pointSizeF() > 1.9 * ticks);
         QVERIFY(hist->axis(QCPAxis::atBottom)->tickLabelFont().pointSizeF() > 1.9 * histTicks);
         QVERIFY(chart.caption()->font().pointSizeF() >= f.pointSizeF());
+    }
+
+    void readableAtItsMinimum_data() {
+        QTest::addColumn<double>("fontScale");  // 1: normal mode; 2: stage mode's enlarged fonts
+        QTest::addColumn<qint32>("neuron");     // the widest bar label's id
+        QTest::newRow("normal") << 1.0 << qint32(1702);
+        QTest::newRow("wide labels") << 1.0 << qint32(123456);
+        QTest::newRow("stage fonts") << 2.0 << qint32(1702);
+    }
+    void readableAtItsMinimum() {
+        QFETCH(double, fontScale);
+        QFETCH(qint32, neuron);
+        FfnChart chart;
+        QFont f = chart.font();
+        f.setPointSizeF(f.pointSizeF() * fontScale);
+        chart.setFont(f);
+        chart.setData({.n_ff = 2048, .top_neurons = {neuron, 5, 17}, .top_values = {-10.5, 4.0, 2.0},
+                       .hist_edges = {-10, -7.5, -5, -2.5, 0, 2.5}, .hist_counts = {1, 2, 600, 1300, 40}});
+        chart.resize(chart.minimumSizeHint());
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const QStringList titles = lmscope::test::title_problems(chart.plot());
+        QVERIFY2(titles.isEmpty(), qPrintable(titles.join(QLatin1Char('\n'))));
+        for (QCPAxisRect* r : chart.plot()->axisRects())
+            QVERIFY2(r->width() >= 160 && r->height() >= 100,
+                     qPrintable(QStringLiteral("data area %1x%2 at %3x%4").arg(r->width()).arg(r->height()).arg(chart.width()).arg(chart.height())));
     }
 
     void languageChangeKeepsTexts() {

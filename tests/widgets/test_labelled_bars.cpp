@@ -1,6 +1,9 @@
 // Labelled bars: every bar drawn with its label and value, the highlighted ones apart, the value
-// axis up to the largest bar (or the floor asked for), in both orientations.
+// axis up to the largest bar (or the floor asked for), in both orientations; a title longer than
+// the chart is wide breaks into lines that fit, keeping every word.
 #include "widgets/labelled_bars.h"
+
+#include "plot_checks.h"
 
 #include <QtTest>
 
@@ -54,6 +57,37 @@ private slots:
         QCOMPARE(v.highlighted, highlighted);
         QCOMPARE(v.value_label, QStringLiteral("weight"));
         QVERIFY2(std::fabs(v.value_top - top) < 1e-12, qPrintable(QString::number(v.value_top)));
+    }
+
+    // The Layer view's Mix chart at 1280x720 had 606 px for its 608 px title, and cut it.
+    void titleFitsItsWidth_data() {
+        QTest::addColumn<QString>("title");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("broken");  // the title drawn on more than one line
+        const QString mix = QStringLiteral("What each head writes: |Wo · z_h| (before the post-attention norm)");
+        QTest::newRow("the Mix title, 606 px") << mix << 606 << true;
+        QTest::newRow("the Mix title, narrow") << mix << 260 << true;
+        QTest::newRow("the Mix title, wide") << mix << 1200 << false;
+        QTest::newRow("Chinese, no spaces") << QStringLiteral("每个头写入的内容：|Wo · z_h|（在注意力后的归一化之前）") << 260 << true;
+        QTest::newRow("short") << QStringLiteral("Which head") << 300 << false;
+    }
+    void titleFitsItsWidth() {
+        QFETCH(QString, title);
+        QFETCH(int, width);
+        QFETCH(bool, broken);
+        LabelledBars bars{LabelledBars::Orientation::Columns};
+        bars.setData({.title = title, .labels = {"H0", "H1"}, .values = {1.0, 2.0}, .value_label = QStringLiteral("norm")});
+        bars.resize(width, 400);
+        bars.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bars));
+        const QStringList problems = lmscope::test::title_problems(bars.plot());
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        const LabelledBars::ViewState v = bars.viewState();
+        QCOMPARE(v.title, title);
+        QCOMPARE(v.title_shown.contains(QLatin1Char('\n')), broken);
+        // Every character kept: the lines are the title broken where it may break.
+        const auto letters = [](QString t) { return t.remove(QRegularExpression(QStringLiteral("\\s"))); };
+        QCOMPARE(letters(v.title_shown), letters(title));
     }
 };
 

@@ -1,6 +1,9 @@
 // The prefill chart: per turn the two bars as given, the running totals with the generated
-// tokens added, the turns labelled, the axes and legend named.
+// tokens added, the turns labelled, the axes and legend named; the legend in one column where two
+// do not fit (stage mode's Chat lab).
 #include "widgets/prefill_chart.h"
+
+#include "plot_checks.h"
 
 #include <QtTest>
 
@@ -44,6 +47,36 @@ private slots:
         QCOMPARE(v.turn_label, QStringLiteral("turn"));
         QCOMPARE(v.prefill_label, QStringLiteral("tokens per turn"));
         QCOMPARE(v.total_label, QStringLiteral("tokens so far"));
+    }
+
+    void legendFits_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("fontScale");
+        QTest::newRow("wide") << QSize(900, 400) << 1.0;
+        QTest::newRow("narrow") << QSize(300, 400) << 1.0;
+        QTest::newRow("stage fonts, 600 px") << QSize(600, 500) << 2.0;
+    }
+    void legendFits() {
+        QFETCH(QSize, size);
+        QFETCH(double, fontScale);
+        QWidget lab;  // the lab's pane: the chart gets this size, whatever it would like
+        lab.resize(size);
+        auto* chart = new PrefillChart(&lab);
+        QFont f = chart->font();
+        f.setPointSizeF(f.pointSizeF() * fontScale);
+        chart->setFont(f);
+        chart->setData({{20, 20, 5}, {12, 37, 8}});
+        chart->setGeometry(QRect(QPoint(0, 0), size));
+        lab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&lab));
+        QCOMPARE(chart->plot()->width(), size.width());
+        const QString problem = lmscope::test::legend_problem(chart->plot());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        // Its least size keeps the data area readable above the legend as laid out now.
+        chart->setGeometry(QRect(QPoint(0, 0), QSize(size.width(), chart->minimumSizeHint().height())));
+        chart->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QRect data = chart->plot()->axisRect()->rect();
+        QVERIFY2(data.width() >= 160 && data.height() >= 100, qPrintable(QStringLiteral("data area %1x%2").arg(data.width()).arg(data.height())));
     }
 };
 
