@@ -42,6 +42,7 @@ AttentionHeatmap::AttentionHeatmap(TraceModel* model, QWidget* parent) : QWidget
         rebuild();
     });
     connect(model_, &TraceModel::currentStepChanged, this, &AttentionHeatmap::rebuild);
+    connect(model_, &TraceModel::ablationChanged, this, &AttentionHeatmap::rebuild);
     connect(model_, &TraceModel::headChanged, this, [this] {
         syncControls();
         rebuild();
@@ -391,12 +392,30 @@ QString AttentionHeatmap::missingRowsNote() const {
               "first); the grid still shows each head's summary.");
 }
 
+QString AttentionHeatmap::switchedOffNote() const {
+    if (meanOverHeads()) return {};
+    const LayerHead shown{model_->selectedLayer(), model_->selectedHead()};
+    const StepView* s = model_->current();
+    if (s && s->ablated.contains(shown))
+        return tr("Head %1 of layer %2 was switched off in this step: these are the weights it computed, but "
+                  "its output was zeroed before Wo, so what it read did not reach the residual stream.")
+            .arg(shown.head)
+            .arg(shown.layer);
+    if (model_->isAblated(shown.layer, shown.head))
+        return tr("Head %1 of layer %2 is switched off from the next step on; this step ran with it on.")
+            .arg(shown.head)
+            .arg(shown.layer);
+    return {};
+}
+
 void AttentionHeatmap::rebuild() {
     const qint32 layer = model_->selectedLayer();
     matrix_ = meanOverHeads() ? model_->meanOverHeads(layer) : model_->attentionMatrix(layer, model_->selectedHead());
     const qint32 n = matrix_.n;
 
-    const QString note = missingRowsNote();
+    QStringList notes{switchedOffNote(), missingRowsNote()};
+    notes.removeAll(QString());
+    const QString note = notes.join(QLatin1Char('\n'));
     note_->setText(note);
     note_->setVisible(!note.isEmpty());
 

@@ -64,7 +64,8 @@ public:
     QLabel* layerLabel() const { return layer_label_; }
     QLabel* headLabel() const { return head_label_; }
     QLabel* groupLabel() const { return group_label_; }  // which query heads share the KV head
-    // Why rows show grey (not recorded), in words; hidden when every row is there.
+    // Why rows show grey (not recorded), and whether the shown head is switched off, in words;
+    // hidden when every row is there and the head is on.
     QLabel* noteLabel() const { return note_; }
     // Checked: the view follows the selected query row, kDetail positions around it.
     QPushButton* zoomButton() const { return zoom_button_; }
@@ -111,6 +112,7 @@ private:
     void updateRow();    // the selected query row changed
     void syncControls();
     QString missingRowsNote() const;
+    QString switchedOffNote() const;  // the shown head switched off, in this step or the next
     QVector<float> rowWeights(qint32 query) const;  // the query's own weights (head or mean); empty: not recorded  // for the shown matrix ("" when every row is there)
     void setTicks();       // token labels for the positions in view
     void fillCells();      // the map's cells at the resolution the span in view needs

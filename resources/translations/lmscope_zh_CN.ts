@@ -2815,6 +2815,14 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <source>the largest weight of each %1 × %1 block of tokens</source>
         <translation>每个 %1 × %1 词元块中的最大权重</translation>
     </message>
+    <message>
+        <source>Head %1 of layer %2 was switched off in this step: these are the weights it computed, but its output was zeroed before Wo, so what it read did not reach the residual stream.</source>
+        <translation>第 %2 层的头 %1 在这一步被关闭：这里是它算出的权重，但它的输出在 Wo 之前被置零，它读到的内容没有进入残差流。</translation>
+    </message>
+    <message>
+        <source>Head %1 of layer %2 is switched off from the next step on; this step ran with it on.</source>
+        <translation>第 %2 层的头 %1 从下一步起关闭；这一步运行时它仍开着。</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::widgets::CacheKlChart</name>

@@ -255,6 +255,40 @@ private slots:
         QVERIFY2(view.noteLabel()->text().contains(note), qPrintable(view.noteLabel()->text()));
     }
 
+    // A switched-off head's map says so: for the step shown (it ran without the head's output),
+    // or from the next step on (switched off since); the mean over heads and a head that is on
+    // say nothing.
+    void switchedOffHeadIsSaid_data() {
+        QTest::addColumn<QVector<LayerHead>>("step_ablated");
+        QTest::addColumn<QVector<LayerHead>>("ablation");
+        QTest::addColumn<bool>("mean");
+        QTest::addColumn<QString>("note");  // "" : hidden
+        const QVector<LayerHead> shown{{2, 1}}, other{{2, 0}};
+        QTest::newRow("on") << QVector<LayerHead>{} << QVector<LayerHead>{} << false << QString();
+        QTest::newRow("another head off") << other << other << false << QString();
+        QTest::newRow("off in this step") << shown << shown << false << QStringLiteral("Head 1 of layer 2 was switched off in this step");
+        QTest::newRow("off from the next step") << QVector<LayerHead>{} << shown << false
+                                                << QStringLiteral("switched off from the next step on");
+        QTest::newRow("mean over heads") << shown << shown << true << QString();
+    }
+    void switchedOffHeadIsSaid() {
+        QFETCH(QVector<LayerHead>, step_ablated);
+        QFETCH(QVector<LayerHead>, ablation);
+        QFETCH(bool, mean);
+        QFETCH(QString, note);
+        QVector<StepView> steps = sample_steps();
+        for (StepView& s : steps) s.ablated = step_ablated;
+        TraceModel m;
+        m.setModel(sample_model_view());
+        QVERIFY(m.setSteps(steps));
+        m.setSelectedHead(2, 1);
+        AttentionHeatmap view(&m);
+        view.meanBox()->setChecked(mean);
+        m.setAblation(ablation);  // after the view exists: the note follows the change
+        QCOMPARE(view.noteLabel()->isHidden(), note.isEmpty());
+        QVERIFY2(view.noteLabel()->text().contains(note), qPrintable(view.noteLabel()->text()));
+    }
+
     // Past 512 positions the map is an overview of b × b blocks, each its largest weight: every
     // block row of a previous-token head keeps its 1 (never blank). Zoom to row shows 48 tokens
     // around the selected row at one cell each, follows the row, and a wheel-like range change
