@@ -188,6 +188,7 @@ void MainWindow::setStageMode(bool on) {
     stage_->setParent(this);
     stage_->hide();
     setCentralWidget(tables_);
+    tables_->show();  // hidden when the stage took its place (the workspace is collapsed, never hidden)
     tables_ = nullptr;
     stop->setShortcuts(stop_keys_);
     takeLayout();  // the docks and tables as they were
