@@ -78,6 +78,8 @@ public:
             auto* lab = qobject_cast<labs::Lab*>(widget_.data());
             const int index = tabs_->insertTab(std::min(index_, tabs_->count()), widget_, lab ? lab->title() : text_);
             if (current_) tabs_->setCurrentIndex(index);
+            widget_->setVisible(tabs_->currentIndex() == index);  // the tab widget shows its current page only
+            return;
         } else if (splitter_ && placeholder_) {
             splitter_->replaceWidget(index_, widget_);
             splitter_->setSizes(sizes_);

@@ -222,6 +222,9 @@ private slots:
         QVERIFY(!w->isStageMode());
         QVERIFY(!w->stageAction()->isChecked());
         for (gui::Panel d : w->session()->panels()) QVERIFY(w->dock(d)->isAncestorOf(w->session()->panelWidget(d)));
+        // the tables between the docks are back too (hidden, Qt's dock layout gives the right
+        // dock area a separator more at each relayout: the Attention column grew step by step)
+        QVERIFY(w->centralWidget()->isVisible());
         // what the stage showed were the window's own panels, not copies: each is back home
         for (QWidget* p : panels) {
             bool home = w->labWindow()->isAncestorOf(p);
@@ -232,6 +235,8 @@ private slots:
         for (int i = 0; i < lab_tabs->count(); ++i) {
             QCOMPARE(lab_tabs->widget(i), lab_order[i]);
             QCOMPARE(lab_tabs->tabText(i), qobject_cast<gui::labs::Lab*>(lab_order[i])->title());
+            // only the current tab's page shows (a page shown behind it is drawn over by nothing)
+            QCOMPARE(lab_tabs->widget(i)->isVisibleTo(lab_tabs), i == lab_tabs->currentIndex());
         }
         QVERIFY(w->dock(gui::Panel::Attention)->isVisible());
         // the tabs of tabbed docks are back with them (stage mode hid them)
