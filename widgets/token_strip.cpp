@@ -74,9 +74,50 @@ QString TokenStrip::legendText() const {
         .arg(seq.size() - prompt);
 }
 
+struct TokenStrip::Key {
+    Choice origin;
+    QString name;
+    bool dashed;
+};
+
+QVector<TokenStrip::Key> TokenStrip::keys() const {
+    return {{Choice::Prompt, tr("prompt"), false},
+            {Choice::Sampled, tr("generated"), false},
+            {Choice::Forced, tr("forced"), false},
+            {Choice::Prompt, tr("byte"), true}};
+}
+
+TokenStrip::Header TokenStrip::header(int width) const {
+    const QFontMetrics fm(font());
+    const int line = fm.height();
+    const QVector<Key> ks = keys();
+    int key_w = 0;  // the key, right-aligned: swatch, 4 px, name, 14 px between entries
+    for (const Key& k : ks) key_w += line + 4 + fm.horizontalAdvance(k.name);
+    key_w += 14 * int(ks.size() - 1);
+    const int count_w = fm.horizontalAdvance(legendText());
+    const bool one_line = kMargin + count_w + 2 * kGap + key_w + kMargin <= width;
+    Header h;
+    h.count = QRect(kMargin, kMargin, std::max(width - 2 * kMargin, 0), line);
+    const int key_y = one_line ? kMargin : kMargin + line + kGap / 2;
+    int x = width - kMargin;
+    h.swatches.resize(ks.size());
+    h.names.resize(ks.size());
+    for (qsizetype i = ks.size() - 1; i >= 0; --i) {
+        const int w = fm.horizontalAdvance(ks[i].name);
+        x -= w;
+        h.names[i] = QRect(x, key_y, w, line);
+        x -= line + 4;
+        h.swatches[i] = QRect(x, key_y + 2, line, line - 4);
+        x -= 14;
+    }
+    if (one_line) h.count.setRight(h.swatches.front().left() - 2 * kGap);
+    h.height = key_y + line - kMargin;
+    return h;
+}
+
 int TokenStrip::layoutChips(int width, QVector<QRect>* out) const {
     const int chip_h = QFontMetrics(chipFont()).height() + 2 * kPadY;
-    const int top = kMargin + QFontMetrics(font()).height() + kGap;  // below the legend line
+    const int top = kMargin + header(width).height + kGap;  // below the count and the key
     return flow_chips(widths_, width, chip_h, top, ChipFlow{kMargin, kGap, 40}, out);
 }
 
@@ -127,7 +168,7 @@ QSize TokenStrip::sizeHint() const { return {640, heightForWidth(640)}; }
 
 QSize TokenStrip::minimumSizeHint() const {
     const QFontMetrics fm(chipFont());
-    return {160, 2 * kMargin + QFontMetrics(font()).height() + kGap + fm.height() + 2 * kPadY};
+    return {160, 2 * kMargin + header(160).height + kGap + fm.height() + 2 * kPadY};
 }
 
 QRect TokenStrip::chipRect(qint32 pos) const {
@@ -187,30 +228,15 @@ void TokenStrip::paintEvent(QPaintEvent* e) {
     p.setRenderHint(QPainter::Antialiasing);
     p.setPen(palette().color(QPalette::WindowText));
     p.setFont(font());
-    const int legend_h = QFontMetrics(font()).height();
-    p.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, legend_h), Qt::AlignLeft | Qt::AlignVCenter,
-               legendText());
-
-    // Colour key at the right of the legend line.
-    const QFontMetrics lfm(font());
-    int x = width() - kMargin;
-    const struct { Choice origin; QString name; bool dashed; } keys[] = {
-        {Choice::Prompt, tr("prompt"), false},
-        {Choice::Sampled, tr("generated"), false},
-        {Choice::Forced, tr("forced"), false},
-        {Choice::Prompt, tr("byte"), true},
-    };
-    for (int i = int(std::size(keys)) - 1; i >= 0; --i) {
-        const int w = lfm.horizontalAdvance(keys[i].name);
-        x -= w;
-        p.drawText(QRect(x, kMargin, w, legend_h), Qt::AlignVCenter, keys[i].name);
-        x -= legend_h + 4;
-        QPen pen(colors::outline(keys[i].origin), 2, keys[i].dashed ? Qt::DashLine : Qt::SolidLine);
-        p.setPen(pen);
-        p.setBrush(keys[i].dashed ? QColor(Qt::white) : colors::fill(keys[i].origin));
-        p.drawRoundedRect(QRect(x, kMargin + 2, legend_h, legend_h - 4), 3, 3);
+    const Header h = header(width());
+    p.drawText(h.count, Qt::AlignLeft | Qt::AlignVCenter, legendText());
+    const QVector<Key> ks = keys();
+    for (qsizetype i = 0; i < ks.size(); ++i) {
+        p.drawText(h.names[i], Qt::AlignVCenter, ks[i].name);
+        p.setPen(QPen(colors::outline(ks[i].origin), 2, ks[i].dashed ? Qt::DashLine : Qt::SolidLine));
+        p.setBrush(ks[i].dashed ? QColor(Qt::white) : colors::fill(ks[i].origin));
+        p.drawRoundedRect(h.swatches[i], 3, 3);
         p.setPen(palette().color(QPalette::WindowText));
-        x -= 14;
     }
 
     const QVector<TokenView>& seq = model_->sequence();

@@ -23,6 +23,15 @@ public:
     qint32 chipAt(const QPoint& p) const;  // -1: none
     // The line above the chips: "Tokens: 45 of 2,048 (42 prompt, 3 generated)".
     QString legendText() const;
+    // Where the count and the colour key (prompt, generated, forced, byte: a swatch and its
+    // name each) are drawn for `width`: on one line, or the key on a line of its own under the
+    // count when both do not fit; `height` is what they take above the chips.
+    struct Header {
+        QRect count;
+        QVector<QRect> swatches, names;  // [key]
+        int height = 0;
+    };
+    Header header(int width) const;
     // The tooltip of the chip at `pos` (rich text): the token, its id, piece, bytes and origin;
     // what ␣ stands for; for a byte piece, the character the bytes around it spell.
     QString tooltipFor(qint32 pos) const;
@@ -43,6 +52,8 @@ protected:
 
 private:
     QFont chipFont() const;
+    struct Key;
+    QVector<Key> keys() const;
     // Lays the chips out for `width`; returns the height used (and the rects when `out`).
     int layoutChips(int width, QVector<QRect>* out) const;
     void relayout();

@@ -115,6 +115,34 @@ private slots:
         QVERIFY(strip.chipRect(0).width() > small);
     }
 
+    // The count and the colour key never overlap: side by side where the width holds both, the
+    // key under the count where it does not (a narrow Tokens dock, a long count in Chinese),
+    // and the chips start below both.
+    void countAndKeyApart_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("one_line");
+        QTest::newRow("wide") << 900 << true;
+        QTest::newRow("a narrow dock") << 520 << false;
+        QTest::newRow("narrowest") << 160 << false;
+    }
+    void countAndKeyApart() {
+        QFETCH(int, width);
+        QFETCH(bool, one_line);
+        TraceModel m;
+        QVERIFY(m.setSteps(sample_steps()));
+        TokenStrip strip(&m);
+        strip.resize(width, strip.heightForWidth(width));
+        const TokenStrip::Header h = strip.header(width);
+        const int count_w = strip.fontMetrics().horizontalAdvance(strip.legendText());
+        QCOMPARE(h.swatches.front().top() < h.count.bottom(), one_line);
+        if (width >= 2 * 10 + count_w) QVERIFY2(h.count.width() >= count_w, qPrintable(QString::number(h.count.width())));
+        for (qsizetype i = 0; i < h.names.size(); ++i) {
+            const QRect text(h.count.topLeft(), QSize(std::min(count_w, h.count.width()), h.count.height()));
+            QVERIFY2(!text.intersects(h.names[i]) && !text.intersects(h.swatches[i]), qPrintable(QString::number(i)));
+        }
+        for (qint32 i = 0; i < strip.chipCount(); ++i) QVERIFY(strip.chipRect(i).top() > h.names.back().bottom());
+    }
+
     void wrapsAndPaints() {
         TraceModel m;
         QVector<StepView> steps = sample_steps();
