@@ -187,6 +187,32 @@ private slots:
         QCOMPARE(trace::load_trace(path.toStdString()).size(), size_t(1));
     }
 
+    // The Attention tab keeps answering clicks through a lesson: after a language switch, a
+    // Reset and Play, clicking a cell of the heatmap still selects its query row.
+    void heatmapAnswersClicksAfterLanguageResetAndPlay() {
+        auto w = english_window_after(&language_, QStringLiteral("Red green blue"), 1);
+        QVERIFY(w);
+        SessionController* s = w->session();
+        QVERIFY(language_.apply(QStringLiteral("zh_CN")));
+        QVERIFY(language_.apply(QStringLiteral("en")));
+        QVERIFY(apply_and_wait(s, [s] { s->reset(); }));
+        QVERIFY(step_and_wait(s));
+        s->controls()->setSpeed(20);
+        s->setPlaying(true);
+        QTRY_VERIFY_WITH_TIMEOUT(s->model()->stepCount() >= 4, 60000);
+        s->setPlaying(false);
+        QTRY_VERIFY_WITH_TIMEOUT(!s->inFlight(), 60000);
+        s->dock(gui::Panel::Attention)->raise();
+        testing::settle();
+        auto* heat = panel_widget<widgets::AttentionHeatmap>(s, gui::Panel::Attention);
+        QVERIFY(heat && heat->isVisible());
+        heat->plot()->replot();
+        for (const qint32 query : {1, 2}) {
+            QTest::mouseClick(heat->plot(), Qt::LeftButton, {}, heat->cellCenter(query, 0).toPoint());
+            QCOMPARE(s->model()->selectedQuery(), query);
+        }
+    }
+
     // A prompt longer than the context is caught before the prefill: a question names both
     // numbers and offers to raise the context (up to the model's own, 512 for the fixture); its
     // button reloads the engine with the larger context and runs the prompt. Past the model's
