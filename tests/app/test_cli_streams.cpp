@@ -127,9 +127,9 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("default -n") << QStringList{"--ctx", "16"} << 0 << "lmscope-cli: notice: the context of 16 positions is full after 5 steps; the trace is saved to";
         QTest::newRow("-n asks for more") << QStringList{"--ctx", "16", "-n", "20"} << 1 << "lmscope-cli: error: -n 20: the context of 16 positions is full after 5 steps; the trace is saved to";
-        // it said "0 + 12 tokens exceed 8", not where the limit comes from (#33)
+        // caught before the prefill, with the --ctx that holds it (#33, #35)
         QTest::newRow("prompt longer than the context") << QStringList{"--ctx", "8"} << 2
-            << "lmscope-cli: error: the context is full: 0 + 12 tokens exceed the 8 positions of the cache (the model's context_length is 512)";
+            << "lmscope-cli: error: --prompt: the prompt is 12 tokens, more than the context of 8 positions; --ctx 512 holds it";
     }
     void full_context() {
         QFETCH(QStringList, extra);
