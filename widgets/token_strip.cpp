@@ -168,7 +168,8 @@ QSize TokenStrip::sizeHint() const { return {640, heightForWidth(640)}; }
 
 QSize TokenStrip::minimumSizeHint() const {
     const QFontMetrics fm(chipFont());
-    return {160, 2 * kMargin + header(160).height + kGap + fm.height() + 2 * kPadY};
+    // one line of count and key; a narrower strip asks for its second line through heightForWidth
+    return {160, 2 * kMargin + QFontMetrics(font()).height() + kGap + fm.height() + 2 * kPadY};
 }
 
 QRect TokenStrip::chipRect(qint32 pos) const {
