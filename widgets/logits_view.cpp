@@ -57,6 +57,10 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
     heading_->setObjectName(QStringLiteral("logitsHeading"));
     heading_->setWordWrap(true);
     layout->addWidget(heading_);
+    // With and without the heads switched off, under the heading: what a switched-off head
+    // changed is read first, never below the chart where a short dock would scroll it away.
+    auto* compare_row = new QHBoxLayout;
+    layout->addLayout(compare_row);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("logitsPlot"));
     plot_->setMinimumSize(320, 240);
@@ -72,10 +76,8 @@ LogitsView::LogitsView(TraceModel* model, QWidget* parent) : QWidget(parent), mo
     compare_->hide();
     recompute_ = new QPushButton(this);
     recompute_->setObjectName(QStringLiteral("recomputeButton"));
-    auto* compare_row = new QHBoxLayout;
     compare_row->addWidget(compare_, 1);
     compare_row->addWidget(recompute_, 0, Qt::AlignTop);
-    layout->addLayout(compare_row);
     connect(recompute_, &QPushButton::clicked, this, [this] {
         if (model_->currentStep() >= 0) emit recomputeStep(model_->currentStep());
     });

@@ -21,6 +21,7 @@
 #include "widgets/trace_model.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QMenu>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -210,6 +211,15 @@ private slots:
         const widgets::LogitsView::ViewState v = logits->viewState();
         QVERIFY(v.comparison_shown);
         QVERIFY2(v.comparison_heading.contains(QStringLiteral("Heads switched off: L0 H0, L1 H2")), qPrintable(v.comparison_heading));
+        // on a projector's 1280x720 the table is in view in the Logits dock, not below its fold
+        w->resize(1280, 720);
+        w->resetLayoutAction()->trigger();
+        s->dock(gui::Panel::Logits)->raise();
+        testing::settle();
+        QWidget* table = logits->findChild<QWidget*>(QStringLiteral("logitsComparison"));
+        QVERIFY(table && table->isVisible());
+        const QRect seen = table->visibleRegion().boundingRect();
+        QVERIFY2(seen.height() >= table->height() / 2, qPrintable(QStringLiteral("%1 of %2 px in view").arg(seen.height()).arg(table->height())));
 
         const gui::LabModelPtr m = gui::load_lab_model(testing::fixture_model());
         const std::vector<int32_t> prompt = ids_of(*s->model()->step(0));
