@@ -11,17 +11,37 @@ namespace lmscope::analysis {
 
 namespace {
 
+// Ranks i before j: the larger value, ties by the smaller index.
+template <class T>
+bool ranks_before(std::span<const T> values, int32_t i, int32_t j) {
+    const T vi = values[size_t(i)], vj = values[size_t(j)];
+    return vi > vj || (vi == vj && i < j);
+}
+
 template <class T>
 std::vector<int32_t> top_k_of(std::span<const T> values, int32_t k) {
-    std::vector<int32_t> order(values.size());
-    std::iota(order.begin(), order.end(), 0);
-    const auto n = std::ptrdiff_t(std::clamp<int64_t>(k, 0, int64_t(values.size())));
-    std::partial_sort(order.begin(), order.begin() + n, order.end(), [&](int32_t a, int32_t b) {
-        const T va = values[size_t(a)], vb = values[size_t(b)];
-        return va > vb || (va == vb && a < b);
-    });
-    order.resize(size_t(n));
-    return order;
+    const auto n = size_t(std::clamp<int64_t>(k, 0, int64_t(values.size())));
+    std::vector<int32_t> top;
+    if (n <= 64) {
+        // One pass keeping the best n so far in rank order: an entry comes in when it ranks
+        // before the last kept (a later index only on a larger value), at its place by rank.
+        top.reserve(n);
+        for (size_t i = 0; i < values.size() && n > 0; ++i) {
+            const auto id = int32_t(i);
+            if (top.size() == n && !ranks_before(values, id, top.back())) continue;
+            if (top.size() == n) top.pop_back();
+            auto at = top.end();
+            while (at != top.begin() && ranks_before(values, id, *(at - 1))) --at;
+            top.insert(at, id);
+        }
+        return top;
+    }
+    top.resize(values.size());
+    std::iota(top.begin(), top.end(), 0);
+    std::partial_sort(top.begin(), top.begin() + std::ptrdiff_t(n), top.end(),
+                      [&](int32_t a, int32_t b) { return ranks_before(values, a, b); });
+    top.resize(n);
+    return top;
 }
 
 void check_same_length(std::span<const float> a, std::span<const float> b, const char* what) {
@@ -29,16 +49,36 @@ void check_same_length(std::span<const float> a, std::span<const float> b, const
         throw UsageError(std::string(what) + ": the two rows differ in length or are empty");
 }
 
-// sum_i p_i (log p_i - log q_i) with log p_i = x_i - zp, log q_i = y_i - zq; p = 0 adds nothing.
+// KL both ways from two exps an entry:
+// the log-sum-exp passes keep e_i = exp(x_i - m) (p_i = e_i / s), the KL pass needs no exp.
+//   KL(p || q) = sum_i p_i (log p_i - log q_i),  log p_i = x_i - log Z_p; p_i = 0 adds nothing.
 // Rounding below zero reads as 0.
-double kl_of(std::span<const float> x, double zp, std::span<const float> y, double zq) {
-    double kl = 0.0;
-    for (size_t i = 0; i < x.size(); ++i) {
-        const double log_p = double(x[i]) - zp, log_q = double(y[i]) - zq;
-        if (std::isinf(log_p)) continue;
-        kl += std::exp(log_p) * (log_p - log_q);
+struct KlBoth {
+    double ab = 0.0, ba = 0.0;
+    double za = 0.0, zb = 0.0;  // log Z of each row
+};
+
+KlBoth kl_both(std::span<const float> a, std::span<const float> b) {
+    thread_local std::vector<double> ea, eb;  // [i] exp(x_i - m); kept: a vocabulary's worth is megabytes
+    ea.resize(a.size());
+    eb.resize(b.size());
+    const auto exps = [](std::span<const float> x, std::vector<double>& e) {
+        const double m = double(*std::max_element(x.begin(), x.end()));
+        double s = 0.0;
+        for (size_t i = 0; i < x.size(); ++i) s += e[i] = std::exp(double(x[i]) - m);
+        return std::pair{m + std::log(s), s};
+    };
+    const auto [za, sa] = exps(a, ea);
+    const auto [zb, sb] = exps(b, eb);
+    KlBoth kl{.za = za, .zb = zb};
+    for (size_t i = 0; i < a.size(); ++i) {
+        const double log_p = double(a[i]) - za, log_q = double(b[i]) - zb;
+        if (ea[i] > 0.0) kl.ab += ea[i] / sa * (log_p - log_q);
+        if (eb[i] > 0.0) kl.ba += eb[i] / sb * (log_q - log_p);
     }
-    return std::max(0.0, kl);
+    kl.ab = std::max(0.0, kl.ab);
+    kl.ba = std::max(0.0, kl.ba);
+    return kl;
 }
 
 }  // namespace
@@ -71,16 +111,17 @@ double entropy(std::span<const float> logits) {
 
 double kl_divergence(std::span<const float> logits_p, std::span<const float> logits_q) {
     check_same_length(logits_p, logits_q, "KL divergence");
-    return kl_of(logits_p, log_sum_exp(logits_p), logits_q, log_sum_exp(logits_q));
+    return kl_both(logits_p, logits_q).ab;
 }
 
 DistributionComparison compare_distributions(std::span<const float> logits_a, std::span<const float> logits_b,
                                              int32_t k) {
     check_same_length(logits_a, logits_b, "comparing two distributions");
-    const double za = log_sum_exp(logits_a), zb = log_sum_exp(logits_b);
+    const KlBoth kl = kl_both(logits_a, logits_b);
+    const double za = kl.za, zb = kl.zb;
     DistributionComparison out;
-    out.kl_ab = kl_of(logits_a, za, logits_b, zb);
-    out.kl_ba = kl_of(logits_b, zb, logits_a, za);
+    out.kl_ab = kl.ab;
+    out.kl_ba = kl.ba;
     const auto rows = [&](std::span<const float> by) {
         std::vector<TokenProbs> top;
         for (const int32_t id : top_k_of(by, k))

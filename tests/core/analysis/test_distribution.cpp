@@ -72,6 +72,22 @@ private slots:
         QCOMPARE(analysis::top_k(std::span<const double>(as_double), k), got);
     }
 
+    // A few best (one pass) and many (a partial sort) rank alike: each short list is the start
+    // of the whole ranking, ties among repeated values by the smaller index.
+    void top_k_short_and_long_agree() {
+        std::vector<float> values(300);
+        uint32_t state = 12345;
+        for (float& v : values) {
+            state = state * 1664525u + 1013904223u;
+            v = float((state >> 24) % 7);  // 7 values: ties everywhere
+        }
+        const std::vector<int32_t> all = analysis::top_k(std::span<const float>(values), 300);
+        for (int k : {1, 2, 5, 33, 64, 65, 100}) {
+            const std::vector<int32_t> got = analysis::top_k(std::span<const float>(values), k);
+            QCOMPARE(got, std::vector<int32_t>(all.begin(), all.begin() + k));
+        }
+    }
+
     // Two distributions side by side, worked out by hand. a = (1/2, 1/4, 1/4) from the logits
     // (log 2, 0, 0); against uniform u = (1/3, 1/3, 1/3) and b = (1/5, 3/5, 1/5) from (0, log 3, 0).
     void compare_distributions_data() {
