@@ -13,9 +13,14 @@
 //   4. A long prefill: a prompt of about P tokens (default 2,000) prefilled with full capture
 //      in one step: its time, the progress reports the status bar showed, the attention
 //      planes the trace's budget kept, and the process's peak RSS afterwards.
-// Usage: lmscope-gui-bench [--model PATH] [--steps N] [--tokens T] [--prefill P] [--json]
+//   5. The labs: each lab's engine job (the KV experiment and offload measurement, three chat
+//      turns, the context comparison and its head sweep, the logit lens) started as its button
+//      starts it, timed until the lab shows the result; the median of R runs.
+// Usage: lmscope-gui-bench [--model PATH] [--steps N] [--tokens T] [--prefill P] [--labs R]
+//                          [--lab-jobs chat,...] [--measures play,render,layer,prefill,labs] [--json]
 // Runs on any Qt platform; QT_QPA_PLATFORM=offscreen needs no display.
 #include "backend_factory.h"
+#include "gui/labs/lab_window.h"
 #include "gui/language.h"
 #include "gui/layer_view.h"
 #include "gui/main_window.h"
@@ -23,6 +28,7 @@
 #include "gui/session_controller.h"
 #include "gui/step_controls.h"
 #include "tokenizer/tokenizer.h"
+#include "tools/lab_tour.h"
 #include "tools/latency_probe.h"
 #include "tools/window_driver.h"
 #include "util/error.h"
@@ -32,6 +38,7 @@
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProgressBar>
@@ -257,69 +264,118 @@ PrefillResult measure_prefill(tools::WindowDriver& driver, const QString& model,
     return r;
 }
 
+struct LabTime {
+    QString job;
+    std::vector<double> ms;  // [run] from the start until the lab shows the result
+    long long tokens = 0;    // fed and decoded by one run, 0 where the lab does not count them
+};
+
+std::vector<LabTime> measure_labs(tools::WindowDriver& driver, int runs, const QStringList& only) {
+    std::vector<LabTime> times;
+    for (const tools::LabJob& job : tools::lab_engine_jobs(driver.window())) {
+        if (!only.isEmpty() && !only.contains(QLatin1String(job.name))) continue;
+        LabTime t{QString::fromLatin1(job.name), {}, 0};
+        for (int i = 0; i < runs; ++i) {
+            QElapsedTimer clock;
+            clock.start();
+            t.tokens = job.run();
+            t.ms.push_back(double(clock.nsecsElapsed()) / 1e6);
+        }
+        times.push_back(std::move(t));
+    }
+    driver.window().labWindow()->hide();
+    return times;
+}
+
 struct Results {
     QString model;
+    QStringList measures;
     PlayResult play;
     RenderResult render;
     LayerResult layer;
     PrefillResult prefill;
+    std::vector<LabTime> labs;
     double render_med = 0.0, render_max = 0.0;  // ms
 };
 
 void print_json(const Results& r) {
-    QJsonObject o{{"model", r.model},
-                  {"platform", QApplication::platformName()},
-                  {"play", QJsonObject{{"steps", r.play.steps},
-                                       {"tokens_per_s", r.play.steps / std::max(1e-9, r.play.seconds)},
-                                       {"event_loop_gaps", to_json(r.play.gaps)}}},
-                  {"render", QJsonObject{{"tokens", r.render.tokens},
-                                         {"median_ms", r.render_med},
-                                         {"max_ms", r.render_max},
-                                         {"median_update_ms", tools::percentile(r.render.select_ms, 50.0)},
-                                         {"median_paint_ms", tools::percentile(r.render.paint_ms, 50.0)},
-                                         {"panels_ms", r.render.panel_ms},
-                                         {"event_loop_gaps_while_decoding", to_json(r.render.gaps_while_decoding)}}},
-                  {"layer_view", QJsonObject{{"tokens", r.layer.tokens},
-                                             {"first_probe_ms", r.layer.first_probe_ms},
-                                             {"next_step_ms", r.layer.next_step_ms},
-                                             {"other_head_ms", r.layer.other_head_ms},
-                                             {"tabs_ms", r.layer.tab_ms},
-                                             {"decode_hidden_tok_s", r.layer.decode_hidden_tok_s},
-                                             {"decode_shown_tok_s", r.layer.decode_shown_tok_s}}},
-                  {"prefill", QJsonObject{{"tokens", r.prefill.tokens},
-                                          {"seconds", r.prefill.seconds},
-                                          {"progress_reports", r.prefill.progress_reports},
-                                          {"planes_kept", r.prefill.planes_kept},
-                                          {"planes_total", r.prefill.planes_total},
-                                          {"peak_rss_mib", r.prefill.peak_rss_mib}}}};
+    QJsonObject o{{"model", r.model}, {"platform", QApplication::platformName()}};
+    if (r.measures.contains(QStringLiteral("play")))
+        o.insert("play", QJsonObject{{"steps", r.play.steps},
+                                     {"tokens_per_s", r.play.steps / std::max(1e-9, r.play.seconds)},
+                                     {"event_loop_gaps", to_json(r.play.gaps)}});
+    if (r.measures.contains(QStringLiteral("render")))
+        o.insert("render", QJsonObject{{"tokens", r.render.tokens},
+                                       {"median_ms", r.render_med},
+                                       {"max_ms", r.render_max},
+                                       {"median_update_ms", tools::percentile(r.render.select_ms, 50.0)},
+                                       {"median_paint_ms", tools::percentile(r.render.paint_ms, 50.0)},
+                                       {"panels_ms", r.render.panel_ms},
+                                       {"event_loop_gaps_while_decoding", to_json(r.render.gaps_while_decoding)}});
+    if (r.measures.contains(QStringLiteral("layer")))
+        o.insert("layer_view", QJsonObject{{"tokens", r.layer.tokens},
+                                           {"first_probe_ms", r.layer.first_probe_ms},
+                                           {"next_step_ms", r.layer.next_step_ms},
+                                           {"other_head_ms", r.layer.other_head_ms},
+                                           {"tabs_ms", r.layer.tab_ms},
+                                           {"decode_hidden_tok_s", r.layer.decode_hidden_tok_s},
+                                           {"decode_shown_tok_s", r.layer.decode_shown_tok_s}});
+    if (r.prefill.tokens > 0)
+        o.insert("prefill", QJsonObject{{"tokens", r.prefill.tokens},
+                                        {"seconds", r.prefill.seconds},
+                                        {"progress_reports", r.prefill.progress_reports},
+                                        {"planes_kept", r.prefill.planes_kept},
+                                        {"planes_total", r.prefill.planes_total},
+                                        {"peak_rss_mib", r.prefill.peak_rss_mib}});
+    if (!r.labs.empty()) {
+        QJsonArray labs;
+        for (const LabTime& t : r.labs) {
+            QJsonArray runs;
+            for (double ms : t.ms) runs.append(ms);
+            labs.append(QJsonObject{{"job", t.job}, {"median_ms", tools::percentile(t.ms, 50.0)}, {"runs_ms", runs},
+                                    {"tokens", t.tokens}});
+        }
+        o.insert("labs", labs);
+    }
     std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
 }
 
 void print_text(const Results& r) {
     QTextStream out(stdout);
     out << "model: " << r.model << " (platform " << QApplication::platformName() << ")\n";
-    out << "play: " << r.play.steps << " steps, " << r.play.steps / std::max(1e-9, r.play.seconds)
-        << " tok/s; event-loop gaps: max " << r.play.gaps.max_ms << " ms, p99 " << r.play.gaps.p99_ms
-        << " ms, median " << r.play.gaps.p50_ms << " ms over " << qint64(r.play.gaps.ticks) << " ticks\n";
-    out << "decoding up to " << r.render.tokens << " tokens: event-loop gaps max "
-        << r.render.gaps_while_decoding.max_ms << " ms, p99 " << r.render.gaps_while_decoding.p99_ms << " ms\n";
-    out << "render at " << r.render.tokens << " tokens (select a step, repaint every panel): median "
-        << r.render_med << " ms (data updates " << tools::percentile(r.render.select_ms, 50.0)
-        << " ms, replots and paint " << tools::percentile(r.render.paint_ms, 50.0) << " ms), max "
-        << r.render_max << " ms\n";
-    for (auto it = r.render.panel_ms.begin(); it != r.render.panel_ms.end(); ++it)
-        out << "  " << it.key() << ": " << it.value().toDouble() << " ms\n";
-    out << "layer view at " << r.layer.tokens << " tokens: first probe of the layer " << r.layer.first_probe_ms
-        << " ms; a decode step drawn " << r.layer.next_step_ms << " ms after it; another head "
-        << r.layer.other_head_ms << " ms; decode " << r.layer.decode_hidden_tok_s << " tok/s with the view hidden, "
-        << r.layer.decode_shown_tok_s << " tok/s shown\n";
-    for (auto it = r.layer.tab_ms.begin(); it != r.layer.tab_ms.end(); ++it)
-        out << "  tab " << it.key() << ": " << it.value().toDouble() << " ms\n";
+    if (r.measures.contains(QStringLiteral("play")))
+        out << "play: " << r.play.steps << " steps, " << r.play.steps / std::max(1e-9, r.play.seconds)
+            << " tok/s; event-loop gaps: max " << r.play.gaps.max_ms << " ms, p99 " << r.play.gaps.p99_ms
+            << " ms, median " << r.play.gaps.p50_ms << " ms over " << qint64(r.play.gaps.ticks) << " ticks\n";
+    if (r.measures.contains(QStringLiteral("render"))) {
+        out << "decoding up to " << r.render.tokens << " tokens: event-loop gaps max "
+            << r.render.gaps_while_decoding.max_ms << " ms, p99 " << r.render.gaps_while_decoding.p99_ms << " ms\n";
+        out << "render at " << r.render.tokens << " tokens (select a step, repaint every panel): median "
+            << r.render_med << " ms (data updates " << tools::percentile(r.render.select_ms, 50.0)
+            << " ms, replots and paint " << tools::percentile(r.render.paint_ms, 50.0) << " ms), max "
+            << r.render_max << " ms\n";
+        for (auto it = r.render.panel_ms.begin(); it != r.render.panel_ms.end(); ++it)
+            out << "  " << it.key() << ": " << it.value().toDouble() << " ms\n";
+    }
+    if (r.measures.contains(QStringLiteral("layer"))) {
+        out << "layer view at " << r.layer.tokens << " tokens: first probe of the layer " << r.layer.first_probe_ms
+            << " ms; a decode step drawn " << r.layer.next_step_ms << " ms after it; another head "
+            << r.layer.other_head_ms << " ms; decode " << r.layer.decode_hidden_tok_s << " tok/s with the view hidden, "
+            << r.layer.decode_shown_tok_s << " tok/s shown\n";
+        for (auto it = r.layer.tab_ms.begin(); it != r.layer.tab_ms.end(); ++it)
+            out << "  tab " << it.key() << ": " << it.value().toDouble() << " ms\n";
+    }
     if (r.prefill.tokens > 0)
         out << "prefill of " << r.prefill.tokens << " tokens, full capture: " << r.prefill.seconds << " s, "
             << r.prefill.progress_reports << " progress updates, " << r.prefill.planes_kept << " of "
             << r.prefill.planes_total << " attention planes kept by the trace budget; peak RSS "
             << r.prefill.peak_rss_mib << " MiB\n";
+    for (const LabTime& t : r.labs) {
+        out << "lab " << t.job << ": median " << tools::percentile(t.ms, 50.0) << " ms of " << qint64(t.ms.size())
+            << " runs";
+        if (t.tokens > 0) out << ", " << t.tokens << " tokens fed and decoded";
+        out << "\n";
+    }
 }
 
 }  // namespace
@@ -337,6 +393,10 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("steps"), QStringLiteral("Decode steps to play (default 64)."), QStringLiteral("n"), QStringLiteral("64")});
     parser.addOption({QStringLiteral("tokens"), QStringLiteral("Sequence length for the render measure (default 512)."), QStringLiteral("n"), QStringLiteral("512")});
     parser.addOption({QStringLiteral("prefill"), QStringLiteral("Prompt length for the long prefill (default 2000; 0: skip)."), QStringLiteral("n"), QStringLiteral("2000")});
+    parser.addOption({QStringLiteral("labs"), QStringLiteral("Runs of each lab's engine job (default 3)."), QStringLiteral("n"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("lab-jobs"), QStringLiteral("Only these labs' jobs (default: every one)."), QStringLiteral("list")});
+    parser.addOption({QStringLiteral("measures"), QStringLiteral("Which measures to run (default play,render,layer,prefill,labs)."),
+                      QStringLiteral("list"), QStringLiteral("play,render,layer,prefill,labs")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object.")});
     parser.process(app);
 
@@ -353,17 +413,34 @@ int main(int argc, char** argv) {
         bool ok3 = false;
         const int prefill_tokens = parser.value(QStringLiteral("prefill")).toInt(&ok3);
         if (!ok3 || prefill_tokens < 0 || prefill_tokens > 8192) throw UsageError("--prefill: expected 0..8192");
+        bool ok4 = false;
+        const int lab_runs = parser.value(QStringLiteral("labs")).toInt(&ok4);
+        if (!ok4 || lab_runs < 1 || lab_runs > 100) throw UsageError("--labs: expected 1..100");
+        const QStringList known{QStringLiteral("play"), QStringLiteral("render"), QStringLiteral("layer"),
+                                QStringLiteral("prefill"), QStringLiteral("labs")};
+        const QStringList measures = parser.value(QStringLiteral("measures")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        for (const QString& m : measures)
+            if (!known.contains(m))
+                throw UsageError("--measures: '" + m.toStdString() + "' is not one of " + known.join(QStringLiteral(", ")).toStdString());
+        const auto wanted = [&measures](const char* m) { return measures.contains(QLatin1String(m)); };
 
         gui::Language language;
         tools::WindowDriver driver(&language, 1600, 1000);
         driver.openModel(model);
-        const PlayResult play = measure_play(driver, steps);
-        const RenderResult render = measure_render(driver, model, tokens, 10);
-        const LayerResult layer = measure_layer(driver, 16);
-        const PrefillResult prefill = prefill_tokens > 0 ? measure_prefill(driver, model, prefill_tokens) : PrefillResult{};
+        Results r;
+        r.model = model;
+        r.measures = measures;
+        if (wanted("play")) r.play = measure_play(driver, steps);
+        if (wanted("render")) {
+            r.render = measure_render(driver, model, tokens, 10);
+            r.render_med = tools::percentile(r.render.step_ms, 50.0);
+            r.render_max = *std::max_element(r.render.step_ms.begin(), r.render.step_ms.end());
+        }
+        if (wanted("layer")) r.layer = measure_layer(driver, 16);
+        if (wanted("prefill") && prefill_tokens > 0) r.prefill = measure_prefill(driver, model, prefill_tokens);
+        if (wanted("labs"))
+            r.labs = measure_labs(driver, lab_runs, parser.value(QStringLiteral("lab-jobs")).split(QLatin1Char(','), Qt::SkipEmptyParts));
 
-        Results r{model, play, render, layer, prefill, tools::percentile(render.step_ms, 50.0),
-                  *std::max_element(render.step_ms.begin(), render.step_ms.end())};
         if (parser.isSet(QStringLiteral("json")))
             print_json(r);
         else

@@ -4,6 +4,7 @@
 #include "gui/labs/context_compare_lab.h"
 #include "gui/labs/kv_lab.h"
 #include "gui/labs/kv_lab_experiment_panel.h"
+#include "gui/labs/kv_lab_offload.h"
 #include "gui/labs/lab_host.h"
 #include "gui/labs/lab_window.h"
 #include "gui/labs/logit_lens_lab.h"
@@ -55,10 +56,71 @@ T* lab_at(gui::labs::LabWindow* labs, int index) {
 
 }  // namespace
 
-void prepare_labs(gui::MainWindow& window) {
+std::vector<LabJob> lab_engine_jobs(gui::MainWindow& window) {
     using namespace gui::labs;
     LabWindow* labs = window.labWindow();
     wait_until([&] { return window.labHost()->model() != nullptr; }, "the labs' model");
+    auto* kv = lab_at<KvLab>(labs, 1);
+    auto* chat = lab_at<ChatLab>(labs, 2);
+    auto* context = lab_at<ContextCompareLab>(labs, 3);
+    auto* lens = lab_at<LogitLensLab>(labs, 4);
+    return {
+        // The KV cache: the f16 / q8_0 / q4_0 experiment, then the offload measurement.
+        {"kv-experiment",
+         [=] {
+             labs->showLab(1);
+             act_and_wait(kv->experiment(), &KvExperimentPanel::finished, [&] { kv->runExperiment(); }, "the KV experiment");
+             return 0LL;
+         }},
+        {"kv-offload",
+         [=] {
+             labs->showLab(1);
+             kv->showPage(KvLab::OffloadPage);
+             act_and_wait(kv->offload(), &KvOffloadPanel::measured, [&] { kv->offload()->measure(); }, "the offload measurement");
+             return 0LL;
+         },
+         false},
+        // Chat: three turns, each re-sending the ones before.
+        {"chat",
+         [=] {
+             labs->showLab(2);
+             chat->resetChat();
+             chat->setMaxReplyTokens(48);
+             for (const char* message : {"Hi! Who are you?", "What is the capital of France?", "Thanks!"})
+                 act_and_wait(chat, &ChatLab::turnFinished, [&] { chat->sendMessage(QString::fromUtf8(message)); }, "a chat turn");
+             long long tokens = 0;
+             for (const auto& turn : chat->turns()) tokens += turn.fed + turn.generated;
+             return tokens;
+         }},
+        // Context: "bank" by a river and in a bank account ...
+        {"context-compare",
+         [=] {
+             labs->showLab(3);
+             act_and_wait(context, &ContextCompareLab::runFinished, [&] { context->run(); }, "the context comparison");
+             return 0LL;
+         }},
+        // ... and which head of the shown layer makes the two differ: each switched off in turn
+        {"head-sweep",
+         [=] {
+             labs->showLab(3);
+             act_and_wait(context, &ContextCompareLab::sweepFinished, [&] { context->sweepLayer(); }, "the head sweep");
+             return 0LL;
+         }},
+        // The logit lens on the classroom prompt.
+        {"logit-lens",
+         [=] {
+             labs->showLab(4);
+             act_and_wait(lens, &LogitLensLab::lensFinished,
+                          [&] { lens->setPrompt(QStringLiteral("The capital of France is")); }, "the logit lens");
+             return 0LL;
+         }},
+    };
+}
+
+void prepare_labs(gui::MainWindow& window) {
+    using namespace gui::labs;
+    LabWindow* labs = window.labWindow();
+    const std::vector<LabJob> jobs = lab_engine_jobs(window);
 
     // Tokenizers: the model's, GPT-4's, GPT-4o's, BERT's, the sample one and a WordPiece trained
     // live; then a misspelling.
@@ -75,30 +137,8 @@ void prepare_labs(gui::MainWindow& window) {
                  "the misspelling comparison");
     tok->replayMerges(QStringLiteral("tokenization"));
 
-    // The KV cache: the cost chart, then the f16 / q8_0 / q4_0 experiment, then offload.
-    auto* kv = lab_at<KvLab>(labs, 1);
-    labs->showLab(1);
-    act_and_wait(kv->experiment(), &KvExperimentPanel::finished, [&] { kv->runExperiment(); }, "the KV experiment");
-
-    // Chat: three turns, each re-sending the ones before.
-    auto* chat = lab_at<ChatLab>(labs, 2);
-    labs->showLab(2);
-    chat->setMaxReplyTokens(48);
-    for (const char* message : {"Hi! Who are you?", "What is the capital of France?", "Thanks!"})
-        act_and_wait(chat, &ChatLab::turnFinished, [&] { chat->sendMessage(QString::fromUtf8(message)); }, "a chat turn");
-
-    // Context: "bank" by a river and in a bank account.
-    auto* context = lab_at<ContextCompareLab>(labs, 3);
-    labs->showLab(3);
-    act_and_wait(context, &ContextCompareLab::runFinished, [&] { context->run(); }, "the context comparison");
-    // ... and which head of the shown layer makes the two differ: each switched off in turn
-    act_and_wait(context, &ContextCompareLab::sweepFinished, [&] { context->sweepLayer(); }, "the head sweep");
-
-    // The logit lens on the classroom prompt.
-    auto* lens = lab_at<LogitLensLab>(labs, 4);
-    labs->showLab(4);
-    act_and_wait(lens, &LogitLensLab::lensFinished,
-                 [&] { lens->setPrompt(QStringLiteral("The capital of France is")); }, "the logit lens");
+    for (const LabJob& job : jobs)
+        if (job.in_tour) job.run();
     labs->hide();
 }
 

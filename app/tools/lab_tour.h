@@ -6,6 +6,7 @@
 #include <QString>
 
 #include <functional>
+#include <vector>
 
 class QWidget;
 
@@ -14,6 +15,19 @@ class MainWindow;
 }
 
 namespace lmscope::tools {
+
+// One of the labs' engine jobs, started as its button starts it; run() returns once the lab
+// shows the result, with the tokens the job fed and decoded (0 where the lab does not count them).
+struct LabJob {
+    const char* name;  // "kv-experiment", "chat", ...
+    std::function<long long()> run;
+    bool in_tour = true;  // prepare_labs runs it (the offload measurement, half a minute: the bench only)
+};
+
+// Waits until the labs have the window's model; then the labs' engine jobs, in the tour's order:
+// the KV experiment and offload measurement, three chat turns from a new conversation, the context
+// comparison and its head sweep, the logit lens. Each may run again.
+std::vector<LabJob> lab_engine_jobs(gui::MainWindow& window);
 
 // Runs each lab's experiment on the window's model: trains a WordPiece tokenizer, compares a
 // misspelling, replays merges, runs the KV experiment, three chat turns, the context comparison
