@@ -37,7 +37,8 @@ KvChart::KvChart(TraceModel* model, QWidget* parent) : QWidget(parent), model_(m
     plot_->setMinimumSize(320, 240);
     layout->addWidget(plot_);
 
-    add_plot_title(plot_);
+    title_ = add_plot_title(plot_);
+    connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fit_titles(plot_); });  // the width or the fonts changed
     plot_->yAxis->setTicker(QSharedPointer<ByteTicker>::create());
 
     formula_ = plot_->addGraph();
@@ -139,15 +140,15 @@ void KvChart::rebuild() {
     disagree_->removeFromLegend();
     if (!bx.isEmpty()) disagree_->addToLegend();
 
-    title_ = x.isEmpty() ? tr("KV cache")
-                         : tr("KV cache: %1 holding %n token(s) (%2)", nullptr, int(x.back()))
-                               .arg(format_bytes(quint64(total.back())))
-                               .arg(type_name_text(kv_type_name(type)));
+    QString title = x.isEmpty() ? tr("KV cache")
+                                : tr("KV cache: %1 holding %n token(s) (%2)", nullptr, int(x.back()))
+                                      .arg(format_bytes(quint64(total.back())))
+                                      .arg(type_name_text(kv_type_name(type)));
     if (!x.isEmpty())
         if (const KvData& kv = model_->step(model_->path().back())->kv; kv.offloaded_bytes > 0)
-            title_ += tr(", %1 of it in the offload file (%2 moved by the step)")
-                          .arg(format_bytes(kv.offloaded_bytes), format_bytes(kv.moved_bytes));
-    fitTitle();
+            title += tr(", %1 of it in the offload file (%2 moved by the step)")
+                         .arg(format_bytes(kv.offloaded_bytes), format_bytes(kv.moved_bytes));
+    set_fitted_title(title_, title);
     fit_legend_columns(plot_, 2);
     double max_x = x.isEmpty() ? 1.0 : x.back();
     double max_y = 1024.0 / 1.1;  // an empty chart reads 0 bytes to 1 KiB
@@ -181,19 +182,8 @@ void KvChart::formulaTip() {
                           .arg(window));
 }
 
-void KvChart::fitTitle() {
-    auto* element = static_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0));
-    QString text = title_;
-    qsizetype colon = text.indexOf(QLatin1Char(':'));
-    if (colon < 0) colon = text.indexOf(QChar(0xFF1A));  // the full-width colon of Chinese text
-    if (colon > 0 && QFontMetrics(element->font()).horizontalAdvance(text) > plot_->width() - 12)
-        text = text.left(colon + 1) + QLatin1Char('\n') + text.mid(colon + 1).trimmed();
-    element->setText(text);
-}
-
 void KvChart::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
-    fitTitle();
     fit_legend_columns(plot_, 2);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -202,13 +192,14 @@ void KvChart::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
     if (e->type() == QEvent::FontChange) {
         apply_plot_fonts(plot_, font());
-        fitTitle();
         fit_legend_columns(plot_, 2);
         plot_->replot(QCustomPlot::rpQueuedReplot);
     } else if (e->type() == QEvent::LanguageChange) {
         retranslate();
     }
 }
+
+QString KvChart::title() const { return fitted_title(title_); }
 
 KvChart::ViewState KvChart::viewState() const {
     const auto keys = [](const QCPGraph* g) {
@@ -241,7 +232,7 @@ KvChart::ViewState KvChart::viewState() const {
     s.disagree_tokens = keys(disagree_);
     s.prefill_shape = int(prefill_->scatterStyle().shape());
     s.decode_shape = int(decode_->scatterStyle().shape());
-    s.title = title_;
+    s.title = fitted_title(title_);
     s.tokens_label = plot_->xAxis->label();
     s.bytes_label = plot_->yAxis->label();
     s.tooltip = plot_->toolTip();

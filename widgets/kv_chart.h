@@ -16,6 +16,7 @@
 
 class QCPGraph;
 class QCPItemStraightLine;
+class QCPTextElement;
 class QCustomPlot;
 
 namespace lmscope::widgets {
@@ -46,9 +47,9 @@ public:
 
     QCustomPlot* plot() const { return plot_; }
     ViewState viewState() const;
-    // "KV cache: 1.5 MiB holding 12 tokens (f16)"; drawn on two lines (after the colon, ':' or '：') when
-    // the chart is narrower than the line.
-    QString title() const { return title_; }
+    // "KV cache: 1.5 MiB holding 12 tokens (f16)", the whole text; drawn in as many lines as the
+    // chart's width needs (fit_titles).
+    QString title() const;
     ChartTable table() const;
 
 protected:
@@ -58,7 +59,6 @@ protected:
 private:
     void retranslate();
     void rebuild();
-    void fitTitle();
     void formulaTip();  // the plot's tooltip: the formula for this model's layers
 
     TraceModel* model_;
@@ -71,7 +71,7 @@ private:
     QCPGraph* prefill_;
     QCPGraph* decode_;
     QCPGraph* disagree_;
-    QString title_;
+    QCPTextElement* title_;
 };
 
 }  // namespace lmscope::widgets
