@@ -82,6 +82,7 @@ Session::Session(Backend& backend, const tok::Tokenizer& tokenizer, SessionOptio
       trace_(options_.trace_budget) {
     check_vocabulary_matches(backend_.model(), tokenizer_);
     logits_.resize(size_t(backend_.model().spec().n_vocab()));
+    noted_.resize(logits_.size());
     trace_.model = model_identity(backend_.model());
     trace_.tokenizer = tokenizer_json(tokenizer_);
     trace_.sampling = sampling_json(options_.sampling);
@@ -151,7 +152,9 @@ void Session::check_ids(std::span<const int32_t> ids) const {
 }
 
 void Session::note_piece(int32_t id) {
-    if (id >= 0 && !trace_.pieces.count(id)) trace_.pieces.emplace(id, tokenizer_.token_bytes(id, true));
+    if (id < 0 || size_t(id) >= noted_.size() || noted_[size_t(id)]) return;
+    noted_[size_t(id)] = true;
+    trace_.pieces.emplace(id, tokenizer_.token_bytes(id, true));
 }
 
 void Session::check_logits_finite(int32_t pos) {

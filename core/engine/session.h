@@ -182,6 +182,7 @@ private:
     SessionOptions options_;
     Sampler sampler_;
     trace::SessionTrace trace_;
+    std::vector<bool> noted_;  // [token id] its piece is in trace_.pieces (a whole-vocabulary lens notes every id per layer)
     model::ChatTemplate template_;
     model::SpecialText special_text_;  // BOS / EOS text the templates write out
     const CancelToken* cancel_ = nullptr;  // the innermost CancelScope's token; null: not cancellable
