@@ -12,6 +12,7 @@ lmscope_packages=(
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqcustomplot-dev libqcustomplot2.1-qt6
   libsentencepiece-dev libpcre2-dev libutf8proc-dev zlib1g-dev nlohmann-json3-dev libcli11-dev libopenblas-dev libgl-dev
+  libsimde-dev
   fonts-wqy-microhei
 )
 

@@ -11,6 +11,9 @@
 #include <cstring>
 #include <immintrin.h>
 
+#define LMSCOPE_KERNELS_512 0
+#define LMSCOPE_KERNELS_VNNI 0
+
 namespace lmscope::engine::kernels {
 
 namespace {

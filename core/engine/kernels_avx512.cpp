@@ -12,6 +12,12 @@
 #include <cstring>
 #include <immintrin.h>
 
+#if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__AVX512VL__) || !defined(__AVX512VNNI__)
+#error "kernels_avx512.cpp needs -mavx512f -mavx512bw -mavx512vl -mavx512vnni"
+#endif
+#define LMSCOPE_KERNELS_512 1
+#define LMSCOPE_KERNELS_VNNI 1
+
 namespace lmscope::engine::kernels {
 
 namespace {

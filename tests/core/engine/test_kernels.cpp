@@ -1,12 +1,20 @@
 // Every instruction-set variant of the CPU kernels against the portable reference, on random
 // data with lengths that exercise the vector bodies and the scalar tails, and the x16 weight
-// packing with the packed dot kernels.
+// packing with the packed dot kernels. On a CPU without AVX-512 the AVX-512 variant runs too,
+// built on SIMDe's portable AVX-512 (kernels_avx512_emulated.cpp), when SIMDe was found.
 #include "engine/kernels.h"
 #include "engine/matmul.h"
 #include "engine/repack.h"
 #include "gguf/quant.h"
 
+#ifdef LMSCOPE_AVX512_EMULATED
+#include "kernels_avx512_emulated.h"
+#endif
+
 #include <QtTest>
+
+#include <algorithm>
+#include <string_view>
 
 #include <cmath>
 #include <cstring>
@@ -26,6 +34,16 @@ std::vector<float> random_floats(size_t n, uint32_t seed, float scale = 1.0f) {
     return v;
 }
 
+// Every variant this CPU runs, and the AVX-512 one emulated where the CPU has none.
+std::vector<const kernels::Kernels*> variants() {
+    std::vector<const kernels::Kernels*> v = kernels::available();
+#ifdef LMSCOPE_AVX512_EMULATED
+    if (std::none_of(v.begin(), v.end(), [](const kernels::Kernels* k) { return std::string_view(k->name) == "avx512"; }))
+        v.insert(v.begin(), &kernels::avx512_emulated());
+#endif
+    return v;
+}
+
 bool close(float a, float b, float tol) { return std::fabs(a - b) <= tol * (1.0f + std::fabs(b)); }
 
 }  // namespace
@@ -40,6 +58,7 @@ private slots:
         QCOMPARE(QString(v.back()->name), QString("portable"));
         QCOMPARE(&kernels::best(), v.front());
         qInfo("best kernels: %s", kernels::best().name);
+        for (const kernels::Kernels* k : variants()) qInfo("tested: %s", k->name);
     }
 
     void float_kernels_data() {
@@ -53,7 +72,7 @@ private slots:
         const std::vector<float> a = random_floats(size_t(n), 1), b = random_floats(size_t(n), 2);
         std::vector<uint16_t> ah(static_cast<size_t>(n));
         ref.f32_to_f16(a.data(), ah.data(), n);
-        for (const kernels::Kernels* k : kernels::available()) {
+        for (const kernels::Kernels* k : variants()) {
             QVERIFY2(close(k->dot_f32(a.data(), b.data(), n), ref.dot_f32(a.data(), b.data(), n), 1e-5f), k->name);
             QVERIFY2(close(k->dot_f16(ah.data(), b.data(), n), ref.dot_f16(ah.data(), b.data(), n), 1e-5f), k->name);
             std::vector<uint16_t> abf(static_cast<size_t>(n));
@@ -90,7 +109,7 @@ private slots:
         const std::vector<float> g = random_floats(n, 10, scale), u = random_floats(n, 11);
         std::vector<float> want = g;
         ref.swiglu(want.data(), u.data(), n);
-        for (const kernels::Kernels* k : kernels::available()) {
+        for (const kernels::Kernels* k : variants()) {
             std::vector<float> got = g;
             k->swiglu(got.data(), u.data(), n);
             for (int i = 0; i < n; ++i)
@@ -115,7 +134,7 @@ private slots:
         const std::vector<float> x = random_floats(size_t(n), 12, scale);
         std::vector<float> want = x;
         const float h_want = ref.softmax(want.data(), n);
-        for (const kernels::Kernels* k : kernels::available()) {
+        for (const kernels::Kernels* k : variants()) {
             std::vector<float> got = x;
             const float h = k->softmax(got.data(), n);
             QVERIFY2(std::fabs(h - h_want) <= 1e-5f * (1.0f + h_want), qPrintable(QString("%1 entropy %2 vs %3").arg(k->name).arg(double(h)).arg(double(h_want))));
@@ -142,7 +161,7 @@ private slots:
         ref.f32_to_f16(a.data(), ah.data(), int64_t(a.size()));
         std::vector<float> af(a.size());  // [row][stride] the halves' values
         ref.f16_to_f32(ah.data(), af.data(), int64_t(a.size()));
-        for (const kernels::Kernels* k : kernels::available())
+        for (const kernels::Kernels* k : variants())
             for (int nq : {1, 2, 3, 4, 5, 7})
                 for (int rows : {1, 3, 4, 5, 8, 9}) {
                     float out[kMaxQ][kMaxRows + 1];  // [q][row], one spare column: out_stride != rows
@@ -202,7 +221,7 @@ private slots:
         const std::vector<float> b = random_floats(size_t(n) * kMaxQ, 14);  // [q][n]
         std::vector<uint16_t> ah(a.size());  // [row][stride]
         ref.f32_to_f16(a.data(), ah.data(), int64_t(a.size()));
-        for (const kernels::Kernels* k : kernels::available())
+        for (const kernels::Kernels* k : variants())
             for (int rows : {1, 5, 8, 16, 17, 37}) {
                 const size_t ld = size_t(rows) + 3;  // floats from one column row to the next
                 std::vector<float> cols(size_t(n) * ld, NAN), cols_ref(cols.size(), NAN);  // [n][ld]
@@ -261,7 +280,7 @@ private slots:
             QVERIFY2(std::fabs(q - exact) <= 0.02f * std::sqrt(float(n)) * 0.1f + 1e-3f,
                      qPrintable(QString("q8 dot %1 vs float %2").arg(q).arg(exact)));
         }
-        for (const kernels::Kernels* k : kernels::available()) {
+        for (const kernels::Kernels* k : variants()) {
             std::vector<kernels::BlockQ8> xq(size_t(nb) * kRows);
             k->quantize_q8(x.data(), xq.data(), int64_t(n) * kRows);
             for (size_t i = 0; i < xq.size(); ++i) {
@@ -331,7 +350,7 @@ private slots:
         qInfo("%s: 8-bit activations move a dot by at most %.2e of sum |w x|", qPrintable(format_name(format)), worst_act);
         QVERIFY2(worst_act < 2e-2, "the 8-bit activation path is far from the float path");
 
-        for (const kernels::Kernels* k : kernels::available())
+        for (const kernels::Kernels* k : variants())
             for (int na = 1; na <= kActs; ++na)
                 for (int g = 0; g < n_groups; ++g) {
                     const int rows = std::min(kernels::kPackRows, n_out - g * kernels::kPackRows);
