@@ -240,7 +240,9 @@ void AttentionHeatmap::syncControls() {
         const qint32 g = m.kv_group(model_->selectedHead());
         QStringList mates;
         for (qint32 h = g * m.group_size(); h < (g + 1) * m.group_size(); ++h) mates << QString::number(h);
-        group_label_->setText(tr("KV head %1, shared by query heads %2 (GQA)").arg(g).arg(mates.join(QStringLiteral(", "))));
+        group_label_->setText(m.n_head_kv == 1
+                                  ? tr("one KV head, shared by every query head: %1 (MQA)").arg(mates.join(QStringLiteral(", ")))
+                                  : tr("KV head %1, shared by query heads %2 (GQA)").arg(g).arg(mates.join(QStringLiteral(", "))));
     } else {
         group_label_->setText(m.n_head > 0 ? tr("each head has its own keys and values (MHA)") : QString());
     }

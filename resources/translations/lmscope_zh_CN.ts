@@ -2823,6 +2823,10 @@ Numbers: 12345 and 3.14159. Accents and emoji: naïve café 🙂</source>
         <source>Head %1 of layer %2 is switched off from the next step on; this step ran with it on.</source>
         <translation>第 %2 层的头 %1 从下一步起关闭；这一步运行时它仍开着。</translation>
     </message>
+    <message>
+        <source>one KV head, shared by every query head: %1 (MQA)</source>
+        <translation>只有一个 KV 头，由所有查询头共享：%1（MQA）</translation>
+    </message>
 </context>
 <context>
     <name>lmscope::widgets::CacheKlChart</name>

@@ -96,6 +96,28 @@ private slots:
         QVERIFY(!view.cellDescription(q, 0).contains(QStringLiteral("masked")));
     }
 
+    // The line above the map says how the shown head shares its keys and values: its own (MHA),
+    // with its group (GQA), or one KV head for every query head (MQA, as Gemma 3 270M).
+    void kvSharingIsNamed_data() {
+        QTest::addColumn<int>("n_head_kv");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("MHA") << 4 << QStringLiteral("each head has its own keys and values (MHA)");
+        QTest::newRow("GQA") << 2 << QStringLiteral("KV head 1, shared by query heads 2, 3 (GQA)");
+        QTest::newRow("MQA") << 1 << QStringLiteral("one KV head, shared by every query head: 0, 1, 2, 3 (MQA)");
+    }
+    void kvSharingIsNamed() {
+        QFETCH(int, n_head_kv);
+        QFETCH(QString, expected);
+        TraceModel m;
+        ModelView mv = sample_model_view();
+        mv.n_head = 4;
+        mv.n_head_kv = n_head_kv;
+        m.setModel(mv);
+        AttentionHeatmap view(&m);
+        m.setSelectedHead(0, 3);
+        QCOMPARE(view.groupLabel()->text(), expected);
+    }
+
     // The map's context menu is the grid's: it edits the TraceModel's set for the head shown,
     // offers "Recompute this step" (recomputeStep with the current step), and is empty when
     // switching is off (a replay).
