@@ -94,7 +94,20 @@ LogitLensLab::LogitLensLab(LabHost* host, QWidget* parent)
 void LogitLensLab::modelChanged(const LabModelPtr&) {
     runner_->abandon();
     result_.reset();
-    setPrompt(prompt_->text());
+    if (isVisible()) {
+        setPrompt(prompt_->text());
+        return;
+    }
+    tokenize();
+    position_ = ids_.empty() ? -1 : int(ids_.size()) - 1;
+    showTokens();
+    showResult();
+    stale_ = true;
+}
+
+void LogitLensLab::showEvent(QShowEvent* event) {
+    Lab::showEvent(event);
+    if (stale_) runLens();
 }
 
 void LogitLensLab::setPrompt(const QString& text) {
@@ -141,6 +154,7 @@ void LogitLensLab::selectPosition(int position) {
 }
 
 void LogitLensLab::runLens() {
+    stale_ = false;
     runner_->abandon();
     const LabModelPtr m = model();
     if (!m || position_ < 0 || position_ >= int(ids_.size())) {

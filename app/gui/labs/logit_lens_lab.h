@@ -1,7 +1,9 @@
 // Logit lens lab: how a prediction forms layer by layer. For the selected position of a prompt,
 // the residual stream after each layer is read through the final norm and the output head: a
 // table of the top-5 tokens per layer (shaded by probability) and a chart of where the model's
-// final prediction ranks at each layer (and its probability).
+// final prediction ranks at each layer (and its probability). A new model is read through the
+// lens when the lab is shown (not while it sits behind another tab, sharing the cores with the
+// session's first steps); a prompt or position the user gives runs at once.
 #pragma once
 
 #include "gui/labs/lab.h"
@@ -51,6 +53,7 @@ signals:
 protected:
     void modelChanged(const LabModelPtr& model) override;
     void retranslate() override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void tokenize();
@@ -73,6 +76,7 @@ private:
     std::vector<int32_t> ids_;  // the prompt's tokens
     int position_ = -1;         // the selected position
     std::optional<LensResult> result_;
+    bool stale_ = false;        // a model came while hidden: the lens runs when the lab shows
     JobRunner* runner_;         // the running lens; every run and model change abandons it
 };
 

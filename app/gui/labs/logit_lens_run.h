@@ -24,7 +24,7 @@ struct LensResult {
     std::vector<float> final_lens_prob;  // [layer] its lens probability
 };
 
-// Runs on a pool thread. `ids` is the whole prompt; `position` indexes it. Throws UsageError for
+// Runs on a job thread. `ids` is the whole prompt; `position` indexes it. Throws UsageError for
 // a position outside the prompt, CancelledError when cancelled.
 LensResult run_logit_lens(const LabModelPtr& model, const std::vector<int32_t>& ids, int32_t position,
                           int32_t top_k, const CancelToken* token, const EngineOptions& chosen = {});

@@ -1,7 +1,8 @@
 // The logit lens lab against the core: the prompt's chips are the tokenizer's ids, the table
 // shows the core's lens entries (top-5 per layer) for the selected position, the last layer's
 // top-1 is the model's greedy next token, and the rank chart agrees with the table and ends at
-// rank 1. Fixture model and SmolLM2 (skipped when absent).
+// rank 1. Fixture model and SmolLM2 (skipped when absent). A lab behind another tab waits to be
+// shown before it reads a new model through the lens.
 #include "common/testing.h"
 #include "engine/model.h"
 #include "engine/session.h"
@@ -28,6 +29,7 @@ class TestLogitLensLab : public QObject {
 private slots:
     void tableMatchesCoreLens_data();
     void tableMatchesCoreLens();
+    void hiddenLabWaitsToBeShown();
 };
 
 void TestLogitLensLab::tableMatchesCoreLens_data() {
@@ -49,6 +51,7 @@ void TestLogitLensLab::tableMatchesCoreLens() {
     LabHost host(nullptr);
     host.setModel(m);
     LogitLensLab lab(&host);
+    lab.show();
     QTRY_VERIFY_WITH_TIMEOUT(lab.result() && !lab.isBusy(), 120000);  // runs by itself on the default prompt
 
     auto* chips = lab.findChild<TokenListView*>(QStringLiteral("lensTokens"));
@@ -113,6 +116,26 @@ void TestLogitLensLab::tableMatchesCoreLens() {
     }
     QCOMPARE(chart.rank.back(), 1.0);  // rank 1 (0-based 0) at the last layer
     QCOMPARE(lab.result()->final_rank.back(), 0);
+}
+
+// The model arrives while the lab is hidden: its prompt's chips show, the lens waits; shown, it
+// runs on its own; a prompt typed while hidden runs at once.
+void TestLogitLensLab::hiddenLabWaitsToBeShown() {
+    const std::string path = testing::testdata_file("models/fx-gqa.gguf");
+    LMSCOPE_REQUIRE_FILE(path, "the logit lens lab's model");
+    LabHost host(nullptr);
+    host.setModel(load_lab_model(QString::fromStdString(path)));
+    LogitLensLab lab(&host);
+    QTRY_VERIFY(!lab.promptIds().empty());  // the model reached the lab
+    QTest::qWait(300);
+    QVERIFY(!lab.isBusy());
+    QVERIFY(!lab.result());
+    lab.show();
+    QVERIFY(lab.isBusy() || lab.result());
+    QTRY_VERIFY_WITH_TIMEOUT(lab.result() && !lab.isBusy(), 120000);
+    lab.hide();
+    lab.setPrompt(QStringLiteral("Hello"));
+    QTRY_VERIFY_WITH_TIMEOUT(lab.result() && !lab.isBusy() && lab.result()->position == lab.selectedPosition(), 120000);
 }
 
 QTEST_MAIN(TestLogitLensLab)
