@@ -49,6 +49,22 @@ void check_same_length(std::span<const float> a, std::span<const float> b, const
         throw UsageError(std::string(what) + ": the two rows differ in length or are empty");
 }
 
+// log Z = m + log s, s = sum_i exp(x_i - m), m = max x; each exp(x_i - m) also written to
+// exps[i] when exps is given (kl_both keeps them). x is not empty.
+struct LogZ {
+    double log_z = 0.0, s = 0.0;
+};
+LogZ log_z_of(std::span<const float> x, double* exps) {
+    const double m = double(*std::max_element(x.begin(), x.end()));
+    double s = 0.0;
+    for (size_t i = 0; i < x.size(); ++i) {
+        const double e = std::exp(double(x[i]) - m);
+        if (exps) exps[i] = e;
+        s += e;
+    }
+    return {m + std::log(s), s};
+}
+
 // KL both ways from two exps an entry:
 // the log-sum-exp passes keep e_i = exp(x_i - m) (p_i = e_i / s), the KL pass needs no exp.
 //   KL(p || q) = sum_i p_i (log p_i - log q_i),  log p_i = x_i - log Z_p; p_i = 0 adds nothing.
@@ -62,19 +78,12 @@ KlBoth kl_both(std::span<const float> a, std::span<const float> b) {
     thread_local std::vector<double> ea, eb;  // [i] exp(x_i - m); kept: a vocabulary's worth is megabytes
     ea.resize(a.size());
     eb.resize(b.size());
-    const auto exps = [](std::span<const float> x, std::vector<double>& e) {
-        const double m = double(*std::max_element(x.begin(), x.end()));
-        double s = 0.0;
-        for (size_t i = 0; i < x.size(); ++i) s += e[i] = std::exp(double(x[i]) - m);
-        return std::pair{m + std::log(s), s};
-    };
-    const auto [za, sa] = exps(a, ea);
-    const auto [zb, sb] = exps(b, eb);
-    KlBoth kl{.za = za, .zb = zb};
+    const LogZ pa = log_z_of(a, ea.data()), pb = log_z_of(b, eb.data());
+    KlBoth kl{.za = pa.log_z, .zb = pb.log_z};
     for (size_t i = 0; i < a.size(); ++i) {
-        const double log_p = double(a[i]) - za, log_q = double(b[i]) - zb;
-        if (ea[i] > 0.0) kl.ab += ea[i] / sa * (log_p - log_q);
-        if (eb[i] > 0.0) kl.ba += eb[i] / sb * (log_q - log_p);
+        const double log_p = double(a[i]) - pa.log_z, log_q = double(b[i]) - pb.log_z;
+        if (ea[i] > 0.0) kl.ab += ea[i] / pa.s * (log_p - log_q);
+        if (eb[i] > 0.0) kl.ba += eb[i] / pb.s * (log_q - log_p);
     }
     kl.ab = std::max(0.0, kl.ab);
     kl.ba = std::max(0.0, kl.ba);
@@ -85,10 +94,7 @@ KlBoth kl_both(std::span<const float> a, std::span<const float> b) {
 
 double log_sum_exp(std::span<const float> x) {
     if (x.empty()) throw UsageError("log-sum-exp of an empty row");
-    const double m = double(*std::max_element(x.begin(), x.end()));
-    double s = 0.0;
-    for (float v : x) s += std::exp(double(v) - m);
-    return m + std::log(s);
+    return log_z_of(x, nullptr).log_z;
 }
 
 std::vector<double> softmax(std::span<const float> logits) {
