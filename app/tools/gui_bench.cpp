@@ -32,6 +32,7 @@
 #include "tools/latency_probe.h"
 #include "tools/window_driver.h"
 #include "util/error.h"
+#include "util/name_table.h"
 #include "widgets/trace_model.h"
 
 #include <QApplication>
@@ -46,6 +47,7 @@
 
 #include <sys/resource.h>
 
+#include <array>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -287,9 +289,15 @@ std::vector<LabTime> measure_labs(tools::WindowDriver& driver, int runs, const Q
     return times;
 }
 
+// What --measures picks, each named once.
+enum class Measure { Play, Render, Layer, Prefill, Labs };
+constexpr size_t kMeasures = 5;
+constexpr NameTable<Measure, kMeasures> kMeasureNames({"play", "render", "layer", "prefill", "labs"}, NameCase::Exact);
+
 struct Results {
     QString model;
-    QStringList measures;
+    std::array<bool, kMeasures> measured{};  // [Measure]
+    bool has(Measure m) const { return measured[size_t(m)]; }
     PlayResult play;
     RenderResult render;
     LayerResult layer;
@@ -300,11 +308,11 @@ struct Results {
 
 void print_json(const Results& r) {
     QJsonObject o{{"model", r.model}, {"platform", QApplication::platformName()}};
-    if (r.measures.contains(QStringLiteral("play")))
+    if (r.has(Measure::Play))
         o.insert("play", QJsonObject{{"steps", r.play.steps},
                                      {"tokens_per_s", r.play.steps / std::max(1e-9, r.play.seconds)},
                                      {"event_loop_gaps", to_json(r.play.gaps)}});
-    if (r.measures.contains(QStringLiteral("render")))
+    if (r.has(Measure::Render))
         o.insert("render", QJsonObject{{"tokens", r.render.tokens},
                                        {"median_ms", r.render_med},
                                        {"max_ms", r.render_max},
@@ -312,7 +320,7 @@ void print_json(const Results& r) {
                                        {"median_paint_ms", tools::percentile(r.render.paint_ms, 50.0)},
                                        {"panels_ms", r.render.panel_ms},
                                        {"event_loop_gaps_while_decoding", to_json(r.render.gaps_while_decoding)}});
-    if (r.measures.contains(QStringLiteral("layer")))
+    if (r.has(Measure::Layer))
         o.insert("layer_view", QJsonObject{{"tokens", r.layer.tokens},
                                            {"first_probe_ms", r.layer.first_probe_ms},
                                            {"next_step_ms", r.layer.next_step_ms},
@@ -343,11 +351,11 @@ void print_json(const Results& r) {
 void print_text(const Results& r) {
     QTextStream out(stdout);
     out << "model: " << r.model << " (platform " << QApplication::platformName() << ")\n";
-    if (r.measures.contains(QStringLiteral("play")))
+    if (r.has(Measure::Play))
         out << "play: " << r.play.steps << " steps, " << r.play.steps / std::max(1e-9, r.play.seconds)
             << " tok/s; event-loop gaps: max " << r.play.gaps.max_ms << " ms, p99 " << r.play.gaps.p99_ms
             << " ms, median " << r.play.gaps.p50_ms << " ms over " << qint64(r.play.gaps.ticks) << " ticks\n";
-    if (r.measures.contains(QStringLiteral("render"))) {
+    if (r.has(Measure::Render)) {
         out << "decoding up to " << r.render.tokens << " tokens: event-loop gaps max "
             << r.render.gaps_while_decoding.max_ms << " ms, p99 " << r.render.gaps_while_decoding.p99_ms << " ms\n";
         out << "render at " << r.render.tokens << " tokens (select a step, repaint every panel): median "
@@ -357,7 +365,7 @@ void print_text(const Results& r) {
         for (auto it = r.render.panel_ms.begin(); it != r.render.panel_ms.end(); ++it)
             out << "  " << it.key() << ": " << it.value().toDouble() << " ms\n";
     }
-    if (r.measures.contains(QStringLiteral("layer"))) {
+    if (r.has(Measure::Layer)) {
         out << "layer view at " << r.layer.tokens << " tokens: first probe of the layer " << r.layer.first_probe_ms
             << " ms; a decode step drawn " << r.layer.next_step_ms << " ms after it; another head "
             << r.layer.other_head_ms << " ms; decode " << r.layer.decode_hidden_tok_s << " tok/s with the view hidden, "
@@ -395,8 +403,11 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("prefill"), QStringLiteral("Prompt length for the long prefill (default 2000; 0: skip)."), QStringLiteral("n"), QStringLiteral("2000")});
     parser.addOption({QStringLiteral("labs"), QStringLiteral("Runs of each lab's engine job (default 3)."), QStringLiteral("n"), QStringLiteral("3")});
     parser.addOption({QStringLiteral("lab-jobs"), QStringLiteral("Only these labs' jobs (default: every one)."), QStringLiteral("list")});
-    parser.addOption({QStringLiteral("measures"), QStringLiteral("Which measures to run (default play,render,layer,prefill,labs)."),
-                      QStringLiteral("list"), QStringLiteral("play,render,layer,prefill,labs")});
+    QStringList all_measures;
+    for (std::string_view name : kMeasureNames.names()) all_measures << QString::fromUtf8(name.data(), qsizetype(name.size()));
+    const QString default_measures = all_measures.join(QLatin1Char(','));
+    parser.addOption({QStringLiteral("measures"), QStringLiteral("Which measures to run (default %1).").arg(default_measures),
+                      QStringLiteral("list"), default_measures});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object.")});
     parser.process(app);
 
@@ -416,29 +427,23 @@ int main(int argc, char** argv) {
         bool ok4 = false;
         const int lab_runs = parser.value(QStringLiteral("labs")).toInt(&ok4);
         if (!ok4 || lab_runs < 1 || lab_runs > 100) throw UsageError("--labs: expected 1..100");
-        const QStringList known{QStringLiteral("play"), QStringLiteral("render"), QStringLiteral("layer"),
-                                QStringLiteral("prefill"), QStringLiteral("labs")};
-        const QStringList measures = parser.value(QStringLiteral("measures")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-        for (const QString& m : measures)
-            if (!known.contains(m))
-                throw UsageError("--measures: '" + m.toStdString() + "' is not one of " + known.join(QStringLiteral(", ")).toStdString());
-        const auto wanted = [&measures](const char* m) { return measures.contains(QLatin1String(m)); };
+        Results r;
+        r.model = model;
+        for (const QString& m : parser.value(QStringLiteral("measures")).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            r.measured[size_t(kMeasureNames.parse_or_throw(m.toStdString(), "--measures"))] = true;
 
         gui::Language language;
         tools::WindowDriver driver(&language, 1600, 1000);
         driver.openModel(model);
-        Results r;
-        r.model = model;
-        r.measures = measures;
-        if (wanted("play")) r.play = measure_play(driver, steps);
-        if (wanted("render")) {
+        if (r.has(Measure::Play)) r.play = measure_play(driver, steps);
+        if (r.has(Measure::Render)) {
             r.render = measure_render(driver, model, tokens, 10);
             r.render_med = tools::percentile(r.render.step_ms, 50.0);
             r.render_max = *std::max_element(r.render.step_ms.begin(), r.render.step_ms.end());
         }
-        if (wanted("layer")) r.layer = measure_layer(driver, 16);
-        if (wanted("prefill") && prefill_tokens > 0) r.prefill = measure_prefill(driver, model, prefill_tokens);
-        if (wanted("labs"))
+        if (r.has(Measure::Layer)) r.layer = measure_layer(driver, 16);
+        if (r.has(Measure::Prefill) && prefill_tokens > 0) r.prefill = measure_prefill(driver, model, prefill_tokens);
+        if (r.has(Measure::Labs))
             r.labs = measure_labs(driver, lab_runs, parser.value(QStringLiteral("lab-jobs")).split(QLatin1Char(','), Qt::SkipEmptyParts));
 
         if (parser.isSet(QStringLiteral("json")))
