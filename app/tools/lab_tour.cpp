@@ -47,10 +47,12 @@ void act_and_wait(Sender* sender, Signal signal, Action action, const char* what
     wait_until([&] { return fired; }, what);
 }
 
+// The lab `id` (its tab is the registry's row), as the class T it is.
 template <class T>
-T* lab_at(gui::labs::LabWindow* labs, int index) {
+T* lab_at(gui::labs::LabWindow* labs, gui::labs::LabId id) {
+    const int index = gui::labs::lab_index(id);
     auto* lab = qobject_cast<T*>(labs->labs().value(index));
-    if (!lab) throw Error("lab tour: the Labs window has no lab of the expected kind at tab " + std::to_string(index));
+    if (!lab) throw Error("lab tour: the Labs window's tab " + std::to_string(index) + " is not the lab expected there");
     return lab;
 }
 
@@ -60,21 +62,21 @@ std::vector<LabJob> lab_engine_jobs(gui::MainWindow& window) {
     using namespace gui::labs;
     LabWindow* labs = window.labWindow();
     wait_until([&] { return window.labHost()->model() != nullptr; }, "the labs' model");
-    auto* kv = lab_at<KvLab>(labs, 1);
-    auto* chat = lab_at<ChatLab>(labs, 2);
-    auto* context = lab_at<ContextCompareLab>(labs, 3);
-    auto* lens = lab_at<LogitLensLab>(labs, 4);
+    auto* kv = lab_at<KvLab>(labs, LabId::KvCache);
+    auto* chat = lab_at<ChatLab>(labs, LabId::Chat);
+    auto* context = lab_at<ContextCompareLab>(labs, LabId::ContextCompare);
+    auto* lens = lab_at<LogitLensLab>(labs, LabId::LogitLens);
     return {
         // The KV cache: the f16 / q8_0 / q4_0 experiment, then the offload measurement.
         {"kv-experiment",
          [=] {
-             labs->showLab(1);
+             labs->showLab(LabId::KvCache);
              act_and_wait(kv->experiment(), &KvExperimentPanel::finished, [&] { kv->runExperiment(); }, "the KV experiment");
              return 0LL;
          }},
         {"kv-offload",
          [=] {
-             labs->showLab(1);
+             labs->showLab(LabId::KvCache);
              kv->showPage(KvLab::OffloadPage);
              act_and_wait(kv->offload(), &KvOffloadPanel::measured, [&] { kv->offload()->measure(); }, "the offload measurement");
              return 0LL;
@@ -83,7 +85,7 @@ std::vector<LabJob> lab_engine_jobs(gui::MainWindow& window) {
         // Chat: three turns, each re-sending the ones before.
         {"chat",
          [=] {
-             labs->showLab(2);
+             labs->showLab(LabId::Chat);
              chat->resetChat();
              chat->setMaxReplyTokens(48);
              for (const char* message : {"Hi! Who are you?", "What is the capital of France?", "Thanks!"})
@@ -95,21 +97,21 @@ std::vector<LabJob> lab_engine_jobs(gui::MainWindow& window) {
         // Context: "bank" by a river and in a bank account ...
         {"context-compare",
          [=] {
-             labs->showLab(3);
+             labs->showLab(LabId::ContextCompare);
              act_and_wait(context, &ContextCompareLab::runFinished, [&] { context->run(); }, "the context comparison");
              return 0LL;
          }},
         // ... and which head of the shown layer makes the two differ: each switched off in turn
         {"head-sweep",
          [=] {
-             labs->showLab(3);
+             labs->showLab(LabId::ContextCompare);
              act_and_wait(context, &ContextCompareLab::sweepFinished, [&] { context->sweepLayer(); }, "the head sweep");
              return 0LL;
          }},
         // The logit lens on the classroom prompt.
         {"logit-lens",
          [=] {
-             labs->showLab(4);
+             labs->showLab(LabId::LogitLens);
              act_and_wait(lens, &LogitLensLab::lensFinished,
                           [&] { lens->setPrompt(QStringLiteral("The capital of France is")); }, "the logit lens");
              return 0LL;
@@ -124,8 +126,8 @@ void prepare_labs(gui::MainWindow& window) {
 
     // Tokenizers: the model's, GPT-4's, GPT-4o's, BERT's, the sample one and a WordPiece trained
     // live; then a misspelling.
-    auto* tok = lab_at<TokenizerLab>(labs, 0);
-    labs->showLab(0);
+    auto* tok = lab_at<TokenizerLab>(labs, LabId::Tokenizers);
+    labs->showLab(LabId::Tokenizers);
     wait_until([&] { return tok->sampleReady() && tok->referencesReady(); }, "the sample and reference tokenizers");
     tok->showMode(0);
     act_and_wait(tok->trainer(), &TokenizerTrainerPanel::trained,
@@ -145,25 +147,25 @@ void prepare_labs(gui::MainWindow& window) {
 void visit_labs(gui::MainWindow& window, const LabScreen& screen) {
     using namespace gui::labs;
     LabWindow* labs = window.labWindow();
-    auto* tok = lab_at<TokenizerLab>(labs, 0);
-    labs->showLab(0);
+    auto* tok = lab_at<TokenizerLab>(labs, LabId::Tokenizers);
+    labs->showLab(LabId::Tokenizers);
     const char* const tokenizer_modes[] = {"lab-tokenizer", "lab-tokenizer-misspelling", "lab-tokenizer-merges"};
     for (int mode = 0; mode < 3; ++mode) {
         tok->showMode(mode);
         screen(labs, QString::fromLatin1(tokenizer_modes[mode]));
     }
-    auto* kv = lab_at<KvLab>(labs, 1);
-    labs->showLab(1);
+    auto* kv = lab_at<KvLab>(labs, LabId::KvCache);
+    labs->showLab(LabId::KvCache);
     const std::pair<KvLab::Page, const char*> kv_pages[] = {
         {KvLab::ChartPage, "lab-kv-cache"}, {KvLab::ExperimentPage, "lab-kv-experiment"}, {KvLab::OffloadPage, "lab-kv-offload"}};
     for (const auto& [page, name] : kv_pages) {
         kv->showPage(page);
         screen(labs, QString::fromLatin1(name));
     }
-    labs->showLab(2);
+    labs->showLab(LabId::Chat);
     screen(labs, QStringLiteral("lab-chat"));
-    auto* context = lab_at<ContextCompareLab>(labs, 3);
-    labs->showLab(3);
+    auto* context = lab_at<ContextCompareLab>(labs, LabId::ContextCompare);
+    labs->showLab(LabId::ContextCompare);
     const char* const context_views[] = {"lab-context-compare", "lab-context-compare-rows", "lab-context-compare-next",
                                           "lab-context-compare-sweep"};  // by ContextCompareLab::View
     for (int view = 0; view < ContextCompareLab::ViewCount; ++view) {
@@ -171,7 +173,7 @@ void visit_labs(gui::MainWindow& window, const LabScreen& screen) {
         screen(labs, QString::fromLatin1(context_views[view]));
     }
     context->views()->setCurrentIndex(ContextCompareLab::GridsView);
-    labs->showLab(4);
+    labs->showLab(LabId::LogitLens);
     screen(labs, QStringLiteral("lab-logit-lens"));
     labs->hide();
 }
