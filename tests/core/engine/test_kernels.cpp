@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -318,20 +319,59 @@ private slots:
         QFETCH(int, n_in);
         QFETCH(int, n_out);
         const auto f = kernels::PackFormat(format);
+        check_packed(f, random_linear(f, n_in, n_out, 5), random_floats(size_t(n_in) * kernels::kMaxActs, 6));
+    }
+
+    // The same at the edges of the integer sums: every quant (and sub-scale) byte one value
+    // (0x00: codebook entry -127, Q8_0 0; 0xFF: the largest quants and scales, Q8_0 -1; 0x80 and
+    // 0x7F: Q8_0's -128 and 127), against activations that quantize to +-127 everywhere (all of
+    // one sign, or alternating). The 16-bit sums of the AVX2 kernels are sized for these: a sum
+    // taken over one word more saturates and fails here.
+    void packed_dots_extreme_data() {
+        QTest::addColumn<int>("format");
+        QTest::addColumn<int>("fill");
+        QTest::addColumn<int>("acts");  // 0: all +1, 1: all -1, 2: +1 -1 alternating
+        for (int f = 0; f < kernels::kNumPackFormats; ++f)
+            for (int fill : {0x00, 0xFF, 0x80, 0x7F})
+                for (int acts = 0; acts < 3; ++acts)
+                    QTest::newRow(qPrintable(QString("%1 fill %2 acts %3").arg(format_name(f)).arg(fill, 2, 16, QChar('0')).arg(acts)))
+                        << f << fill << acts;
+    }
+    void packed_dots_extreme() {
+        QFETCH(int, format);
+        QFETCH(int, fill);
+        QFETCH(int, acts);
+        const auto f = kernels::PackFormat(format);
+        const int n_in = 2 * kernels::elements_per_chunk(f);
+        std::vector<float> x(size_t(n_in) * kernels::kMaxActs);
+        for (size_t i = 0; i < x.size(); ++i) x[i] = acts == 0 ? 1.0f : acts == 1 ? -1.0f : (i % 2 ? -1.0f : 1.0f);
+        check_packed(f, random_linear(f, n_in, 16, 7, uint8_t(fill)), x);
+    }
+
+private:
+    // Every variant's packed kernel for format f against the exact dots (double) of lin's stored
+    // weights with the quantized activations x ([kMaxActs][n_in]).
+    void check_packed(kernels::PackFormat f, const engine::Linear& lin, const std::vector<float>& x) {
+        const int format = int(f);
+        const int n_in = int(lin.n_in), n_out = int(lin.n_out);
         const int nb = n_in / kernels::kQ8Block;
         constexpr int kActs = kernels::kMaxActs;
-        engine::Linear lin = random_linear(f, n_in, n_out, 5);
         const int n_groups = (n_out + kernels::kPackRows - 1) / kernels::kPackRows;
         QCOMPARE(lin.packed_bytes(), size_t(n_groups) * lin.group_bytes());
         std::vector<uint8_t> packed(lin.packed_bytes(), 0);  // [group][chunks][chunk bytes]
         engine::pack_rows(f, lin.data, lin.row_bytes, n_out, n_in, packed.data());
 
-        const std::vector<float> x = random_floats(size_t(n_in) * kActs, 6);  // [act][n_in]
         std::vector<kernels::BlockQ8> xq(size_t(nb) * kActs);                  // [act][nb]
         kernels::portable().quantize_q8(x.data(), xq.data(), int64_t(n_in) * kActs);
         // the exact dots (double) of the stored weights with the quantized activations, and
-        // with the float activations; the sums of |products| scale the tolerances
+        // with the float activations; the sums of |products| scale the tolerances, and so do the
+        // sums of |x|: an offset taken off in floats (VNNI's Q8_0 + 128, the minima) rounds
+        // against 128 x the largest scale x sum |x| (it shows where the weights are all zero)
         std::vector<double> exact(size_t(n_out) * kActs), exact_x(exact.size()), mag(exact.size());
+        std::vector<double> sum_x(kActs, 0.0);  // [act]
+        for (int j = 0; j < kActs; ++j)
+            for (int i = 0; i < n_in; ++i) sum_x[size_t(j)] += std::fabs(double(x[size_t(j) * size_t(n_in) + size_t(i)]));
+        const double offset_tol = 1e-7 * 128.0 * double(kMaxScale);
         const std::vector<float> wd = stored_values(lin);  // [n_out][n_in]
         for (int r = 0; r < n_out; ++r)
             for (int j = 0; j < kActs; ++j) {
@@ -366,7 +406,7 @@ private slots:
                                 continue;
                             }
                             const double want = exact[size_t(r * kActs + j)];
-                            QVERIFY2(std::fabs(out[j][i] - want) <= 1e-5 * mag[size_t(r * kActs + j)] + 1e-6,
+                            QVERIFY2(std::fabs(out[j][i] - want) <= 1e-5 * mag[size_t(r * kActs + j)] + offset_tol * sum_x[size_t(j)] + 1e-6,
                                      qPrintable(QString("%1 n_act %2 row %3 act %4: %5 vs exact %6").arg(k->name).arg(na).arg(r).arg(j)
                                                     .arg(out[j][i]).arg(want)));
                         }
@@ -379,8 +419,8 @@ private slots:
                 }
     }
 
-private:
     std::vector<uint8_t> rows_store_;  // the rows random_linear made
+    static constexpr float kMaxScale = 0.02f;  // random_linear's f16 scales lie in [0.001, kMaxScale)
 
     static QString format_name(int f) {
         static const char* names[] = {"Q4_0", "Q4_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q5_0", "Q5_1", "IQ4_NL", "IQ4_XS"};
@@ -394,9 +434,10 @@ private:
         qFatal("no GGUF type packs to format %d", int(f));
     }
 
-    // n_out random rows of format f's GGUF type: random bytes with the f16 scales (d, and
-    // dmin / m where the type has one) set to small positive values.
-    engine::Linear random_linear(kernels::PackFormat f, int n_in, int n_out, uint32_t seed) {
+    // n_out random rows of format f's GGUF type: random bytes (or every byte `fill`) with the
+    // f16 scales (d, and dmin / m where the type has one) set to small positive values.
+    engine::Linear random_linear(kernels::PackFormat f, int n_in, int n_out, uint32_t seed,
+                                 std::optional<uint8_t> fill = std::nullopt) {
         const gguf::TensorType t = type_of(f);
         const gguf::TypeTraits tr = gguf::traits(t);
         engine::Linear lin;
@@ -406,7 +447,7 @@ private:
         lin.row_bytes = gguf::row_bytes(t, n_in);
         rows_store_.assign(lin.row_bytes * size_t(n_out), 0);
         std::mt19937 rng(seed);
-        for (uint8_t& b : rows_store_) b = uint8_t(rng());
+        for (uint8_t& b : rows_store_) b = fill ? *fill : uint8_t(rng());
         // byte offsets of the f16 scales in one block, by type
         std::vector<int> halves;
         switch (t) {
@@ -417,7 +458,7 @@ private:
             halves = {0, 2}; break;
         default: halves = {0}; break;
         }
-        std::uniform_real_distribution<float> scale(0.001f, 0.02f);
+        std::uniform_real_distribution<float> scale(0.001f, kMaxScale);
         for (size_t b = 0; b < rows_store_.size() / tr.type_size; ++b)
             for (int off : halves) {
                 const uint16_t h = gguf::fp32_to_fp16(scale(rng));
