@@ -168,7 +168,12 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
     for (const Linear* w : ws) total += (w->n_out + R - 1) / R;
     const kernels::BlockQ8* xq = xq_.data();
     constexpr int64_t kPieceGroups = kPieceRows / R;
-    pool_.parallel_for(total, 1, [&](int64_t g0, int64_t g1, int thread) {
+    // pieces handed over go to the thread's own accumulator, in its order: the plain split
+    auto each_share = [&](auto&& body) {
+        if (done) pool_.parallel_for(total, 1, body);
+        else pool_.parallel_for_balanced(total, 1, body);
+    };
+    each_share([&](int64_t g0, int64_t g1, int thread) {
         int64_t first = 0;  // global index of matrix i's group 0
         for (size_t i = 0; i < ws.size(); ++i) {
             const Linear& w = *ws[i];

@@ -30,6 +30,7 @@ ThreadPool::ThreadPool(int n_threads) : requested_(std::max(1, n_threads)), n_th
     }
     // Before any job: the workers read it only in run(), after its generation bump.
     n_threads_ = int(workers_.size()) + 1;
+    shares_ = std::make_unique<Share[]>(size_t(n_threads_));
 }
 
 std::shared_ptr<ThreadPool> ThreadPool::shared(int n_threads) {
@@ -86,6 +87,45 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain,
         const int64_t b = std::min(n, int64_t(ti) * per * grain);
         const int64_t e = std::min(n, int64_t(ti + 1) * per * grain);
         if (b < e) fn(b, e, ti);
+    });
+}
+
+namespace {
+
+// Takes the part at the front (the share's owner) or the back (another thread) of a share.
+bool take_part(std::atomic<uint64_t>& range, bool front, int64_t& part) {
+    uint64_t v = range.load(std::memory_order_relaxed);
+    for (;;) {
+        const uint64_t f = v & 0xffffffffu, b = v >> 32;
+        if (f >= b) return false;
+        const uint64_t next = front ? v + 1 : ((b - 1) << 32) | f;
+        if (range.compare_exchange_weak(v, next, std::memory_order_relaxed)) {
+            part = int64_t(front ? f : b - 1);
+            return true;
+        }
+    }
+}
+
+}  // namespace
+
+void ThreadPool::parallel_for_balanced(int64_t n, int64_t grain,
+                                       const std::function<void(int64_t, int64_t, int)>& fn) {
+    if (n <= 0) return;
+    // parts: whole grains, few enough per thread (16 or so) that taking them costs little
+    grain = std::max<int64_t>(1, grain);
+    const int64_t size = grain * std::max<int64_t>(1, n / (int64_t(n_threads_) * 16 * grain));
+    const int64_t n_parts = (n + size - 1) / size;
+    if (n_threads_ == 1 || n_parts == 1 || n_parts > int64_t(UINT32_MAX)) return parallel_for(n, grain, fn);
+    const int nt = n_threads_;
+    for (int t = 0; t < nt; ++t)  // published to the workers by run()'s generation bump
+        shares_[size_t(t)].range.store(uint64_t(n_parts * t / nt) | (uint64_t(n_parts * (t + 1) / nt) << 32),
+                                       std::memory_order_relaxed);
+    run([&](int ti, int) {
+        int64_t part = 0;
+        auto run_part = [&] { fn(part * size, std::min(n, (part + 1) * size), ti); };
+        while (take_part(shares_[size_t(ti)].range, true, part)) run_part();
+        for (int v = 1; v < nt; ++v)
+            while (take_part(shares_[size_t((ti + v) % nt)].range, false, part)) run_part();
     });
 }
 

@@ -48,8 +48,22 @@ public:
     void parallel_for(int64_t n, int64_t grain,
                       const std::function<void(int64_t, int64_t, int)>& fn);
 
+    // Like parallel_for, for loops whose results do not depend on the thread that runs a part:
+    // each thread starts on its own contiguous share of [0, n), in parts of `grain` or more, and
+    // one that finishes early takes parts from the far end of the others' shares (so a thread
+    // the system holds back, or that waits longer on memory, does not hold up the step).
+    void parallel_for_balanced(int64_t n, int64_t grain,
+                               const std::function<void(int64_t, int64_t, int)>& fn);
+
 private:
     void worker_loop(int index);
+
+    // A thread's share of a balanced loop, as part indices [front, back): its owner takes parts
+    // from the front, others from the back, each with one compare-and-swap.
+    struct alignas(64) Share {
+        std::atomic<uint64_t> range{0};  // front in the low 32 bits, back in the high 32
+    };
+    std::unique_ptr<Share[]> shares_;  // [n_threads]
 
     int requested_ = 1;
     int n_threads_ = 1;  // the calling thread and the workers started
