@@ -35,22 +35,21 @@ Attention::Attention(ThreadPool& pool, const kernels::Kernels& k, int32_t n_head
                      int32_t n_kv_head, int32_t head_dim, float scale, float softcap)
     : pool_(pool), k_(k), n_head_(n_head), n_kv_head_(n_kv_head), head_dim_(head_dim), scale_(scale), softcap_(softcap),
       scores_(size_t(pool.size())), vtmp_(size_t(pool.size())), qq_(size_t(pool.size())), keys_t_(size_t(pool.size())),
-      values_(size_t(pool.size())), z_(size_t(pool.size())) {}
+      values_(size_t(pool.size())), z_(size_t(pool.size())), keys_left_(size_t(n_kv_head)) {}
 
 void Attention::weigh(const AttentionCapture& cap, int32_t layer, int32_t h, int32_t t, int32_t n_rows,
-                      int32_t n_keys_all, int32_t j0, int32_t n_keys, float* w, bool capture) const {
+                      int32_t n_keys_all, int32_t j0, int32_t n_keys, float* w) const {
     const int32_t n_vis = n_keys - j0;
     if (softcap_ > 0.0f)  // w = c tanh(w / c) before the mask
         for (float* x = w; x != w + n_vis; ++x) *x = softcap_ * std::tanh(*x / softcap_);
     // hook rows of this (head, row): [n_keys_all] at h, t
     const size_t hook_row = (size_t(h) * size_t(n_rows) + size_t(t)) * size_t(n_keys_all);
-    if (cap.scores && capture) {
+    if (cap.scores) {
         float* r = cap.scores + hook_row;
         std::fill(r, r + n_keys_all, -INFINITY);
         std::copy(w, w + n_vis, r + j0);
     }
     const float entropy = k_.softmax(w, n_vis);
-    if (!capture) return;
     // a row of weights [n_keys_all]: zero outside the window and past the query position
     auto write_row = [&](float* r) {
         std::fill(r, r + j0, 0.0f);
@@ -72,81 +71,132 @@ void Attention::weigh(const AttentionCapture& cap, int32_t layer, int32_t h, int
     if (pi >= 0) write_row(c.planes[size_t(pi)].weights.data() + size_t(t) * size_t(n_keys_all));  // [n_rows][n_keys_all]
 }
 
+void Attention::score_keys(const KvCache& cache, int32_t layer, int32_t kvh, const float* qt, int32_t jb, int32_t je,
+                           float* w, size_t ld, std::vector<kernels::BlockQ8>& qq) const {
+    const int32_t group = n_head_ / n_kv_head_;
+    const int64_t hd = head_dim_;
+    const KvType type = cache.shape().type;
+    if (type == KvType::F16) {
+        for (int32_t j = jb, run = 0; j < je; j += run) {  // a local layer's ring wraps once at most
+            run = std::min(je - j, cache.contiguous(layer, j));
+            k_.dot_f16_rows(reinterpret_cast<const uint16_t*>(cache.k_row(layer, j, kvh)), size_t(head_dim_), qt, group,
+                            hd, run, w + j, ld);
+        }
+        return;
+    }
+    const int64_t nb = hd / kernels::kQ8Block;  // the cache asks hd % 32 == 0 of a quantized type
+    qq.resize(size_t(group) * size_t(nb));
+    for (int32_t g = 0; g < group; ++g) k_.quantize_q8(qt + g * hd, qq.data() + g * nb, hd);
+    auto dot = type == KvType::Q8_0 ? k_.dot_q8_0 : k_.dot_q4_0;
+    for (int32_t j = jb; j < je; ++j) {
+        const uint8_t* kr = cache.k_row(layer, j, kvh);
+        for (int32_t g = 0; g < group; ++g) w[size_t(g) * ld + size_t(j)] = dot(kr, qq.data() + g * nb, nb);
+    }
+}
+
+void Attention::weigh_group(const AttentionCapture& cap, int32_t layer, int32_t kvh, int32_t t, int32_t n_rows,
+                            int32_t n_keys_all, int32_t j0, int32_t n_keys, float* w, size_t ld) const {
+    const int32_t group = n_head_ / n_kv_head_;
+    for (int32_t g = 0; g < group; ++g) {
+        float* wg = w + size_t(g) * ld;  // keys [j0, n_keys)
+        for (float* x = wg; x != wg + (n_keys - j0); ++x) *x *= scale_;
+        weigh(cap, layer, kvh * group + g, t, n_rows, n_keys_all, j0, n_keys, wg);
+    }
+}
+
+void Attention::sum_values(const KvCache& cache, int32_t layer, int32_t kvh, const float* w, size_t ld, int32_t j0,
+                           int32_t n_keys, int64_t blk0, int64_t blk1, float* o, std::vector<float>& vt) const {
+    const int32_t group = n_head_ / n_kv_head_;
+    const int64_t hd = head_dim_;
+    const int64_t d0 = blk0 * kernels::kQ8Block, nd = std::min(blk1 * kernels::kQ8Block, hd) - d0;
+    o += d0;  // [group][head_dim] from d0
+    for (int32_t g = 0; g < group; ++g) std::fill_n(o + g * hd, size_t(nd), 0.0f);
+    const KvType type = cache.shape().type;
+    if (type == KvType::F16) {
+        for (int32_t j = j0, run = 0; j < n_keys; j += run) {
+            run = std::min(n_keys - j, cache.contiguous(layer, j));
+            k_.axpy_f16_rows(w + j, ld, group, reinterpret_cast<const uint16_t*>(cache.v_row(layer, j, kvh)) + d0,
+                             size_t(head_dim_), run, o, size_t(hd), nd);
+        }
+        return;
+    }
+    const gguf::TensorType st = kv_storage_type(type);
+    const size_t block_bytes = cache.shape().row_bytes() / size_t(hd / kernels::kQ8Block);  // one 32-value block
+    vt.resize(size_t(hd));
+    for (int32_t j = j0; j < n_keys; ++j) {
+        gguf::dequantize_row(st, cache.v_row(layer, j, kvh) + size_t(blk0) * block_bytes, vt.data(), nd);
+        for (int32_t g = 0; g < group; ++g) k_.axpy_f32(w[size_t(g) * ld + size_t(j)], vt.data(), o + g * hd, nd);
+    }
+}
+
 void Attention::run(const KvCache& cache, int32_t layer, const float* q, int32_t n_rows,
                     int32_t pos0, int32_t window, float* out, const AttentionCapture& cap) {
-    const KvType type = cache.shape().type;
-    if (n_rows >= kTiledMinRows && type == KvType::F16 && head_dim_ % 8 == 0)
+    if (n_rows == 1) return run_decode(cache, layer, q, pos0, window, out, cap);
+    if (n_rows >= kTiledMinRows && cache.shape().type == KvType::F16 && head_dim_ % 8 == 0)
         return run_tiled(cache, layer, q, n_rows, pos0, window, out, cap);
     const int32_t group = n_head_ / n_kv_head_;  // query heads per kv head
     const int32_t n_keys_all = pos0 + n_rows;
     const int64_t hd = head_dim_;
-    const int64_t nb = hd / kernels::kQ8Block;  // 32-value blocks of a quantized row (the cache asks hd % 32 == 0)
-    // dimension units of 32 values, the last one partial in an f16 cache whose head_dim is not a multiple of 32
-    const int64_t n_units = (hd + kernels::kQ8Block - 1) / kernels::kQ8Block;
-    const gguf::TensorType st = kv_storage_type(type);
-    const size_t f16_stride = size_t(head_dim_);  // f16 cache: halves from a kv head's row at one position to the next
-    const size_t block_bytes = nb > 0 ? cache.shape().row_bytes() / size_t(nb) : 0;  // one 32-value block of a q8_0 / q4_0 row
-    // dimension blocks per (kv head, row): one query row makes n_kv_head x that a multiple of the
-    // thread count; many rows are tasks enough
-    const int32_t n_thr = pool_.size();
-    const int32_t n_dsplit = n_rows > 1 ? 1 : int32_t(std::min<int64_t>(n_thr / std::gcd(n_kv_head_, n_thr), n_units));
-
-    // task (kv head, row t, d): out[t][h][d0, d0 + nd) for the group's heads h
-    pool_.parallel_for(int64_t(n_kv_head_) * n_rows * n_dsplit, 1, [&](int64_t b, int64_t e, int ti) {
+    const int64_t n_units = (hd + kernels::kQ8Block - 1) / kernels::kQ8Block;  // all of a row's dimensions
+    // task (kv head, row t): out[t][h] for the group's heads h
+    pool_.parallel_for(int64_t(n_kv_head_) * n_rows, 1, [&](int64_t b, int64_t e, int ti) {
         std::vector<float>& sc = scores_[size_t(ti)];  // [group][n_keys_all] scores, then weights
-        std::vector<float>& vt = vtmp_[size_t(ti)];    // [nd] dequantized V
-        std::vector<kernels::BlockQ8>& qq = qq_[size_t(ti)];  // [group][nb]
         sc.resize(size_t(group) * size_t(n_keys_all));
-        vt.resize(size_t(hd));
-        qq.resize(size_t(group) * size_t(nb));
-        auto w_of = [&](int32_t g) { return sc.data() + size_t(g) * size_t(n_keys_all); };  // [n_keys_all] of head h0 + g
         for (int64_t task = b; task < e; ++task) {
-            const int32_t kvh = int32_t(task / (int64_t(n_rows) * n_dsplit));
-            const int32_t t = int32_t(task / n_dsplit % n_rows), d = int32_t(task % n_dsplit);
-            const int32_t h0 = kvh * group;  // the group's first query head
+            const int32_t kvh = int32_t(task / n_rows), t = int32_t(task % n_rows);
             const int32_t n_keys = pos0 + t + 1;  // causal: keys 0 .. query position
             // keys [j0, n_keys) are visible: all of them, or the last `window` on a local layer
             const int32_t j0 = window > 0 ? std::max(0, n_keys - window) : 0;
-            const float* qt = q + (int64_t(t) * n_head_ + h0) * hd;  // [group][head_dim]
-            if (task == b || d == 0) {  // the group's weights, once per (kv head, row) on this thread
-                // w_g[j] = q_g . K[j] * scale
-                if (type == KvType::F16) {
-                    for (int32_t j = j0, run = 0; j < n_keys; j += run) {  // a local layer's ring wraps once at most
-                        run = std::min(n_keys - j, cache.contiguous(layer, j));
-                        k_.dot_f16_rows(reinterpret_cast<const uint16_t*>(cache.k_row(layer, j, kvh)), f16_stride, qt,
-                                        group, hd, run, w_of(0) + j, size_t(n_keys_all));
-                    }
-                    for (int32_t g = 0; g < group; ++g)
-                        for (float* w = w_of(g) + j0; w != w_of(g) + n_keys; ++w) *w *= scale_;
-                } else {
-                    for (int32_t g = 0; g < group; ++g) k_.quantize_q8(qt + g * hd, qq.data() + g * nb, hd);
-                    auto dot = type == KvType::Q8_0 ? k_.dot_q8_0 : k_.dot_q4_0;
-                    for (int32_t j = j0; j < n_keys; ++j) {
-                        const uint8_t* kr = cache.k_row(layer, j, kvh);
-                        for (int32_t g = 0; g < group; ++g) w_of(g)[j] = scale_ * dot(kr, qq.data() + g * nb, nb);
-                    }
-                }
-                for (int32_t g = 0; g < group; ++g)
-                    weigh(cap, layer, h0 + g, t, n_rows, n_keys_all, j0, n_keys, w_of(g) + j0, d == 0);
-            }
-            // out[t][h0 + g][d0, d0 + nd) = sum_j w_g[j] V[j][d0, d0 + nd)
-            const int64_t blk0 = n_units * d / n_dsplit, blk1 = n_units * (d + 1) / n_dsplit;  // units [blk0, blk1)
-            const int64_t d0 = blk0 * kernels::kQ8Block, nd = std::min(blk1 * kernels::kQ8Block, hd) - d0;
-            float* o = out + (int64_t(t) * n_head_ + h0) * hd + d0;  // [group][head_dim] from d0
-            for (int32_t g = 0; g < group; ++g) std::fill_n(o + g * hd, size_t(nd), 0.0f);
-            if (type == KvType::F16) {
-                for (int32_t j = j0, run = 0; j < n_keys; j += run) {
-                    run = std::min(n_keys - j, cache.contiguous(layer, j));
-                    k_.axpy_f16_rows(w_of(0) + j, size_t(n_keys_all), group,
-                                     reinterpret_cast<const uint16_t*>(cache.v_row(layer, j, kvh)) + d0, f16_stride, run,
-                                     o, size_t(hd), nd);
-                }
-            } else {
-                for (int32_t j = j0; j < n_keys; ++j) {
-                    gguf::dequantize_row(st, cache.v_row(layer, j, kvh) + size_t(blk0) * block_bytes, vt.data(), nd);
-                    for (int32_t g = 0; g < group; ++g) k_.axpy_f32(w_of(g)[j], vt.data(), o + g * hd, nd);
-                }
-            }
+            const int64_t at = (int64_t(t) * n_head_ + int64_t(kvh) * group) * hd;  // [group][head_dim] of row t
+            score_keys(cache, layer, kvh, q + at, j0, n_keys, sc.data(), size_t(n_keys_all), qq_[size_t(ti)]);
+            weigh_group(cap, layer, kvh, t, n_rows, n_keys_all, j0, n_keys, sc.data() + j0, size_t(n_keys_all));
+            sum_values(cache, layer, kvh, sc.data(), size_t(n_keys_all), j0, n_keys, 0, n_units, out + at, vtmp_[size_t(ti)]);
+        }
+    });
+}
+
+void Attention::run_decode(const KvCache& cache, int32_t layer, const float* q, int32_t pos0, int32_t window,
+                           float* out, const AttentionCapture& cap) {
+    const int32_t group = n_head_ / n_kv_head_;
+    const int32_t n_keys = pos0 + 1, j0 = window > 0 ? std::max(0, n_keys - window) : 0, n_vis = n_keys - j0;
+    const int64_t hd = head_dim_;
+    const size_t ld = size_t(n_keys);
+    decode_w_.resize(size_t(n_kv_head_) * size_t(group) * ld);
+    auto w_of = [&](int32_t kvh) { return decode_w_.data() + size_t(kvh) * size_t(group) * ld; };  // [group][n_keys]
+    for (int32_t kvh = 0; kvh < n_kv_head_; ++kvh) keys_left_[size_t(kvh)].store(n_vis, std::memory_order_relaxed);
+    // A cut in the kv heads' visible keys laid one after another, moved back to a four-key unit
+    // from the start of its run of contiguous rows (where dot_f16_rows would put it).
+    const int64_t total = int64_t(n_kv_head_) * n_vis;
+    auto cut = [&](int64_t f) -> int64_t {
+        if (f >= total) return total;
+        const int64_t head_start = f / n_vis * n_vis;
+        const int32_t j = j0 + int32_t(f - head_start);
+        int32_t rs = j0;  // the start of the run holding j
+        while (rs + cache.contiguous(layer, rs) <= j) rs += cache.contiguous(layer, rs);
+        return head_start + (rs + (j - rs) / 4 * 4 - j0);
+    };
+    pool_.run([&](int ti, int nt) {
+        const int64_t b = cut(total * ti / nt), e = cut(total * (ti + 1) / nt);
+        for (int64_t f = b; f < e;) {
+            const int32_t kvh = int32_t(f / n_vis);
+            const int32_t jb = j0 + int32_t(f % n_vis), je = j0 + int32_t(std::min<int64_t>(e - int64_t(kvh) * n_vis, n_vis));
+            score_keys(cache, layer, kvh, q + int64_t(kvh) * group * hd, jb, je, w_of(kvh), ld, qq_[size_t(ti)]);
+            // the thread that scores a kv head's last keys weighs its group (seeing the others' scores)
+            if (keys_left_[size_t(kvh)].fetch_sub(je - jb, std::memory_order_acq_rel) == je - jb)
+                weigh_group(cap, layer, kvh, 0, 1, n_keys, j0, n_keys, w_of(kvh) + j0, ld);
+            f = int64_t(kvh) * n_vis + (je - j0);
+        }
+    });
+    // out[h0 + g][d0, d0 + nd) = sum_j w_g[j] V[j][d0, d0 + nd): blocks of dimensions per kv
+    // head, so that n_kv_head x blocks is a multiple of the thread count
+    const int64_t n_units = (hd + kernels::kQ8Block - 1) / kernels::kQ8Block;
+    const int32_t n_thr = pool_.size();
+    const int32_t n_dsplit = int32_t(std::min<int64_t>(n_thr / std::gcd(n_kv_head_, n_thr), n_units));
+    pool_.parallel_for(int64_t(n_kv_head_) * n_dsplit, 1, [&](int64_t b, int64_t e, int ti) {
+        for (int64_t task = b; task < e; ++task) {
+            const int32_t kvh = int32_t(task / n_dsplit), d = int32_t(task % n_dsplit);
+            sum_values(cache, layer, kvh, w_of(kvh), ld, j0, n_keys, n_units * d / n_dsplit, n_units * (d + 1) / n_dsplit,
+                       out + int64_t(kvh) * group * hd, vtmp_[size_t(ti)]);
         }
     });
 }
@@ -204,11 +254,7 @@ void Attention::run_tiled(const KvCache& cache, int32_t layer, const float* q, i
                             w_of(t)[size_t(g) * ld + size_t(i - jlo)] =
                                 k_.dot_f16(reinterpret_cast<const uint16_t*>(cache.k_row(layer, i, kvh)), qt + g * hd, hd);
                 }
-                for (int32_t g = 0; g < group; ++g) {
-                    float* w = w_of(t) + size_t(g) * ld + (j0 - jlo);  // keys [j0, n_keys)
-                    for (float* x = w; x != w + (n_keys - j0); ++x) *x *= scale_;
-                    weigh(cap, layer, h0 + g, t, n_rows, n_keys_all, j0, n_keys, w, true);
-                }
+                weigh_group(cap, layer, kvh, t, n_rows, n_keys_all, j0, n_keys, w_of(t) + (j0 - jlo), ld);
             }
             // z[t][g] = sum_j w_g[j] V[j], each row's keys in order, a tile of values converted
             // once for the tile's rows; rows go in twos (or more when the group is small) over

@@ -160,9 +160,10 @@ private slots:
         QTest::newRow("hd 128, MQA, soft-cap") << 128 << 5 << 1 << 0 << 30.0f;
         QTest::newRow("hd 8, GQA 2, window 70") << 8 << 4 << 2 << 70 << 0.0f;
     }
-    // Rows fed at once (in tiles) give the bits of the same rows fed one at a time, output and
-    // hooks, on every kernel variant: after a first prefill, a second one of more rows than a
-    // tile over more keys than a key tile (a local layer's ring wrapping).
+    // Rows fed at once (in tiles, or a few in tasks) give the bits of the same rows fed one at a
+    // time, output and hooks, on every kernel variant and for 1 to 3 threads (a decode row's keys
+    // are cut among them): after a first prefill, a few rows, then more rows than a tile over
+    // more keys than a key tile (a local layer's ring wrapping).
     void prefill_is_decode() {
         QFETCH(int, head_dim);
         QFETCH(int, n_head);
@@ -172,12 +173,13 @@ private slots:
         const int32_t hd = head_dim;
         const float scale = 1.0f / std::sqrt(float(hd));
         std::mt19937 rng(uint32_t(hd * 17 + n_head));
-        for (const kernels::Kernels* k : kernels::available()) {
-            ThreadPool pool(2);
+        for (const kernels::Kernels* k : kernels::available())
+        for (const int threads : {1, 2, 3}) {
+            ThreadPool pool(threads);
             Attention att(pool, *k, n_head, n_kv_head, hd, scale, softcap);
             KvCache cache(KvShape{1, n_kv_head, hd, KvType::F16}, 256, {window});
             int32_t pos0 = 0;
-            for (const int32_t n_rows : {50, 90}) {
+            for (const int32_t n_rows : {50, 5, 90}) {
                 write_random_rows(cache, pos0, n_rows, n_kv_head, hd, rng);
                 const std::vector<float> q = random_floats(size_t(n_rows) * size_t(n_head) * size_t(hd), rng);
                 const int32_t n_keys_all = pos0 + n_rows;
@@ -194,7 +196,7 @@ private slots:
                     c1.scores = s1.data();
                     c1.pattern = p1.data();
                     att.run(cache, 0, q.data() + size_t(t) * QD, 1, pos0 + t, window, o1.data(), c1);
-                    const QString at = QString("%1, rows %2, row %3").arg(k->name).arg(n_rows).arg(t);
+                    const QString at = QString("%1, %2 threads, rows %3, row %4").arg(k->name).arg(threads).arg(n_rows).arg(t);
                     QVERIFY2(std::memcmp(o1.data(), out.data() + size_t(t) * QD, QD * sizeof(float)) == 0, qPrintable(at + ": out"));
                     for (int32_t h = 0; h < n_head; ++h) {
                         const size_t n_keys = size_t(pos0 + t + 1), row = (size_t(h) * size_t(n_rows) + size_t(t)) * size_t(n_keys_all);
