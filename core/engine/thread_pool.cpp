@@ -23,7 +23,7 @@ ThreadPool::ThreadPool(int n_threads) : requested_(std::max(1, n_threads)), n_th
     workers_.reserve(size_t(requested_ - 1));
     for (int i = 1; i < requested_; ++i) {
         try {
-            workers_.emplace_back([this, i] { worker_loop(i); });
+            workers_.emplace_back([this] { worker_loop(); });
         } catch (const std::system_error&) {
             break;  // no more threads: the pool runs on those it has
         }
@@ -56,21 +56,36 @@ void ThreadPool::run(const std::function<void(int, int)>& fn) {
         fn(0, 1);
         return;
     }
+    const uint32_t g = generation_.load(std::memory_order_relaxed) + 1;
     job_ = &fn;
-    pending_.store(n_threads_ - 1, std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_acq_rel);
+    slots_done_.store(0, std::memory_order_relaxed);
+    next_slot_.store(uint64_t(g) << 32, std::memory_order_relaxed);
+    generation_.store(g, std::memory_order_release);  // publishes the job to the workers
     generation_.notify_all();
-    fn(0, n_threads_);
-    int p = pending_.load(std::memory_order_acquire);
-    for (int spin = 0; p != 0 && spin < kSpinIterations; ++spin) {
+    run_slots(g);
+    // every slot is claimed: wait for those the workers are running
+    int d = slots_done_.load(std::memory_order_acquire);
+    for (int spin = 0; d != n_threads_ && spin < kSpinIterations; ++spin) {
         LMSCOPE_PAUSE();
-        p = pending_.load(std::memory_order_acquire);
+        d = slots_done_.load(std::memory_order_acquire);
     }
-    while (p != 0) {  // a worker was descheduled: sleep until the last one finishes
-        pending_.wait(p, std::memory_order_acquire);
-        p = pending_.load(std::memory_order_acquire);
+    while (d != n_threads_) {  // a worker was descheduled in its slot: sleep until it finishes
+        slots_done_.wait(d, std::memory_order_acquire);
+        d = slots_done_.load(std::memory_order_acquire);
     }
     job_ = nullptr;
+}
+
+void ThreadPool::run_slots(uint32_t generation) {
+    const uint64_t tag = uint64_t(generation) << 32;
+    uint64_t v = next_slot_.load(std::memory_order_acquire);
+    // a claim holds the job open (run() waits for its slot), so job_ stays valid until it is done
+    while ((v & ~uint64_t(0xffffffffu)) == tag && int(v & 0xffffffffu) < n_threads_) {
+        if (!next_slot_.compare_exchange_weak(v, v + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+        (*job_)(int(v & 0xffffffffu), n_threads_);
+        if (slots_done_.fetch_add(1, std::memory_order_acq_rel) + 1 == n_threads_) slots_done_.notify_one();
+        v = next_slot_.load(std::memory_order_acquire);
+    }
 }
 
 void ThreadPool::parallel_for(int64_t n, int64_t grain,
@@ -82,11 +97,11 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain,
         fn(0, n, 0);
         return;
     }
-    run([&](int ti, int nt) {
+    run([&](int slot, int nt) {
         const int64_t per = (n_chunks + nt - 1) / nt;
-        const int64_t b = std::min(n, int64_t(ti) * per * grain);
-        const int64_t e = std::min(n, int64_t(ti + 1) * per * grain);
-        if (b < e) fn(b, e, ti);
+        const int64_t b = std::min(n, int64_t(slot) * per * grain);
+        const int64_t e = std::min(n, int64_t(slot + 1) * per * grain);
+        if (b < e) fn(b, e, slot);
     });
 }
 
@@ -111,7 +126,7 @@ bool take_part(std::atomic<uint64_t>& range, bool front, int64_t& part) {
 void ThreadPool::parallel_for_balanced(int64_t n, int64_t grain,
                                        const std::function<void(int64_t, int64_t, int)>& fn) {
     if (n <= 0) return;
-    // parts: whole grains, few enough per thread (16 or so) that taking them costs little
+    // parts: whole grains, few enough per slot (16 or so) that taking them costs little
     grain = std::max<int64_t>(1, grain);
     const int64_t size = grain * std::max<int64_t>(1, n / (int64_t(n_threads_) * 16 * grain));
     const int64_t n_parts = (n + size - 1) / size;
@@ -120,18 +135,18 @@ void ThreadPool::parallel_for_balanced(int64_t n, int64_t grain,
     for (int t = 0; t < nt; ++t)  // published to the workers by run()'s generation bump
         shares_[size_t(t)].range.store(uint64_t(n_parts * t / nt) | (uint64_t(n_parts * (t + 1) / nt) << 32),
                                        std::memory_order_relaxed);
-    run([&](int ti, int) {
+    run([&](int slot, int) {
         int64_t part = 0;
-        auto run_part = [&] { fn(part * size, std::min(n, (part + 1) * size), ti); };
-        while (take_part(shares_[size_t(ti)].range, true, part)) run_part();
+        auto run_part = [&] { fn(part * size, std::min(n, (part + 1) * size), slot); };
+        while (take_part(shares_[size_t(slot)].range, true, part)) run_part();
         for (int v = 1; v < nt; ++v)
-            while (take_part(shares_[size_t((ti + v) % nt)].range, false, part)) run_part();
+            while (take_part(shares_[size_t((slot + v) % nt)].range, false, part)) run_part();
     });
 }
 
-void ThreadPool::worker_loop(int index) {
+void ThreadPool::worker_loop() {
     // generation_ starts at 0 and only run() bumps it, so a worker that starts late still
-    // sees the first job
+    // sees the first job (or finds its slots taken)
     uint32_t seen = 0;
     for (;;) {
         uint32_t g = generation_.load(std::memory_order_acquire);
@@ -145,8 +160,7 @@ void ThreadPool::worker_loop(int index) {
         }
         seen = g;
         if (stop_.load(std::memory_order_acquire)) return;
-        (*job_)(index, n_threads_);
-        if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pending_.notify_one();
+        run_slots(g);
     }
 }
 

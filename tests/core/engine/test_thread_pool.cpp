@@ -1,6 +1,6 @@
-// ThreadPool's loops: parallel_for and parallel_for_balanced run every index once, in parts on
-// `grain` boundaries, for any thread count; a balanced loop's other threads take the parts of a
-// thread that is held back.
+// ThreadPool's jobs and loops: run() runs every slot once, one thread in a slot at a time;
+// parallel_for and parallel_for_balanced run every index once, in parts on `grain` boundaries,
+// for any thread count; a balanced loop's other slots take the parts of one that is held back.
 #include "engine/thread_pool.h"
 
 #include <QtTest>
@@ -52,8 +52,41 @@ private slots:
         QVERIFY(!bad_thread);
     }
 
-    // Thread 0 is held on the first part it runs until another thread runs a part of its share (or 5 s
-    // pass): the balanced loop's other thread takes them from the far end.
+    // run(): each slot once per job, over many jobs back to back (workers arriving late find
+    // their slots taken by the caller), and never two threads in one slot at a time (the slots'
+    // scratch is theirs alone).
+    void run_each_slot_once_data() {
+        QTest::addColumn<int>("threads");
+        for (int t : {1, 2, 3, 5}) QTest::addRow("%d threads", t) << t;
+    }
+    void run_each_slot_once() {
+        QFETCH(int, threads);
+        ThreadPool pool(threads);
+        const int nt = pool.size();
+        auto ran = std::make_unique<std::atomic<int>[]>(size_t(nt));
+        auto inside = std::make_unique<std::atomic<int>[]>(size_t(nt));
+        std::atomic<bool> shared_slot{false}, bad{false};
+        for (int job = 0; job < 2000; ++job) {
+            for (int s = 0; s < nt; ++s) ran[size_t(s)] = 0;
+            pool.run([&](int slot, int n) {
+                if (n != nt || slot < 0 || slot >= nt) {
+                    bad = true;
+                    return;
+                }
+                if (inside[size_t(slot)].fetch_add(1) != 0) shared_slot = true;
+                volatile int sink = 0;
+                for (int spin = 0; spin < (job % 7) * 50; ++spin) sink = sink + spin;  // uneven slots
+                ran[size_t(slot)].fetch_add(1);
+                inside[size_t(slot)].fetch_sub(1);
+            });
+            for (int s = 0; s < nt; ++s) QVERIFY2(ran[size_t(s)] == 1, qPrintable(QString("job %1: slot %2 ran %3 times").arg(job).arg(s).arg(ran[size_t(s)].load())));
+        }
+        QVERIFY(!bad);
+        QVERIFY(!shared_slot);
+    }
+
+    // Slot 0 is held on the first part it runs until another slot runs a part of its share (or 5 s
+    // pass): the balanced loop's other slot takes them from the far end.
     void balanced_takes_a_held_threads_parts() {
         ThreadPool pool(2);
         if (pool.size() < 2) QSKIP("the system gave the pool one thread");
