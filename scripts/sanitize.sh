@@ -5,7 +5,8 @@
 #       (preset "asan", build-asan/): core, CLI, GUI and every test label but cuda (unit,
 #       fixture, model, gui, labs, fuzz replays), GUI tests on the offscreen platform.
 #   scripts/sanitize.sh tsan [ctest args]   ThreadSanitizer (preset "tsan", build-tsan/): the
-#       engine's threads: the thread pool under the forward pass (reference and sample model),
+#       engine's threads: the thread pool's jobs and loops, the attention cut over 1-3 threads,
+#       the thread pool under the forward pass (reference and sample model),
 #       the Session with cancels from another thread, 100 random cancels, and the trainer
 #       process cancelled from another thread (see tsan_tests below for what is left out).
 #
@@ -32,7 +33,7 @@ build="build-$preset"
 # locks (futexes inside Debian's Qt, not built with TSan) it cannot see: it reports every such
 # hand-over as a race, so those suites are not in this list (ASan runs them, and their 100
 # random Stops run in every build).
-tsan_tests=(test_session test_cancel_random test_forward_reference test_forward_sample test_tokenizer_lab)
+tsan_tests=(test_thread_pool test_attention test_session test_cancel_random test_forward_reference test_forward_sample test_tokenizer_lab)
 targets=${LMSCOPE_SANITIZE_TARGETS:-}
 if [[ -z "$targets" && $preset == tsan ]]; then
   targets="${tsan_tests[*]} lmscope-cli"
