@@ -75,12 +75,12 @@ private:
     const kernels::Kernels& k_;
     int32_t n_head_, n_kv_head_, head_dim_;
     float scale_, softcap_;
-    std::vector<std::vector<float>> scores_;  // [thread][group][n_keys] a group's scores / weights for one row (and a tile's)
-    std::vector<std::vector<float>> vtmp_;    // [thread][head_dim] a dequantized V row (or its dimension block)
-    std::vector<std::vector<kernels::BlockQ8>> qq_;  // [thread][group][head_dim / 32] quantized queries
-    std::vector<std::vector<float>> keys_t_;  // [thread][head_dim][kTileKeys] a key tile, keys as columns
-    std::vector<std::vector<float>> values_;  // [thread][kTileKeys][head_dim] a value tile
-    std::vector<std::vector<float>> z_;       // [thread][kTileRows][group][head_dim] a tile's weighted values
+    std::vector<std::vector<float>> scores_;  // [slot][group][n_keys] a group's scores / weights for one row (and a tile's)
+    std::vector<std::vector<float>> vtmp_;    // [slot][head_dim] a dequantized V row (or its dimension block)
+    std::vector<std::vector<kernels::BlockQ8>> qq_;  // [slot][group][head_dim / 32] quantized queries
+    std::vector<std::vector<float>> keys_t_;  // [slot][head_dim][kTileKeys] a key tile, keys as columns
+    std::vector<std::vector<float>> values_;  // [slot][kTileKeys][head_dim] a value tile
+    std::vector<std::vector<float>> z_;       // [slot][kTileRows][group][head_dim] a tile's weighted values
     std::vector<float> decode_w_;             // [n_kv_head][group][n_keys] one row's scores, then weights
     std::vector<std::atomic<int32_t>> keys_left_;  // [n_kv_head] keys of the decode row not yet scored
 };

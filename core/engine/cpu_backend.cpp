@@ -116,7 +116,7 @@ private:
     std::vector<std::vector<float>> rope_cs_;  // [table][n][n_rot / 2][cos, sin] rotations of the rows' positions
     std::vector<float> lens_x_;       // [n_embd] normed residual of the last row
     std::vector<float> lens_logits_;  // [n_vocab] lens logits (softcapped)
-    std::vector<analysis::SoftmaxTopK> lens_acc_;  // [thread] softmax sum and top k of its pieces
+    std::vector<analysis::SoftmaxTopK> lens_acc_;  // [slot] softmax sum and top k of its pieces
     std::vector<int32_t> plane_of_head_;  // [layer][head] -> plane index or -1
     std::vector<int32_t> plane_index_;    // [head] -> plane index or -1, the current layer
     trace::HookSlots hooks_;              // this step's hook tensors
@@ -467,11 +467,11 @@ void CpuBackend::logit_lens(const float* x_row, int32_t k, trace::LensEntry* out
     lens_x_.resize(size_t(n_embd_));
     ops::rms_norm(x_row, w_->output_norm.data(), eps_, lens_x_.data(), n_embd_);
     // softcap, softmax sum and top k taken piece by piece as the head writes the logits (no
-    // second pass over the vocabulary), one accumulator per thread
+    // second pass over the vocabulary), one accumulator per pool slot, merged in slot order
     lens_acc_.assign(size_t(pool_->size()), analysis::SoftmaxTopK(k));
-    mm_.run_row(w_->output, lens_x_.data(), lens_logits_.data(), [&](float* piece, int64_t r0, int64_t r1, int thread) {
+    mm_.run_row(w_->output, lens_x_.data(), lens_logits_.data(), [&](float* piece, int64_t r0, int64_t r1, int slot) {
         softcap(piece, r1 - r0);
-        lens_acc_[size_t(thread)].add(piece, r0, r1 - r0);
+        lens_acc_[size_t(slot)].add(piece, r0, r1 - r0);
     });
     for (size_t t = 1; t < lens_acc_.size(); ++t) lens_acc_[0].merge(lens_acc_[t]);
     const std::vector<analysis::SoftmaxTopK::Entry> top = lens_acc_[0].top();

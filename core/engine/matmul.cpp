@@ -168,12 +168,12 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
     for (const Linear* w : ws) total += (w->n_out + R - 1) / R;
     const kernels::BlockQ8* xq = xq_.data();
     constexpr int64_t kPieceGroups = kPieceRows / R;
-    // pieces handed over go to the thread's own accumulator, in its order: the plain split
+    // pieces handed over go to the slot's own accumulator, in its order: the plain split
     auto each_share = [&](auto&& body) {
         if (done) pool_.parallel_for(total, 1, body);
         else pool_.parallel_for_balanced(total, 1, body);
     };
-    each_share([&](int64_t g0, int64_t g1, int thread) {
+    each_share([&](int64_t g0, int64_t g1, int slot) {
         int64_t first = 0;  // global index of matrix i's group 0
         for (size_t i = 0; i < ws.size(); ++i) {
             const Linear& w = *ws[i];
@@ -201,7 +201,7 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
                 }
                 if (done && (g + 1 == q1 || (g + 1 - q0) % kPieceGroups == 0)) {
                     const int64_t r0 = (q0 + (g - q0) / kPieceGroups * kPieceGroups) * R, r1 = std::min(w.n_out, (g + 1) * R);
-                    (*done)(y + r0, r0, r1, thread);
+                    (*done)(y + r0, r0, r1, slot);
                 }
             }
         }
@@ -211,7 +211,7 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
 void MatMul::run_f16(const Linear& w, const float* x, int64_t n_rows, float* y, const PieceDone* done) {
     constexpr int64_t kRowStep = 4;  // weight rows in fours (dot_f16_rows' unit)
     const int64_t steps = (w.n_out + kRowStep - 1) / kRowStep;
-    pool_.parallel_for(steps, 1, [&](int64_t s0, int64_t s1, int thread) {
+    pool_.parallel_for(steps, 1, [&](int64_t s0, int64_t s1, int slot) {
         const int64_t b = s0 * kRowStep, e = std::min(w.n_out, s1 * kRowStep);
         for (int64_t r0 = b; r0 < e; r0 += kPieceRows) {  // in pieces, each handed over while in cache
             const int64_t r1 = std::min(e, r0 + kPieceRows);
@@ -221,7 +221,7 @@ void MatMul::run_f16(const Linear& w, const float* x, int64_t n_rows, float* y, 
                 k_.dot_f16_rows(rows, size_t(w.n_in), x + t * w.n_in, nq, w.n_in, r1 - r0, y + t * w.n_out + r0,
                                 size_t(w.n_out));
             }
-            if (done) (*done)(y + r0, r0, r1, thread);
+            if (done) (*done)(y + r0, r0, r1, slot);
         }
     });
 }
@@ -256,7 +256,7 @@ void MatMul::run_float(const Linear& w, const float* x, int64_t n_rows, float* y
 
 void MatMul::run_blas(const Linear& w, const float* x, int64_t n_rows, float* y) {
     pool_.run([&](int ti, int nt) {
-        // this thread's weight rows, in multiples of the tile size where possible
+        // this slot's weight rows, in multiples of the tile size where possible
         const int64_t per = (w.n_out + nt - 1) / nt;
         const int64_t n0 = std::min(w.n_out, int64_t(ti) * per), n1 = std::min(w.n_out, n0 + per);
         std::vector<float>& tile = thread_buf_[size_t(ti)];  // [kTileRows][n_in]

@@ -83,11 +83,11 @@ public:
     // job (fewer pool round trips per token).
     void run(std::span<const Linear* const> ws, const float* x, int64_t n_rows, std::span<float* const> ys);
 
-    // Outputs [r0, r1) of y, final, handed over by the thread that wrote them (its pool index)
+    // Outputs [r0, r1) of y, final, handed over by the pool slot that wrote them
     // while they are still in its cache: a reduction over a large output, such as the
     // vocabulary, without a second pass over it.
     //   y_piece: [r1 - r0]
-    using PieceDone = std::function<void(float* y_piece, int64_t r0, int64_t r1, int thread)>;
+    using PieceDone = std::function<void(float* y_piece, int64_t r0, int64_t r1, int slot)>;
     // y = x W^T for one activation row (x: [w.n_in], y: [w.n_out]); every output is handed to
     // `done` exactly once, in pieces of at most kPieceRows.
     static constexpr int64_t kPieceRows = 1024;
@@ -103,7 +103,7 @@ private:
     ThreadPool& pool_;
     const kernels::Kernels& k_;
     std::vector<kernels::BlockQ8> xq_;           // [n_rows][n_in / 32]
-    std::vector<std::vector<float>> thread_buf_; // [thread] -> dequantized row or tile
+    std::vector<std::vector<float>> thread_buf_; // [slot] -> dequantized row or tile
 };
 
 // Dequantizes rows [r0, r1) of w into dst ([r1 - r0][n_in] float).
