@@ -26,6 +26,10 @@ namespace lmscope::engine {
 
 namespace {
 
+// Values of the gated activation per pool part: parts small enough that a decode row is shared,
+// large enough that the work outweighs a job's hand-over (~2 us)
+constexpr int64_t kGeluGrain = 512;    // scalar tanh: ~5 us a part
+constexpr int64_t kSwigluGrain = 8192; // the vector kernel: a prefill's rows, not a decode row
 
 std::vector<int32_t> layer_windows(const model::ModelSpec& spec) {
     std::vector<int32_t> w;
@@ -401,13 +405,15 @@ void CpuBackend::gate_up(int32_t l, model::FfnActivation act) {
     const Linear* ws[2] = {&L.gate, &L.up};
     float* ys[2] = {act_.data(), up_.data()};
     matmul(ws, xn_.data(), ys);
-    pool_->parallel_for(n_rows_, 1, [&](int64_t t0, int64_t t1, int) {
-        const size_t F = size_t(n_ff_);
-        float* g = act_.data() + size_t(t0) * F;
-        const float* u = up_.data() + size_t(t0) * F;
-        const int64_t count = int64_t(size_t(t1 - t0) * F);
-        if (act == model::FfnActivation::GeluTanh) ops::geglu_tanh(g, u, count);
-        else kernels_.swiglu(g, u, count);
+    // elementwise over [n_rows][n_ff], so a decode row is shared too where the work pays for a
+    // pool job: GeGLU's scalar tanh (~10 ns a value), not SwiGLU's vector kernel
+    const bool gelu = act == model::FfnActivation::GeluTanh;
+    const int64_t n = int64_t(n_rows_) * n_ff_;
+    pool_->parallel_for(n, gelu ? kGeluGrain : std::max<int64_t>(n_ff_, kSwigluGrain), [&](int64_t b, int64_t e, int) {
+        float* g = act_.data() + b;
+        const float* u = up_.data() + b;
+        if (gelu) ops::geglu_tanh(g, u, e - b);
+        else kernels_.swiglu(g, u, e - b);
     });
 }
 
