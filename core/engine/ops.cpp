@@ -6,10 +6,18 @@
 namespace lmscope::engine::ops {
 
 void rms_norm(const float* x, const float* w, float eps, float* out, int64_t n) {
+    // the sum of squares in eight independent chains (one chain waits on every add); in double,
+    // where the order moves the sum by ~1e-16 of itself, far below the float scale's last bit
+    constexpr int64_t kChains = 8;
+    double part[kChains] = {};
+    int64_t i = 0;
+    for (; i + kChains <= n; i += kChains)
+        for (int64_t c = 0; c < kChains; ++c) part[c] += double(x[i + c]) * double(x[i + c]);
     double ss = 0.0;
-    for (int64_t i = 0; i < n; ++i) ss += double(x[i]) * double(x[i]);
+    for (; i < n; ++i) ss += double(x[i]) * double(x[i]);
+    for (const double p : part) ss += p;
     const float scale = float(1.0 / std::sqrt(ss / double(n) + double(eps)));
-    for (int64_t i = 0; i < n; ++i) out[i] = x[i] * scale * w[i];
+    for (int64_t k = 0; k < n; ++k) out[k] = x[k] * scale * w[k];
 }
 
 void rope_angles(const float* inv_freq, int32_t n_rot, float pos, float* cs) {
