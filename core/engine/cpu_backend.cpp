@@ -405,8 +405,7 @@ void CpuBackend::gate_up(int32_t l, model::FfnActivation act) {
     const Linear* ws[2] = {&L.gate, &L.up};
     float* ys[2] = {act_.data(), up_.data()};
     matmul(ws, xn_.data(), ys);
-    // elementwise over [n_rows][n_ff], so a decode row is shared too where the work pays for a
-    // pool job: GeGLU's scalar tanh (~10 ns a value), not SwiGLU's vector kernel
+    // elementwise over [n_rows][n_ff], in parts sized per activation (kGeluGrain, kSwigluGrain)
     const bool gelu = act == model::FfnActivation::GeluTanh;
     const int64_t n = int64_t(n_rows_) * n_ff_;
     pool_->parallel_for(n, gelu ? kGeluGrain : std::max<int64_t>(n_ff_, kSwigluGrain), [&](int64_t b, int64_t e, int) {

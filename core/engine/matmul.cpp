@@ -115,7 +115,7 @@ void dequantize_rows(const kernels::Kernels& k, const Linear& w, int64_t r0, int
 }
 
 MatMul::MatMul(ThreadPool& pool, const kernels::Kernels& k)
-    : pool_(pool), k_(k), thread_buf_(size_t(pool.size())) {
+    : pool_(pool), k_(k), slot_buf_(size_t(pool.size())) {
     blas_single_threaded();
 }
 
@@ -230,7 +230,7 @@ void MatMul::run_float(const Linear& w, const float* x, int64_t n_rows, float* y
     pool_.run([&](int ti, int nt) {
         const int64_t per = (w.n_out + nt - 1) / nt;
         const int64_t n0 = std::min(w.n_out, int64_t(ti) * per), n1 = std::min(w.n_out, n0 + per);
-        std::vector<float>& buf = thread_buf_[size_t(ti)];  // [n_in] one dequantized row
+        std::vector<float>& buf = slot_buf_[size_t(ti)];  // [n_in] one dequantized row
         if (w.type != TensorType::F32 && w.type != TensorType::BF16) buf.resize(size_t(w.n_in));
         for (int64_t n = n0; n < n1; ++n) {
             for (int64_t t = 0; t < n_rows; ++t) {
@@ -259,7 +259,7 @@ void MatMul::run_blas(const Linear& w, const float* x, int64_t n_rows, float* y)
         // this slot's weight rows, in multiples of the tile size where possible
         const int64_t per = (w.n_out + nt - 1) / nt;
         const int64_t n0 = std::min(w.n_out, int64_t(ti) * per), n1 = std::min(w.n_out, n0 + per);
-        std::vector<float>& tile = thread_buf_[size_t(ti)];  // [kTileRows][n_in]
+        std::vector<float>& tile = slot_buf_[size_t(ti)];  // [kTileRows][n_in]
         for (int64_t r0 = n0; r0 < n1; r0 += kTileRows) {
             const int64_t r1 = std::min(n1, r0 + kTileRows);
             const float* wt;

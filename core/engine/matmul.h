@@ -103,7 +103,7 @@ private:
     ThreadPool& pool_;
     const kernels::Kernels& k_;
     std::vector<kernels::BlockQ8> xq_;           // [n_rows][n_in / 32]
-    std::vector<std::vector<float>> thread_buf_; // [slot] -> dequantized row or tile
+    std::vector<std::vector<float>> slot_buf_;   // [slot] -> dequantized row or tile
 };
 
 // Dequantizes rows [r0, r1) of w into dst ([r1 - r0][n_in] float).
