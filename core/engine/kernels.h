@@ -18,13 +18,15 @@ constexpr int kQ8Block = 32;
 // One block of 32 activation values quantized to 8 bits (the activation side of every
 // quantized weight dot product), a scale for each half: value[i] = d[i / 16] * q[i];
 // sum[h] = the sum of q[16 h .. 16 h + 15]; s = fma(d[0], sum[0], d[1] * sum[1]) (the block's
-// sum, for the weights' minima and offsets). Two scales of 16 rather than one of 32 halve the
+// sum, for the weights' minima and offsets); m[i] = |q[i]| (the unsigned operand of AVX2's
+// codebook kernels, whose weights are signed). Two scales of 16 rather than one of 32 halve the
 // values an outlier coarsens (Gemma's normed activations hold channels 30x their median).
 struct BlockQ8 {
     float d[2];
     float s;
     int16_t sum[2];
     int8_t q[kQ8Block];
+    uint8_t m[kQ8Block];
 };
 
 // A group of 16 packed weight rows (one chunk per elements_per_chunk(format) inputs, layouts in

@@ -7,6 +7,7 @@
 #include "gguf/quant.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 namespace lmscope::engine::kernels {
@@ -102,6 +103,7 @@ void quantize_q8(const float* x, BlockQ8* out, int64_t n) {
             for (int i = 16 * h; i < 16 * h + 16; ++i) {
                 const int q = int(std::nearbyint(xb[i] * id));
                 out[b].q[i] = int8_t(q);
+                out[b].m[i] = uint8_t(std::abs(q));
                 sum[h] += q;
             }
             out[b].d[h] = d;

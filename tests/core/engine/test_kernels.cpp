@@ -288,6 +288,8 @@ private slots:
                 QVERIFY2(xq[i].d[0] == xq_ref[i].d[0] && xq[i].d[1] == xq_ref[i].d[1] && xq[i].s == xq_ref[i].s, k->name);
                 QVERIFY2(xq[i].sum[0] == xq_ref[i].sum[0] && xq[i].sum[1] == xq_ref[i].sum[1], k->name);
                 QVERIFY2(std::equal(xq[i].q, xq[i].q + kernels::kQ8Block, xq_ref[i].q), k->name);
+                for (int e = 0; e < kernels::kQ8Block; ++e)  // |q|, for the codebook kernels
+                    QVERIFY2(int(xq[i].m[e]) == std::abs(int(xq[i].q[e])), k->name);
             }
             for (int r = 0; r < kRows; ++r) {
                 const float want = dot_of(ref)(wq.data(), xq_ref.data() + size_t(r) * size_t(nb), nb);
