@@ -19,8 +19,9 @@ constexpr int kQ8Block = 32;
 // quantized weight dot product), a scale for each half: value[i] = d[i / 16] * q[i];
 // sum[h] = the sum of q[16 h .. 16 h + 15]; s = fma(d[0], sum[0], d[1] * sum[1]) (the block's
 // sum, for the weights' minima and offsets); m[i] = |q[i]| (the unsigned operand of AVX2's
-// codebook kernels, whose weights are signed). Two scales of 16 rather than one of 32 halve the
-// values an outlier coarsens (Gemma's normed activations hold channels 30x their median).
+// IQ4 kernels in decode, whose codebook values are signed). Two scales of 16 rather than one of
+// 32 halve the values an outlier coarsens (Gemma's normed activations hold channels 30x their
+// median).
 struct BlockQ8 {
     float d[2];
     float s;
