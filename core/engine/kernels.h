@@ -38,6 +38,20 @@ struct BlockQ8 {
 using PackedKernel = void (*)(const void* w, int64_t nb, const BlockQ8* a, int64_t a_stride, int n_act, int rows,
                               float* y, int64_t y_stride);
 
+// A packed group's values expanded once to bytes, for a prefill's chunks of activation rows,
+// where decoding them again for every chunk costs more than reading them back (AVX2's codebook
+// types: each word's lookup and |w| once for all the rows, not once for every four of them).
+// expand writes ex (nb * bytes_per_block bytes, 32-byte aligned) from the group w; kernel is
+// PackedKernel's contract with the values read from ex and the scales from w, and gives the bits
+// the packed kernel gives. A format without one has bytes_per_block 0 and null functions.
+using ExpandedKernel = void (*)(const void* w, const void* ex, int64_t nb, const BlockQ8* a, int64_t a_stride,
+                                int n_act, int rows, float* y, int64_t y_stride);
+struct Expansion {
+    int64_t bytes_per_block = 0;
+    void (*expand)(const void* w, int64_t nb, void* ex) = nullptr;
+    ExpandedKernel kernel = nullptr;
+};
+
 struct Kernels {
     const char* name;
     // sum a[i] * b[i]
@@ -89,6 +103,7 @@ struct Kernels {
     float (*dot_q4_1)(const void* w, const BlockQ8* a, int64_t nb);
     float (*dot_q8_0)(const void* w, const BlockQ8* a, int64_t nb);
     std::array<PackedKernel, kNumPackFormats> packed;  // [PackFormat] (packed_by_format)
+    std::array<Expansion, kNumPackFormats> expanded;   // [PackFormat]; empty where none pays
 };
 
 // The packed kernels of a variant, each at its format's index: Q4_0, Q4_1 and Q8_0 (layouts of

@@ -115,7 +115,7 @@ void dequantize_rows(const kernels::Kernels& k, const Linear& w, int64_t r0, int
 }
 
 MatMul::MatMul(ThreadPool& pool, const kernels::Kernels& k)
-    : pool_(pool), k_(k), slot_buf_(size_t(pool.size())) {
+    : pool_(pool), k_(k), slot_buf_(size_t(pool.size())), slot_ex_(size_t(pool.size())) {
     blas_single_threaded();
 }
 
@@ -185,9 +185,18 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
             const size_t group_bytes = w.group_bytes();
             float* y = ys[i];
             const int64_t n_chunks = (n_rows + kernels::kMaxActs - 1) / kernels::kMaxActs;
+            // several chunks: a group's values expanded once for them all, where that pays
+            const kernels::Expansion& expansion = k_.expanded[int(*w.pack_format())];
+            void* ex = nullptr;
+            if (expansion.expand && n_chunks > 1) {
+                std::vector<ExLine>& buf = slot_ex_[size_t(slot)];
+                buf.resize(size_t((nb * expansion.bytes_per_block + kExLine - 1) / kExLine));
+                ex = buf.data();
+            }
             for (int64_t g = q0; g < q1; ++g) {
                 const uint8_t* wg = w.packed + size_t(g) * group_bytes;
                 const int rows = int(std::min<int64_t>(R, w.n_out - g * R));
+                if (ex) expansion.expand(wg, nb, ex);
                 for (int64_t t = 0, c = 0; t < n_rows; t += kernels::kMaxActs, ++c) {
                     // prefill: the next group's lines into L1, a share per chunk of activation rows
                     // (the stream from DRAM stalls the kernel's first chunk otherwise); decode's
@@ -197,7 +206,9 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
                              off < group_bytes * size_t(c + 1) / size_t(n_chunks); off += 64)
                             __builtin_prefetch(wg + group_bytes + off, 0, 3);
                     const int na = int(std::min<int64_t>(kernels::kMaxActs, n_rows - t));
-                    kernel(wg, nb, xq + t * nb, nb, na, rows, y + t * w.n_out + g * R, w.n_out);
+                    float* yt = y + t * w.n_out + g * R;
+                    if (ex) expansion.kernel(wg, ex, nb, xq + t * nb, nb, na, rows, yt, w.n_out);
+                    else kernel(wg, nb, xq + t * nb, nb, na, rows, yt, w.n_out);
                 }
                 if (done && (g + 1 == q1 || (g + 1 - q0) % kPieceGroups == 0)) {
                     const int64_t r0 = (q0 + (g - q0) / kPieceGroups * kPieceGroups) * R, r1 = std::min(w.n_out, (g + 1) * R);

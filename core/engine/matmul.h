@@ -104,6 +104,11 @@ private:
     const kernels::Kernels& k_;
     std::vector<kernels::BlockQ8> xq_;           // [n_rows][n_in / 32]
     std::vector<std::vector<float>> slot_buf_;   // [slot] -> dequantized row or tile
+    static constexpr int64_t kExLine = 64;
+    struct alignas(kExLine) ExLine {
+        uint8_t bytes[kExLine];
+    };
+    std::vector<std::vector<ExLine>> slot_ex_;   // [slot] -> a weight group expanded (kernels::Expansion)
 };
 
 // Dequantizes rows [r0, r1) of w into dst ([r1 - r0][n_in] float).

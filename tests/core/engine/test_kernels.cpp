@@ -302,8 +302,8 @@ private slots:
     // quants and scales; the f16 scales are set to moderate values) packed 16 at a time (the last
     // group padded with zero rows), against 1..kMaxActs activation rows at once. Each product
     // equals the exact dot of the stored weights with the quantized activations up to float
-    // rounding, has the same bits as that activation row alone, and rows past the group's are
-    // not written. The error of the 8-bit activations against the float input is reported and
+    // rounding, has the same bits as that activation row alone and as the group expanded (where
+    // the variant has an Expansion), and rows past the group's are not written. The error of the 8-bit activations against the float input is reported and
     // bounded per format.
     void packed_dots_data() {
         QTest::addColumn<int>("format");
@@ -418,6 +418,20 @@ private:
                         QVERIFY2(std::memcmp(alone, out[j], size_t(rows) * sizeof(float)) == 0,
                                  qPrintable(QString("%1 n_act %2 act %3 differs from n_act 1").arg(k->name).arg(na).arg(j)));
                     }
+                    // the group expanded (where the variant has an expansion): the same bits, and
+                    // the same rows left alone
+                    const kernels::Expansion& e = k->expanded[size_t(format)];
+                    if (!e.expand) continue;
+                    struct alignas(64) Line {
+                        uint8_t bytes[64];
+                    };
+                    std::vector<Line> ex(size_t((nb * e.bytes_per_block + 63) / 64));
+                    e.expand(wg, nb, ex.data());
+                    float via[kActs][kernels::kPackRows];
+                    std::fill(&via[0][0], &via[0][0] + kActs * kernels::kPackRows, NAN);
+                    e.kernel(wg, ex.data(), nb, xq.data(), nb, na, rows, &via[0][0], kernels::kPackRows);
+                    QVERIFY2(std::memcmp(via, out, sizeof(out)) == 0,
+                             qPrintable(QString("%1 n_act %2: the expanded group's products differ").arg(k->name).arg(na)));
                 }
     }
 
