@@ -39,8 +39,9 @@ using PackedKernel = void (*)(const void* w, int64_t nb, const BlockQ8* a, int64
                               float* y, int64_t y_stride);
 
 // A packed group's values expanded once to bytes, for a prefill's chunks of activation rows,
-// where decoding them again for every chunk costs more than reading them back (AVX2's codebook
-// types: each word's lookup and |w| once for all the rows, not once for every four of them).
+// where decoding them again for every chunk costs more than reading them back (AVX2: each word
+// of the codebook types looked up, and each of the types with bits in several planes put
+// together, once for all the rows instead of once for every four of them).
 // expand writes ex (nb * bytes_per_block bytes, 32-byte aligned) from the group w; kernel is
 // PackedKernel's contract with the values read from ex and the scales from w, and gives the bits
 // the packed kernel gives. A format without one has bytes_per_block 0 and null functions.
