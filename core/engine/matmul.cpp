@@ -187,7 +187,7 @@ void MatMul::run_q8(std::span<const Linear* const> ws, const float* x, int64_t n
             const int64_t n_chunks = (n_rows + kernels::kMaxActs - 1) / kernels::kMaxActs;
             // several chunks: a group's values expanded once for them all, where that pays
             const kernels::Expansion& expansion = k_.expanded[int(*w.pack_format())];
-            void* ex = nullptr;
+            void* ex = nullptr;  // [nb][bytes_per_block]: group g, expanded
             if (expansion.expand && n_chunks > 1) {
                 std::vector<ExLine>& buf = slot_ex_[size_t(slot)];
                 buf.resize(size_t((nb * expansion.bytes_per_block + kExLine - 1) / kExLine));
